@@ -1,0 +1,234 @@
+//! `table query`: exact distances, optimal solutions and optimal first moves, one board or a batch.
+
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{bail, Context, Result};
+use clap::Args;
+use serde::Serialize;
+use slidetable::board::moves_to_string;
+use slidetable::{Board, Dir, Error, Table};
+
+use super::{open_table, parse_board_for, Bytes, Opened, TableArgs, UsageError, EXIT_NO, EXIT_USAGE};
+
+pub const LONG_ABOUT: &str = "\
+The exact distance of a board, an optimal solution, and every optimal first move.
+
+The board is given as arguments (joined together) or, with --file, as a COS 226 puzzle file (the
+size N, then N rows). The solution is found by hill-climbing down the table and checks itself: if
+any step does not go down by exactly one, the table is reported corrupt instead of answering.
+Moves are the directions the blank moves (U D L R); the tiles that slide are listed too.
+
+If eight.table is missing, it is built on the spot (milliseconds) and saved.
+
+Batch mode (--batch) reads one board per line from standard input (or --file) and prints one line
+per input line, in order: the distance, `unsolvable`, or `error` (the reason and line number go to
+stderr). With --solve each answer is `<distance> <moves>`, moves a string of U/D/L/R or `-` for a
+board already solved. Exit 0, or 2 if any line was malformed.
+
+Exit status for one board: 0 answered; 1 the board cannot reach the goal; 2 malformed board.
+
+Examples:
+  table query 8 6 7 2 5 4 3 0 1
+  table query '8 6 7/2 5 4/3 _ 1' --steps
+  table query --file puzzle04.txt --json
+  table query --board 2x4 1 2 3 4 5 6 0 7
+  printf '867254301\\n123456780\\n' | table query --batch --solve";
+
+/// Arguments of `table query`.
+#[derive(Args, Debug)]
+pub struct QueryArgs {
+    /// The board: tiles row by row, 0 (or _ or .) for the blank. Several arguments are joined.
+    #[arg(value_name = "TILE", num_args = 0..)]
+    tiles: Vec<String>,
+    #[command(flatten)]
+    table: TableArgs,
+    /// Read the board from a COS 226 puzzle file; with --batch, the file of boards, one per line.
+    #[arg(long, short = 'f', value_name = "FILE")]
+    file: Option<PathBuf>,
+    /// Answer one board per line of standard input (or --file), one line of output each.
+    #[arg(long, conflicts_with_all = ["json", "steps"])]
+    batch: bool,
+    /// With --batch: print `<distance> <moves>` for each board.
+    #[arg(long, requires = "batch")]
+    solve: bool,
+    /// One board: print the answer as a JSON object.
+    #[arg(long)]
+    json: bool,
+    /// One board: also print every board along the solution.
+    #[arg(long, conflicts_with = "json")]
+    steps: bool,
+}
+
+pub fn run(args: QueryArgs) -> Result<ExitCode> {
+    if args.batch {
+        if !args.tiles.is_empty() {
+            bail!(UsageError("--batch reads boards from standard input or --file, not from arguments".into()));
+        }
+        let opened = open_table(&args.table, None, true)?;
+        let input: Box<dyn Read> = match &args.file {
+            Some(p) => Box::new(File::open(p).with_context(|| format!("opening {}", p.display()))?),
+            None => Box::new(io::stdin().lock()),
+        };
+        return batch(&opened, BufReader::with_capacity(1 << 16, input), args.solve);
+    }
+    let (opened, board) = match (&args.file, args.tiles.is_empty()) {
+        (Some(path), true) => {
+            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            let board =
+                Board::parse_cos226(&text).with_context(|| format!("reading the puzzle in {}", path.display()))?;
+            let opened = open_table(&args.table, Some(board.shape()), true)?;
+            (opened, board)
+        }
+        (Some(_), false) => bail!(UsageError("give the board either as arguments or with --file, not both".into())),
+        (None, true) => {
+            bail!(UsageError("no board given: write its tiles row by row, like `table query 8 6 7 2 5 4 3 0 1`".into()))
+        }
+        (None, false) => {
+            let opened = open_table(&args.table, None, true)?;
+            let board = parse_board_for(&opened.table, &opened.path, &args.tiles.join(" "))?;
+            (opened, board)
+        }
+    };
+    single(&opened, &board, args.json, args.steps)
+}
+
+#[derive(Serialize)]
+struct Answer {
+    rows: usize,
+    cols: usize,
+    board: Vec<u16>,
+    goal: Vec<u16>,
+    solvable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    distance: Option<u8>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tiles: Option<Vec<u16>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    optimal_moves: Option<Vec<String>>,
+}
+
+fn single(opened: &Opened, board: &Board, json: bool, steps: bool) -> Result<ExitCode> {
+    let table = &opened.table;
+    let goal = table.goal();
+    let shape = board.shape();
+    if shape != table.header().shape {
+        return Err(Error::ShapeMismatch { board: shape, table: table.header().shape })
+            .with_context(|| format!("querying {}", opened.path.display()));
+    }
+    let mut out = io::stdout().lock();
+    let solution = table.solve(board)?;
+    let Some(solution) = solution else {
+        let reason = board.parity_to(goal).explain();
+        if json {
+            let answer = Answer {
+                rows: shape.rows(),
+                cols: shape.cols(),
+                board: board.cells().to_vec(),
+                goal: goal.cells().to_vec(),
+                solvable: false,
+                reason: Some(reason),
+                distance: None,
+                solution: None,
+                tiles: None,
+                optimal_moves: None,
+            };
+            serde_json::to_writer(&mut out, &answer)?;
+            writeln!(out)?;
+        } else {
+            write!(out, "{}", board.grid())?;
+            writeln!(out, "unsolvable: this board cannot reach the goal {goal}")?;
+            writeln!(out, "why: {reason}")?;
+        }
+        return Ok(ExitCode::from(EXIT_NO));
+    };
+    let first = table.optimal_moves(board)?.unwrap_or_default();
+    let d = solution.moves.len();
+    if json {
+        let answer = Answer {
+            rows: shape.rows(),
+            cols: shape.cols(),
+            board: board.cells().to_vec(),
+            goal: goal.cells().to_vec(),
+            solvable: true,
+            reason: None,
+            distance: Some(d as u8),
+            solution: Some(moves_to_string(&solution.moves)),
+            tiles: Some(solution.tiles.clone()),
+            optimal_moves: Some(first.iter().map(|m| m.letter().to_string()).collect()),
+        };
+        serde_json::to_writer(&mut out, &answer)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    write!(out, "{}", board.grid())?;
+    writeln!(out, "distance        {d} move{} (exact; goal {goal})", if d == 1 { "" } else { "s" })?;
+    if d == 0 {
+        writeln!(out, "already solved")?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "solution        {}   (the blank moves)", moves_to_string(&solution.moves))?;
+    let tiles: Vec<String> = solution.tiles.iter().map(u16::to_string).collect();
+    writeln!(out, "tiles that move {}", tiles.join(" "))?;
+    let options: Vec<String> = first.iter().map(|&m| describe_move(board, m)).collect();
+    writeln!(out, "optimal first moves ({}): {}", first.len(), options.join(", "))?;
+    if steps {
+        let mut b = board.clone();
+        for (k, &m) in solution.moves.iter().enumerate() {
+            b.apply(m);
+            writeln!(out, "\nmove {} ({}): {} to go", k + 1, m.letter(), d - k - 1)?;
+            write!(out, "{}", b.grid())?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `U (tile 5 slides down)`.
+fn describe_move(board: &Board, dir: Dir) -> String {
+    let tile = board.moved(dir).map_or(0, |b| board.cells()[b.blank()]);
+    let slides = match dir {
+        Dir::Up => "down",
+        Dir::Down => "up",
+        Dir::Left => "right",
+        Dir::Right => "left",
+    };
+    format!("{} (tile {tile} slides {slides})", dir.letter())
+}
+
+fn batch(opened: &Opened, input: impl BufRead, solve: bool) -> Result<ExitCode> {
+    let table: &Table<Bytes> = &opened.table;
+    let shape = table.header().shape;
+    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
+    let mut malformed = 0u64;
+    for (n, line) in input.lines().enumerate() {
+        let line = line.with_context(|| format!("reading line {}", n + 1))?;
+        let board = match Board::parse(shape, &line) {
+            Ok(b) => b,
+            Err(e) => {
+                malformed += 1;
+                writeln!(out, "error")?;
+                eprintln!("table: line {}: {e}", n + 1);
+                continue;
+            }
+        };
+        if solve {
+            match table.solve(&board)? {
+                Some(s) => writeln!(out, "{} {}", s.moves.len(), moves_to_string(&s.moves))?,
+                None => writeln!(out, "unsolvable")?,
+            }
+        } else {
+            match table.distance(&board)? {
+                Some(d) => writeln!(out, "{d}")?,
+                None => writeln!(out, "unsolvable")?,
+            }
+        }
+    }
+    out.flush()?;
+    Ok(if malformed > 0 { ExitCode::from(EXIT_USAGE) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,180 @@
+//! `table stats`: the distribution of distances (figure 3 of the 1987 report) and its summary.
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use anyhow::{bail, Result};
+use clap::Args;
+use serde::Serialize;
+use slidetable::{Board, Table};
+
+use super::{open_table, thousands, TableArgs, UsageError};
+
+pub const LONG_ABOUT: &str = "\
+The distribution of distances over all states: figure 3 of the 1987 report.
+
+For each depth: the number of states at exactly that distance, the cumulative count and
+percentage, and a bar. Then the total, the mean (4 decimals), the median, the maximum depth and
+the states at the maximum depth (listed when there are at most 20). Read from the table's header;
+`table verify` checks the header against the payload.
+
+A missing eight.table is built on the spot.
+
+Examples:
+  table stats
+  table stats --csv > dist.csv
+  table stats --table 2x4.table --json";
+
+/// Arguments of `table stats`.
+#[derive(Args, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    table: TableArgs,
+    /// CSV: a header line `depth,states,cumulative,percent,cumulative_percent`, one row per depth.
+    #[arg(long, conflicts_with = "json")]
+    csv: bool,
+    /// JSON: the distribution and its summary as one object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// How to print the distribution.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Human,
+    Csv,
+    Json,
+}
+
+pub fn run(args: StatsArgs) -> Result<ExitCode> {
+    let opened = open_table(&args.table, None, true)?;
+    let format = match (args.csv, args.json) {
+        (true, false) => Format::Csv,
+        (false, true) => Format::Json,
+        (false, false) => Format::Human,
+        (true, true) => bail!(UsageError("--csv and --json exclude each other".into())),
+    };
+    let mut out = std::io::stdout().lock();
+    if format == Format::Human {
+        let h = opened.table.header();
+        writeln!(out, "{}: {} table, goal {}\n", opened.path.display(), h.shape, h.goal)?;
+    }
+    write_distribution(&mut out, &opened.table, format)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The most states listed by name at the maximum depth.
+const LIST_HARDEST: u64 = 20;
+
+#[derive(Serialize)]
+struct Summary {
+    rows: usize,
+    cols: usize,
+    goal: Vec<u16>,
+    total: u64,
+    mean: f64,
+    median: f64,
+    max_depth: u8,
+    states_at_max_depth: u64,
+    /// The states at the maximum depth, when there are at most 20 (otherwise empty).
+    hardest: Vec<Vec<u16>>,
+    #[serde(skip)]
+    hardest_boards: Vec<Board>,
+    distribution: Vec<Row>,
+}
+
+#[derive(Serialize)]
+struct Row {
+    depth: usize,
+    states: u64,
+    cumulative: u64,
+}
+
+fn summarize<D: AsRef<[u8]>>(table: &Table<D>) -> Summary {
+    let h = table.header();
+    let total: u64 = h.histogram.iter().sum();
+    let mut cumulative = 0;
+    let distribution: Vec<Row> = h
+        .histogram
+        .iter()
+        .enumerate()
+        .map(|(depth, &states)| {
+            cumulative += states;
+            Row { depth, states, cumulative }
+        })
+        .collect();
+    let mean = h.histogram.iter().enumerate().map(|(d, &c)| d as f64 * c as f64).sum::<f64>() / total as f64;
+    // The median of all distances: the mean of the middle two when the count is even.
+    let kth = |k: u64| distribution.iter().find(|r| r.cumulative >= k).map_or(0, |r| r.depth) as f64;
+    let median = if total % 2 == 1 { kth(total / 2 + 1) } else { (kth(total / 2) + kth(total / 2 + 1)) / 2.0 };
+    let at_max = h.histogram[h.max_depth as usize];
+    let hardest_boards =
+        if at_max <= LIST_HARDEST { table.states_at(h.max_depth, LIST_HARDEST as usize) } else { Vec::new() };
+    Summary {
+        rows: h.shape.rows(),
+        cols: h.shape.cols(),
+        goal: h.goal.cells().to_vec(),
+        total,
+        mean,
+        median,
+        max_depth: h.max_depth,
+        states_at_max_depth: at_max,
+        hardest: hardest_boards.iter().map(|b| b.cells().to_vec()).collect(),
+        hardest_boards,
+        distribution,
+    }
+}
+
+/// Prints the distribution of `table` in `format`.
+pub fn write_distribution<D: AsRef<[u8]>>(out: &mut impl Write, table: &Table<D>, format: Format) -> Result<()> {
+    let s = summarize(table);
+    let pct = |n: u64| 100.0 * n as f64 / s.total as f64;
+    match format {
+        Format::Json => {
+            serde_json::to_writer_pretty(&mut *out, &s)?;
+            writeln!(out)?;
+        }
+        Format::Csv => {
+            writeln!(out, "depth,states,cumulative,percent,cumulative_percent")?;
+            for r in &s.distribution {
+                writeln!(
+                    out,
+                    "{},{},{},{:.6},{:.6}",
+                    r.depth,
+                    r.states,
+                    r.cumulative,
+                    pct(r.states),
+                    pct(r.cumulative)
+                )?;
+            }
+        }
+        Format::Human => {
+            let widest = s.distribution.iter().map(|r| r.states).max().unwrap_or(1);
+            let w = thousands(s.total).len();
+            writeln!(out, "depth  {:>w$}  {:>w$}  cumul. %", "states", "cumulative")?;
+            for r in &s.distribution {
+                let bar = "#".repeat(((r.states as f64 / widest as f64) * 40.0).ceil() as usize);
+                writeln!(
+                    out,
+                    "{:>5}  {:>w$}  {:>w$}  {:>8.4}%  {bar}",
+                    r.depth,
+                    thousands(r.states),
+                    thousands(r.cumulative),
+                    pct(r.cumulative)
+                )?;
+            }
+            writeln!(out)?;
+            writeln!(out, "total      {} states", thousands(s.total))?;
+            writeln!(out, "mean       {:.4}", s.mean)?;
+            writeln!(out, "median     {}", s.median)?;
+            writeln!(out, "max depth  {} ({} states)", s.max_depth, thousands(s.states_at_max_depth))?;
+            if !s.hardest_boards.is_empty() {
+                writeln!(out, "hardest states:")?;
+                for b in &s.hardest_boards {
+                    writeln!(out, "  {b}")?;
+                }
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,149 @@
+//! The library's one error type.
+
+use std::io;
+use std::path::PathBuf;
+
+use crate::board::Shape;
+
+/// Everything that can go wrong in slidetable. Messages are one line and say what to do.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A board shape outside what the operation supports.
+    #[error("bad board shape {0}")]
+    BadShape(String),
+
+    /// A board that is not a valid arrangement of tiles.
+    #[error("bad board: {0}")]
+    BadBoard(#[from] BoardError),
+
+    /// A goal that is neither a goal name nor a valid board.
+    #[error("bad goal: {0}")]
+    BadGoal(String),
+
+    /// A perfect table was asked for a board with too many cells.
+    #[error(
+        "a perfect table for {shape} would have {cells}!/2 entries; tables go up to 12 cells \
+         (2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2 2x6 6x2 3x4 4x3)"
+    )]
+    TableTooLarge {
+        /// The shape asked for.
+        shape: Shape,
+        /// Its number of cells.
+        cells: usize,
+    },
+
+    /// A board whose shape is not the table's.
+    #[error("the board is {board} ({} cells) but the table is for {table} ({} cells): pass the table for {board} with --table, or build it with `table build --board {board}`", board.cells(), table.cells())]
+    ShapeMismatch {
+        /// The board's shape.
+        board: Shape,
+        /// The table's shape.
+        table: Shape,
+    },
+
+    /// Reading or writing a file failed.
+    #[error("{action} {}: {source}", path.display())]
+    Io {
+        /// What was being done ("reading", "writing", ...).
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// The operating system's reason.
+        source: io::Error,
+    },
+
+    /// The file does not start with the table magic bytes.
+    #[error("not a slidetable table file (bad magic bytes)")]
+    BadMagic,
+
+    /// The file was written by another version of the format.
+    #[error("table format version {found} is not supported (this build reads version {expected}): rebuild it with `table build`")]
+    UnsupportedVersion {
+        /// The version in the file.
+        found: u32,
+        /// The version this build reads and writes.
+        expected: u32,
+    },
+
+    /// The header is inconsistent or damaged.
+    #[error("corrupt table header: {0}; rebuild it with `table build`")]
+    CorruptHeader(String),
+
+    /// The file is shorter or longer than its header says.
+    #[error("table file is {found} bytes but its header says {expected}: the file is truncated or damaged; rebuild it with `table build`")]
+    WrongLength {
+        /// Bytes the header calls for.
+        expected: u64,
+        /// Bytes present.
+        found: u64,
+    },
+
+    /// The payload does not match its checksum.
+    #[error("table payload checksum mismatch (header {expected:08x}, payload {found:08x}): the file is damaged; rebuild it with `table build`")]
+    ChecksumMismatch {
+        /// The CRC-32 in the header.
+        expected: u32,
+        /// The CRC-32 of the payload as read.
+        found: u32,
+    },
+
+    /// A table entry contradicts the distance function (found by a query or by `verify`).
+    #[error("the table is corrupt at index {index} ({board}): {detail}; run `table verify` and rebuild it with `table build`")]
+    Corrupt {
+        /// The entry's index.
+        index: u64,
+        /// The state at that index, written out.
+        board: String,
+        /// What is wrong with it.
+        detail: String,
+    },
+}
+
+/// What is wrong with a board's text or tiles.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BoardError {
+    /// No tiles at all.
+    #[error("no tiles given")]
+    Empty,
+    /// A token that is not a tile number.
+    #[error("`{0}` is not a tile number (use numbers, with 0, _ or . for the blank)")]
+    NotANumber(String),
+    /// The wrong number of cells for the shape.
+    #[error("{found} tiles given, but a {shape} board has {expected} cells")]
+    WrongCount {
+        /// Tiles given.
+        found: usize,
+        /// Cells the shape has.
+        expected: usize,
+        /// The shape.
+        shape: Shape,
+    },
+    /// A tile number too large for the board.
+    #[error("tile {tile} is out of range: a {shape} board has tiles 1 to {max} and the blank 0")]
+    OutOfRange {
+        /// The tile as given.
+        tile: u64,
+        /// The largest tile of the shape.
+        max: usize,
+        /// The shape.
+        shape: Shape,
+    },
+    /// A tile given twice.
+    #[error("tile {tile} appears more than once")]
+    Duplicate {
+        /// The repeated tile (0 is the blank).
+        tile: usize,
+    },
+    /// A puzzle file that does not follow the COS 226 format.
+    #[error("{0}")]
+    BadFile(String),
+}
+
+impl Error {
+    /// Wraps an I/O error with what was being done to which file.
+    pub fn io(action: &'static str, path: impl Into<PathBuf>, source: io::Error) -> Error {
+        Error::Io { action, path: path.into(), source }
+    }
+}

@@ -1,0 +1,237 @@
+//! The on-disk layout of a table file, and writing one safely.
+//!
+//! A table file is a 4096-byte header followed by the payload, one byte per state (the state's
+//! distance to the goal, indexed as in [`crate::rank`]). All integers are little-endian.
+//!
+//! | offset | size  | field                                                                  |
+//! |-------:|------:|------------------------------------------------------------------------|
+//! |      0 |     8 | magic bytes `SLIDETBL`                                                 |
+//! |      8 |     4 | format version (`u32`, currently 1)                                    |
+//! |     12 |     4 | payload offset (`u32`, 4096)                                           |
+//! |     16 |     1 | rows                                                                   |
+//! |     17 |     1 | columns                                                                |
+//! |     18 |     1 | encoding (1: one distance byte per state, blank-block Lehmer index)    |
+//! |     19 |     1 | maximum depth                                                          |
+//! |     20 |    16 | goal: the tiles in row-major order, 0 for the blank, unused cells 0    |
+//! |     36 |     4 | reserved, 0                                                            |
+//! |     40 |     8 | entry count (`u64`, `rows*cols!/2`)                                    |
+//! |     48 |     4 | CRC-32 (IEEE) of the payload                                           |
+//! |     52 |     4 | CRC-32 of the header's 4096 bytes with this field zeroed               |
+//! |     56 |     8 | reserved, 0                                                            |
+//! |     64 |  2048 | histogram: 256 `u64`, the number of states at each depth 0..=255      |
+//! |   2112 |  1984 | zero padding                                                           |
+//! |   4096 | count | payload: distance of each state; 255 would mean "not reached" and never appears in a complete table |
+//!
+//! The payload starts on a page boundary, so a memory-mapped table is aligned.
+//!
+//! # Versioning
+//! [`VERSION`] is bumped whenever the layout or the meaning of any field changes, including the
+//! state index (the rank order) and the payload encoding; readers reject every version other than
+//! their own, so an old table is rebuilt rather than misread. New encodings that old readers must
+//! not accept also bump the version.
+
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+
+use byteorder::{ByteOrder, LittleEndian as LE};
+
+use crate::board::{Board, Shape};
+use crate::error::Error;
+use crate::rank::{FACT, MAX_TABLE_CELLS};
+
+/// The first eight bytes of every table file.
+pub const MAGIC: [u8; 8] = *b"SLIDETBL";
+/// The format version this build reads and writes; see the module doc for when it changes.
+pub const VERSION: u32 = 1;
+/// The size of the header, and the payload's offset.
+pub const PAYLOAD_OFFSET: usize = 4096;
+/// The payload value of a state not (yet) reached; never present in a complete table.
+pub const UNREACHED: u8 = 255;
+/// The number of histogram slots (one per possible byte value).
+pub const HISTOGRAM_LEN: usize = 256;
+
+const OFF_VERSION: usize = 8;
+const OFF_PAYLOAD: usize = 12;
+const OFF_ROWS: usize = 16;
+const OFF_COLS: usize = 17;
+const OFF_ENCODING: usize = 18;
+const OFF_MAX_DEPTH: usize = 19;
+const OFF_GOAL: usize = 20;
+const OFF_COUNT: usize = 40;
+const OFF_PAYLOAD_CRC: usize = 48;
+const OFF_HEADER_CRC: usize = 52;
+const OFF_HISTOGRAM: usize = 64;
+
+/// How the payload stores each state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
+pub enum Encoding {
+    /// One byte per state: its distance to the goal; states ordered by [`crate::rank::StateIndex`].
+    DistanceByte = 1,
+}
+
+/// The decoded header of a table file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// The board shape.
+    pub shape: Shape,
+    /// The goal every distance is measured to.
+    pub goal: Board,
+    /// The payload encoding.
+    pub encoding: Encoding,
+    /// Number of payload entries, `cells!/2`.
+    pub entries: u64,
+    /// The largest distance in the table.
+    pub max_depth: u8,
+    /// `histogram[d]`: the number of states at distance `d`, for `d` in `0..=max_depth`.
+    pub histogram: Vec<u64>,
+    /// CRC-32 of the payload.
+    pub payload_crc: u32,
+}
+
+impl Header {
+    /// The header's 4096 bytes, header checksum included.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut b = vec![0u8; PAYLOAD_OFFSET];
+        b[..8].copy_from_slice(&MAGIC);
+        LE::write_u32(&mut b[OFF_VERSION..], VERSION);
+        LE::write_u32(&mut b[OFF_PAYLOAD..], PAYLOAD_OFFSET as u32);
+        b[OFF_ROWS] = self.shape.rows() as u8;
+        b[OFF_COLS] = self.shape.cols() as u8;
+        b[OFF_ENCODING] = self.encoding as u8;
+        b[OFF_MAX_DEPTH] = self.max_depth;
+        for (i, &t) in self.goal.cells().iter().enumerate() {
+            b[OFF_GOAL + i] = t as u8;
+        }
+        LE::write_u64(&mut b[OFF_COUNT..], self.entries);
+        LE::write_u32(&mut b[OFF_PAYLOAD_CRC..], self.payload_crc);
+        for (d, &count) in self.histogram.iter().enumerate().take(HISTOGRAM_LEN) {
+            LE::write_u64(&mut b[OFF_HISTOGRAM + 8 * d..], count);
+        }
+        let crc = crc32fast::hash(&b);
+        LE::write_u32(&mut b[OFF_HEADER_CRC..], crc);
+        b
+    }
+
+    /// Decodes and checks a header from the start of a file (`file` may be the whole file).
+    ///
+    /// Checks, with checked arithmetic: magic, version, header checksum, shape, goal, encoding,
+    /// entry count against the shape, and the histogram against the entry count and maximum depth.
+    /// It does not look at the payload.
+    ///
+    /// # Errors
+    /// [`Error::BadMagic`], [`Error::UnsupportedVersion`], [`Error::WrongLength`] when the file is
+    /// shorter than a header, [`Error::CorruptHeader`] for anything inconsistent.
+    pub fn parse(file: &[u8]) -> Result<Header, Error> {
+        if file.len() < 8 || file[..8] != MAGIC {
+            return Err(Error::BadMagic);
+        }
+        if file.len() < PAYLOAD_OFFSET {
+            return Err(Error::WrongLength { expected: PAYLOAD_OFFSET as u64, found: file.len() as u64 });
+        }
+        let b = &file[..PAYLOAD_OFFSET];
+        let version = LE::read_u32(&b[OFF_VERSION..]);
+        if version != VERSION {
+            return Err(Error::UnsupportedVersion { found: version, expected: VERSION });
+        }
+        let stored_crc = LE::read_u32(&b[OFF_HEADER_CRC..]);
+        let mut copy = b.to_vec();
+        LE::write_u32(&mut copy[OFF_HEADER_CRC..], 0);
+        if crc32fast::hash(&copy) != stored_crc {
+            return Err(corrupt("header checksum mismatch"));
+        }
+        let offset = LE::read_u32(&b[OFF_PAYLOAD..]);
+        if offset as usize != PAYLOAD_OFFSET {
+            return Err(corrupt(format!("payload offset {offset}, expected {PAYLOAD_OFFSET}")));
+        }
+        let shape = Shape::new(b[OFF_ROWS] as usize, b[OFF_COLS] as usize)
+            .map_err(|_| corrupt(format!("impossible shape {}x{}", b[OFF_ROWS], b[OFF_COLS])))?;
+        let n = shape.cells();
+        if n > MAX_TABLE_CELLS {
+            return Err(corrupt(format!("shape {shape} is larger than any table")));
+        }
+        let encoding = match b[OFF_ENCODING] {
+            1 => Encoding::DistanceByte,
+            e => return Err(corrupt(format!("unknown payload encoding {e}"))),
+        };
+        let goal_cells: Vec<u16> = b[OFF_GOAL..OFF_GOAL + n].iter().map(|&t| t as u16).collect();
+        let goal = Board::new(shape, goal_cells).map_err(|e| corrupt(format!("goal: {e}")))?;
+        let entries = LE::read_u64(&b[OFF_COUNT..]);
+        let expected = FACT[n] / 2;
+        if entries != expected {
+            return Err(corrupt(format!("{entries} entries, but a {shape} table has {expected}")));
+        }
+        let max_depth = b[OFF_MAX_DEPTH];
+        if max_depth == UNREACHED {
+            return Err(corrupt("maximum depth is the unreached marker"));
+        }
+        let mut histogram = Vec::with_capacity(max_depth as usize + 1);
+        let mut sum = 0u64;
+        for d in 0..HISTOGRAM_LEN {
+            let count = LE::read_u64(&b[OFF_HISTOGRAM + 8 * d..]);
+            if d <= max_depth as usize {
+                if count == 0 {
+                    return Err(corrupt(format!("no states at depth {d}, below the maximum depth {max_depth}")));
+                }
+                histogram.push(count);
+                sum = sum.checked_add(count).ok_or_else(|| corrupt("histogram overflows"))?;
+            } else if count != 0 {
+                return Err(corrupt(format!("states at depth {d}, beyond the maximum depth {max_depth}")));
+            }
+        }
+        if sum != entries || histogram[0] != 1 {
+            return Err(corrupt(format!("histogram sums to {sum}, expected {entries} with one goal")));
+        }
+        Ok(Header {
+            shape,
+            goal,
+            encoding,
+            entries,
+            max_depth,
+            histogram,
+            payload_crc: LE::read_u32(&b[OFF_PAYLOAD_CRC..]),
+        })
+    }
+
+    /// The exact length of the file this header describes.
+    pub fn file_len(&self) -> u64 {
+        PAYLOAD_OFFSET as u64 + self.entries
+    }
+}
+
+fn corrupt(msg: impl Into<String>) -> Error {
+    Error::CorruptHeader(msg.into())
+}
+
+/// Writes `bytes` to `path` so that a crash never leaves a half-written file under that name:
+/// a temporary file in the same directory, flushed and synced, then renamed over `path`.
+///
+/// # Errors
+/// [`Error::Io`] naming the path when the directory is not writable or the disk is full; `path`
+/// is then left as it was.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if path.is_dir() {
+        return Err(Error::io("writing", path, std::io::Error::other("it is a directory")));
+    }
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".slidetable-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io("creating a file in", dir, e))?;
+    let write = |f: &mut File| -> std::io::Result<()> {
+        f.write_all(bytes)?;
+        f.sync_all()
+    };
+    write(tmp.as_file_mut()).map_err(|e| Error::io("writing", tmp.path().to_path_buf(), e))?;
+    tmp.persist(path).map_err(|e| Error::io("renaming the new table to", path, e.error))?;
+    // Make the rename itself durable where the platform allows it; failure here loses nothing.
+    if let Ok(d) = File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}

@@ -1,0 +1,57 @@
+//! Perfect lookup tables for sliding-tile puzzles.
+//!
+//! A perfect table holds the exact distance to the goal of every state reachable from it, one byte
+//! per state, as in Utgoff & Saxena's "A Perfect Lookup Table Evaluation Function for the
+//! Eight-Puzzle" (1987). It answers "how far is this board?" with one memory read, and gives an
+//! optimal solution by hill-climbing: from any state, step to a neighbour one closer.
+//!
+//! # Overview
+//! - [`Shape`] and [`Board`] ([`board`]): a rectangular position, parsing, moves ([`Dir`]) and
+//!   the solvability rule.
+//! - [`Goal`] ([`goal`]): the named goals of our sources (`blank-last`, `blank-first`, `snail`) or
+//!   any arrangement.
+//! - [`StateIndex`] ([`rank`]): the bijection between reachable states and `0..n!/2`.
+//! - [`build`] ([`bfs`]): a parallel breadth-first search from the goal filling a table.
+//! - [`Table`] ([`table`]): an opened table over any bytes: lookups, solutions, verification.
+//! - [`format`]: the file layout; [`Error`]: everything that can go wrong.
+//!
+//! # Example
+//! ```
+//! use slidetable::{build, Board, Goal, Shape, Table};
+//!
+//! // Build the 8-puzzle table (181,440 states) and write it to a file.
+//! let goal = Goal::BlankLast.board(Shape::EIGHT)?;
+//! let table = build(&goal, |_progress| {})?;
+//! let dir = tempfile::tempdir()?;
+//! let path = dir.path().join("eight.table");
+//! table.write(&path)?;
+//!
+//! // Open it again (memory-mapped) and ask about one of the two hardest states.
+//! let table = slidetable::open(&path)?;
+//! let board = Board::parse(Shape::EIGHT, "8 6 7 / 2 5 4 / 3 0 1")?;
+//! assert_eq!(table.distance(&board)?, Some(31));
+//! let solution = table.solve(&board)?.expect("solvable");
+//! assert_eq!(solution.moves.len(), 31);
+//! assert_eq!(table.histogram().len(), 32); // depths 0..=31
+//!
+//! // Half of all arrangements cannot reach the goal.
+//! let swapped = Board::parse(Shape::EIGHT, "2 1 3 4 5 6 7 8 0")?;
+//! assert_eq!(table.distance(&swapped)?, None);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod bfs;
+pub mod board;
+pub mod error;
+pub mod format;
+pub mod goal;
+pub mod rank;
+pub mod table;
+
+pub use bfs::Progress;
+pub use board::{Board, Dir, Parity, Shape};
+pub use error::{BoardError, Error};
+pub use goal::Goal;
+pub use rank::StateIndex;
+pub use table::{build, open, Solution, Table};

@@ -1,0 +1,315 @@
+//! Permutation rank and unrank, and the state index of a perfect table.
+//!
+//! # The index
+//! A table for a board of `n` cells has exactly `n!/2` entries, one per state reachable from the
+//! goal. Tiles are first relabelled so that the goal reads `0, 1, ..., n-2` in row-major order
+//! with the blank skipped (so every goal uses the same index). A state with the blank in cell
+//! `b` whose relabelled tiles, read row-major with the blank skipped, have lexicographic rank `r`
+//! (Lehmer code) gets
+//!
+//! ```text
+//! index = b * (n-1)!/2 + (r >> 1)
+//! ```
+//!
+//! This is a bijection onto `0..n!/2`: for a fixed blank cell the reachable tile sequences all
+//! have one parity (Johnson & Story 1879: a horizontal move keeps the sequence, a vertical move
+//! carries a tile past `cols - 1` others), and ranks `2h` and `2h + 1` differ by swapping the last
+//! two elements, so exactly one of each pair is reachable and the dropped bit is implied. The
+//! tempting shortcut of halving the rank of the whole permutation, blank included, is *not* a
+//! bijection (on 3x3 it hits 161,280 values instead of 181,440).
+//!
+//! The layout also makes neighbours cheap: a horizontal move leaves the tile sequence unchanged,
+//! so its neighbour sits at the same offset in the next or previous blank block.
+
+use crate::board::{Board, Dir, Shape};
+use crate::error::Error;
+
+/// The largest board, in cells, that a perfect table covers (`12!/2 = 239,500,800` entries).
+pub const MAX_TABLE_CELLS: usize = 12;
+
+/// `FACT[k] = k!` for `k <= 20`.
+pub const FACT: [u64; 21] = {
+    let mut f = [1u64; 21];
+    let mut k = 1;
+    while k < 21 {
+        f[k] = f[k - 1] * k as u64;
+        k += 1;
+    }
+    f
+};
+
+/// The lexicographic rank (Lehmer code) of a permutation of `0..perm.len()`, and whether the
+/// permutation is odd.
+///
+/// Runs in O(m) with a bit mask and popcount: the Lehmer digit of position `i` is the number of
+/// later elements smaller than `perm[i]`, which is `perm[i]` minus the smaller elements already seen.
+///
+/// # Panics
+/// In debug builds, if `perm` is longer than 20 or not a permutation of `0..len`.
+#[inline]
+pub fn lex_rank(perm: &[u8]) -> (u64, bool) {
+    let m = perm.len();
+    debug_assert!(m <= 20);
+    let mut seen = 0u32;
+    let mut rank = 0u64;
+    let mut inversions = 0u32;
+    for (i, &x) in perm.iter().enumerate() {
+        debug_assert!((x as usize) < m && seen & (1 << x) == 0, "not a permutation");
+        let digit = x as u32 - (seen & ((1u32 << x) - 1)).count_ones();
+        rank += digit as u64 * FACT[m - 1 - i];
+        inversions += digit;
+        seen |= 1 << x;
+    }
+    (rank, inversions & 1 == 1)
+}
+
+/// Writes into `out` the permutation of `0..out.len()` whose lexicographic rank is `rank`, and
+/// returns whether it is odd.
+///
+/// # Panics
+/// In debug builds, if `rank >= out.len()!` or `out` is longer than 16.
+#[inline]
+pub fn lex_unrank(rank: u64, out: &mut [u8]) -> bool {
+    let m = out.len();
+    debug_assert!(m <= 16 && rank < FACT[m]);
+    let mut rest = Remaining::new();
+    let mut inversions = 0u64;
+    for (i, slot) in out.iter_mut().enumerate() {
+        let k = m - 1 - i;
+        // The Lehmer digit of weight k! is floor(rank / k!) mod (k + 1).
+        let digit = (rank / FACT[k]) % (k as u64 + 1);
+        inversions += digit;
+        *slot = rest.take(digit as u32);
+    }
+    inversions & 1 == 1
+}
+
+/// [`lex_unrank`] for a length known at compile time, `M <= 12` (so `rank < 12!` fits in 32 bits):
+/// the digits come out of successive divisions by the constants `1, 2, ..., M` (the factorial
+/// number system, lowest weight first), which compile to multiplications.
+#[inline(always)]
+fn lex_unrank_fixed<const M: usize>(rank: u64, out: &mut [u8; MAX_TABLE_CELLS]) -> bool {
+    debug_assert!(M <= MAX_TABLE_CELLS && rank < FACT[M]);
+    let mut r = rank as u32;
+    let mut digits = [0u32; MAX_TABLE_CELLS];
+    let mut inversions = 0u32;
+    for (j, digit) in digits.iter_mut().enumerate().take(M) {
+        // the digit of weight j! (sequence position M - 1 - j) is r mod (j + 1)
+        let base = j as u32 + 1;
+        *digit = r % base;
+        r /= base;
+        inversions += *digit;
+    }
+    let mut rest = Remaining::new();
+    for (i, slot) in out.iter_mut().enumerate().take(M) {
+        *slot = rest.take(digits[M - 1 - i]);
+    }
+    inversions & 1 == 1
+}
+
+/// The elements not yet used by an unrank, in ascending order, one per 4-bit nibble.
+struct Remaining(u64);
+
+impl Remaining {
+    fn new() -> Remaining {
+        Remaining(0xFEDC_BA98_7654_3210)
+    }
+
+    /// Removes and returns the `k`-th smallest remaining element, in O(1).
+    #[inline(always)]
+    fn take(&mut self, k: u32) -> u8 {
+        let shift = 4 * k;
+        let x = (self.0 >> shift) & 0xF;
+        let low = (1u64 << shift) - 1;
+        self.0 = (self.0 & low) | ((self.0 >> 4) & !low);
+        x as u8
+    }
+}
+
+/// Tiles relabelled and read in row-major order with the blank skipped, plus the blank's cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct State {
+    /// The cell holding the blank.
+    pub blank: usize,
+    /// The relabelled tiles (`0..n-1`) in row-major order, blank skipped; only `..n-1` is used.
+    pub seq: [u8; MAX_TABLE_CELLS],
+}
+
+/// The bijection between the states reachable from one goal and `0..n!/2`; see the module doc.
+#[derive(Clone, Debug)]
+pub struct StateIndex {
+    shape: Shape,
+    goal: Board,
+    /// Tiles after the blank: `n - 1`.
+    m: usize,
+    /// Entries per blank cell: `(n-1)!/2`.
+    block: u64,
+    /// `label[tile]`: the tile's position in the goal's sequence. `label[0]` is unused.
+    label: [u8; MAX_TABLE_CELLS],
+    /// `tile[label]`: the inverse of `label`.
+    tile: [u8; MAX_TABLE_CELLS],
+    /// `odd_block[b]`: whether the reachable sequences with the blank in cell `b` are odd.
+    odd_block: [bool; MAX_TABLE_CELLS],
+}
+
+impl StateIndex {
+    /// The index of the states reachable from `goal`.
+    ///
+    /// # Errors
+    /// [`Error::TableTooLarge`] when the board has more than [`MAX_TABLE_CELLS`] cells.
+    pub fn new(goal: &Board) -> Result<StateIndex, Error> {
+        let shape = goal.shape();
+        let n = shape.cells();
+        if n > MAX_TABLE_CELLS {
+            return Err(Error::TableTooLarge { shape, cells: n });
+        }
+        let mut label = [0u8; MAX_TABLE_CELLS];
+        let mut tile = [0u8; MAX_TABLE_CELLS];
+        for (i, &t) in goal.cells().iter().filter(|&&t| t != 0).enumerate() {
+            label[t as usize] = i as u8;
+            tile[i] = t as u8;
+        }
+        let goal_row = goal.blank() / shape.cols();
+        let mut odd_block = [false; MAX_TABLE_CELLS];
+        for (b, odd) in odd_block.iter_mut().enumerate().take(n) {
+            *odd = shape.cols() % 2 == 0 && (b / shape.cols()).abs_diff(goal_row) % 2 == 1;
+        }
+        Ok(StateIndex { shape, goal: goal.clone(), m: n - 1, block: FACT[n - 1] / 2, label, tile, odd_block })
+    }
+
+    /// The board shape.
+    pub fn shape(&self) -> Shape {
+        self.shape
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> &Board {
+        &self.goal
+    }
+
+    /// The number of entries, `n!/2`.
+    pub fn len(&self) -> u64 {
+        self.block * self.shape.cells() as u64
+    }
+
+    /// Always false: every shape has states.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Entries per blank cell, `(n-1)!/2`.
+    pub fn block_len(&self) -> u64 {
+        self.block
+    }
+
+    /// The state of `board`: its blank and relabelled sequence.
+    ///
+    /// # Panics
+    /// If the board's shape is not the index's.
+    pub fn state(&self, board: &Board) -> State {
+        assert_eq!(board.shape(), self.shape, "board shape must match the index");
+        let mut seq = [0u8; MAX_TABLE_CELLS];
+        let mut k = 0;
+        for &t in board.cells() {
+            if t != 0 {
+                seq[k] = self.label[t as usize];
+                k += 1;
+            }
+        }
+        State { blank: board.blank(), seq }
+    }
+
+    /// The index of a state, or `None` if it cannot reach the goal.
+    #[inline]
+    pub fn state_index(&self, s: &State) -> Option<u64> {
+        let (rank, odd) = lex_rank(&s.seq[..self.m]);
+        (odd == self.odd_block[s.blank]).then_some(s.blank as u64 * self.block + (rank >> 1))
+    }
+
+    /// The index of `board`, or `None` if it cannot reach the goal (the parity rule).
+    ///
+    /// # Panics
+    /// If the board's shape is not the index's.
+    pub fn index(&self, board: &Board) -> Option<u64> {
+        self.state_index(&self.state(board))
+    }
+
+    /// The state at `index`.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn unrank(&self, index: u64) -> State {
+        assert!(index < self.len(), "index {index} out of range");
+        let blank = (index / self.block) as usize;
+        let mut seq = [0u8; MAX_TABLE_CELLS];
+        let rank = (index % self.block) * 2;
+        let odd = match self.m {
+            3 => lex_unrank_fixed::<3>(rank, &mut seq),
+            5 => lex_unrank_fixed::<5>(rank, &mut seq),
+            7 => lex_unrank_fixed::<7>(rank, &mut seq),
+            8 => lex_unrank_fixed::<8>(rank, &mut seq),
+            9 => lex_unrank_fixed::<9>(rank, &mut seq),
+            11 => lex_unrank_fixed::<11>(rank, &mut seq),
+            m => lex_unrank(rank, &mut seq[..m]),
+        };
+        if odd != self.odd_block[blank] {
+            // rank 2h+1 is 2h with the last two elements swapped
+            seq.swap(self.m - 2, self.m - 1);
+        }
+        State { blank, seq }
+    }
+
+    /// The board at `index`.
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    pub fn board(&self, index: u64) -> Board {
+        self.state_board(&self.unrank(index))
+    }
+
+    /// The board of a state.
+    pub fn state_board(&self, s: &State) -> Board {
+        let mut cells = Vec::with_capacity(self.m + 1);
+        cells.extend(s.seq[..s.blank].iter().map(|&l| self.tile[l as usize] as u16));
+        cells.push(0);
+        cells.extend(s.seq[s.blank..self.m].iter().map(|&l| self.tile[l as usize] as u16));
+        Board::new(self.shape, cells).expect("a state is always a permutation")
+    }
+
+    /// Calls `f(dir, neighbour_index)` for each move of the blank from the state `s` at `index`,
+    /// in the order `U D L R`.
+    #[inline]
+    pub fn for_each_neighbor(&self, s: &State, index: u64, mut f: impl FnMut(Dir, u64)) {
+        let cols = self.shape.cols();
+        let b = s.blank;
+        if b >= cols {
+            // The tile above (sequence position b - cols) jumps to position b - 1.
+            let mut t = *s;
+            t.seq[b - cols..b].rotate_left(1);
+            t.blank = b - cols;
+            f(Dir::Up, self.reachable_index(&t));
+        }
+        if b + cols <= self.m {
+            // The tile below (sequence position b + cols - 1) jumps to position b.
+            let mut t = *s;
+            t.seq[b..b + cols].rotate_right(1);
+            t.blank = b + cols;
+            f(Dir::Down, self.reachable_index(&t));
+        }
+        if b % cols != 0 {
+            f(Dir::Left, index - self.block);
+        }
+        if (b + 1) % cols != 0 {
+            f(Dir::Right, index + self.block);
+        }
+    }
+
+    /// The index of a state known to be reachable (a neighbour of a reachable one).
+    #[inline]
+    fn reachable_index(&self, s: &State) -> u64 {
+        let (rank, _) = lex_rank(&s.seq[..self.m]);
+        debug_assert!(self.state_index(s).is_some());
+        s.blank as u64 * self.block + (rank >> 1)
+    }
+}

@@ -1,0 +1,326 @@
+//! An opened table: lookups, hill-climbing to an optimal solution, the histogram, verification.
+
+use std::fs::File;
+use std::path::Path;
+
+use memmap2::Mmap;
+use rayon::prelude::*;
+
+use crate::bfs::{self, Progress};
+use crate::board::{Board, Dir};
+use crate::error::Error;
+use crate::format::{write_atomic, Encoding, Header, PAYLOAD_OFFSET, UNREACHED};
+use crate::rank::StateIndex;
+
+/// Tables up to this size are checksum-verified every time they are opened.
+pub const CHECK_ON_OPEN_LIMIT: u64 = 16 << 20;
+
+/// A perfect lookup table over any byte source holding a whole table file: a `Vec<u8>` in
+/// tests and after a build, a memory map ([`open`]) in the command-line tool.
+#[derive(Debug)]
+pub struct Table<D: AsRef<[u8]>> {
+    data: D,
+    header: Header,
+    index: StateIndex,
+}
+
+/// An optimal solution found by hill-climbing down the table.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The blank's moves, in order.
+    pub moves: Vec<Dir>,
+    /// The tile that slides at each move.
+    pub tiles: Vec<u16>,
+}
+
+/// Builds the table for `goal` in memory: the goal's shape, every state reachable from it.
+///
+/// `progress` is called after each BFS level.
+///
+/// # Errors
+/// [`Error::TableTooLarge`] for boards of more than 12 cells.
+pub fn build(goal: &Board, progress: impl FnMut(&Progress)) -> Result<Table<Vec<u8>>, Error> {
+    let index = StateIndex::new(goal)?;
+    let mut data = vec![0u8; PAYLOAD_OFFSET + index.len() as usize];
+    let histogram = bfs::fill(&index, &mut data[PAYLOAD_OFFSET..], progress)?;
+    let header = Header {
+        shape: goal.shape(),
+        goal: goal.clone(),
+        encoding: Encoding::DistanceByte,
+        entries: index.len(),
+        max_depth: (histogram.len() - 1) as u8,
+        payload_crc: crc32fast::hash(&data[PAYLOAD_OFFSET..]),
+        histogram,
+    };
+    data[..PAYLOAD_OFFSET].copy_from_slice(&header.to_bytes());
+    Ok(Table { data, header, index })
+}
+
+/// Opens a table file by memory-mapping it, with the cheap checks of [`Table::new`].
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be opened or mapped, and every error of [`Table::new`].
+pub fn open(path: &Path) -> Result<Table<Mmap>, Error> {
+    let file = File::open(path).map_err(|e| Error::io("opening", path, e))?;
+    let map = map_file(&file).map_err(|e| Error::io("memory-mapping", path, e))?;
+    Table::new(map)
+}
+
+/// Maps a file read-only.
+///
+/// # Safety
+/// Not an `unsafe fn`: the one obligation of `Mmap::map` is that the file is not changed while it
+/// is mapped, and slidetable never changes a table in place: it writes a new file and renames it
+/// over the old name, which leaves the mapped inode untouched. Another program truncating or
+/// rewriting the file in place could still make reads fault; every byte read is treated as
+/// untrusted (bounds-checked, values validated), so such a change yields an error, not a wrong
+/// memory access.
+fn map_file(file: &File) -> std::io::Result<Mmap> {
+    // SAFETY: see the function's doc: the file is only ever replaced by rename, never modified in place.
+    unsafe { Mmap::map(file) }
+}
+
+impl<D: AsRef<[u8]>> Table<D> {
+    /// Checks and wraps a whole table file held in `data`.
+    ///
+    /// Cheap and safe: magic, version, header checksum, shape, goal, exact length; and the payload
+    /// checksum too when the table is at most [`CHECK_ON_OPEN_LIMIT`] bytes. Use [`Table::verify`]
+    /// for the full proof.
+    ///
+    /// # Errors
+    /// [`Error::BadMagic`], [`Error::UnsupportedVersion`], [`Error::CorruptHeader`],
+    /// [`Error::WrongLength`], [`Error::ChecksumMismatch`].
+    pub fn new(data: D) -> Result<Table<D>, Error> {
+        let bytes = data.as_ref();
+        let header = Header::parse(bytes)?;
+        let expected = header.file_len();
+        if bytes.len() as u64 != expected {
+            return Err(Error::WrongLength { expected, found: bytes.len() as u64 });
+        }
+        let index = StateIndex::new(&header.goal)?;
+        let table = Table { data, header, index };
+        if expected <= CHECK_ON_OPEN_LIMIT {
+            table.check_payload_crc()?;
+        }
+        Ok(table)
+    }
+
+    /// The bytes the table was made from.
+    pub fn into_inner(self) -> D {
+        self.data
+    }
+
+    /// The decoded header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The state index of the table.
+    pub fn index(&self) -> &StateIndex {
+        &self.index
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> &Board {
+        &self.header.goal
+    }
+
+    /// The whole file, header and payload.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.data.as_ref()
+    }
+
+    /// The payload: one distance byte per state index.
+    pub fn payload(&self) -> &[u8] {
+        &self.data.as_ref()[PAYLOAD_OFFSET..]
+    }
+
+    /// `histogram()[d]`: the number of states at distance `d`, `d` in `0..=max_depth`.
+    pub fn histogram(&self) -> &[u64] {
+        &self.header.histogram
+    }
+
+    /// Writes the table to `path` atomically (see [`write_atomic`]).
+    ///
+    /// # Errors
+    /// [`Error::Io`]; an existing file at `path` is then left untouched.
+    pub fn write(&self, path: &Path) -> Result<(), Error> {
+        write_atomic(path, self.as_bytes())
+    }
+
+    /// The entry at `index`, checked: the unreached marker is reported as corruption.
+    ///
+    /// # Errors
+    /// [`Error::Corrupt`] if the entry is the unreached marker or above the maximum depth.
+    ///
+    /// # Panics
+    /// If `index >= self.index().len()`.
+    pub fn entry(&self, index: u64) -> Result<u8, Error> {
+        let d = self.payload()[index as usize];
+        if d == UNREACHED || d > self.header.max_depth {
+            return Err(self.corrupt(index, format!("entry {d} is not a distance in this table")));
+        }
+        Ok(d)
+    }
+
+    /// The exact distance from `board` to the goal, or `None` if the board cannot reach it.
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] for a board of another shape; [`Error::Corrupt`] for a bad entry.
+    pub fn distance(&self, board: &Board) -> Result<Option<u8>, Error> {
+        self.check_shape(board)?;
+        match self.index.index(board) {
+            Some(i) => self.entry(i).map(Some),
+            None => Ok(None),
+        }
+    }
+
+    /// Every move from `board` that leads one step closer to the goal, with the tile that slides;
+    /// `None` if the board cannot reach the goal, empty for the goal itself.
+    ///
+    /// # Errors
+    /// As [`Table::distance`]; [`Error::Corrupt`] when the entries around the board contradict
+    /// each other (a neighbour more than one step closer, or none one step closer).
+    pub fn optimal_moves(&self, board: &Board) -> Result<Option<Vec<Dir>>, Error> {
+        self.check_shape(board)?;
+        let Some(i) = self.index.index(board) else { return Ok(None) };
+        Ok(Some(self.downhill(i)?.into_iter().map(|(dir, _)| dir).collect()))
+    }
+
+    /// An optimal solution by hill-climbing: from `board`, repeatedly move to the first neighbour
+    /// (in `U D L R` order) one step closer, until the goal. `None` if the board cannot reach it.
+    ///
+    /// The answer checks itself: each step must go down by exactly one and the walk must end on
+    /// the goal, or the table is reported corrupt.
+    ///
+    /// # Errors
+    /// As [`Table::optimal_moves`].
+    pub fn solve(&self, board: &Board) -> Result<Option<Solution>, Error> {
+        self.check_shape(board)?;
+        let Some(mut i) = self.index.index(board) else { return Ok(None) };
+        let mut current = board.clone();
+        let mut moves = Vec::new();
+        let mut tiles = Vec::new();
+        let mut d = self.entry(i)?;
+        while d > 0 {
+            let (dir, next) = self.downhill(i)?[0];
+            tiles.push(current.apply(dir).expect("the index only yields moves on the board"));
+            moves.push(dir);
+            i = next;
+            d -= 1;
+        }
+        if current != *self.goal() {
+            return Err(self.corrupt(i, "distance 0 at a state that is not the goal".to_string()));
+        }
+        Ok(Some(Solution { moves, tiles }))
+    }
+
+    /// The neighbours of state `i` one step closer, checking the local consistency of the table.
+    fn downhill(&self, i: u64) -> Result<Vec<(Dir, u64)>, Error> {
+        let d = self.entry(i)?;
+        let state = self.index.unrank(i);
+        let mut down = Vec::with_capacity(4);
+        let mut bad = None;
+        self.index.for_each_neighbor(&state, i, |dir, j| {
+            if bad.is_some() {
+                return;
+            }
+            match self.entry(j) {
+                Ok(e) if e + 1 == d => down.push((dir, j)),
+                Ok(e) if e == d + 1 => {}
+                Ok(e) => bad = Some(self.corrupt(j, format!("distance {e} next to a state at distance {d}"))),
+                Err(e) => bad = Some(e),
+            }
+        });
+        if let Some(e) = bad {
+            return Err(e);
+        }
+        if d > 0 && down.is_empty() {
+            return Err(self.corrupt(i, format!("distance {d} but no neighbour at distance {}", d - 1)));
+        }
+        Ok(down)
+    }
+
+    /// Up to `limit` boards at distance `depth`, in index order.
+    pub fn states_at(&self, depth: u8, limit: usize) -> Vec<Board> {
+        self.payload()
+            .iter()
+            .enumerate()
+            .filter(|&(_, &d)| d == depth)
+            .take(limit)
+            .map(|(i, _)| self.index.board(i as u64))
+            .collect()
+    }
+
+    /// Checks the payload against the CRC-32 in the header.
+    ///
+    /// # Errors
+    /// [`Error::ChecksumMismatch`].
+    pub fn check_payload_crc(&self) -> Result<(), Error> {
+        let found = crc32fast::hash(self.payload());
+        if found != self.header.payload_crc {
+            return Err(Error::ChecksumMismatch { expected: self.header.payload_crc, found });
+        }
+        Ok(())
+    }
+
+    /// Proves the table is the exact distance function of its goal.
+    ///
+    /// After the checksum: the goal has distance 0 and no other state does; no entry is the
+    /// unreached marker; every edge joins states whose distances differ by exactly one; every
+    /// state but the goal has a neighbour one closer; the histogram matches the header. These
+    /// imply that each entry is the true distance: following neighbours one closer reaches the goal
+    /// in `d` moves, so the distance is at most `d`; and along any path to the goal the entry drops
+    /// by at most one per move, so no path is shorter than `d`.
+    ///
+    /// # Errors
+    /// [`Error::ChecksumMismatch`], or [`Error::Corrupt`] naming the first failing index.
+    pub fn verify(&self) -> Result<(), Error>
+    where
+        D: Sync,
+    {
+        self.check_payload_crc()?;
+        let goal = self.index.index(self.goal()).expect("the goal reaches itself");
+        let len = self.index.len();
+        const CHUNK: u64 = 1 << 14;
+        let chunks = len.div_ceil(CHUNK);
+        let results: Vec<Result<Vec<u64>, Error>> = (0..chunks)
+            .into_par_iter()
+            .map(|c| {
+                let mut hist = vec![0u64; self.header.max_depth as usize + 1];
+                for i in c * CHUNK..((c + 1) * CHUNK).min(len) {
+                    let d = self.entry(i)?;
+                    if (d == 0) != (i == goal) {
+                        let what =
+                            if d == 0 { "distance 0 but not the goal" } else { "the goal has a non-zero distance" };
+                        return Err(self.corrupt(i, what.to_string()));
+                    }
+                    self.downhill(i)?;
+                    hist[d as usize] += 1;
+                }
+                Ok(hist)
+            })
+            .collect();
+        let mut hist = vec![0u64; self.header.max_depth as usize + 1];
+        for r in results {
+            for (h, c) in hist.iter_mut().zip(r?) {
+                *h += c;
+            }
+        }
+        if hist != self.header.histogram {
+            return Err(Error::CorruptHeader("the histogram does not match the payload".to_string()));
+        }
+        Ok(())
+    }
+
+    fn check_shape(&self, board: &Board) -> Result<(), Error> {
+        if board.shape() != self.header.shape {
+            return Err(Error::ShapeMismatch { board: board.shape(), table: self.header.shape });
+        }
+        Ok(())
+    }
+
+    fn corrupt(&self, index: u64, detail: String) -> Error {
+        Error::Corrupt { index, board: self.index.board(index).to_string(), detail }
+    }
+}

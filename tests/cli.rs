@@ -1,0 +1,334 @@
+//! The real binary, run the way a user would, in a scratch directory.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use predicates::str::contains;
+
+fn table(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("table").unwrap();
+    cmd.current_dir(dir);
+    cmd
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(name)
+}
+
+/// A scratch directory with eight.table already built.
+fn with_eight() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path()).args(["build", "-q"]).assert().success();
+    dir
+}
+
+/// One line on stderr, starting `table:`.
+fn one_line_error() -> impl Predicate<str> {
+    predicate::function(|s: &str| s.starts_with("table: ") && s.trim_end().lines().count() == 1)
+}
+
+#[test]
+fn build_prints_summary_and_distribution() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path())
+        .arg("build")
+        .assert()
+        .success()
+        .stdout(contains("states     181,440"))
+        .stdout(contains("max depth  31"))
+        .stdout(contains("eight.table (185,536 bytes)"))
+        .stdout(contains("   10      286      706"))
+        .stdout(contains("mean       21.9724"));
+    assert_eq!(fs::metadata(dir.path().join("eight.table")).unwrap().len(), 4096 + 181_440);
+    // nothing but the table is left behind
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+}
+
+#[test]
+fn query_hardest_board() {
+    let dir = with_eight();
+    let out = table(dir.path()).args(["query", "8", "6", "7", "2", "5", "4", "3", "0", "1"]).assert().success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(stdout.contains("distance        31 moves"), "{stdout}");
+    let moves = stdout.lines().find_map(|l| l.strip_prefix("solution        ")).unwrap();
+    let moves = moves.split_whitespace().next().unwrap();
+    assert_eq!(moves.len(), 31);
+    assert!(stdout
+        .contains("optimal first moves (3): U (tile 5 slides down), L (tile 3 slides right), R (tile 1 slides left)"));
+}
+
+#[test]
+fn query_syntaxes_agree() {
+    let dir = with_eight();
+    for board in [
+        &["867254301"][..],
+        &["8,6,7,2,5,4,3,0,1"],
+        &["8 6 7/2 5 4/3 _ 1"],
+        &["8/6/7/2/5/4/3/./1"],
+        &["867", "254", "3_1"],
+    ] {
+        table(dir.path()).arg("query").args(board).assert().success().stdout(contains("distance        31 moves"));
+    }
+}
+
+#[test]
+fn first_query_builds_missing_eight_table() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path())
+        .args(["query", "1 2 3 4 5 6 7 0 8"])
+        .assert()
+        .success()
+        .stdout(contains("distance        1 move "))
+        .stderr(contains("eight.table was missing; built it"));
+    assert!(dir.path().join("eight.table").exists());
+    // the second time it is just there
+    table(dir.path()).args(["query", "1 2 3 4 5 6 7 0 8"]).assert().success().stderr("");
+}
+
+#[test]
+fn unsolvable_board_exits_1_with_reason() {
+    let dir = with_eight();
+    table(dir.path())
+        .args(["query", "1 2 3 4 5 6 8 7 0"])
+        .assert()
+        .code(1)
+        .stdout(contains("unsolvable"))
+        .stdout(contains("odd permutation"));
+}
+
+#[test]
+fn malformed_boards_exit_2_with_one_line() {
+    let dir = with_eight();
+    for (board, message) in [
+        ("1 2 3", "3 tiles given, but a 3x3 board has 9 cells"),
+        ("1 2 3 4 5 6 7 8 8", "tile 8 appears more than once"),
+        ("1 2 3 4 5 6 7 8 9", "tile 9 is out of range"),
+        ("1 2 3 4 5 x 7 8 0", "`x` is not a tile number"),
+        ("1 2 3 4 5 6 7 8 99999999999999999999999", "out of range"),
+        ("", "no tiles given"),
+    ] {
+        table(dir.path()).args(["query", board]).assert().code(2).stderr(contains(message)).stderr(one_line_error());
+    }
+    table(dir.path()).arg("query").assert().code(2).stderr(contains("no board given"));
+}
+
+#[test]
+fn json_answer() {
+    let dir = with_eight();
+    let out = table(dir.path()).args(["query", "--json", "8 6 7 2 5 4 3 0 1"]).assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["distance"], 31);
+    assert_eq!(v["solvable"], true);
+    assert_eq!(v["solution"].as_str().unwrap().len(), 31);
+    assert_eq!(v["optimal_moves"], serde_json::json!(["U", "L", "R"]));
+    let out = table(dir.path()).args(["query", "--json", "2 1 3 4 5 6 7 8 0"]).assert().code(1);
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["solvable"], false);
+}
+
+#[test]
+fn cos226_files() {
+    let dir = with_eight();
+    table(dir.path())
+        .args(["query", "--file"])
+        .arg(data("puzzle04.txt"))
+        .assert()
+        .success()
+        .stdout(contains("distance        4 moves"));
+    table(dir.path()).args(["query", "--file"]).arg(data("puzzle3x3-unsolvable.txt")).assert().code(1);
+    // A 2x2 file needs the 2x2 table: the error shows the exact command.
+    table(dir.path())
+        .args(["query", "--file"])
+        .arg(data("puzzle2x2-06.txt"))
+        .assert()
+        .code(3)
+        .stderr(contains("`table build --board 2x2`"))
+        .stderr(one_line_error());
+    table(dir.path())
+        .args(["build", "-q", "--board", "2x2"])
+        .assert()
+        .success()
+        .stdout(contains("2x2-blank-last.table"));
+    table(dir.path())
+        .args(["query", "--file"])
+        .arg(data("puzzle2x2-06.txt"))
+        .assert()
+        .success()
+        .stdout(contains("distance        6 moves"));
+}
+
+#[test]
+fn batch_answers_in_order() {
+    let dir = with_eight();
+    let input = "8 6 7 2 5 4 3 0 1\n123456780\n1 2 3 4 5 6 8 7 0\n1 2 3\n\n6,4,7/8,5,0/3,2,1\n";
+    table(dir.path())
+        .args(["query", "--batch"])
+        .write_stdin(input)
+        .assert()
+        .code(2)
+        .stdout("31\n0\nunsolvable\nerror\nerror\n31\n")
+        .stderr(contains("line 4: "))
+        .stderr(contains("line 5: "));
+    let out = table(dir.path())
+        .args(["query", "--batch", "--solve"])
+        .write_stdin("8 6 7 2 5 4 3 0 1\n123456780\n2 1 3 4 5 6 7 8 0\n")
+        .assert()
+        .success();
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 3);
+    let (d, moves) = lines[0].split_once(' ').unwrap();
+    assert_eq!((d, moves.len()), ("31", 31));
+    assert_eq!(lines[1], "0 -");
+    assert_eq!(lines[2], "unsolvable");
+}
+
+#[test]
+fn batch_matches_single_queries() {
+    let dir = with_eight();
+    let boards = ["4 1 3 0 2 6 7 5 8", "0 1 3 4 2 5 7 8 6", "1 2 3 0 7 6 5 4 8", "5 6 7 4 0 8 3 2 1"];
+    let out = table(dir.path()).args(["query", "--batch"]).write_stdin(boards.join("\n")).assert().success();
+    let batch = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(batch.lines().count(), boards.len());
+    for (board, answer) in boards.iter().zip(batch.lines()) {
+        let single = table(dir.path()).args(["query", board]).assert();
+        if answer == "unsolvable" {
+            single.code(1).stdout(contains("unsolvable"));
+        } else {
+            single.success().stdout(contains(format!("distance        {answer} move")));
+        }
+    }
+}
+
+#[test]
+fn stats_formats() {
+    let dir = with_eight();
+    table(dir.path())
+        .arg("stats")
+        .assert()
+        .success()
+        .stdout(contains("total      181,440 states"))
+        .stdout(contains("median     22"))
+        .stdout(contains("max depth  31 (2 states)"))
+        .stdout(contains("8 6 7 / 2 5 4 / 3 _ 1"));
+    let out = table(dir.path()).args(["stats", "--csv"]).assert().success();
+    let csv = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(csv.starts_with("depth,states"));
+    assert_eq!(csv.lines().count(), 33);
+    assert!(csv.lines().any(|l| l.starts_with("31,2,181440,")));
+    let out = table(dir.path()).args(["stats", "--json"]).assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["total"], 181_440);
+    assert_eq!(format!("{:.4}", v["mean"].as_f64().unwrap()), "21.9724");
+    assert_eq!(v["hardest"].as_array().unwrap().len(), 2);
+}
+
+#[test]
+fn verify_ok_and_failures() {
+    let dir = with_eight();
+    table(dir.path()).arg("verify").assert().success().stdout(predicate::str::starts_with("ok: "));
+    let path = dir.path().join("eight.table");
+    let good = fs::read(&path).unwrap();
+
+    let mut flipped = good.clone();
+    flipped[4096 + 1000] ^= 1;
+    fs::write(&path, &flipped).unwrap();
+    table(dir.path()).arg("verify").assert().code(1).stderr(contains("FAILED verification"));
+    table(dir.path())
+        .args(["query", "1 2 3 4 5 6 7 0 8"])
+        .assert()
+        .code(3)
+        .stderr(contains("checksum mismatch"))
+        .stderr(one_line_error());
+
+    fs::write(&path, &good[..good.len() - 1]).unwrap();
+    table(dir.path()).arg("verify").assert().code(3).stderr(contains("truncated")).stderr(one_line_error());
+
+    fs::write(&path, b"hello").unwrap();
+    table(dir.path()).arg("stats").assert().code(3).stderr(contains("not a slidetable table file"));
+
+    let mut version = good.clone();
+    version[8] += 1;
+    fs::write(&path, &version).unwrap();
+    table(dir.path()).arg("verify").assert().code(3).stderr(contains("version 2 is not supported"));
+}
+
+#[test]
+fn verify_missing_table_shows_build_command() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path()).arg("verify").assert().code(3).stderr(contains("`table build`")).stderr(one_line_error());
+    table(dir.path())
+        .args(["verify", "--board", "2x3", "--goal", "snail"])
+        .assert()
+        .code(3)
+        .stderr(contains("`table build --board 2x3 --goal snail`"));
+}
+
+#[test]
+fn other_boards_and_goals() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path())
+        .args(["build", "-q", "--board", "2x4", "--goal", "blank-first", "-o", "2x4.table"])
+        .assert()
+        .success()
+        .stdout(contains("states     20,160"))
+        .stdout(contains("max depth  36"));
+    table(dir.path()).args(["verify", "--table", "2x4.table"]).assert().success();
+    table(dir.path())
+        .args(["query", "--table", "2x4.table", "1 0 2 3 4 5 6 7"])
+        .assert()
+        .success()
+        .stdout(contains("distance        1 move "));
+    table(dir.path())
+        .args(["query", "--table", "2x4.table", "--board", "3x3", "867254301"])
+        .assert()
+        .code(2)
+        .stderr(one_line_error());
+    table(dir.path())
+        .args(["query", "--table", "2x4.table", "--goal", "blank-last", "1 0 2 3 4 5 6 7"])
+        .assert()
+        .code(2)
+        .stderr(contains("has goal"));
+    // seed 004's presets, snail goal; the default name shows board and goal
+    table(dir.path()).args(["build", "-q", "--goal", "snail"]).assert().success().stdout(contains("3x3-snail.table"));
+    table(dir.path())
+        .args(["query", "--goal", "snail", "2 8 1 4 6 3 7 0 5"])
+        .assert()
+        .success()
+        .stdout(contains("distance        11 moves"));
+    // Russell & Norvig's start, with the goal given as tiles
+    table(dir.path()).args(["build", "-q", "--goal", "0 1 2 3 4 5 6 7 8"]).assert().success();
+    table(dir.path())
+        .args(["query", "--goal", "blank-first", "7 2 4 5 0 6 8 3 1"])
+        .assert()
+        .success()
+        .stdout(contains("distance        26 moves"));
+}
+
+#[test]
+fn bad_build_arguments_leave_the_table_alone() {
+    let dir = with_eight();
+    let path = dir.path().join("eight.table");
+    let before = fs::read(&path).unwrap();
+    for (args, code) in [
+        (&["build", "--board", "4x4", "-o", "eight.table"][..], 2),
+        (&["build", "--board", "1x9"], 2),
+        (&["build", "--goal", "1 2 3"], 2),
+        (&["build", "--goal", "sideways"], 2),
+        (&["build", "-o", "no/such/dir/eight.table"], 3),
+    ] {
+        table(dir.path()).args(args).assert().code(code).stderr(one_line_error());
+    }
+    assert_eq!(fs::read(&path).unwrap(), before);
+}
+
+#[test]
+fn help_teaches() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path()).arg("--help").assert().success().stdout(contains("table build"));
+    for sub in ["build", "query", "stats", "verify"] {
+        table(dir.path()).args([sub, "--help"]).assert().success().stdout(contains("Examples:"));
+    }
+}
