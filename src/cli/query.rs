@@ -114,6 +114,24 @@ struct Answer {
     optimal_moves: Option<Vec<String>>,
 }
 
+impl Answer {
+    /// The fields every answer has; the rest empty.
+    fn new(board: &Board, goal: &Board, solvable: bool) -> Answer {
+        Answer {
+            rows: board.shape().rows(),
+            cols: board.shape().cols(),
+            board: board.cells().to_vec(),
+            goal: goal.cells().to_vec(),
+            solvable,
+            reason: None,
+            distance: None,
+            solution: None,
+            tiles: None,
+            optimal_moves: None,
+        }
+    }
+}
+
 fn single(opened: &Opened, board: &Board, json: bool, steps: bool) -> Result<ExitCode> {
     let table = &opened.table;
     let goal = table.goal();
@@ -127,18 +145,7 @@ fn single(opened: &Opened, board: &Board, json: bool, steps: bool) -> Result<Exi
     let Some(solution) = solution else {
         let reason = board.parity_to(goal).explain();
         if json {
-            let answer = Answer {
-                rows: shape.rows(),
-                cols: shape.cols(),
-                board: board.cells().to_vec(),
-                goal: goal.cells().to_vec(),
-                solvable: false,
-                reason: Some(reason),
-                distance: None,
-                solution: None,
-                tiles: None,
-                optimal_moves: None,
-            };
+            let answer = Answer { reason: Some(reason), ..Answer::new(board, goal, false) };
             serde_json::to_writer(&mut out, &answer)?;
             writeln!(out)?;
         } else {
@@ -152,16 +159,11 @@ fn single(opened: &Opened, board: &Board, json: bool, steps: bool) -> Result<Exi
     let d = solution.moves.len();
     if json {
         let answer = Answer {
-            rows: shape.rows(),
-            cols: shape.cols(),
-            board: board.cells().to_vec(),
-            goal: goal.cells().to_vec(),
-            solvable: true,
-            reason: None,
             distance: Some(d as u8),
             solution: Some(moves_to_string(&solution.moves)),
             tiles: Some(solution.tiles.clone()),
             optimal_moves: Some(first.iter().map(|m| m.letter().to_string()).collect()),
+            ..Answer::new(board, goal, true)
         };
         serde_json::to_writer(&mut out, &answer)?;
         writeln!(out)?;
