@@ -89,7 +89,13 @@ impl BoardArgs {
 
     /// The shape and goal asked for, with the defaults (3x3, blank-last) filled in.
     pub fn resolve(&self) -> Result<(Shape, Goal)> {
-        let shape = self.shape()?.unwrap_or(Shape::EIGHT);
+        self.resolve_with(None)
+    }
+
+    /// As [`BoardArgs::resolve`], with `fallback` (the shape of a board file) used when `--board`
+    /// is not given; the goal is parsed for the shape that results.
+    pub fn resolve_with(&self, fallback: Option<Shape>) -> Result<(Shape, Goal)> {
+        let shape = self.shape()?.or(fallback).unwrap_or(Shape::EIGHT);
         let goal = match &self.goal {
             Some(g) => Goal::parse(shape, g)?,
             None => Goal::BlankLast,
@@ -171,21 +177,11 @@ pub struct Opened {
 /// stderr. A shape given with `fallback_shape` (from a board file) picks the default name when
 /// neither `--table` nor `--board` is given.
 pub fn open_table(args: &TableArgs, fallback_shape: Option<Shape>, build_missing: bool) -> Result<Opened> {
-    let (mut shape, goal) = args.board.resolve()?;
-    if args.board.board.is_none() {
-        if let Some(s) = fallback_shape {
-            shape = s;
-        }
-    }
-    // Check the goal again in case the fallback shape changed the board size.
-    let goal = match (&args.board.goal, &goal) {
-        (Some(text), Goal::Custom(_)) => Goal::parse(shape, text)?,
-        _ => goal,
-    };
+    let (shape, goal) = args.board.resolve_with(fallback_shape)?;
     let explicit = args.table.is_some();
     let path = args.table.clone().unwrap_or_else(|| default_table_name(shape, &goal));
     if !path.exists() {
-        if !explicit && build_missing && shape.cells() <= 9 && shape == Shape::EIGHT {
+        if !explicit && build_missing && shape == Shape::EIGHT {
             return build_on_the_spot(shape, &goal, path);
         }
         let cmd = build_command(shape, &goal, &path);
