@@ -226,6 +226,29 @@ impl StateIndex {
         (odd == self.odd_block[s.blank]).then_some(s.blank as u64 * self.block + (rank >> 1))
     }
 
+    /// The index of the board whose cells, row-major, are `cells` (tile numbers, `0` for the
+    /// blank), or `None` if it cannot reach the goal. The fast path for batch queries: no
+    /// allocation, no [`Board`].
+    ///
+    /// # Panics
+    /// In debug builds, if `cells` is not a permutation of `0..n` for this index's `n` cells.
+    #[inline]
+    pub fn index_of_cells(&self, cells: &[u8]) -> Option<u64> {
+        debug_assert_eq!(cells.len(), self.m + 1);
+        let mut seq = [0u8; MAX_TABLE_CELLS];
+        let mut k = 0;
+        let mut blank = 0;
+        for (c, &t) in cells.iter().enumerate() {
+            if t == 0 {
+                blank = c;
+            } else {
+                seq[k] = self.label[t as usize];
+                k += 1;
+            }
+        }
+        self.state_index(&State { blank, seq })
+    }
+
     /// The index of `board`, or `None` if it cannot reach the goal (the parity rule).
     ///
     /// # Panics

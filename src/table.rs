@@ -215,6 +215,29 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(Some(Solution { moves, tiles }))
     }
 
+    /// An optimal solution from the state at `index`, by hill-climbing as in [`Table::solve`]:
+    /// the blank's moves are appended to `moves`. The fast path for batch queries: no [`Board`].
+    ///
+    /// # Errors
+    /// [`Error::Corrupt`] when the table contradicts itself along the way.
+    ///
+    /// # Panics
+    /// If `index >= self.index().len()`.
+    pub fn solve_index(&self, index: u64, moves: &mut Vec<Dir>) -> Result<(), Error> {
+        let mut i = index;
+        let mut d = self.entry(i)?;
+        while d > 0 {
+            let (dir, next) = self.downhill(i)?[0];
+            moves.push(dir);
+            i = next;
+            d -= 1;
+        }
+        if Some(i) != self.index.index(self.goal()) {
+            return Err(self.corrupt(i, "distance 0 at a state that is not the goal".to_string()));
+        }
+        Ok(())
+    }
+
     /// The neighbours of state `i` one step closer, checking the local consistency of the table.
     fn downhill(&self, i: u64) -> Result<Vec<(Dir, u64)>, Error> {
         let d = self.entry(i)?;
