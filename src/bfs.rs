@@ -1,16 +1,19 @@
 //! Filling a table: level-synchronous breadth-first search from the goal, in parallel.
 //!
-//! Each level `d` has two phases, so that no byte is ever read plainly while another thread may
-//! write it:
-//! 1. *Scan* (the table shared read-only): find the entries equal to `d` and record them in a
-//!    frontier bit set, one bit per state; their count is the histogram at depth `d`.
-//! 2. *Expand* (the table viewed as relaxed atomics): for each frontier state, write `d + 1`
-//!    into every unreached neighbour. Two threads may discover the same state and both write the
-//!    same value, which is harmless.
+//! Every move changes the blank's cell by one step, so the distance of a state has the parity
+//! of the blank's Manhattan distance to the goal's blank cell. The table is laid out by blank cell
+//! ([`crate::rank`]), so at level `d` the states at distance `d` all sit in the blank blocks of
+//! one parity and all their neighbours in the blocks of the other. Each level therefore splits
+//! the table into two disjoint sets of blocks: *sources*, read plainly (scanned for the entries
+//! equal to `d`, 64 bytes at a time), and *targets*, written through relaxed atomics (`d + 1`
+//! into every unreached neighbour; two threads may write the same value to the same byte, which
+//! is harmless). No byte is read plainly while another thread may write it, and no frontier is
+//! stored: each chunk of a source block is scanned and expanded in one pass, so the search needs
+//! no memory beyond the table and one flag per chunk.
 //!
-//! The table is split into blocks with a flag each, set when a level writes into the block, so a
-//! scan skips blocks that cannot hold the frontier. The search ends at the first level whose scan
-//! finds nothing.
+//! Neighbours come from the index alone ([`crate::moves`]): a horizontal move is the same offset
+//! in the next blank block, a vertical one a table lookup. A chunk is scanned only if the level
+//! before wrote into it, which skips most of the table in the first and last levels.
 
 use std::sync::atomic::{AtomicBool, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -19,6 +22,7 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::format::UNREACHED;
+use crate::moves::Moves;
 use crate::rank::StateIndex;
 
 /// Where a build stands, passed to the progress callback after each level.
@@ -36,12 +40,19 @@ pub struct Progress {
     pub elapsed: Duration,
 }
 
-/// States per block: a multiple of 64 (whole bit-set words), small enough to balance two
-/// threads on a 3x3 table, large enough that the flags stay few on a 12-cell one.
-const BLOCK: usize = 1 << 13;
+/// States per chunk, the unit of work and of the "written last level" flags: a multiple of 64
+/// (whole scan words), 16 KiB of table, so two threads get many chunks on the 8-puzzle and the
+/// flags stay few (14,616) on a 12-cell board.
+const CHUNK: usize = 1 << 14;
+
+/// Tables smaller than this are filled on one thread: waking the pool per level costs more than
+/// the work (the 8-puzzle, 181,440 states, is above it).
+const PARALLEL_MIN: usize = 1 << 16;
 
 /// Fills `table` (one byte per state of `index`) with the distance of every state to the goal and
 /// returns the histogram: `histogram[d]` states at distance `d`.
+///
+/// `progress` is called after each level.
 ///
 /// # Errors
 /// [`Error::BadShape`] if `table` is not exactly `index.len()` bytes, or if a distance would not fit
@@ -51,27 +62,63 @@ pub fn fill(index: &StateIndex, table: &mut [u8], mut progress: impl FnMut(&Prog
     if table.len() as u64 != index.len() {
         return Err(Error::BadShape(format!("table of {} bytes for {} states", table.len(), index.len())));
     }
-    table.fill(UNREACHED);
+    let parallel = table.len() >= PARALLEL_MIN;
+    if parallel {
+        table.par_chunks_mut(1 << 20).for_each(|c| c.fill(UNREACHED));
+    } else {
+        table.fill(UNREACHED);
+    }
+    let moves = index.moves();
+    let shape = index.shape();
+    let block = moves.block() as usize;
+    let cells = moves.cells();
     let goal = index.index(index.goal()).expect("the goal reaches itself") as usize;
     table[goal] = 0;
 
-    let blocks = table.len().div_ceil(BLOCK);
-    let touched: Vec<AtomicBool> = (0..blocks).map(|b| AtomicBool::new(b == goal / BLOCK)).collect();
-    let mut frontier = vec![0u64; table.len().div_ceil(64)];
+    // parity of each blank cell's distance to the goal's blank cell
+    let goal_blank = index.goal().blank();
+    let cols = shape.cols();
+    let parity: Vec<usize> =
+        (0..cells).map(|b| ((b / cols).abs_diff(goal_blank / cols) + (b % cols).abs_diff(goal_blank % cols)) % 2).collect();
+
+    let per_block = block.div_ceil(CHUNK);
+    let written: Vec<AtomicBool> = (0..cells * per_block).map(|_| AtomicBool::new(false)).collect();
+    written[goal / block * per_block + goal % block / CHUNK].store(true, Relaxed);
     let mut histogram = Vec::new();
     let mut reached = 0u64;
 
     for depth in 0u8.. {
-        if depth == UNREACHED {
-            return Err(Error::BadShape(format!("{} has states deeper than 254 moves", index.shape())));
+        if depth == UNREACHED - 1 {
+            return Err(Error::BadShape(format!("{shape} has states deeper than 253 moves")));
         }
-        let found = scan(table, &touched, &mut frontier, depth);
+        // split the table into this level's sources (read) and targets (written)
+        let mut sources: Vec<&[u8]> = Vec::with_capacity(cells);
+        let mut targets: Vec<&[AtomicU8]> = Vec::with_capacity(cells);
+        for (b, bytes) in table.chunks_mut(block).enumerate() {
+            if parity[b] == depth as usize % 2 {
+                sources.push(bytes);
+                targets.push(&[]);
+            } else {
+                sources.push(&[]);
+                targets.push(as_atomic(bytes));
+            }
+        }
+        let work: Vec<(usize, usize)> = (0..cells)
+            .filter(|&b| parity[b] == depth as usize % 2)
+            .flat_map(|b| (0..per_block).map(move |c| (b, c)))
+            .filter(|&(b, c)| written[b * per_block + c].swap(false, Relaxed))
+            .collect();
+        let level = Level { moves, sources: &sources, targets: &targets, written: &written, per_block, depth };
+        let found: u64 = if parallel {
+            work.par_iter().with_max_len(1).map(|&(b, c)| level.chunk(b, c)).sum()
+        } else {
+            work.iter().map(|&(b, c)| level.chunk(b, c)).sum()
+        };
         if found == 0 {
             break;
         }
         histogram.push(found);
         reached += found;
-        expand(index, as_atomic(table), &touched, &frontier, depth);
         progress(&Progress {
             depth: depth as u32,
             level_states: found,
@@ -80,44 +127,96 @@ pub fn fill(index: &StateIndex, table: &mut [u8], mut progress: impl FnMut(&Prog
             elapsed: start.elapsed(),
         });
     }
+    if reached != index.len() {
+        return Err(Error::BadShape(format!(
+            "the search reached {reached} of {} states of {shape}: the state index is inconsistent",
+            index.len()
+        )));
+    }
     Ok(histogram)
 }
 
-/// Tables smaller than this are filled on one thread: waking the pool twice per level costs
-/// more than the work. Measured on 2 cores: the 3x3 build (181,440 states) takes a median 11.0 ms
-/// whole-process in parallel against 13.6 ms on one thread, so the line sits below it.
-const PARALLEL_MIN: usize = 1 << 16;
+/// One level of the search: what every chunk needs.
+struct Level<'a> {
+    moves: &'a Moves,
+    /// By blank cell: the block's bytes if it is a source this level, else empty.
+    sources: &'a [&'a [u8]],
+    /// By blank cell: the block's bytes if it is a target this level, else empty.
+    targets: &'a [&'a [AtomicU8]],
+    written: &'a [AtomicBool],
+    per_block: usize,
+    depth: u8,
+}
 
-/// Phase 1: marks in `frontier` the entries equal to `depth` in the touched blocks (clearing
-/// the rest of each block's bits) and returns how many there are. Clears the touched flags.
-fn scan(table: &[u8], touched: &[AtomicBool], frontier: &mut [u64], depth: u8) -> u64 {
-    let block = |((bits, bytes), flag): ((&mut [u64], &[u8]), &AtomicBool)| -> u64 {
-        if !flag.swap(false, Relaxed) {
-            bits.fill(0);
-            return 0;
+impl Level<'_> {
+    /// Scans chunk `c` of source block `b` for states at this depth, writes `depth + 1` into
+    /// their unreached neighbours, and returns how many it found.
+    fn chunk(&self, b: usize, c: usize) -> u64 {
+        let bytes = self.sources[b];
+        let start = c * CHUNK;
+        let chunk = &bytes[start..(start + CHUNK).min(bytes.len())];
+        let next = self.depth + 1;
+        let mut found = 0u64;
+        let expand = |h: usize| {
+            self.moves.for_each(b, h as u32, |_, tb, th| {
+                let th = th as usize;
+                let cell = &self.targets[tb][th];
+                if cell.load(Relaxed) == UNREACHED {
+                    cell.store(next, Relaxed);
+                    // read before writing: once set, the flag's cache line is not written again
+                    let flag = &self.written[tb * self.per_block + th / CHUNK];
+                    if !flag.load(Relaxed) {
+                        flag.store(true, Relaxed);
+                    }
+                }
+            });
+        };
+        let mut words = chunk.chunks_exact(64);
+        for (k, word) in words.by_ref().enumerate() {
+            let mut mask = equal_mask(word.try_into().expect("64 bytes"), self.depth);
+            found += mask.count_ones() as u64;
+            while mask != 0 {
+                expand(start + 64 * k + mask.trailing_zeros() as usize);
+                mask &= mask - 1;
+            }
         }
-        let mut found = 0;
-        for (word, group) in bits.iter_mut().zip(bytes.chunks(64)) {
-            *word = equal_mask(group, depth);
-            found += word.count_ones() as u64;
+        let done = chunk.len() - words.remainder().len();
+        for (j, &d) in words.remainder().iter().enumerate() {
+            if d == self.depth {
+                found += 1;
+                expand(start + done + j);
+            }
         }
         found
-    };
-    if table.len() >= PARALLEL_MIN {
-        frontier.par_chunks_mut(BLOCK / 64).zip(table.par_chunks(BLOCK)).zip(touched.par_iter()).map(block).sum()
-    } else {
-        frontier.chunks_mut(BLOCK / 64).zip(table.chunks(BLOCK)).zip(touched.iter()).map(block).sum()
     }
 }
 
-/// Bit `j` set where `bytes[j] == value`, for up to 64 bytes; eight bytes at a time (SWAR).
+/// Bit `j` set where `bytes[j] == value`: four 16-byte compares and byte-mask extractions.
+#[cfg(target_arch = "x86_64")]
 #[inline]
-fn equal_mask(bytes: &[u8], value: u8) -> u64 {
+fn equal_mask(bytes: &[u8; 64], value: u8) -> u64 {
+    use std::arch::x86_64::{__m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8};
+    let mut mask = 0u64;
+    for (k, part) in bytes.chunks_exact(16).enumerate() {
+        // SAFETY: SSE2 is part of the x86_64 baseline, so the instructions exist; the load reads
+        // exactly the 16 bytes of `part` (unaligned loads allowed).
+        let bits = unsafe {
+            let v = _mm_loadu_si128(part.as_ptr() as *const __m128i);
+            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(value as i8))) as u16
+        };
+        mask |= (bits as u64) << (16 * k);
+    }
+    mask
+}
+
+/// Bit `j` set where `bytes[j] == value`, eight bytes at a time (SWAR).
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+fn equal_mask(bytes: &[u8; 64], value: u8) -> u64 {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     let pattern = u64::from_ne_bytes([value; 8]);
     let mut mask = 0u64;
-    let mut words = bytes.chunks_exact(8);
-    for (k, w) in words.by_ref().enumerate() {
+    for (k, w) in bytes.chunks_exact(8).enumerate() {
         let x = u64::from_le_bytes(w.try_into().expect("chunks of 8")) ^ pattern;
         // high bit of each byte set where the byte of x is non-zero (exact, no carries across bytes)
         let nonzero = ((x & LOW7) + LOW7) | x;
@@ -126,36 +225,22 @@ fn equal_mask(bytes: &[u8], value: u8) -> u64 {
         let packed = (zero_high >> 7).wrapping_mul(0x0102_0408_1020_4080) >> 56;
         mask |= packed << (8 * k);
     }
-    let done = bytes.len() - words.remainder().len();
-    for (j, &b) in words.remainder().iter().enumerate() {
-        mask |= ((b == value) as u64) << (done + j);
-    }
     mask
 }
 
-/// Phase 2: writes `depth + 1` into every unreached neighbour of the frontier.
-fn expand(index: &StateIndex, cells: &[AtomicU8], touched: &[AtomicBool], frontier: &[u64], depth: u8) {
-    let block = |(block, bits): (usize, &[u64])| {
-        for (k, &word) in bits.iter().enumerate() {
-            let mut w = word;
-            while w != 0 {
-                let i = ((block * BLOCK / 64 + k) * 64 + w.trailing_zeros() as usize) as u64;
-                w &= w - 1;
-                let state = index.unrank(i);
-                index.for_each_neighbor(&state, i, |_, j| {
-                    let j = j as usize;
-                    if cells[j].load(Relaxed) == UNREACHED {
-                        cells[j].store(depth + 1, Relaxed);
-                        touched[j / BLOCK].store(true, Relaxed);
-                    }
-                });
-            }
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn equal_mask_marks_exactly_the_equal_bytes() {
+        let mut bytes = [0u8; 64];
+        for (j, b) in bytes.iter_mut().enumerate() {
+            *b = (j * 37 % 7) as u8;
         }
-    };
-    if cells.len() >= PARALLEL_MIN {
-        frontier.par_chunks(BLOCK / 64).enumerate().for_each(block);
-    } else {
-        frontier.chunks(BLOCK / 64).enumerate().for_each(block);
+        bytes[63] = 255;
+        for value in [0u8, 1, 3, 6, 7, 255] {
+            let expected = bytes.iter().enumerate().fold(0u64, |m, (j, &b)| m | (((b == value) as u64) << j));
+            assert_eq!(super::equal_mask(&bytes, value), expected, "value {value}");
+        }
     }
 }
 

@@ -10,7 +10,8 @@
 //!   the solvability rule.
 //! - [`Goal`] ([`goal`]): the named goals of our sources (`blank-last`, `blank-first`, `snail`) or
 //!   any arrangement.
-//! - [`StateIndex`] ([`rank`]): the bijection between reachable states and `0..n!/2`.
+//! - [`StateIndex`] ([`rank`]): the bijection between reachable states and `0..n!/2`;
+//!   [`moves`]: the neighbours of a state computed from its index alone.
 //! - [`build`] ([`bfs`]): a parallel breadth-first search from the goal filling a table.
 //! - [`Table`] ([`table`]): an opened table over any bytes: lookups, solutions, verification.
 //! - [`format`]: the file layout; [`Error`]: everything that can go wrong.
@@ -46,6 +47,7 @@ pub mod board;
 pub mod error;
 pub mod format;
 pub mod goal;
+pub mod moves;
 pub mod rank;
 pub mod table;
 

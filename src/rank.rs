@@ -21,8 +21,11 @@
 //! The layout also makes neighbours cheap: a horizontal move leaves the tile sequence unchanged,
 //! so its neighbour sits at the same offset in the next or previous blank block.
 
+use std::sync::OnceLock;
+
 use crate::board::{Board, Dir, Shape};
 use crate::error::Error;
+use crate::moves::Moves;
 
 /// The largest board, in cells, that a perfect table covers (`12!/2 = 239,500,800` entries).
 pub const MAX_TABLE_CELLS: usize = 12;
@@ -150,6 +153,8 @@ pub struct StateIndex {
     tile: [u8; MAX_TABLE_CELLS],
     /// `odd_block[b]`: whether the reachable sequences with the blank in cell `b` are odd.
     odd_block: [bool; MAX_TABLE_CELLS],
+    /// Neighbour arithmetic on indices, built on first use.
+    moves: OnceLock<Moves>,
 }
 
 impl StateIndex {
@@ -174,7 +179,33 @@ impl StateIndex {
         for (b, odd) in odd_block.iter_mut().enumerate().take(n) {
             *odd = shape.cols() % 2 == 0 && (b / shape.cols()).abs_diff(goal_row) % 2 == 1;
         }
-        Ok(StateIndex { shape, goal: goal.clone(), m: n - 1, block: FACT[n - 1] / 2, label, tile, odd_block })
+        Ok(StateIndex {
+            shape,
+            goal: goal.clone(),
+            m: n - 1,
+            block: FACT[n - 1] / 2,
+            label,
+            tile,
+            odd_block,
+            moves: OnceLock::new(),
+        })
+    }
+
+    /// The neighbour arithmetic of this index ([`crate::moves`]), built on first use (a few
+    /// microseconds for 3x3, milliseconds for the 12-cell boards).
+    pub fn moves(&self) -> &Moves {
+        self.moves.get_or_init(|| Moves::new(self.shape, &self.odd_block))
+    }
+
+    /// Calls `f(dir, neighbour_index)` for each move of the blank from the state at `index`, in
+    /// the order `U D L R`, computed from the index alone (see [`crate::moves`]).
+    ///
+    /// # Panics
+    /// If `index >= self.len()`.
+    #[inline]
+    pub fn for_each_neighbor_index(&self, index: u64, f: impl FnMut(Dir, u64)) {
+        assert!(index < self.len(), "index {index} out of range");
+        self.moves().for_each_index(index, f)
     }
 
     /// The board shape.

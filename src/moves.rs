@@ -1,0 +1,349 @@
+//! Moves on indices: the neighbours of a state computed from its index alone, without unranking.
+//!
+//! This is what makes a 12-cell table fast to build, verify and walk. With the blank-block index
+//! of [`crate::rank`] (`index = blank * block + rank / 2`):
+//!
+//! - A horizontal move keeps the tile sequence, so the neighbour has the same offset `h` in the
+//!   block of the next or previous blank cell.
+//! - A vertical move rotates a window of `c = cols` consecutive sequence positions `p..p + c` by one
+//!   (the tile jumping over the blank goes from one end of the window to the other). The Lehmer
+//!   digits before and after the window do not change (the sets of later elements are the same),
+//!   and the window's new digits depend only on its old digits (they fix the window's relative
+//!   order). So the change of rank is a function of the window digits alone, which are
+//!   `(rank / k!) mod ((m - p)! / k!)` with `k = m - p - c` the length of the suffix: one table
+//!   lookup and two divisions by constants per vertical move.
+//! - The full rank of the state at offset `h` is `2h` or `2h + 1`: the two differ by swapping the
+//!   last two tiles, which flips the permutation's parity, and the block's parity is fixed. The
+//!   parity of `2h` (the parity of its digit sum) comes from two small tables, for the digits below
+//!   and above `7!`.
+//!
+//! Tables: at most `(m - p)! / (m - p - c)!` entries per window, 332,640 for the first vertical
+//! window of 2x6, 7,920 for 3x4; built once per [`crate::StateIndex`], on first use.
+
+use crate::board::{Dir, Shape};
+use crate::rank::{FACT, MAX_TABLE_CELLS};
+
+/// Splits a rank for the parity tables: digits of weight below `7!`, and the rest.
+const PARITY_SPLIT: u32 = 5040;
+
+/// Division and remainder by a fixed 32-bit divisor with one multiplication each (Lemire, Kaser
+/// and Kurz, "Faster Remainder by Direct Computation", 2019: exact for every 32-bit numerator).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Divisor {
+    d: u32,
+    /// `floor((2^64 - 1) / d) + 1`; 0 for `d = 1`.
+    m: u64,
+}
+
+impl Divisor {
+    pub(crate) fn new(d: u32) -> Divisor {
+        assert!(d >= 1, "division by zero");
+        Divisor { d, m: if d == 1 { 0 } else { u64::MAX / d as u64 + 1 } }
+    }
+
+    #[inline(always)]
+    pub(crate) fn div(self, n: u32) -> u32 {
+        if self.d == 1 {
+            n
+        } else {
+            ((self.m as u128 * n as u128) >> 64) as u32
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn rem(self, n: u32) -> u32 {
+        let low = self.m.wrapping_mul(n as u64);
+        ((low as u128 * self.d as u128) >> 64) as u32
+    }
+}
+
+/// A vertical move from one blank cell: where the blank goes and how the rank changes.
+#[derive(Clone, Debug)]
+struct Window {
+    /// The blank's new cell.
+    to: u8,
+    /// `(m - p)!`: the rank modulo this holds the window and suffix digits.
+    modulus: Divisor,
+    /// `k!` for a suffix of `k` positions: dividing by it drops the suffix digits.
+    low: Divisor,
+    /// `delta[window digits]`: the change of the full rank.
+    delta: Box<[i32]>,
+}
+
+impl Window {
+    /// The full rank after the move, from the full rank before.
+    #[inline(always)]
+    fn apply(&self, rank: u32) -> u32 {
+        let mid = self.low.div(self.modulus.rem(rank));
+        // mid < modulus / low = delta.len() by construction; the bounds check stays (one compare)
+        (rank as i64 + self.delta[mid as usize] as i64) as u32
+    }
+}
+
+/// The moves from one blank cell.
+#[derive(Clone, Debug, Default)]
+struct CellMoves {
+    up: Option<Window>,
+    down: Option<Window>,
+    left: bool,
+    right: bool,
+}
+
+/// Neighbour arithmetic on indices for one board shape and goal parity; see the module doc.
+#[derive(Clone, Debug)]
+pub struct Moves {
+    cells: usize,
+    /// Entries per blank block, `(n-1)!/2`.
+    block: u32,
+    /// Digit-sum parity of ranks below `7!`, one byte each.
+    parity_lo: Box<[u8]>,
+    /// Digit-sum parity of `y * 7!`, by `y`.
+    parity_hi: Box<[u8]>,
+    /// Whether the sequences of each blank block are odd permutations.
+    odd_block: [u8; MAX_TABLE_CELLS],
+    by_cell: Vec<CellMoves>,
+}
+
+impl Moves {
+    /// The moves of a board of `shape` whose blank block `b` holds odd sequences when
+    /// `odd_block[b]`.
+    pub(crate) fn new(shape: Shape, odd_block: &[bool; MAX_TABLE_CELLS]) -> Moves {
+        let n = shape.cells();
+        let cols = shape.cols();
+        let m = n - 1;
+        debug_assert!(n <= MAX_TABLE_CELLS);
+        let parity_lo: Box<[u8]> = (0..PARITY_SPLIT as u64).map(digit_sum_parity).collect();
+        let hi_len = (FACT[m] / PARITY_SPLIT as u64).max(1);
+        let parity_hi: Box<[u8]> = (0..hi_len).map(|y| digit_sum_parity(y * PARITY_SPLIT as u64)).collect();
+        let by_cell = (0..n)
+            .map(|b| CellMoves {
+                // up: the tile above (sequence position b - cols) jumps to position b - 1
+                up: (b >= cols).then(|| window(m, b - cols, cols, Rotation::Left, b - cols)),
+                // down: the tile below (sequence position b + cols - 1) jumps to position b
+                down: (b + cols <= m).then(|| window(m, b, cols, Rotation::Right, b + cols)),
+                left: b % cols != 0,
+                right: (b + 1) % cols != 0,
+            })
+            .collect();
+        let mut odd = [0u8; MAX_TABLE_CELLS];
+        for (o, &b) in odd.iter_mut().zip(odd_block) {
+            *o = b as u8;
+        }
+        Moves { cells: n, block: (FACT[m] / 2) as u32, parity_lo, parity_hi, odd_block: odd, by_cell }
+    }
+
+    /// Entries per blank block.
+    #[inline]
+    pub fn block(&self) -> u32 {
+        self.block
+    }
+
+    /// The number of cells, and so of blank blocks.
+    #[inline]
+    pub fn cells(&self) -> usize {
+        self.cells
+    }
+
+    /// The full Lehmer rank of the tile sequence at offset `h` of blank block `b`.
+    #[inline(always)]
+    pub fn full_rank(&self, b: usize, h: u32) -> u32 {
+        let r = 2 * h;
+        let parity = self.parity_lo[(r % PARITY_SPLIT) as usize] ^ self.parity_hi[(r / PARITY_SPLIT) as usize];
+        r | (parity ^ self.odd_block[b]) as u32
+    }
+
+    /// Calls `f(dir, blank, offset)` for every neighbour of the state at offset `h` of blank block
+    /// `b`, in the order `U D L R`; the neighbour's index is `blank * block + offset`.
+    ///
+    /// # Panics
+    /// If `b` is not a cell of the board or `h >= block` (in debug builds for `h`).
+    #[inline(always)]
+    pub fn for_each(&self, b: usize, h: u32, mut f: impl FnMut(Dir, usize, u32)) {
+        debug_assert!(h < self.block);
+        let cell = &self.by_cell[b];
+        if cell.up.is_some() || cell.down.is_some() {
+            let rank = self.full_rank(b, h);
+            if let Some(w) = &cell.up {
+                f(Dir::Up, w.to as usize, w.apply(rank) >> 1);
+            }
+            if let Some(w) = &cell.down {
+                f(Dir::Down, w.to as usize, w.apply(rank) >> 1);
+            }
+        }
+        if cell.left {
+            f(Dir::Left, b - 1, h);
+        }
+        if cell.right {
+            f(Dir::Right, b + 1, h);
+        }
+    }
+
+    /// [`Moves::for_each`] on whole indices: `f(dir, neighbour_index)`.
+    #[inline]
+    pub fn for_each_index(&self, index: u64, mut f: impl FnMut(Dir, u64)) {
+        let block = self.block as u64;
+        let b = (index / block) as usize;
+        let h = (index % block) as u32;
+        self.for_each(b, h, |dir, nb, nh| f(dir, nb as u64 * block + nh as u64));
+    }
+}
+
+/// Which way a window turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rotation {
+    /// The first element moves to the end (the blank moves up).
+    Left,
+    /// The last element moves to the front (the blank moves down).
+    Right,
+}
+
+/// The parity of the digit sum of `r` in the factorial number system: the parity of the
+/// permutation of that lexicographic rank.
+fn digit_sum_parity(r: u64) -> u8 {
+    let mut r = r;
+    let mut sum = 0u64;
+    let mut base = 2u64;
+    while r > 0 {
+        sum += r % base;
+        r /= base;
+        base += 1;
+    }
+    (sum & 1) as u8
+}
+
+/// The rank-change table of rotating sequence positions `p..p + c` (of `m`) by one.
+///
+/// Entry `mid` is for window digits `D_0..D_{c-1}` read as a mixed-radix number (radices
+/// `m - p, ..., m - p - c + 1`, `D_0` most significant). The window's relative order comes from
+/// decoding the digits against the ranks `0..m - p` of the elements from `p` on; the new digits
+/// follow from it (an element's digit counts the smaller elements after it, and only window
+/// elements change places).
+fn window(m: usize, p: usize, c: usize, rotation: Rotation, to: usize) -> Window {
+    debug_assert!(p + c <= m && c >= 2);
+    let k = m - p - c;
+    let len = (FACT[m - p] / FACT[k]) as usize;
+    // weight of sequence position q
+    let w = |q: usize| FACT[m - 1 - q] as i64;
+    let mut delta = Vec::with_capacity(len);
+    let mut digits = [0usize; MAX_TABLE_CELLS];
+    let mut values = [0usize; MAX_TABLE_CELLS];
+    for mid in 0..len {
+        // the digits, least significant last
+        let mut x = mid;
+        for j in (0..c).rev() {
+            let radix = m - p - j;
+            digits[j] = x % radix;
+            x /= radix;
+        }
+        // decode the window's ranks among the elements from p on
+        let mut free = [true; MAX_TABLE_CELLS];
+        for j in 0..c {
+            let mut seen = 0;
+            let mut v = 0;
+            loop {
+                if free[v] {
+                    if seen == digits[j] {
+                        break;
+                    }
+                    seen += 1;
+                }
+                v += 1;
+            }
+            free[v] = false;
+            values[j] = v;
+        }
+        let d = |j: usize| digits[j] as i64;
+        let mut change = 0i64;
+        match rotation {
+            Rotation::Left => {
+                // v_0 goes to the end; v_j (j >= 1) moves one place forward
+                let x = values[0];
+                let smaller = (1..c).filter(|&j| values[j] < x).count() as i64;
+                for j in 1..c {
+                    let new = d(j) + (x < values[j]) as i64;
+                    change += new * w(p + j - 1) - d(j) * w(p + j);
+                }
+                change += (d(0) - smaller) * w(p + c - 1) - d(0) * w(p);
+            }
+            Rotation::Right => {
+                // v_{c-1} goes to the front; v_j (j < c - 1) moves one place back
+                let x = values[c - 1];
+                let smaller = (0..c - 1).filter(|&j| values[j] < x).count() as i64;
+                for j in 0..c - 1 {
+                    let new = d(j) - (x < values[j]) as i64;
+                    change += new * w(p + j + 1) - d(j) * w(p + j);
+                }
+                change += (d(c - 1) + smaller) * w(p) - d(c - 1) * w(p + c - 1);
+            }
+        }
+        delta.push(change as i32);
+    }
+    Window {
+        to: to as u8,
+        modulus: Divisor::new(FACT[m - p] as u32),
+        low: Divisor::new(FACT[k] as u32),
+        delta: delta.into_boxed_slice(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rank::{lex_rank, lex_unrank};
+
+    #[test]
+    fn divisor_is_exact() {
+        let ds = [1u32, 2, 3, 5, 6, 7, 24, 120, 720, 5040, 40320, 362880, 3628800, 39916800, 7920, 332640];
+        let mut n = 0u32;
+        let mut samples = vec![0u32, 1, u32::MAX, u32::MAX - 1];
+        for _ in 0..20000 {
+            n = n.wrapping_mul(1664525).wrapping_add(1013904223);
+            samples.push(n);
+            samples.push(n >> 6);
+        }
+        for &d in &ds {
+            let div = Divisor::new(d);
+            for &n in &samples {
+                assert_eq!(div.div(n), n / d, "{n} / {d}");
+                assert_eq!(div.rem(n), n % d, "{n} % {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn digit_sum_parity_is_permutation_parity() {
+        let mut perm = [0u8; 7];
+        for r in 0..5040u64 {
+            let odd = lex_unrank(r, &mut perm);
+            assert_eq!(digit_sum_parity(r), odd as u8);
+        }
+    }
+
+    /// Every window table against rotating a concrete permutation and ranking it again, for every
+    /// window of every length up to 9 and a sample of completions.
+    #[test]
+    fn window_tables_match_rotation() {
+        for m in 3..=9usize {
+            for c in 2..=m.min(6) {
+                for p in 0..=m - c {
+                    for rotation in [Rotation::Left, Rotation::Right] {
+                        let win = window(m, p, c, rotation, 0);
+                        let mut perm = [0u8; 16];
+                        let step = (FACT[m] / 3000).max(1);
+                        let mut r = 0u64;
+                        while r < FACT[m] {
+                            lex_unrank(r, &mut perm[..m]);
+                            match rotation {
+                                Rotation::Left => perm[p..p + c].rotate_left(1),
+                                Rotation::Right => perm[p..p + c].rotate_right(1),
+                            }
+                            let (after, _) = lex_rank(&perm[..m]);
+                            assert_eq!(win.apply(r as u32) as u64, after, "m {m} p {p} c {c} {rotation:?} rank {r}");
+                            r += step;
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
