@@ -23,7 +23,7 @@ use rayon::prelude::*;
 use crate::error::Error;
 use crate::format::UNREACHED;
 use crate::moves::Moves;
-use crate::rank::StateIndex;
+use crate::rank::{StateIndex, MAX_TABLE_CELLS};
 
 /// Where a build stands, passed to the progress callback after each level.
 #[derive(Clone, Copy, Debug)]
@@ -92,15 +92,13 @@ pub fn fill(index: &StateIndex, table: &mut [u8], mut progress: impl FnMut(&Prog
             return Err(Error::BadShape(format!("{shape} has states deeper than 253 moves")));
         }
         // split the table into this level's sources (read) and targets (written)
-        let mut sources: Vec<&[u8]> = Vec::with_capacity(cells);
-        let mut targets: Vec<&[AtomicU8]> = Vec::with_capacity(cells);
+        let mut sources: [&[u8]; MAX_TABLE_CELLS] = [&[]; MAX_TABLE_CELLS];
+        let mut targets: [&[AtomicU8]; MAX_TABLE_CELLS] = [&[]; MAX_TABLE_CELLS];
         for (b, bytes) in table.chunks_mut(block).enumerate() {
             if parity[b] == depth as usize % 2 {
-                sources.push(bytes);
-                targets.push(&[]);
+                sources[b] = bytes;
             } else {
-                sources.push(&[]);
-                targets.push(as_atomic(bytes));
+                targets[b] = as_atomic(bytes);
             }
         }
         let work: Vec<(usize, usize)> = (0..cells)
@@ -140,9 +138,9 @@ pub fn fill(index: &StateIndex, table: &mut [u8], mut progress: impl FnMut(&Prog
 struct Level<'a> {
     moves: &'a Moves,
     /// By blank cell: the block's bytes if it is a source this level, else empty.
-    sources: &'a [&'a [u8]],
+    sources: &'a [&'a [u8]; MAX_TABLE_CELLS],
     /// By blank cell: the block's bytes if it is a target this level, else empty.
-    targets: &'a [&'a [AtomicU8]],
+    targets: &'a [&'a [AtomicU8]; MAX_TABLE_CELLS],
     written: &'a [AtomicBool],
     per_block: usize,
     depth: u8,
@@ -157,8 +155,7 @@ impl Level<'_> {
         let chunk = &bytes[start..(start + CHUNK).min(bytes.len())];
         let next = self.depth + 1;
         let mut found = 0u64;
-        let expand = |h: usize| {
-            self.moves.for_each(b, h as u32, |_, tb, th| {
+        let mut visit = |_, tb: usize, th: u32| {
                 let th = th as usize;
                 let cell = &self.targets[tb][th];
                 if cell.load(Relaxed) == UNREACHED {
@@ -169,22 +166,28 @@ impl Level<'_> {
                         flag.store(true, Relaxed);
                     }
                 }
-            });
         };
         let mut words = chunk.chunks_exact(64);
         for (k, word) in words.by_ref().enumerate() {
             let mut mask = equal_mask(word.try_into().expect("64 bytes"), self.depth);
             found += mask.count_ones() as u64;
+            if mask == 0 {
+                continue;
+            }
+            let base = start + 64 * k;
+            let low_bits = self.moves.rank_bits(b, base / 64);
             while mask != 0 {
-                expand(start + 64 * k + mask.trailing_zeros() as usize);
+                let j = mask.trailing_zeros();
                 mask &= mask - 1;
+                let h = (base + j as usize) as u32;
+                self.moves.for_each_ranked(b, h, 2 * h | (low_bits >> j) as u32 & 1, &mut visit);
             }
         }
         let done = chunk.len() - words.remainder().len();
         for (j, &d) in words.remainder().iter().enumerate() {
             if d == self.depth {
                 found += 1;
-                expand(start + done + j);
+                self.moves.for_each(b, (start + done + j) as u32, &mut visit);
             }
         }
         found

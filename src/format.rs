@@ -32,7 +32,11 @@
 
 use std::fs::File;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+use memmap2::{Mmap, MmapMut, MmapOptions};
+use rayon::prelude::*;
+use tempfile::NamedTempFile;
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 
@@ -211,27 +215,141 @@ fn corrupt(msg: impl Into<String>) -> Error {
 /// [`Error::Io`] naming the path when the directory is not writable or the disk is full; `path`
 /// is then left as it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
     if path.is_dir() {
         return Err(Error::io("writing", path, std::io::Error::other("it is a directory")));
     }
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".slidetable-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io("creating a file in", dir, e))?;
+    let mut tmp = temp_beside(path)?;
     let write = |f: &mut File| -> std::io::Result<()> {
         f.write_all(bytes)?;
         f.sync_all()
     };
     write(tmp.as_file_mut()).map_err(|e| Error::io("writing", tmp.path().to_path_buf(), e))?;
     tmp.persist(path).map_err(|e| Error::io("renaming the new table to", path, e.error))?;
-    // Make the rename itself durable where the platform allows it; failure here loses nothing.
+    sync_dir(path);
+    Ok(())
+}
+
+/// The CRC-32 (IEEE) of a payload; large payloads are checksummed in parallel pieces and the
+/// pieces combined, which gives the same value as one pass.
+pub fn payload_crc(bytes: &[u8]) -> u32 {
+    const PIECE: usize = 8 << 20;
+    if bytes.len() <= PIECE {
+        return crc32fast::hash(bytes);
+    }
+    let pieces: Vec<crc32fast::Hasher> = bytes
+        .par_chunks(PIECE)
+        .map(|piece| {
+            let mut h = crc32fast::Hasher::new();
+            h.update(piece);
+            h
+        })
+        .collect();
+    let mut total = crc32fast::Hasher::new();
+    for piece in &pieces {
+        total.combine(piece);
+    }
+    total.finalize()
+}
+
+/// A table file being written in place: a temporary file beside its final name, allocated on
+/// disk up front and memory-mapped, so a build fills the file directly and the table is never
+/// held twice. [`PendingFile::commit`] syncs it and renames it over the final name; dropped
+/// without a commit (a failed build, a panic), the temporary file is deleted and whatever was
+/// at the final name stays as it was.
+#[derive(Debug)]
+pub struct PendingFile {
+    tmp: NamedTempFile,
+    map: MmapMut,
+    path: PathBuf,
+}
+
+impl PendingFile {
+    /// Creates the temporary file for a table file of `len` bytes to be named `path`.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when `path` is a directory, its directory is missing or not writable, or the
+    /// disk has no room for `len` bytes (checked now, before any work, where the platform can).
+    pub fn create(path: &Path, len: u64) -> Result<PendingFile, Error> {
+        if path.is_dir() {
+            return Err(Error::io("writing", path, std::io::Error::other("it is a directory")));
+        }
+        let tmp = temp_beside(path)?;
+        let dir = tmp.path().to_path_buf();
+        allocate(tmp.as_file(), len).map_err(|e| Error::io("allocating", &dir, e))?;
+        let map = map_mut(tmp.as_file()).map_err(|e| Error::io("memory-mapping", &dir, e))?;
+        Ok(PendingFile { tmp, map, path: path.to_path_buf() })
+    }
+
+    /// The file's bytes, all zero to begin with.
+    pub fn bytes_mut(&mut self) -> &mut [u8] {
+        &mut self.map
+    }
+
+    /// Syncs the file to disk and renames it to its final name; returns it mapped read-only.
+    ///
+    /// # Errors
+    /// [`Error::Io`]; the final name is then left as it was.
+    pub fn commit(self) -> Result<Mmap, Error> {
+        let PendingFile { tmp, map, path } = self;
+        let tmp_path = tmp.path().to_path_buf();
+        map.flush().map_err(|e| Error::io("writing", &tmp_path, e))?;
+        tmp.as_file().sync_all().map_err(|e| Error::io("writing", &tmp_path, e))?;
+        tmp.persist(&path).map_err(|e| Error::io("renaming the new table to", &path, e.error))?;
+        sync_dir(&path);
+        map.make_read_only().map_err(|e| Error::io("memory-mapping", &path, e))
+    }
+}
+
+/// A temporary file in the directory of `path`, removed when dropped.
+fn temp_beside(path: &Path) -> Result<NamedTempFile, Error> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    tempfile::Builder::new()
+        .prefix(".slidetable-")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(|e| Error::io("creating a file in", dir, e))
+}
+
+/// Makes a rename in the directory of `path` durable where the platform allows it; failure here
+/// loses nothing.
+fn sync_dir(path: &Path) {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
     if let Ok(d) = File::open(dir) {
         let _ = d.sync_all();
     }
-    Ok(())
+}
+
+/// Gives `file` a length of `len` bytes with its blocks allocated, so a full disk is an error now
+/// rather than a fault when the mapped pages are first written.
+#[cfg(unix)]
+fn allocate(file: &File, len: u64) -> std::io::Result<()> {
+    use std::os::unix::io::AsRawFd;
+    let len = libc::off_t::try_from(len).map_err(|_| std::io::Error::other("file too large"))?;
+    // SAFETY: posix_fallocate only reads its integer arguments; the descriptor is open for
+    // writing and owned by `file` for the duration of the call.
+    match unsafe { libc::posix_fallocate(file.as_raw_fd(), 0, len) } {
+        0 => Ok(()),
+        // file systems without fallocate support: fall back to a sparse file
+        libc::EOPNOTSUPP | libc::EINVAL => file.set_len(len as u64),
+        e => Err(std::io::Error::from_raw_os_error(e)),
+    }
+}
+
+#[cfg(not(unix))]
+fn allocate(file: &File, len: u64) -> std::io::Result<()> {
+    file.set_len(len)
+}
+
+/// Maps a file read-write, with its pages faulted in up front (one pass instead of a page fault
+/// per 4 KiB during the search).
+fn map_mut(file: &File) -> std::io::Result<MmapMut> {
+    // SAFETY: the file is our own fresh temporary file, which nothing else opens or changes while
+    // it is mapped (its name is random and it is renamed into place only after the last write).
+    unsafe { MmapOptions::new().populate().map_mut(file) }
 }

@@ -56,4 +56,4 @@ pub use board::{Board, Dir, Parity, Shape};
 pub use error::{BoardError, Error};
 pub use goal::Goal;
 pub use rank::StateIndex;
-pub use table::{build, open, Solution, Table};
+pub use table::{build, build_file, open, Solution, Table};

@@ -14,11 +14,13 @@
 //!   lookup and two divisions by constants per vertical move.
 //! - The full rank of the state at offset `h` is `2h` or `2h + 1`: the two differ by swapping the
 //!   last two tiles, which flips the permutation's parity, and the block's parity is fixed. The
-//!   parity of `2h` (the parity of its digit sum) comes from two small tables, for the digits below
-//!   and above `7!`.
+//!   parity of `2h` (the parity of its digit sum) is one bit per offset, shared by all blocks
+//!   (2.5 MB for 12 cells).
 //!
 //! Tables: at most `(m - p)! / (m - p - c)!` entries per window, 332,640 for the first vertical
 //! window of 2x6, 7,920 for 3x4; built once per [`crate::StateIndex`], on first use.
+
+use rayon::prelude::*;
 
 use crate::board::{Dir, Shape};
 use crate::rank::{FACT, MAX_TABLE_CELLS};
@@ -95,10 +97,8 @@ pub struct Moves {
     cells: usize,
     /// Entries per blank block, `(n-1)!/2`.
     block: u32,
-    /// Digit-sum parity of ranks below `7!`, one byte each.
-    parity_lo: Box<[u8]>,
-    /// Digit-sum parity of `y * 7!`, by `y`.
-    parity_hi: Box<[u8]>,
+    /// Bit `h`: the parity of the permutation of rank `2h` (the parity of its digit sum).
+    even_rank_parity: Box<[u64]>,
     /// Whether the sequences of each blank block are odd permutations.
     odd_block: [u8; MAX_TABLE_CELLS],
     by_cell: Vec<CellMoves>,
@@ -112,9 +112,35 @@ impl Moves {
         let cols = shape.cols();
         let m = n - 1;
         debug_assert!(n <= MAX_TABLE_CELLS);
-        let parity_lo: Box<[u8]> = (0..PARITY_SPLIT as u64).map(digit_sum_parity).collect();
+        let block = (FACT[m] / 2) as usize;
+        let parity_lo: Vec<u8> = (0..PARITY_SPLIT as u64).map(digit_sum_parity).collect();
         let hi_len = (FACT[m] / PARITY_SPLIT as u64).max(1);
-        let parity_hi: Box<[u8]> = (0..hi_len).map(|y| digit_sum_parity(y * PARITY_SPLIT as u64)).collect();
+        let parity_hi: Vec<u8> = (0..hi_len).map(|y| digit_sum_parity(y * PARITY_SPLIT as u64)).collect();
+        // The digit-sum parity splits over the digits below and above 7!: rank 2h has parity
+        // lo[2h mod 7!] ^ hi[2h div 7!], i.e. lo[2 (h mod 2520)] ^ hi[h div 2520]. Groups of
+        // lcm(2520, 64) offsets fill whole words and start on a multiple of 2520.
+        const HALF: usize = PARITY_SPLIT as usize / 2;
+        const GROUP: usize = 40320;
+        let words = block.div_ceil(64);
+        let mut even_rank_parity = vec![0u64; words].into_boxed_slice();
+        let fill = |g: usize, group: &mut [u64]| {
+            let first = g * GROUP;
+            for (k, word) in group.iter_mut().enumerate() {
+                let mut bits = 0u64;
+                for j in 0..64 {
+                    let h = first + 64 * k + j;
+                    if h < block {
+                        bits |= ((parity_lo[2 * (h % HALF)] ^ parity_hi[h / HALF]) as u64) << j;
+                    }
+                }
+                *word = bits;
+            }
+        };
+        if words >= 1 << 12 {
+            even_rank_parity.par_chunks_mut(GROUP / 64).enumerate().for_each(|(g, group)| fill(g, group));
+        } else {
+            even_rank_parity.chunks_mut(GROUP / 64).enumerate().for_each(|(g, group)| fill(g, group));
+        }
         let by_cell = (0..n)
             .map(|b| CellMoves {
                 // up: the tile above (sequence position b - cols) jumps to position b - 1
@@ -129,7 +155,7 @@ impl Moves {
         for (o, &b) in odd.iter_mut().zip(odd_block) {
             *o = b as u8;
         }
-        Moves { cells: n, block: (FACT[m] / 2) as u32, parity_lo, parity_hi, odd_block: odd, by_cell }
+        Moves { cells: n, block: block as u32, even_rank_parity, odd_block: odd, by_cell }
     }
 
     /// Entries per blank block.
@@ -147,9 +173,15 @@ impl Moves {
     /// The full Lehmer rank of the tile sequence at offset `h` of blank block `b`.
     #[inline(always)]
     pub fn full_rank(&self, b: usize, h: u32) -> u32 {
-        let r = 2 * h;
-        let parity = self.parity_lo[(r % PARITY_SPLIT) as usize] ^ self.parity_hi[(r / PARITY_SPLIT) as usize];
-        r | (parity ^ self.odd_block[b]) as u32
+        let bit = (self.even_rank_parity[h as usize / 64] >> (h % 64)) as u8 & 1;
+        2 * h | (bit ^ self.odd_block[b]) as u32
+    }
+
+    /// Bit `j`: the low bit of the full rank of offset `64 * word + j` in blank block `b` (so the
+    /// full rank is `2 * h + bit`), for a scan that goes 64 states at a time.
+    #[inline(always)]
+    pub fn rank_bits(&self, b: usize, word: usize) -> u64 {
+        self.even_rank_parity[word] ^ (self.odd_block[b] as u64).wrapping_neg()
     }
 
     /// Calls `f(dir, blank, offset)` for every neighbour of the state at offset `h` of blank block
@@ -158,17 +190,20 @@ impl Moves {
     /// # Panics
     /// If `b` is not a cell of the board or `h >= block` (in debug builds for `h`).
     #[inline(always)]
-    pub fn for_each(&self, b: usize, h: u32, mut f: impl FnMut(Dir, usize, u32)) {
-        debug_assert!(h < self.block);
+    pub fn for_each(&self, b: usize, h: u32, f: impl FnMut(Dir, usize, u32)) {
+        self.for_each_ranked(b, h, self.full_rank(b, h), f)
+    }
+
+    /// [`Moves::for_each`] given the full rank of the state (from [`Moves::rank_bits`]).
+    #[inline(always)]
+    pub fn for_each_ranked(&self, b: usize, h: u32, rank: u32, mut f: impl FnMut(Dir, usize, u32)) {
+        debug_assert!(h < self.block && rank >> 1 == h);
         let cell = &self.by_cell[b];
-        if cell.up.is_some() || cell.down.is_some() {
-            let rank = self.full_rank(b, h);
-            if let Some(w) = &cell.up {
-                f(Dir::Up, w.to as usize, w.apply(rank) >> 1);
-            }
-            if let Some(w) = &cell.down {
-                f(Dir::Down, w.to as usize, w.apply(rank) >> 1);
-            }
+        if let Some(w) = &cell.up {
+            f(Dir::Up, w.to as usize, w.apply(rank) >> 1);
+        }
+        if let Some(w) = &cell.down {
+            f(Dir::Down, w.to as usize, w.apply(rank) >> 1);
         }
         if cell.left {
             f(Dir::Left, b - 1, h);

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use crate::bfs::{self, Progress};
 use crate::board::{Board, Dir};
 use crate::error::Error;
-use crate::format::{write_atomic, Encoding, Header, PAYLOAD_OFFSET, UNREACHED};
+use crate::format::{payload_crc, write_atomic, Encoding, Header, PendingFile, PAYLOAD_OFFSET, UNREACHED};
 use crate::rank::StateIndex;
 
 /// Tables up to this size are checksum-verified every time they are opened.
@@ -42,18 +42,44 @@ pub struct Solution {
 pub fn build(goal: &Board, progress: impl FnMut(&Progress)) -> Result<Table<Vec<u8>>, Error> {
     let index = StateIndex::new(goal)?;
     let mut data = vec![0u8; PAYLOAD_OFFSET + index.len() as usize];
-    let histogram = bfs::fill(&index, &mut data[PAYLOAD_OFFSET..], progress)?;
+    fill_file(&index, &mut data, progress)?;
+    Table::from_parts(data, index)
+}
+
+/// Builds the table for `goal` straight into the file `path`, which it replaces atomically, and
+/// returns it memory-mapped.
+///
+/// The file is allocated on disk first (so a full disk fails before the search) and filled in
+/// place through a memory map, so the table is held once: peak memory is the table plus a few
+/// megabytes. Until the final rename, an existing file at `path` is untouched; a failed or
+/// interrupted build leaves it as it was.
+///
+/// # Errors
+/// [`Error::TableTooLarge`] for boards of more than 12 cells; [`Error::Io`] when the file cannot
+/// be created, allocated, synced or renamed.
+pub fn build_file(goal: &Board, path: &Path, progress: impl FnMut(&Progress)) -> Result<Table<Mmap>, Error> {
+    let index = StateIndex::new(goal)?;
+    let mut pending = PendingFile::create(path, PAYLOAD_OFFSET as u64 + index.len())?;
+    fill_file(&index, pending.bytes_mut(), progress)?;
+    let map = pending.commit()?;
+    Table::from_parts(map, index)
+}
+
+/// Fills a whole table file's bytes: the search into the payload, then the header.
+fn fill_file(index: &StateIndex, file: &mut [u8], progress: impl FnMut(&Progress)) -> Result<(), Error> {
+    let (head, payload) = file.split_at_mut(PAYLOAD_OFFSET);
+    let histogram = bfs::fill(index, payload, progress)?;
     let header = Header {
-        shape: goal.shape(),
-        goal: goal.clone(),
+        shape: index.shape(),
+        goal: index.goal().clone(),
         encoding: Encoding::DistanceByte,
         entries: index.len(),
         max_depth: (histogram.len() - 1) as u8,
-        payload_crc: crc32fast::hash(&data[PAYLOAD_OFFSET..]),
+        payload_crc: payload_crc(payload),
         histogram,
     };
-    data[..PAYLOAD_OFFSET].copy_from_slice(&header.to_bytes());
-    Ok(Table { data, header, index })
+    head.copy_from_slice(&header.to_bytes());
+    Ok(())
 }
 
 /// Opens a table file by memory-mapping it, with the cheap checks of [`Table::new`].
@@ -103,6 +129,13 @@ impl<D: AsRef<[u8]>> Table<D> {
             table.check_payload_crc()?;
         }
         Ok(table)
+    }
+
+    /// Wraps a table file just written by this process: the header is decoded again (cheap), the
+    /// payload checksum not recomputed.
+    fn from_parts(data: D, index: StateIndex) -> Result<Table<D>, Error> {
+        let header = Header::parse(data.as_ref())?;
+        Ok(Table { data, header, index })
     }
 
     /// The bytes the table was made from.
@@ -280,7 +313,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// # Errors
     /// [`Error::ChecksumMismatch`].
     pub fn check_payload_crc(&self) -> Result<(), Error> {
-        let found = crc32fast::hash(self.payload());
+        let found = payload_crc(self.payload());
         if found != self.header.payload_crc {
             return Err(Error::ChecksumMismatch { expected: self.header.payload_crc, found });
         }
