@@ -78,8 +78,9 @@ pub fn fill(index: &StateIndex, table: &mut [u8], mut progress: impl FnMut(&Prog
     // parity of each blank cell's distance to the goal's blank cell
     let goal_blank = index.goal().blank();
     let cols = shape.cols();
-    let parity: Vec<usize> =
-        (0..cells).map(|b| ((b / cols).abs_diff(goal_blank / cols) + (b % cols).abs_diff(goal_blank % cols)) % 2).collect();
+    let parity: Vec<usize> = (0..cells)
+        .map(|b| ((b / cols).abs_diff(goal_blank / cols) + (b % cols).abs_diff(goal_blank % cols)) % 2)
+        .collect();
 
     let per_block = block.div_ceil(CHUNK);
     let written: Vec<AtomicBool> = (0..cells * per_block).map(|_| AtomicBool::new(false)).collect();
@@ -156,16 +157,16 @@ impl Level<'_> {
         let next = self.depth + 1;
         let mut found = 0u64;
         let mut visit = |_, tb: usize, th: u32| {
-                let th = th as usize;
-                let cell = &self.targets[tb][th];
-                if cell.load(Relaxed) == UNREACHED {
-                    cell.store(next, Relaxed);
-                    // read before writing: once set, the flag's cache line is not written again
-                    let flag = &self.written[tb * self.per_block + th / CHUNK];
-                    if !flag.load(Relaxed) {
-                        flag.store(true, Relaxed);
-                    }
+            let th = th as usize;
+            let cell = &self.targets[tb][th];
+            if cell.load(Relaxed) == UNREACHED {
+                cell.store(next, Relaxed);
+                // read before writing: once set, the flag's cache line is not written again
+                let flag = &self.written[tb * self.per_block + th / CHUNK];
+                if !flag.load(Relaxed) {
+                    flag.store(true, Relaxed);
                 }
+            }
         };
         let mut words = chunk.chunks_exact(64);
         for (k, word) in words.by_ref().enumerate() {
@@ -180,7 +181,7 @@ impl Level<'_> {
                 let j = mask.trailing_zeros();
                 mask &= mask - 1;
                 let h = (base + j as usize) as u32;
-                self.moves.for_each_ranked(b, h, 2 * h | (low_bits >> j) as u32 & 1, &mut visit);
+                self.moves.for_each_ranked(b, h, (2 * h) | ((low_bits >> j) as u32 & 1), &mut visit);
             }
         }
         let done = chunk.len() - words.remainder().len();
@@ -231,22 +232,6 @@ fn equal_mask(bytes: &[u8; 64], value: u8) -> u64 {
     mask
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn equal_mask_marks_exactly_the_equal_bytes() {
-        let mut bytes = [0u8; 64];
-        for (j, b) in bytes.iter_mut().enumerate() {
-            *b = (j * 37 % 7) as u8;
-        }
-        bytes[63] = 255;
-        for value in [0u8, 1, 3, 6, 7, 255] {
-            let expected = bytes.iter().enumerate().fold(0u64, |m, (j, &b)| m | (((b == value) as u64) << j));
-            assert_eq!(super::equal_mask(&bytes, value), expected, "value {value}");
-        }
-    }
-}
-
 /// Views bytes as atomics for the parallel fill.
 fn as_atomic(bytes: &mut [u8]) -> &[AtomicU8] {
     // SAFETY: AtomicU8 has the same size and alignment as u8 (documented), and the exclusive
@@ -282,4 +267,20 @@ pub fn reference_distances(index: &StateIndex) -> Vec<u8> {
         out[i as usize] = d;
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn equal_mask_marks_exactly_the_equal_bytes() {
+        let mut bytes = [0u8; 64];
+        for (j, b) in bytes.iter_mut().enumerate() {
+            *b = (j * 37 % 7) as u8;
+        }
+        bytes[63] = 255;
+        for value in [0u8, 1, 3, 6, 7, 255] {
+            let expected = bytes.iter().enumerate().fold(0u64, |m, (j, &b)| m | (((b == value) as u64) << j));
+            assert_eq!(super::equal_mask(&bytes, value), expected, "value {value}");
+        }
+    }
 }

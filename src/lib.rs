@@ -42,6 +42,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod batch;
 pub mod bfs;
 pub mod board;
 pub mod error;

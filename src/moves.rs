@@ -174,7 +174,7 @@ impl Moves {
     #[inline(always)]
     pub fn full_rank(&self, b: usize, h: u32) -> u32 {
         let bit = (self.even_rank_parity[h as usize / 64] >> (h % 64)) as u8 & 1;
-        2 * h | (bit ^ self.odd_block[b]) as u32
+        (2 * h) | (bit ^ self.odd_block[b]) as u32
     }
 
     /// Bit `j`: the low bit of the full rank of offset `64 * word + j` in blank block `b` (so the
@@ -253,6 +253,8 @@ fn digit_sum_parity(r: u64) -> u8 {
 /// decoding the digits against the ranks `0..m - p` of the elements from `p` on; the new digits
 /// follow from it (an element's digit counts the smaller elements after it, and only window
 /// elements change places).
+// Indexes run over window positions and weights together: loops over ranges read best here.
+#[allow(clippy::needless_range_loop)]
 fn window(m: usize, p: usize, c: usize, rotation: Rotation, to: usize) -> Window {
     debug_assert!(p + c <= m && c >= 2);
     let k = m - p - c;

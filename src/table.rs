@@ -1,6 +1,7 @@
 //! An opened table: lookups, hill-climbing to an optimal solution, the histogram, verification.
 
 use std::fs::File;
+use std::ops::Range;
 use std::path::Path;
 
 use memmap2::Mmap;
@@ -10,7 +11,11 @@ use crate::bfs::{self, Progress};
 use crate::board::{Board, Dir};
 use crate::error::Error;
 use crate::format::{payload_crc, write_atomic, Encoding, Header, PendingFile, PAYLOAD_OFFSET, UNREACHED};
+use crate::moves::Moves;
 use crate::rank::StateIndex;
+
+/// States per unit of work in [`Table::verify`]: a multiple of 64.
+const VERIFY_CHUNK: u64 = 1 << 16;
 
 /// Tables up to this size are checksum-verified every time they are opened.
 pub const CHECK_ON_OPEN_LIMIT: u64 = 16 << 20;
@@ -22,6 +27,8 @@ pub struct Table<D: AsRef<[u8]>> {
     data: D,
     header: Header,
     index: StateIndex,
+    /// The goal's index, where every solution ends.
+    goal_index: u64,
 }
 
 /// An optimal solution found by hill-climbing down the table.
@@ -124,7 +131,8 @@ impl<D: AsRef<[u8]>> Table<D> {
             return Err(Error::WrongLength { expected, found: bytes.len() as u64 });
         }
         let index = StateIndex::new(&header.goal)?;
-        let table = Table { data, header, index };
+        let goal_index = index.index(&header.goal).expect("the goal reaches itself");
+        let table = Table { data, header, index, goal_index };
         if expected <= CHECK_ON_OPEN_LIMIT {
             table.check_payload_crc()?;
         }
@@ -135,7 +143,8 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// payload checksum not recomputed.
     fn from_parts(data: D, index: StateIndex) -> Result<Table<D>, Error> {
         let header = Header::parse(data.as_ref())?;
-        Ok(Table { data, header, index })
+        let goal_index = index.index(&header.goal).expect("the goal reaches itself");
+        Ok(Table { data, header, index, goal_index })
     }
 
     /// The bytes the table was made from.
@@ -258,14 +267,16 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// If `index >= self.index().len()`.
     pub fn solve_index(&self, index: u64, moves: &mut Vec<Dir>) -> Result<(), Error> {
         let mut i = index;
-        let mut d = self.entry(i)?;
-        while d > 0 {
-            let (dir, next) = self.downhill(i)?[0];
+        while self.entry(i)? > 0 {
+            let mut next = None;
+            self.downhill_each(i, |dir, j| {
+                next.get_or_insert((dir, j));
+            })?;
+            let (dir, j) = next.expect("downhill_each fails when no neighbour is closer");
             moves.push(dir);
-            i = next;
-            d -= 1;
+            i = j;
         }
-        if Some(i) != self.index.index(self.goal()) {
+        if i != self.goal_index {
             return Err(self.corrupt(i, "distance 0 at a state that is not the goal".to_string()));
         }
         Ok(())
@@ -273,28 +284,37 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     /// The neighbours of state `i` one step closer, checking the local consistency of the table.
     fn downhill(&self, i: u64) -> Result<Vec<(Dir, u64)>, Error> {
-        let d = self.entry(i)?;
-        let state = self.index.unrank(i);
         let mut down = Vec::with_capacity(4);
+        self.downhill_each(i, |dir, j| down.push((dir, j)))?;
+        Ok(down)
+    }
+
+    /// Calls `f(dir, j)` for each neighbour `j` of state `i` one step closer, in `U D L R`
+    /// order, after checking the local consistency of the table around `i`. Returns the distance
+    /// of `i`.
+    #[inline]
+    fn downhill_each(&self, i: u64, mut f: impl FnMut(Dir, u64)) -> Result<u8, Error> {
+        let d = self.entry(i)?;
+        let payload = self.payload();
+        let mut closer = 0;
         let mut bad = None;
-        self.index.for_each_neighbor(&state, i, |dir, j| {
-            if bad.is_some() {
-                return;
-            }
-            match self.entry(j) {
-                Ok(e) if e + 1 == d => down.push((dir, j)),
-                Ok(e) if e == d + 1 => {}
-                Ok(e) => bad = Some(self.corrupt(j, format!("distance {e} next to a state at distance {d}"))),
-                Err(e) => bad = Some(e),
+        self.index.for_each_neighbor_index(i, |dir, j| {
+            let e = payload[j as usize];
+            if e.wrapping_add(1) == d && e <= self.header.max_depth {
+                closer += 1;
+                f(dir, j);
+            } else if e != d.wrapping_add(1) || e > self.header.max_depth {
+                bad.get_or_insert(j);
             }
         });
-        if let Some(e) = bad {
-            return Err(e);
+        if let Some(j) = bad {
+            let e = self.entry(j)?;
+            return Err(self.corrupt(j, format!("distance {e} next to a state at distance {d}")));
         }
-        if d > 0 && down.is_empty() {
+        if d > 0 && closer == 0 {
             return Err(self.corrupt(i, format!("distance {d} but no neighbour at distance {}", d - 1)));
         }
-        Ok(down)
+        Ok(d)
     }
 
     /// Up to `limit` boards at distance `depth`, in index order.
@@ -336,25 +356,16 @@ impl<D: AsRef<[u8]>> Table<D> {
         D: Sync,
     {
         self.check_payload_crc()?;
-        let goal = self.index.index(self.goal()).expect("the goal reaches itself");
-        let len = self.index.len();
-        const CHUNK: u64 = 1 << 14;
-        let chunks = len.div_ceil(CHUNK);
-        let results: Vec<Result<Vec<u64>, Error>> = (0..chunks)
+        let goal = self.goal_index;
+        let moves = self.index.moves();
+        let block = moves.block() as u64;
+        let chunks_per_block = block.div_ceil(VERIFY_CHUNK);
+        let results: Vec<Result<Vec<u64>, Error>> = (0..moves.cells() as u64 * chunks_per_block)
             .into_par_iter()
             .map(|c| {
-                let mut hist = vec![0u64; self.header.max_depth as usize + 1];
-                for i in c * CHUNK..((c + 1) * CHUNK).min(len) {
-                    let d = self.entry(i)?;
-                    if (d == 0) != (i == goal) {
-                        let what =
-                            if d == 0 { "distance 0 but not the goal" } else { "the goal has a non-zero distance" };
-                        return Err(self.corrupt(i, what.to_string()));
-                    }
-                    self.downhill(i)?;
-                    hist[d as usize] += 1;
-                }
-                Ok(hist)
+                let b = (c / chunks_per_block) as usize;
+                let first = c % chunks_per_block * VERIFY_CHUNK;
+                self.verify_range(moves, b, first..(first + VERIFY_CHUNK).min(block), goal)
             })
             .collect();
         let mut hist = vec![0u64; self.header.max_depth as usize + 1];
@@ -367,6 +378,55 @@ impl<D: AsRef<[u8]>> Table<D> {
             return Err(Error::CorruptHeader("the histogram does not match the payload".to_string()));
         }
         Ok(())
+    }
+
+    /// [`Table::verify`] for offsets `range` of blank block `b` (the range starts on a multiple of
+    /// 64): the histogram of the range, or the first failure in it.
+    fn verify_range(&self, moves: &Moves, b: usize, range: Range<u64>, goal: u64) -> Result<Vec<u64>, Error> {
+        let payload = self.payload();
+        let max = self.header.max_depth;
+        let base = b as u64 * moves.block() as u64;
+        let mut hist = vec![0u64; max as usize + 1];
+        let mut low_bits = 0u64;
+        for h in range {
+            let i = base + h;
+            let d = payload[i as usize];
+            if d == UNREACHED || d > max {
+                return Err(self.corrupt(i, format!("entry {d} is not a distance in this table")));
+            }
+            if (d == 0) != (i == goal) {
+                let what = if d == 0 { "distance 0 but not the goal" } else { "the goal has a non-zero distance" };
+                return Err(self.corrupt(i, what.to_string()));
+            }
+            hist[d as usize] += 1;
+            if h % 64 == 0 {
+                low_bits = moves.rank_bits(b, (h / 64) as usize);
+            }
+            let rank = (2 * h as u32) | ((low_bits >> (h % 64)) as u32 & 1);
+            let mut closer = false;
+            let mut bad = None;
+            moves.for_each_ranked(b, h as u32, rank, |_, nb, nh| {
+                let j = nb as u64 * moves.block() as u64 + nh as u64;
+                let e = payload[j as usize];
+                closer |= e.wrapping_add(1) == d;
+                if e.abs_diff(d) != 1 && bad.is_none() {
+                    bad = Some(j);
+                }
+            });
+            if let Some(j) = bad {
+                // as in `downhill_each`: the neighbour is named (either of the two may be wrong)
+                let e = payload[j as usize];
+                return Err(if e == UNREACHED || e > max {
+                    self.corrupt(j, format!("entry {e} is not a distance in this table"))
+                } else {
+                    self.corrupt(j, format!("distance {e} next to a state at distance {d}"))
+                });
+            }
+            if d > 0 && !closer {
+                return Err(self.corrupt(i, format!("distance {d} but no neighbour at distance {}", d - 1)));
+            }
+        }
+        Ok(hist)
     }
 
     fn check_shape(&self, board: &Board) -> Result<(), Error> {

@@ -366,6 +366,29 @@ fn check_neighbours(index: &StateIndex, i: u64) {
     let mut got = Vec::new();
     index.for_each_neighbor(&index.unrank(i), i, |dir, j| got.push((dir, j)));
     assert_eq!(got, expected, "neighbours of {board} (index {i}) on {}", index.shape());
+    // the same from the index alone (rank-change tables, src/moves.rs)
+    let mut fast = Vec::new();
+    index.for_each_neighbor_index(i, |dir, j| fast.push((dir, j)));
+    assert_eq!(fast, expected, "neighbours from the index of {board} (index {i}) on {}", index.shape());
+}
+
+/// Neighbours from the index alone against unranking, moving and ranking again, on every state of
+/// every shape up to ten cells, for every named goal and a custom one.
+#[test]
+fn index_neighbours_exhaustive_up_to_ten_cells() {
+    for (rows, cols) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3), (2, 5), (5, 2)] {
+        for goal in all_goals(shape(rows, cols)) {
+            let index = StateIndex::new(&goal).unwrap();
+            let (mut slow, mut fast) = (Vec::with_capacity(4), Vec::with_capacity(4));
+            for i in 0..index.len() {
+                slow.clear();
+                fast.clear();
+                index.for_each_neighbor(&index.unrank(i), i, |dir, j| slow.push((dir, j)));
+                index.for_each_neighbor_index(i, |dir, j| fast.push((dir, j)));
+                assert_eq!(fast, slow, "index {i} of {} goal {goal}", index.shape());
+            }
+        }
+    }
 }
 
 /// A table shape, a goal of that shape (any arrangement), and its index.

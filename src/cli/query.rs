@@ -1,13 +1,14 @@
 //! `table query`: exact distances, optimal solutions and optimal first moves, one board or a batch.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, BufWriter, Read, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
+use slidetable::batch::{answer_lines, BatchError};
 use slidetable::board::moves_to_string;
 use slidetable::{Board, Dir, Error, Table};
 
@@ -72,7 +73,7 @@ pub fn run(args: QueryArgs) -> Result<ExitCode> {
             Some(p) => Box::new(File::open(p).with_context(|| format!("opening {}", p.display()))?),
             None => Box::new(io::stdin().lock()),
         };
-        return batch(&opened, BufReader::with_capacity(1 << 16, input), args.solve);
+        return batch(&opened, BufReader::with_capacity(1 << 20, input), args.solve);
     }
     let (opened, board) = match (&args.file, args.tiles.is_empty()) {
         (Some(path), true) => {
@@ -205,32 +206,13 @@ fn describe_move(board: &Board, dir: Dir) -> String {
 
 fn batch(opened: &Opened, input: impl BufRead, solve: bool) -> Result<ExitCode> {
     let table: &Table<Bytes> = &opened.table;
-    let shape = table.header().shape;
-    let mut out = BufWriter::with_capacity(1 << 16, io::stdout().lock());
-    let mut malformed = 0u64;
-    for (n, line) in input.lines().enumerate() {
-        let line = line.with_context(|| format!("reading line {}", n + 1))?;
-        let board = match Board::parse(shape, &line) {
-            Ok(b) => b,
-            Err(e) => {
-                malformed += 1;
-                writeln!(out, "error")?;
-                eprintln!("table: line {}: {e}", n + 1);
-                continue;
-            }
-        };
-        if solve {
-            match table.solve(&board)? {
-                Some(s) => writeln!(out, "{} {}", s.moves.len(), moves_to_string(&s.moves))?,
-                None => writeln!(out, "unsolvable")?,
-            }
-        } else {
-            match table.distance(&board)? {
-                Some(d) => writeln!(out, "{d}")?,
-                None => writeln!(out, "unsolvable")?,
-            }
-        }
-    }
-    out.flush()?;
-    Ok(if malformed > 0 { ExitCode::from(EXIT_USAGE) } else { ExitCode::SUCCESS })
+    let on_error = |line: u64, e: &Error| eprintln!("table: line {line}: {e}");
+    let summary = match answer_lines(table, input, io::stdout().lock(), solve, on_error) {
+        Ok(summary) => summary,
+        Err(BatchError::Read { line, source }) => return Err(source).context(format!("reading line {line}")),
+        Err(BatchError::Write(e)) => return Err(e.into()),
+        Err(BatchError::Table(e)) => return Err(e.into()),
+        Err(e) => return Err(e.into()),
+    };
+    Ok(if summary.malformed > 0 { ExitCode::from(EXIT_USAGE) } else { ExitCode::SUCCESS })
 }
