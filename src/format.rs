@@ -306,11 +306,13 @@ fn temp_beside(path: &Path) -> Result<NamedTempFile, Error> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    tempfile::Builder::new()
-        .prefix(".slidetable-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(|e| Error::io("creating a file in", dir, e))
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".slidetable-").suffix(".tmp");
+    // a table is an ordinary file once renamed: 0666 less the umask, as `create` would give, not
+    // the owner-only 0600 of a temporary file
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    builder.tempfile_in(dir).map_err(|e| Error::io("creating a file in", dir, e))
 }
 
 /// Makes a rename in the directory of `path` durable where the platform allows it; failure here

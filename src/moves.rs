@@ -23,7 +23,7 @@
 use rayon::prelude::*;
 
 use crate::board::{Dir, Shape};
-use crate::rank::{FACT, MAX_TABLE_CELLS};
+use crate::rank::{Remaining, FACT, MAX_TABLE_CELLS};
 
 /// Splits a rank for the parity tables: digits of weight below `7!`, and the rest.
 const PARITY_SPLIT: u32 = 5040;
@@ -113,44 +113,20 @@ impl Moves {
         let m = n - 1;
         debug_assert!(n <= MAX_TABLE_CELLS);
         let block = (FACT[m] / 2) as usize;
-        let parity_lo: Vec<u8> = (0..PARITY_SPLIT as u64).map(digit_sum_parity).collect();
-        let hi_len = (FACT[m] / PARITY_SPLIT as u64).max(1);
-        let parity_hi: Vec<u8> = (0..hi_len).map(|y| digit_sum_parity(y * PARITY_SPLIT as u64)).collect();
-        // The digit-sum parity splits over the digits below and above 7!: rank 2h has parity
-        // lo[2h mod 7!] ^ hi[2h div 7!], i.e. lo[2 (h mod 2520)] ^ hi[h div 2520]. Groups of
-        // lcm(2520, 64) offsets fill whole words and start on a multiple of 2520.
-        const HALF: usize = PARITY_SPLIT as usize / 2;
-        const GROUP: usize = 40320;
-        let words = block.div_ceil(64);
-        let mut even_rank_parity = vec![0u64; words].into_boxed_slice();
-        let fill = |g: usize, group: &mut [u64]| {
-            let first = g * GROUP;
-            for (k, word) in group.iter_mut().enumerate() {
-                let mut bits = 0u64;
-                for j in 0..64 {
-                    let h = first + 64 * k + j;
-                    if h < block {
-                        bits |= ((parity_lo[2 * (h % HALF)] ^ parity_hi[h / HALF]) as u64) << j;
-                    }
-                }
-                *word = bits;
-            }
+        let hi_len = (FACT[m] / PARITY_SPLIT as u64).max(1) as usize;
+        let even_rank_parity = even_rank_parity_bits(block, hi_len);
+        let cell_moves = |b: usize| CellMoves {
+            // up: the tile above (sequence position b - cols) jumps to position b - 1
+            up: (b >= cols).then(|| window(m, b - cols, cols, Rotation::Left, b - cols)),
+            // down: the tile below (sequence position b + cols - 1) jumps to position b
+            down: (b + cols <= m).then(|| window(m, b, cols, Rotation::Right, b + cols)),
+            left: b % cols != 0,
+            right: (b + 1) % cols != 0,
         };
-        if words >= 1 << 12 {
-            even_rank_parity.par_chunks_mut(GROUP / 64).enumerate().for_each(|(g, group)| fill(g, group));
-        } else {
-            even_rank_parity.chunks_mut(GROUP / 64).enumerate().for_each(|(g, group)| fill(g, group));
-        }
-        let by_cell = (0..n)
-            .map(|b| CellMoves {
-                // up: the tile above (sequence position b - cols) jumps to position b - 1
-                up: (b >= cols).then(|| window(m, b - cols, cols, Rotation::Left, b - cols)),
-                // down: the tile below (sequence position b + cols - 1) jumps to position b
-                down: (b + cols <= m).then(|| window(m, b, cols, Rotation::Right, b + cols)),
-                left: b % cols != 0,
-                right: (b + 1) % cols != 0,
-            })
-            .collect();
+        // threads only pay for themselves on the 12-cell boards (starting the pool costs more
+        // than building the 8-puzzle's tables)
+        let by_cell: Vec<CellMoves> =
+            if n >= 12 { (0..n).into_par_iter().map(cell_moves).collect() } else { (0..n).map(cell_moves).collect() };
         let mut odd = [0u8; MAX_TABLE_CELLS];
         for (o, &b) in odd.iter_mut().zip(odd_block) {
             *o = b as u8;
@@ -234,6 +210,7 @@ enum Rotation {
 
 /// The parity of the digit sum of `r` in the factorial number system: the parity of the
 /// permutation of that lexicographic rank.
+#[cfg(test)]
 fn digit_sum_parity(r: u64) -> u8 {
     let mut r = r;
     let mut sum = 0u64;
@@ -244,6 +221,84 @@ fn digit_sum_parity(r: u64) -> u8 {
         base += 1;
     }
     (sum & 1) as u8
+}
+
+/// The digit-sum parities of `0, 1, ..., count - 1` read as factorial-base numbers whose lowest
+/// digit has base `first_base` (2 for ranks; 8 for multiples of `7!` divided by `7!`): an odometer,
+/// with no division.
+fn digit_sum_parities(first_base: usize, count: usize) -> Vec<u8> {
+    let mut digits = [0usize; 24];
+    let mut parity = 0u8;
+    let mut out = Vec::with_capacity(count);
+    for _ in 0..count {
+        out.push(parity);
+        let mut j = 0;
+        loop {
+            digits[j] += 1;
+            parity ^= 1;
+            if digits[j] < first_base + j {
+                break;
+            }
+            // the digit wraps from first_base + j - 1 to 0: its parity contribution goes away
+            parity ^= ((first_base + j) & 1) as u8;
+            digits[j] = 0;
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Bit `h` of the result: the parity of the permutation of rank `2h`, for `h < block`.
+///
+/// The digit-sum parity splits over the digits below and above `7!`: rank `2h` has parity
+/// `lo[2h mod 7!] ^ hi[2h div 7!]`, that is `lo[2 (h mod 2520)] ^ hi[h div 2520]`. A group of
+/// `lcm(2520, 64) = 40320` offsets is 630 whole words spanning 16 values of `h div 2520`, so every
+/// group is one fixed pattern of low parities with the high parities of its 16 segments laid over
+/// it: a few operations per word.
+fn even_rank_parity_bits(block: usize, hi_len: usize) -> Box<[u64]> {
+    const HALF: usize = PARITY_SPLIT as usize / 2;
+    const GROUP_WORDS: usize = 630;
+    const SEGMENTS: usize = 16;
+    let lo = digit_sum_parities(2, PARITY_SPLIT as usize);
+    let hi = digit_sum_parities(8, hi_len);
+    // the low parities over one group, and for each word its first segment and the bits in the next
+    let words = block.div_ceil(64);
+    let group_words = GROUP_WORDS.min(words);
+    let mut pattern = vec![0u64; group_words];
+    let mut segments = vec![(0usize, 0u64); group_words];
+    let (mut x, mut q) = (0, 0);
+    for w in 0..group_words {
+        segments[w].0 = q;
+        for j in 0..64 {
+            pattern[w] |= (lo[2 * x] as u64) << j;
+            if q > segments[w].0 {
+                segments[w].1 |= 1 << j;
+            }
+            x += 1;
+            if x == HALF {
+                x = 0;
+                q += 1;
+            }
+        }
+    }
+    let high = |y: usize| (hi.get(y).copied().unwrap_or(0) as u64).wrapping_neg();
+    let mut bits = vec![0u64; words].into_boxed_slice();
+    let fill = |g: usize, group: &mut [u64]| {
+        let y0 = g * SEGMENTS;
+        for (w, word) in group.iter_mut().enumerate() {
+            let (q, next) = segments[w];
+            *word = pattern[w] ^ (high(y0 + q) & !next) ^ (high(y0 + q + 1) & next);
+        }
+    };
+    if words >= 1 << 14 {
+        bits.par_chunks_mut(GROUP_WORDS).enumerate().for_each(|(g, group)| fill(g, group));
+    } else {
+        bits.chunks_mut(GROUP_WORDS).enumerate().for_each(|(g, group)| fill(g, group));
+    }
+    if block % 64 != 0 {
+        bits[words - 1] &= (1u64 << (block % 64)) - 1;
+    }
+    bits
 }
 
 /// The rank-change table of rotating sequence positions `p..p + c` (of `m`) by one.
@@ -261,33 +316,12 @@ fn window(m: usize, p: usize, c: usize, rotation: Rotation, to: usize) -> Window
     let len = (FACT[m - p] / FACT[k]) as usize;
     // weight of sequence position q
     let w = |q: usize| FACT[m - 1 - q] as i64;
-    let mut delta = Vec::with_capacity(len);
-    let mut digits = [0usize; MAX_TABLE_CELLS];
-    let mut values = [0usize; MAX_TABLE_CELLS];
-    for mid in 0..len {
-        // the digits, least significant last
-        let mut x = mid;
-        for j in (0..c).rev() {
-            let radix = m - p - j;
-            digits[j] = x % radix;
-            x /= radix;
-        }
+    let entry = |digits: &[usize; MAX_TABLE_CELLS]| -> i32 {
         // decode the window's ranks among the elements from p on
-        let mut free = [true; MAX_TABLE_CELLS];
+        let mut values = [0usize; MAX_TABLE_CELLS];
+        let mut rest = Remaining::new();
         for j in 0..c {
-            let mut seen = 0;
-            let mut v = 0;
-            loop {
-                if free[v] {
-                    if seen == digits[j] {
-                        break;
-                    }
-                    seen += 1;
-                }
-                v += 1;
-            }
-            free[v] = false;
-            values[j] = v;
+            values[j] = rest.take(digits[j] as u32) as usize;
         }
         let d = |j: usize| digits[j] as i64;
         let mut change = 0i64;
@@ -313,14 +347,33 @@ fn window(m: usize, p: usize, c: usize, rotation: Rotation, to: usize) -> Window
                 change += (d(c - 1) + smaller) * w(p) - d(c - 1) * w(p + c - 1);
             }
         }
-        delta.push(change as i32);
-    }
-    Window {
-        to: to as u8,
-        modulus: Divisor::new(FACT[m - p] as u32),
-        low: Divisor::new(FACT[k] as u32),
-        delta: delta.into_boxed_slice(),
-    }
+        change as i32
+    };
+    // Entries in order of the digits (D_0 most significant), one run per value of D_0, each run
+    // counting through the other digits like an odometer.
+    let run = |top: usize| -> Vec<i32> {
+        let per_top = len / (m - p);
+        let mut digits = [0usize; MAX_TABLE_CELLS];
+        digits[0] = top;
+        let mut out = Vec::with_capacity(per_top);
+        for _ in 0..per_top {
+            out.push(entry(&digits));
+            let mut j = c - 1;
+            while j > 0 {
+                digits[j] += 1;
+                if digits[j] < m - p - j {
+                    break;
+                }
+                digits[j] = 0;
+                j -= 1;
+            }
+        }
+        out
+    };
+    let runs: Vec<Vec<i32>> =
+        if len >= 1 << 16 { (0..m - p).into_par_iter().map(run).collect() } else { (0..m - p).map(run).collect() };
+    let delta: Box<[i32]> = runs.concat().into_boxed_slice();
+    Window { to: to as u8, modulus: Divisor::new(FACT[m - p] as u32), low: Divisor::new(FACT[k] as u32), delta }
 }
 
 #[cfg(test)]
@@ -343,6 +396,27 @@ mod tests {
             for &n in &samples {
                 assert_eq!(div.div(n), n / d, "{n} / {d}");
                 assert_eq!(div.rem(n), n % d, "{n} % {d}");
+            }
+        }
+    }
+
+    #[test]
+    fn parity_tables_match_digit_sums() {
+        let lo = digit_sum_parities(2, 5040);
+        for (r, &p) in lo.iter().enumerate() {
+            assert_eq!(p, digit_sum_parity(r as u64), "rank {r}");
+        }
+        let hi = digit_sum_parities(8, 7920);
+        for (y, &p) in hi.iter().enumerate() {
+            assert_eq!(p, digit_sum_parity(y as u64 * 5040), "rank {y} * 7!");
+        }
+        for m in [3usize, 5, 7, 8, 9, 11] {
+            let block = FACT[m] as usize / 2;
+            let bits = even_rank_parity_bits(block, (FACT[m] as usize / 5040).max(1));
+            let step = (block / 200_000).max(1);
+            for h in (0..block).step_by(step).chain(block - 100..block) {
+                let bit = (bits[h / 64] >> (h % 64)) as u8 & 1;
+                assert_eq!(bit, digit_sum_parity(2 * h as u64), "m {m} h {h}");
             }
         }
     }

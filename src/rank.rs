@@ -111,16 +111,16 @@ fn lex_unrank_fixed<const M: usize>(rank: u64, out: &mut [u8; MAX_TABLE_CELLS]) 
 }
 
 /// The elements not yet used by an unrank, in ascending order, one per 4-bit nibble.
-struct Remaining(u64);
+pub(crate) struct Remaining(u64);
 
 impl Remaining {
-    fn new() -> Remaining {
+    pub(crate) fn new() -> Remaining {
         Remaining(0xFEDC_BA98_7654_3210)
     }
 
     /// Removes and returns the `k`-th smallest remaining element, in O(1).
     #[inline(always)]
-    fn take(&mut self, k: u32) -> u8 {
+    pub(crate) fn take(&mut self, k: u32) -> u8 {
         let shift = 4 * k;
         let x = (self.0 >> shift) & 0xF;
         let low = (1u64 << shift) - 1;

@@ -745,3 +745,48 @@ proptest! {
         }
     }
 }
+
+/// A table built straight into its file is the same bytes as one built in memory, opens, is an
+/// ordinary file (0666 less the umask, not a temporary file's 0600), and replaces an older file
+/// only once complete.
+#[test]
+fn build_file_writes_the_same_table_as_build() {
+    let goal = Goal::Snail.board(Shape::EIGHT).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("snail.table");
+    std::fs::write(&path, b"an older file").unwrap();
+    let mut levels = 0;
+    let on_disk = slidetable::build_file(&goal, &path, |_| levels += 1).unwrap();
+    let in_memory = build(&goal, |_| {}).unwrap();
+    assert_eq!(on_disk.as_bytes(), in_memory.as_bytes());
+    assert_eq!(levels, 31, "one progress call per depth 0..=30");
+    assert_eq!(std::fs::read(&path).unwrap(), in_memory.as_bytes());
+    assert_eq!(open(&path).unwrap().header(), in_memory.header());
+    let names: Vec<_> = std::fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["snail.table"], "no temporary file is left behind");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        // SAFETY: umask only swaps the process's file mode mask; it is put back at once
+        let umask = unsafe {
+            let old = libc::umask(0o022);
+            libc::umask(old);
+            old
+        };
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o666 & !(umask as u32));
+    }
+}
+
+/// A build into a directory that does not exist fails before any search, with the path named.
+#[test]
+fn build_file_into_a_missing_directory_fails_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("missing").join("x.table");
+    let goal = Goal::BlankLast.board(Shape::new(2, 3).unwrap()).unwrap();
+    let mut levels = 0;
+    let err = slidetable::build_file(&goal, &path, |_| levels += 1).unwrap_err();
+    assert!(matches!(err, Error::Io { .. }), "{err:?}");
+    assert_eq!(levels, 0);
+    assert!(err.to_string().contains("missing"), "{err}");
+}
