@@ -47,7 +47,7 @@ const CHUNK: usize = 1 << 14;
 
 /// Tables smaller than this are filled on one thread: waking the pool per level costs more than
 /// the work (the 8-puzzle, 181,440 states, is above it).
-const PARALLEL_MIN: usize = 1 << 16;
+const PARALLEL_MIN: usize = 1 << 18;
 
 /// Fills `table` (one byte per state of `index`) with the distance of every state to the goal and
 /// returns the histogram: `histogram[d]` states at distance `d`.

@@ -225,7 +225,6 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
     };
     write(tmp.as_file_mut()).map_err(|e| Error::io("writing", tmp.path().to_path_buf(), e))?;
     tmp.persist(path).map_err(|e| Error::io("renaming the new table to", path, e.error))?;
-    sync_dir(path);
     Ok(())
 }
 
@@ -292,10 +291,15 @@ impl PendingFile {
     pub fn commit(self) -> Result<Mmap, Error> {
         let PendingFile { tmp, map, path } = self;
         let tmp_path = tmp.path().to_path_buf();
+        // On Linux fsync writes back pages dirtied through a shared mapping as well (msync with
+        // MS_SYNC is the same call there); elsewhere the mapping is flushed first.
+        #[cfg(not(target_os = "linux"))]
         map.flush().map_err(|e| Error::io("writing", &tmp_path, e))?;
         tmp.as_file().sync_all().map_err(|e| Error::io("writing", &tmp_path, e))?;
+        // The data is on disk before the rename, so the final name only ever holds a complete
+        // table: after a crash, the old table or the new one. The directory is not synced (that
+        // would only make the new name survive a crash, for milliseconds per build).
         tmp.persist(&path).map_err(|e| Error::io("renaming the new table to", &path, e.error))?;
-        sync_dir(&path);
         map.make_read_only().map_err(|e| Error::io("memory-mapping", &path, e))
     }
 }
@@ -313,18 +317,6 @@ fn temp_beside(path: &Path) -> Result<NamedTempFile, Error> {
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
     builder.tempfile_in(dir).map_err(|e| Error::io("creating a file in", dir, e))
-}
-
-/// Makes a rename in the directory of `path` durable where the platform allows it; failure here
-/// loses nothing.
-fn sync_dir(path: &Path) {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    if let Ok(d) = File::open(dir) {
-        let _ = d.sync_all();
-    }
 }
 
 /// Gives `file` a length of `len` bytes with its blocks allocated, so a full disk is an error now

@@ -266,16 +266,38 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// # Panics
     /// If `index >= self.index().len()`.
     pub fn solve_index(&self, index: u64, moves: &mut Vec<Dir>) -> Result<(), Error> {
-        let mut i = index;
-        while self.entry(i)? > 0 {
+        // the walk keeps (blank block, offset) rather than the index: no division per step
+        let m = self.index.moves();
+        let block = m.block() as u64;
+        let payload = self.payload();
+        let max = self.header.max_depth;
+        let mut d = self.entry(index)?;
+        let (mut b, mut h) = ((index / block) as usize, (index % block) as u32);
+        while d > 0 {
             let mut next = None;
-            self.downhill_each(i, |dir, j| {
-                next.get_or_insert((dir, j));
-            })?;
-            let (dir, j) = next.expect("downhill_each fails when no neighbour is closer");
+            let mut bad = None;
+            m.for_each(b, h, |dir, nb, nh| {
+                let j = nb as u64 * block + nh as u64;
+                let e = payload[j as usize];
+                if e.wrapping_add(1) == d {
+                    next.get_or_insert((dir, nb, nh));
+                } else if e != d + 1 || e > max {
+                    bad.get_or_insert(j);
+                }
+            });
+            let i = b as u64 * block + h as u64;
+            if let Some(j) = bad {
+                let e = self.entry(j)?;
+                return Err(self.corrupt(j, format!("distance {e} next to a state at distance {d}")));
+            }
+            let Some((dir, nb, nh)) = next else {
+                return Err(self.corrupt(i, format!("distance {d} but no neighbour at distance {}", d - 1)));
+            };
             moves.push(dir);
-            i = j;
+            (b, h) = (nb, nh);
+            d -= 1;
         }
+        let i = b as u64 * block + h as u64;
         if i != self.goal_index {
             return Err(self.corrupt(i, "distance 0 at a state that is not the goal".to_string()));
         }
