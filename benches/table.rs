@@ -22,11 +22,53 @@ fn rank(c: &mut Criterion) {
     }
 }
 
+/// The neighbours of 1024 states: from the index alone (rank-change tables), and by unranking and
+/// ranking each neighbour again (the plain way).
+fn neighbours(c: &mut Criterion) {
+    for shape in ["3x3", "3x4", "2x6"] {
+        let index = StateIndex::new(&goal(shape)).unwrap();
+        index.moves();
+        let n = index.len();
+        let picks: Vec<u64> = (0..1024u64).map(|k| k * 7919 % n).collect();
+        c.bench_function(&format!("neighbours from index {shape} x1024"), |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for &i in &picks {
+                    index.for_each_neighbor_index(black_box(i), |_, j| sum += j);
+                }
+                sum
+            })
+        });
+        c.bench_function(&format!("neighbours by unranking {shape} x1024"), |b| {
+            b.iter(|| {
+                let mut sum = 0u64;
+                for &i in &picks {
+                    let state = index.unrank(black_box(i));
+                    index.for_each_neighbor(&state, i, |_, j| sum += j);
+                }
+                sum
+            })
+        });
+    }
+}
+
 fn lookup(c: &mut Criterion) {
     let table = build(&goal("3x3"), |_| {}).unwrap();
     let boards: Vec<Board> = (0..1024u64).map(|k| table.index().board(k * 101 % 181_440)).collect();
     c.bench_function("distance 3x3 x1024", |b| {
         b.iter(|| boards.iter().map(|bd| table.distance(black_box(bd)).unwrap().unwrap() as u64).sum::<u64>())
+    });
+    c.bench_function("verify 3x3", |b| b.iter(|| table.verify().unwrap()));
+    let indices: Vec<u64> = boards.iter().map(|bd| table.index().index(bd).unwrap()).collect();
+    c.bench_function("solve_index 3x3 x1024", |b| {
+        let mut moves = Vec::with_capacity(64);
+        b.iter(|| {
+            indices.iter().fold(0, |n, &i| {
+                moves.clear();
+                table.solve_index(black_box(i), &mut moves).unwrap();
+                n + moves.len()
+            })
+        })
     });
     c.bench_function("solve 3x3 x1024", |b| {
         b.iter(|| boards.iter().map(|bd| table.solve(black_box(bd)).unwrap().unwrap().moves.len()).sum::<usize>())
@@ -43,5 +85,5 @@ fn builds(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, rank, lookup, builds);
+criterion_group!(benches, rank, neighbours, lookup, builds);
 criterion_main!(benches);

@@ -49,7 +49,7 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         let bar = ProgressBar::new(0);
         bar.set_style(
             ProgressStyle::with_template(
-                "{spinner} level {msg}  {bar:30} {human_pos}/{human_len} states  {per_sec}  eta {eta}",
+                "{spinner} depth {msg}  {bar:30} {human_pos}/{human_len} states  {per_sec}  eta {eta}",
             )
             .expect("a valid template"),
         );
@@ -62,7 +62,7 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         if let Some(bar) = &bar {
             bar.set_length(p.total);
             bar.set_position(p.reached);
-            bar.set_message(format!("{:>3} ({} states)", p.depth + 1, thousands(p.level_states)));
+            bar.set_message(format!("{:>3} done ({} states at it)", p.depth, thousands(p.level_states)));
         }
     })
     .with_context(|| format!("building {} (any existing file there is untouched)", path.display()))?;
