@@ -139,6 +139,9 @@ row "--------------------------------------------" "--------------" "-----------
 # 3x3, whole process; the floor is what starting any process costs here
 mkdir -p new old
 row "start a process (/bin/true), ms" "$(printf %.2f "$(ms "$runs_small" /bin/true)")" "" ""
+a=$(ms "$runs_small" "$new" --version); b=-
+[ -n "$old" ] && b=$(ms "$runs_small" "$old" --version)
+row "table --version (start-up alone), ms" "$(printf %.2f "$a")" "$( [ "$b" = - ] && echo - || printf %.2f "$b")" "$(ratio "$b" "$a")"
 a=$(cd new && ms "$runs_small" "$new" build -q); b=-
 [ -n "$old" ] && b=$(cd old && ms "$runs_small" "$old" build -q)
 row "table build (3x3), ms" "$(printf %.2f "$a")" "$( [ "$b" = - ] && echo - || printf %.2f "$b")" "$(ratio "$b" "$a")"
@@ -173,7 +176,7 @@ for board in 3x4 2x6; do
   row "table verify ($board), s" "$a" "$b" "$(ratio "$b" "$a")"
   [ -n "$old" ] && { cmp -s "new/$board.table" "old/$board.table" || { echo "bench: the $board tables differ" >&2; exit 1; }; }
   if [ "$board" = 3x4 ]; then
-    boards 3x4 "$boards" 1 >solvable12.txt
+    boards 3x4 $((boards / 4)) 1 >solvable12.txt
     "$new" query --batch --table new/3x4.table --file solvable12.txt >/dev/null  # warm the pages
     for solve in "" --solve; do
       a=$(rate "$new" new/3x4.table solvable12.txt $solve); b=-

@@ -320,7 +320,9 @@ impl<D: AsRef<[u8]>> Table<D> {
         let payload = self.payload();
         let mut closer = 0;
         let mut bad = None;
-        self.index.for_each_neighbor_index(i, |dir, j| {
+        // Unranking costs a few hundred instructions: for the dozens of steps of one query that is
+        // less than building the index-only move tables (`solve_index` and `verify` use those).
+        self.index.for_each_neighbor(&self.index.unrank(i), i, |dir, j| {
             let e = payload[j as usize];
             if e.wrapping_add(1) == d && e <= self.header.max_depth {
                 closer += 1;
