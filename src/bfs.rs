@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use crate::board::Dir;
 use crate::error::Error;
 use crate::format::UNREACHED;
 use crate::moves::Moves;
@@ -107,12 +108,22 @@ pub fn fill(index: &StateIndex, table: &mut [u8], mut progress: impl FnMut(&Prog
             .flat_map(|b| (0..per_block).map(move |c| (b, c)))
             .filter(|&(b, c)| written[b * per_block + c].swap(false, Relaxed))
             .collect();
-        let level = Level { moves, sources: &sources, targets: &targets, written: &written, per_block, depth };
+        let level = Level { moves, sources: &sources, targets: &targets, written: &written, per_block, cols, depth };
+        // After a level of more than 1/64 of the states (the last one found is the guess for
+        // this one), every chunk of 16 Ki states expects hundreds of writes: flag them all
+        // rather than per write.
+        let track = !matches!(histogram.last(), Some(&n) if n >= index.len() / 64);
+        let chunk = if track { Level::chunk::<true> } else { Level::chunk::<false> };
         let found: u64 = if parallel {
-            work.par_iter().with_max_len(1).map(|&(b, c)| level.chunk(b, c)).sum()
+            work.par_iter().with_max_len(1).map(|&(b, c)| chunk(&level, b, c)).sum()
         } else {
-            work.iter().map(|&(b, c)| level.chunk(b, c)).sum()
+            work.iter().map(|&(b, c)| chunk(&level, b, c)).sum()
         };
+        if !track {
+            for b in (0..cells).filter(|&b| parity[b] != depth as usize % 2) {
+                written[b * per_block..(b + 1) * per_block].iter().for_each(|f| f.store(true, Relaxed));
+            }
+        }
         if found == 0 {
             break;
         }
@@ -144,27 +155,44 @@ struct Level<'a> {
     targets: &'a [&'a [AtomicU8]; MAX_TABLE_CELLS],
     written: &'a [AtomicBool],
     per_block: usize,
+    cols: usize,
     depth: u8,
 }
 
 impl Level<'_> {
     /// Scans chunk `c` of source block `b` for states at this depth, writes `depth + 1` into
     /// their unreached neighbours, and returns how many it found.
-    fn chunk(&self, b: usize, c: usize) -> u64 {
+    ///
+    /// With `TRACK`, the chunks written into are flagged for the next level's scan; without, the
+    /// caller flags every target chunk (a level with a large frontier writes into nearly all of
+    /// them anyway, and the flags cost a few instructions per neighbour).
+    fn chunk<const TRACK: bool>(&self, b: usize, c: usize) -> u64 {
         let bytes = self.sources[b];
         let start = c * CHUNK;
         let chunk = &bytes[start..(start + CHUNK).min(bytes.len())];
         let next = self.depth + 1;
         let mut found = 0u64;
-        let mut visit = |_, tb: usize, th: u32| {
+        // the target block of each direction (Dir's order: U D L R), resolved once per chunk
+        let (cols, cells) = (self.cols, self.sources.len());
+        let to = [
+            b.checked_sub(cols),
+            (b + cols < cells).then_some(b + cols),
+            (b % cols != 0).then(|| b - 1),
+            ((b + 1) % cols != 0).then_some(b + 1),
+        ];
+        let slices = to.map(|t| t.map_or(&[][..], |t| self.targets[t]));
+        let flags = to.map(|t| t.map_or(0, |t| t * self.per_block));
+        let mut visit = |dir: Dir, _, th: u32| {
             let th = th as usize;
-            let cell = &self.targets[tb][th];
+            let cell = &slices[dir as usize][th];
             if cell.load(Relaxed) == UNREACHED {
                 cell.store(next, Relaxed);
-                // read before writing: once set, the flag's cache line is not written again
-                let flag = &self.written[tb * self.per_block + th / CHUNK];
-                if !flag.load(Relaxed) {
-                    flag.store(true, Relaxed);
+                if TRACK {
+                    // read before writing: once set, the flag's cache line is not written again
+                    let flag = &self.written[flags[dir as usize] + th / CHUNK];
+                    if !flag.load(Relaxed) {
+                        flag.store(true, Relaxed);
+                    }
                 }
             }
         };
