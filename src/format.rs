@@ -257,9 +257,41 @@ pub fn payload_crc(bytes: &[u8]) -> u32 {
 /// at the final name stays as it was.
 #[derive(Debug)]
 pub struct PendingFile {
-    tmp: NamedTempFile,
+    file: Pending,
     map: MmapMut,
     path: PathBuf,
+}
+
+/// The file behind a [`PendingFile`].
+#[derive(Debug)]
+enum Pending {
+    /// Linux: a file with no name yet in the final name's directory (`O_TMPFILE`). If the process
+    /// dies before the commit names it (Ctrl-C during a build), the kernel frees it: nothing is
+    /// left behind.
+    #[cfg(target_os = "linux")]
+    Unnamed { file: File, dir: PathBuf },
+    /// Elsewhere, or on a file system without `O_TMPFILE`: a named temporary file, removed when
+    /// dropped (but left behind if the process is killed).
+    Named(NamedTempFile),
+}
+
+impl Pending {
+    fn file(&self) -> &File {
+        match self {
+            #[cfg(target_os = "linux")]
+            Pending::Unnamed { file, .. } => file,
+            Pending::Named(tmp) => tmp.as_file(),
+        }
+    }
+
+    /// A path to name in errors.
+    fn describe(&self) -> PathBuf {
+        match self {
+            #[cfg(target_os = "linux")]
+            Pending::Unnamed { dir, .. } => dir.join("(new table)"),
+            Pending::Named(tmp) => tmp.path().to_path_buf(),
+        }
+    }
 }
 
 impl PendingFile {
@@ -272,11 +304,14 @@ impl PendingFile {
         if path.is_dir() {
             return Err(Error::io("writing", path, std::io::Error::other("it is a directory")));
         }
-        let tmp = temp_beside(path)?;
-        let dir = tmp.path().to_path_buf();
-        allocate(tmp.as_file(), len).map_err(|e| Error::io("allocating", &dir, e))?;
-        let map = map_mut(tmp.as_file()).map_err(|e| Error::io("memory-mapping", &dir, e))?;
-        Ok(PendingFile { tmp, map, path: path.to_path_buf() })
+        let file = match unnamed_beside(path) {
+            Some(file) => file,
+            None => Pending::Named(temp_beside(path)?),
+        };
+        let at = file.describe();
+        allocate(file.file(), len).map_err(|e| Error::io("allocating", &at, e))?;
+        let map = map_mut(file.file()).map_err(|e| Error::io("memory-mapping", &at, e))?;
+        Ok(PendingFile { file, map, path: path.to_path_buf() })
     }
 
     /// The file's bytes, all zero to begin with.
@@ -289,27 +324,92 @@ impl PendingFile {
     /// # Errors
     /// [`Error::Io`]; the final name is then left as it was.
     pub fn commit(self) -> Result<Mmap, Error> {
-        let PendingFile { tmp, map, path } = self;
-        let tmp_path = tmp.path().to_path_buf();
+        let PendingFile { file, map, path } = self;
+        let at = file.describe();
         // On Linux fsync writes back pages dirtied through a shared mapping as well (msync with
         // MS_SYNC is the same call there); elsewhere the mapping is flushed first.
         #[cfg(not(target_os = "linux"))]
-        map.flush().map_err(|e| Error::io("writing", &tmp_path, e))?;
-        tmp.as_file().sync_all().map_err(|e| Error::io("writing", &tmp_path, e))?;
+        map.flush().map_err(|e| Error::io("writing", &at, e))?;
+        file.file().sync_all().map_err(|e| Error::io("writing", &at, e))?;
         // The data is on disk before the rename, so the final name only ever holds a complete
         // table: after a crash, the old table or the new one. The directory is not synced (that
         // would only make the new name survive a crash, for milliseconds per build).
-        tmp.persist(&path).map_err(|e| Error::io("renaming the new table to", &path, e.error))?;
+        match file {
+            #[cfg(target_os = "linux")]
+            Pending::Unnamed { file, dir } => name_unnamed(&file, &dir, &path)?,
+            Pending::Named(tmp) => {
+                tmp.persist(&path).map_err(|e| Error::io("renaming the new table to", &path, e.error))?;
+            }
+        }
         map.make_read_only().map_err(|e| Error::io("memory-mapping", &path, e))
+    }
+}
+
+/// The directory a file named `path` goes in.
+fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// An unnamed file in the directory of `path`, or `None` where that cannot be had (then a named
+/// temporary file is used, which also reports any real error such as a missing directory).
+#[cfg(target_os = "linux")]
+fn unnamed_beside(path: &Path) -> Option<Pending> {
+    use std::os::unix::fs::OpenOptionsExt;
+    // naming it at the end goes through /proc/self/fd
+    if !Path::new("/proc/self/fd").is_dir() {
+        return None;
+    }
+    let dir = parent_dir(path);
+    let file =
+        std::fs::OpenOptions::new().read(true).write(true).mode(0o666).custom_flags(libc::O_TMPFILE).open(dir).ok()?;
+    Some(Pending::Unnamed { file, dir: dir.to_path_buf() })
+}
+
+#[cfg(not(target_os = "linux"))]
+fn unnamed_beside(_path: &Path) -> Option<Pending> {
+    None
+}
+
+/// Gives an unnamed file the name `path`, replacing any file there: a hard link under a fresh
+/// temporary name in `dir` (a link cannot replace a file), then a rename over `path`.
+#[cfg(target_os = "linux")]
+fn name_unnamed(file: &File, dir: &Path, path: &Path) -> Result<(), Error> {
+    use std::ffi::CString;
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::io::AsRawFd;
+    let source = CString::new(format!("/proc/self/fd/{}", file.as_raw_fd())).expect("no NUL in a number");
+    let nanos = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.subsec_nanos());
+    let mut attempt = 0u32;
+    loop {
+        let name = dir.join(format!(".slidetable-{}-{nanos:x}-{attempt}.tmp", std::process::id()));
+        let target = CString::new(name.as_os_str().as_bytes())
+            .map_err(|_| Error::io("naming the new table", path, std::io::Error::other("the path holds a NUL byte")))?;
+        // SAFETY: both paths are valid NUL-terminated strings that outlive the call; linkat only
+        // reads them.
+        let linked = unsafe {
+            libc::linkat(libc::AT_FDCWD, source.as_ptr(), libc::AT_FDCWD, target.as_ptr(), libc::AT_SYMLINK_FOLLOW)
+        };
+        if linked != 0 {
+            let e = std::io::Error::last_os_error();
+            if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 {
+                attempt += 1;
+                continue;
+            }
+            return Err(Error::io("naming the new table", &name, e));
+        }
+        return std::fs::rename(&name, path).map_err(|e| {
+            let _ = std::fs::remove_file(&name);
+            Error::io("renaming the new table to", path, e)
+        });
     }
 }
 
 /// A temporary file in the directory of `path`, removed when dropped.
 fn temp_beside(path: &Path) -> Result<NamedTempFile, Error> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let dir = parent_dir(path);
     let mut builder = tempfile::Builder::new();
     builder.prefix(".slidetable-").suffix(".tmp");
     // a table is an ordinary file once renamed: 0666 less the umask, as `create` would give, not

@@ -332,3 +332,29 @@ fn help_teaches() {
         table(dir.path()).args([sub, "--help"]).assert().success().stdout(contains("Examples:"));
     }
 }
+
+/// A build killed in the middle of its search (as by Ctrl-C, or `kill -9`) leaves the old table
+/// as it was and nothing else: on Linux the new file has no name until it is complete.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_killed_build_leaves_the_old_table_and_no_litter() {
+    let dir = tempfile::tempdir().unwrap();
+    let target = dir.path().join("old.table");
+    fs::write(&target, b"the user's old table").unwrap();
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("table"))
+        .args(["build", "-q", "--board", "3x4", "-o"])
+        .arg(&target)
+        .current_dir(dir.path())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // well into the search of a 3x4 build (seconds long), its 228 MiB file allocated
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let finished = child.try_wait().unwrap().is_some();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!finished, "the build should still have been running");
+    let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["old.table"]);
+    assert_eq!(fs::read(&target).unwrap(), b"the user's old table");
+}
