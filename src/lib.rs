@@ -14,6 +14,7 @@
 //!   [`moves`]: the neighbours of a state computed from its index alone.
 //! - [`build`] ([`bfs`]): a parallel breadth-first search from the goal filling a table.
 //! - [`Table`] ([`table`]): an opened table over any bytes: lookups, solutions, verification.
+//! - [`heuristic`] and [`search`]: distance estimates, A* and IDA* on boards of any size.
 //! - [`format`]: the file layout; [`Error`]: everything that can go wrong.
 //!
 //! # Example
@@ -48,8 +49,10 @@ pub mod board;
 pub mod error;
 pub mod format;
 pub mod goal;
+pub mod heuristic;
 pub mod moves;
 pub mod rank;
+pub mod search;
 pub mod table;
 
 pub use bfs::Progress;
