@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::board::Dir;
+use crate::board::{Dir, Shape};
 use crate::error::Error;
 use crate::format::UNREACHED;
 use crate::moves::Moves;
@@ -108,7 +108,7 @@ pub fn fill(index: &StateIndex, table: &mut [u8], mut progress: impl FnMut(&Prog
             .flat_map(|b| (0..per_block).map(move |c| (b, c)))
             .filter(|&(b, c)| written[b * per_block + c].swap(false, Relaxed))
             .collect();
-        let level = Level { moves, sources: &sources, targets: &targets, written: &written, per_block, cols, depth };
+        let level = Level { moves, sources: &sources, targets: &targets, written: &written, per_block, shape, depth };
         // After a level of more than 1/64 of the states (the last one found is the guess for
         // this one), every chunk of 16 Ki states expects hundreds of writes: flag them all
         // rather than per write.
@@ -155,7 +155,7 @@ struct Level<'a> {
     targets: &'a [&'a [AtomicU8]; MAX_TABLE_CELLS],
     written: &'a [AtomicBool],
     per_block: usize,
-    cols: usize,
+    shape: Shape,
     depth: u8,
 }
 
@@ -173,13 +173,7 @@ impl Level<'_> {
         let next = self.depth + 1;
         let mut found = 0u64;
         // the target block of each direction (Dir's order: U D L R), resolved once per chunk
-        let (cols, cells) = (self.cols, self.sources.len());
-        let to = [
-            b.checked_sub(cols),
-            (b + cols < cells).then_some(b + cols),
-            (b % cols != 0).then(|| b - 1),
-            ((b + 1) % cols != 0).then_some(b + 1),
-        ];
+        let to = Dir::ALL.map(|dir| dir.step(self.shape, b));
         let slices = to.map(|t| t.map_or(&[][..], |t| self.targets[t]));
         let flags = to.map(|t| t.map_or(0, |t| t * self.per_block));
         let mut visit = |dir: Dir, _, th: u32| {

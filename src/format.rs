@@ -31,7 +31,6 @@
 //! not accept also bump the version.
 
 use std::fs::File;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use memmap2::{Mmap, MmapMut, MmapOptions};
@@ -209,23 +208,16 @@ fn corrupt(msg: impl Into<String>) -> Error {
 }
 
 /// Writes `bytes` to `path` so that a crash never leaves a half-written file under that name:
-/// a temporary file in the same directory, flushed and synced, then renamed over `path`.
+/// through a [`PendingFile`] (a temporary file in the same directory, synced, then renamed over
+/// `path`).
 ///
 /// # Errors
 /// [`Error::Io`] naming the path when the directory is not writable or the disk is full; `path`
 /// is then left as it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), Error> {
-    if path.is_dir() {
-        return Err(Error::io("writing", path, std::io::Error::other("it is a directory")));
-    }
-    let mut tmp = temp_beside(path)?;
-    let write = |f: &mut File| -> std::io::Result<()> {
-        f.write_all(bytes)?;
-        f.sync_all()
-    };
-    write(tmp.as_file_mut()).map_err(|e| Error::io("writing", tmp.path().to_path_buf(), e))?;
-    tmp.persist(path).map_err(|e| Error::io("renaming the new table to", path, e.error))?;
-    Ok(())
+    let mut pending = PendingFile::create(path, bytes.len() as u64)?;
+    pending.bytes_mut().copy_from_slice(bytes);
+    pending.commit().map(drop)
 }
 
 /// The CRC-32 (IEEE) of a payload; large payloads are checksummed in parallel pieces and the

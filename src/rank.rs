@@ -239,15 +239,24 @@ impl StateIndex {
     /// If the board's shape is not the index's.
     pub fn state(&self, board: &Board) -> State {
         assert_eq!(board.shape(), self.shape, "board shape must match the index");
+        self.state_of(board.cells().iter().map(|&t| t as usize))
+    }
+
+    /// The state of the board whose cells, row-major, are `tiles` (`0` for the blank).
+    #[inline]
+    fn state_of(&self, tiles: impl Iterator<Item = usize>) -> State {
         let mut seq = [0u8; MAX_TABLE_CELLS];
         let mut k = 0;
-        for &t in board.cells() {
-            if t != 0 {
-                seq[k] = self.label[t as usize];
+        let mut blank = 0;
+        for (c, t) in tiles.enumerate() {
+            if t == 0 {
+                blank = c;
+            } else {
+                seq[k] = self.label[t];
                 k += 1;
             }
         }
-        State { blank: board.blank(), seq }
+        State { blank, seq }
     }
 
     /// The index of a state, or `None` if it cannot reach the goal.
@@ -266,18 +275,7 @@ impl StateIndex {
     #[inline]
     pub fn index_of_cells(&self, cells: &[u8]) -> Option<u64> {
         debug_assert_eq!(cells.len(), self.m + 1);
-        let mut seq = [0u8; MAX_TABLE_CELLS];
-        let mut k = 0;
-        let mut blank = 0;
-        for (c, &t) in cells.iter().enumerate() {
-            if t == 0 {
-                blank = c;
-            } else {
-                seq[k] = self.label[t as usize];
-                k += 1;
-            }
-        }
-        self.state_index(&State { blank, seq })
+        self.state_index(&self.state_of(cells.iter().map(|&t| t as usize)))
     }
 
     /// The index of `board`, or `None` if it cannot reach the goal (the parity rule).

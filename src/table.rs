@@ -285,12 +285,11 @@ impl<D: AsRef<[u8]>> Table<D> {
                     bad.get_or_insert(j);
                 }
             });
-            let i = b as u64 * block + h as u64;
             if let Some(j) = bad {
-                let e = self.entry(j)?;
-                return Err(self.corrupt(j, format!("distance {e} next to a state at distance {d}")));
+                return Err(self.inconsistent(j, d));
             }
             let Some((dir, nb, nh)) = next else {
+                let i = b as u64 * block + h as u64;
                 return Err(self.corrupt(i, format!("distance {d} but no neighbour at distance {}", d - 1)));
             };
             moves.push(dir);
@@ -332,8 +331,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             }
         });
         if let Some(j) = bad {
-            let e = self.entry(j)?;
-            return Err(self.corrupt(j, format!("distance {e} next to a state at distance {d}")));
+            return Err(self.inconsistent(j, d));
         }
         if d > 0 && closer == 0 {
             return Err(self.corrupt(i, format!("distance {d} but no neighbour at distance {}", d - 1)));
@@ -438,13 +436,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                 }
             });
             if let Some(j) = bad {
-                // as in `downhill_each`: the neighbour is named (either of the two may be wrong)
-                let e = payload[j as usize];
-                return Err(if e == UNREACHED || e > max {
-                    self.corrupt(j, format!("entry {e} is not a distance in this table"))
-                } else {
-                    self.corrupt(j, format!("distance {e} next to a state at distance {d}"))
-                });
+                return Err(self.inconsistent(j, d));
             }
             if d > 0 && !closer {
                 return Err(self.corrupt(i, format!("distance {d} but no neighbour at distance {}", d - 1)));
@@ -458,6 +450,15 @@ impl<D: AsRef<[u8]>> Table<D> {
             return Err(Error::ShapeMismatch { board: board.shape(), table: self.header.shape });
         }
         Ok(())
+    }
+
+    /// The error for neighbour `j` of a state at distance `d` whose entry is not `d ± 1`. The
+    /// neighbour is named (either of the two may be the wrong one).
+    fn inconsistent(&self, j: u64, d: u8) -> Error {
+        match self.entry(j) {
+            Ok(e) => self.corrupt(j, format!("distance {e} next to a state at distance {d}")),
+            Err(e) => e,
+        }
     }
 
     fn corrupt(&self, index: u64, detail: String) -> Error {
