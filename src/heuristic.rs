@@ -10,8 +10,19 @@
 //!   suffices), so the least number of tiles is used: the line's length less its longest run of
 //!   tiles already in goal order. Admissible and consistent.
 //!
-//! All three ignore the blank. [`Estimator`] holds the goal cells of every tile and evaluates a
+//! - [`Heuristic::Nilsson`]: Nilsson's P + 3S (1980; seed 003), Manhattan plus three times a
+//!   *sequence score*: walking the outer ring of cells clockwise, 2 for every tile not followed by
+//!   the tile that follows it in the goal, and 1 for every interior tile off its goal cell. On the
+//!   3x3 snail goal this is Nilsson's definition exactly (a piece in the centre scores 1); on other
+//!   goals it is the same rule with the goal's own ring. It is **not admissible**: it can exceed
+//!   the true distance, so A* with it finds a solution that may not be optimal.
+//!
+//! None counts the blank. [`Estimator`] holds the goal cells of every tile and evaluates a
 //! board in O(cells) (linear conflict: O(cells log cols)).
+//!
+//! The Prolog listing in seed 003 differs from Nilsson's text in two ways, neither taken here:
+//! its `p_fcn` adds the lower-left cell's distance twice and leaves out the bottom-middle one, and
+//! its `s_fcn` scores the blank like a tile (2 unless the blank is followed by tile 1).
 
 use crate::board::{Board, Shape};
 
@@ -24,24 +35,43 @@ pub enum Heuristic {
     Manhattan,
     /// Manhattan plus two moves per tile that must leave its row or column to let the others pass.
     LinearConflict,
+    /// Nilsson's P + 3S: Manhattan plus three times the sequence score. Not admissible.
+    Nilsson,
 }
 
 impl Heuristic {
-    /// Every heuristic, weakest first.
-    pub const ALL: [Heuristic; 3] = [Heuristic::Hamming, Heuristic::Manhattan, Heuristic::LinearConflict];
+    /// The admissible heuristics, weakest first.
+    pub const ADMISSIBLE: [Heuristic; 3] = [Heuristic::Hamming, Heuristic::Manhattan, Heuristic::LinearConflict];
 
-    /// The name used on the command line: `hamming`, `manhattan`, `linear-conflict`.
+    /// Every heuristic: the admissible ones weakest first, then Nilsson's.
+    pub const ALL: [Heuristic; 4] =
+        [Heuristic::Hamming, Heuristic::Manhattan, Heuristic::LinearConflict, Heuristic::Nilsson];
+
+    /// The name used on the command line: `hamming`, `manhattan`, `linear-conflict`, `nilsson`.
     pub fn name(self) -> &'static str {
         match self {
             Heuristic::Hamming => "hamming",
             Heuristic::Manhattan => "manhattan",
             Heuristic::LinearConflict => "linear-conflict",
+            Heuristic::Nilsson => "nilsson",
         }
     }
 
-    /// Whether the estimate never exceeds the true distance (all three do not).
+    /// The heuristic named `name` (as [`Heuristic::name`] gives it; `h1`, `h2`, `lc` and
+    /// `misplaced` are accepted too).
+    pub fn from_name(name: &str) -> Option<Heuristic> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "hamming" | "h1" | "misplaced" => Some(Heuristic::Hamming),
+            "manhattan" | "h2" => Some(Heuristic::Manhattan),
+            "linear-conflict" | "linear_conflict" | "lc" => Some(Heuristic::LinearConflict),
+            "nilsson" | "p+3s" => Some(Heuristic::Nilsson),
+            _ => None,
+        }
+    }
+
+    /// Whether the estimate never exceeds the true distance. Nilsson's does.
     pub fn is_admissible(self) -> bool {
-        true
+        self != Heuristic::Nilsson
     }
 }
 
@@ -52,6 +82,13 @@ pub struct Estimator {
     /// `goal_row[tile]`, `goal_col[tile]`; index 0 (the blank) unused.
     goal_row: Vec<u16>,
     goal_col: Vec<u16>,
+    /// The goal's tiles, row-major.
+    goal: Vec<u16>,
+    /// The outer ring of cells, clockwise from the top-left corner.
+    ring: Vec<usize>,
+    /// `ring_next[tile]`: the tile the goal puts in the ring cell after this tile's, or
+    /// `u16::MAX` when the goal puts the tile inside the ring.
+    ring_next: Vec<u16>,
 }
 
 impl Estimator {
@@ -65,7 +102,13 @@ impl Estimator {
             goal_row[t as usize] = (cell / shape.cols()) as u16;
             goal_col[t as usize] = (cell % shape.cols()) as u16;
         }
-        Estimator { shape, goal_row, goal_col }
+        let ring = ring_cells(shape);
+        let mut ring_next = vec![u16::MAX; n];
+        for (k, &cell) in ring.iter().enumerate() {
+            let next = ring[(k + 1) % ring.len()];
+            ring_next[goal.cells()[cell] as usize] = goal.cells()[next];
+        }
+        Estimator { shape, goal_row, goal_col, goal: goal.cells().to_vec(), ring, ring_next }
     }
 
     /// The board shape.
@@ -93,7 +136,31 @@ impl Estimator {
                 let cols = (0..self.shape.cols()).map(|c| self.col_conflict(cells, c)).sum::<u32>();
                 self.manhattan(cells) + rows + cols
             }
+            Heuristic::Nilsson => self.manhattan(cells) + 3 * self.sequence_score(cells),
         }
+    }
+
+    /// Nilsson's sequence score S: around the outer ring clockwise, 2 for every tile not followed
+    /// by the tile the goal puts after it; 1 for every interior tile off its goal cell.
+    pub fn sequence_score(&self, cells: &[u16]) -> u32 {
+        let ring = &self.ring;
+        let mut s = 0;
+        for (k, &cell) in ring.iter().enumerate() {
+            let t = cells[cell];
+            if t != 0 && cells[ring[(k + 1) % ring.len()]] != self.ring_next[t as usize] {
+                s += 2;
+            }
+        }
+        let (rows, cols) = (self.shape.rows(), self.shape.cols());
+        for r in 1..rows - 1 {
+            for c in 1..cols - 1 {
+                let cell = r * cols + c;
+                if cells[cell] != 0 && cells[cell] != self.goal[cell] {
+                    s += 1;
+                }
+            }
+        }
+        s
     }
 
     /// Tiles not on their goal cell.
@@ -142,6 +209,16 @@ impl Estimator {
     }
 }
 
+/// The cells of the board's outer ring, clockwise from the top-left corner.
+fn ring_cells(shape: Shape) -> Vec<usize> {
+    let (rows, cols) = (shape.rows(), shape.cols());
+    let mut ring: Vec<usize> = (0..cols).collect();
+    ring.extend((1..rows).map(|r| r * cols + cols - 1));
+    ring.extend((0..cols - 1).rev().map(|c| (rows - 1) * cols + c));
+    ring.extend((1..rows - 1).rev().map(|r| r * cols));
+    ring
+}
+
 /// The least number of elements to remove from `keys` (distinct) so the rest increase: the length
 /// less the longest increasing subsequence (patience sorting, O(k log k)).
 fn out_of_order(keys: impl Iterator<Item = u16>) -> u32 {
@@ -161,6 +238,28 @@ fn out_of_order(keys: impl Iterator<Item = u16>) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ring_goes_clockwise() {
+        assert_eq!(ring_cells(Shape::EIGHT), vec![0, 1, 2, 5, 8, 7, 6, 3]);
+        assert_eq!(ring_cells(Shape::new(2, 3).unwrap()), vec![0, 1, 2, 5, 4, 3]);
+    }
+
+    #[test]
+    fn nilsson_on_the_snail_goal_is_the_textbook_score() {
+        let shape = Shape::EIGHT;
+        let goal = Board::parse(shape, "1 2 3 8 0 4 7 6 5").unwrap();
+        let est = Estimator::new(&goal);
+        assert_eq!(est.estimate(Heuristic::Nilsson, goal.cells()), 0);
+        // seed 003's example: 0 8 1 / 2 4 3 / 7 6 5. Ring clockwise: _ 8 1 3 5 6 7 2. Tiles not
+        // followed by their successor: 1 (by 3), 3 (by 5), 7 (by 2), 2 (by _): 4 x 2 (8 is
+        // followed by 1, as in the goal); the centre holds 4: 1. S = 9. Manhattan: 8 2, 1 2,
+        // 2 2, 4 1, 3 1 = 8.
+        let b = Board::parse(shape, "0 8 1 2 4 3 7 6 5").unwrap();
+        assert_eq!(est.sequence_score(b.cells()), 9);
+        assert_eq!(est.manhattan(b.cells()), 8);
+        assert_eq!(est.estimate(Heuristic::Nilsson, b.cells()), 8 + 27);
+    }
 
     #[test]
     fn out_of_order_counts_tiles_not_pairs() {

@@ -205,6 +205,13 @@ impl Ida<'_> {
                 h + was - now
             }
             Heuristic::Manhattan => h + self.est.tile_distance(tile, tr, tc) - self.est.tile_distance(tile, fr, fc),
+            Heuristic::Nilsson => {
+                let blank = self.blank;
+                self.cells.swap(blank, to);
+                let h = self.est.estimate(Heuristic::Nilsson, &self.cells);
+                self.cells.swap(blank, to);
+                h
+            }
             Heuristic::LinearConflict => {
                 // a vertical move changes the conflicts of the two rows, a horizontal one of the
                 // two columns; the other lines keep their tiles in the same order
