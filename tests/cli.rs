@@ -358,3 +358,22 @@ fn a_killed_build_leaves_the_old_table_and_no_litter() {
     assert_eq!(names, ["old.table"]);
     assert_eq!(fs::read(&target).unwrap(), b"the user's old table");
 }
+
+#[test]
+fn query_takes_a_preset_with_its_goal() {
+    let dir = tempfile::tempdir().unwrap();
+    // seed 004's Hard preset is 11 moves to the snail goal (its report says 12)
+    table(dir.path())
+        .args(["query", "--preset", "hard", "--json"])
+        .assert()
+        .success()
+        .stdout(contains("\"distance\":11"));
+    table(dir.path())
+        .args(["query", "--preset", "worst", "--json"])
+        .assert()
+        .success()
+        .stdout(contains("\"distance\":30"));
+    table(dir.path()).args(["query", "--preset", "list"]).assert().success().stdout(contains("hardest-a"));
+    table(dir.path()).args(["query", "--preset", "nope"]).assert().code(2).stderr(one_line_error());
+    table(dir.path()).args(["query", "--preset", "hard", "1", "2"]).assert().code(2).stderr(one_line_error());
+}

@@ -36,6 +36,7 @@ Examples:
   table query '8 6 7/2 5 4/3 _ 1' --steps
   table query --file puzzle04.txt --json
   table query --board 2x4 1 2 3 4 5 6 0 7
+  table query --preset worst
   printf '867254301\\n123456780\\n' | table query --batch --solve";
 
 /// Arguments of `table query`.
@@ -49,6 +50,9 @@ pub struct QueryArgs {
     /// Read the board from a COS 226 puzzle file; with --batch, the file of boards, one per line.
     #[arg(long, short = 'f', value_name = "FILE")]
     file: Option<PathBuf>,
+    /// A named board (`--preset list` lists them); its goal is used unless --goal is given.
+    #[arg(long, value_name = "NAME", conflicts_with_all = ["file", "batch"])]
+    preset: Option<String>,
     /// Answer one board per line of standard input (or --file), one line of output each.
     #[arg(long, conflicts_with_all = ["json", "steps"])]
     batch: bool,
@@ -63,7 +67,19 @@ pub struct QueryArgs {
     steps: bool,
 }
 
-pub fn run(args: QueryArgs) -> Result<ExitCode> {
+pub fn run(mut args: QueryArgs) -> Result<ExitCode> {
+    if let Some(name) = &args.preset {
+        if name.eq_ignore_ascii_case("list") {
+            print!("{}", super::input::preset_list());
+            return Ok(ExitCode::SUCCESS);
+        }
+        if !args.tiles.is_empty() {
+            bail!(UsageError("give the board either as arguments or with --preset, not both".into()));
+        }
+        let preset = super::input::preset(name)?;
+        args.table.board.goal.get_or_insert(preset.goal);
+        args.tiles = vec![preset.board];
+    }
     if args.batch {
         if !args.tiles.is_empty() {
             bail!(UsageError("--batch reads boards from standard input or --file, not from arguments".into()));
