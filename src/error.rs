@@ -99,6 +99,23 @@ pub enum Error {
         detail: String,
     },
 
+    /// A search option out of range (a weight, a limit).
+    #[error("{0}")]
+    BadOption(String),
+
+    /// A search stopped at a limit before finding a solution.
+    #[error("{algorithm} gave up at {what} ({generated} nodes generated, {} MiB held) without a solution: raise the limit, or try `--algorithm idastar` (memory linear in the solution) or a stronger heuristic", bytes / (1 << 20))]
+    SearchLimit {
+        /// Which limit.
+        what: String,
+        /// Nodes generated when it stopped.
+        generated: u64,
+        /// The most bytes the search held.
+        bytes: u64,
+        /// The algorithm's name.
+        algorithm: &'static str,
+    },
+
     /// A sample asked for more states at a depth than the table holds there.
     #[error("the table has {available} states at depth {depth}, so {requested} distinct ones cannot be drawn; ask for at most {available}, or another depth (`table stats` lists them)")]
     NotEnoughStates {

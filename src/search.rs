@@ -1,36 +1,195 @@
-//! Heuristic search for an optimal solution on boards of any size: A* and IDA*.
+//! Heuristic search on boards of any size: A*, IDA*, breadth-first, greedy best-first and
+//! weighted A*, on flat arrays with the estimate updated per move.
 //!
-//! Both stop only when a goal is *expanded* (A*: taken off the open list; IDA*: reached within
-//! the bound), so with an admissible [`Heuristic`] the solution is optimal. Unsolvable boards are
-//! rejected up front by the parity rule ([`Board::is_solvable_to`]), never by searching.
+//! [`solve`] takes a start, a goal, a [`Guide`] (a [`Heuristic`], or the exact distances of a
+//! perfect table through [`Exact`]) and [`Options`] (the [`Algorithm`] and limits).
 //!
-//! Counting, as in Russell & Norvig's experiment: a node is *generated* when a successor is made
-//! (the move back to the parent is not made), *expanded* when its successors are made. The start
-//! counts as generated.
+//! - **A\*** and **breadth-first** stop only when a goal is *taken off* the open list, never when
+//!   it is first made, so with an admissible guide the solution is optimal. Breadth-first is A*
+//!   with a zero estimate (uniform cost: every move costs one).
+//! - **IDA\*** runs depth-first searches with a growing bound on `g + h`, each bound the least
+//!   `f` that exceeded the last; its memory is the path alone.
+//! - **Greedy** orders the open list by `h` alone; **weighted** by `g + w·h`. Both return the
+//!   first solution they take off the open list: not optimal in general.
 //!
-//! This is the library core of `table solve` (issue 4): plain data structures, checked against
-//! the perfect table; the command line and the faster flat-array A* come next.
+//! Unsolvable boards are rejected up front by the parity rule ([`Board::is_solvable_to`], O(cells)),
+//! never by searching.
+//!
+//! # How nodes are counted
+//! As in Russell & Norvig's experiment (seed 002): a node is *generated* when a successor board
+//! is made, and *expanded* when its successors are made. The start counts as generated. The move
+//! straight back to the parent is never made (nor counted). A successor already reached at no
+//! greater cost is still counted as generated, then dropped. IDA* counts every node of every
+//! iteration, so a board seen in five iterations counts five times.
+//!
+//! # Implementation
+//! Boards are stored as runs of bytes (`u8` tiles up to 256 cells, `u16` beyond) in one arena; a
+//! node is an index into it with its parent, cost and estimate. Duplicates are found by an
+//! open-addressing table keyed by a Zobrist hash that is updated per move (the key of a tile on a
+//! cell is a mixed function of the pair, so no key table is stored even for 127x127 boards). The
+//! open list of A* and breadth-first is a bucket queue by `f`, and within one `f` by `g`, deepest
+//! first; with an inconsistent guide (Nilsson's) or for greedy and weighted search it is a binary
+//! heap. Manhattan distance, misplaced tiles and linear conflicts are updated per move from the one
+//! tile that moves (linear conflicts: only the two lines it leaves and enters are recounted).
 
 use std::cmp::Reverse;
-use std::collections::hash_map::Entry;
-use std::collections::{BinaryHeap, HashMap};
+use std::collections::BinaryHeap;
+use std::time::{Duration, Instant};
 
 use crate::board::{Board, Dir};
-use crate::heuristic::{Estimator, Heuristic};
+use crate::error::Error;
+use crate::heuristic::Heuristic;
+use crate::table::Table;
+
+/// The search algorithm.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Algorithm {
+    /// A*: best-first on `g + h`; optimal with an admissible guide.
+    AStar,
+    /// Iterative-deepening A*: depth-first with a bound on `g + h`; optimal with an admissible
+    /// guide, memory linear in the solution length.
+    IdaStar,
+    /// Breadth-first (uniform cost): A* with no estimate. Optimal; the guide is not used.
+    Bfs,
+    /// Greedy best-first: on `h` alone. Fast, not optimal.
+    Greedy,
+    /// Weighted A*: on `g + w·h`. With an admissible guide and `w >= 1`, the solution is at most
+    /// `w` times the optimum.
+    Weighted(f64),
+}
+
+impl Algorithm {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::AStar => "astar",
+            Algorithm::IdaStar => "idastar",
+            Algorithm::Bfs => "bfs",
+            Algorithm::Greedy => "greedy",
+            Algorithm::Weighted(_) => "weighted",
+        }
+    }
+
+    /// Whether the algorithm's solution is optimal when its guide is admissible.
+    pub fn is_optimal_with_admissible_guide(self) -> bool {
+        matches!(self, Algorithm::AStar | Algorithm::IdaStar | Algorithm::Bfs)
+            || matches!(self, Algorithm::Weighted(w) if w == 1.0)
+    }
+}
+
+/// Exact distances to a goal, as a guide: a perfect table.
+pub trait Exact {
+    /// The goal the distances are measured to.
+    fn goal(&self) -> &Board;
+
+    /// The exact distance of the board whose cells, row-major, are `cells` (0 the blank), or
+    /// `None` if it cannot reach the goal.
+    ///
+    /// # Errors
+    /// [`Error::Corrupt`] when the table's entry is not a distance.
+    fn exact(&self, cells: &[u8]) -> Result<Option<u32>, Error>;
+}
+
+impl<D: AsRef<[u8]>> Exact for Table<D> {
+    fn goal(&self) -> &Board {
+        Table::goal(self)
+    }
+
+    fn exact(&self, cells: &[u8]) -> Result<Option<u32>, Error> {
+        match self.index().index_of_cells(cells) {
+            Some(i) => Ok(Some(self.entry(i)? as u32)),
+            None => Ok(None),
+        }
+    }
+}
+
+/// What orders the search: an estimate, or the exact distance from a table.
+#[derive(Clone, Copy)]
+pub enum Guide<'a> {
+    /// A heuristic estimate.
+    Heuristic(Heuristic),
+    /// The exact distance from a perfect table for the board's shape and goal.
+    Table(&'a dyn Exact),
+}
+
+impl Guide<'_> {
+    /// The name used on the command line: a heuristic's name, or `table`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Guide::Heuristic(h) => h.name(),
+            Guide::Table(_) => "table",
+        }
+    }
+
+    /// Whether the guide never overestimates.
+    pub fn is_admissible(&self) -> bool {
+        match self {
+            Guide::Heuristic(h) => h.is_admissible(),
+            Guide::Table(_) => true,
+        }
+    }
+
+    /// Whether the guide is consistent (`h` changes by at most one per move), so A* never has
+    /// to reopen a board it has expanded. Nilsson's is not.
+    fn is_consistent(&self) -> bool {
+        self.is_admissible()
+    }
+}
+
+impl std::fmt::Debug for Guide<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How to search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Give up ([`Error::SearchLimit`]) once this many nodes have been generated.
+    pub max_nodes: Option<u64>,
+    /// Give up ([`Error::SearchLimit`]) once the search's own data would take more bytes than
+    /// this (boards, node records, hash table, open list; IDA* needs only its path).
+    pub max_bytes: Option<u64>,
+}
+
+impl Default for Options {
+    /// A*, no limits.
+    fn default() -> Options {
+        Options { algorithm: Algorithm::AStar, max_nodes: None, max_bytes: None }
+    }
+}
+
+impl Options {
+    /// Options for `algorithm` with no limits.
+    pub fn new(algorithm: Algorithm) -> Options {
+        Options { algorithm, ..Options::default() }
+    }
+}
 
 /// What a search did.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Stats {
     /// Nodes whose successors were made.
     pub expanded: u64,
-    /// Nodes made, the start included.
+    /// Nodes made, the start included (see the module doc for the rule).
     pub generated: u64,
-    /// A*: the largest size of the open list. IDA*: the number of iterations (bounds tried).
-    pub peak: u64,
+    /// The largest number of entries on the open list (A*, breadth-first, greedy, weighted);
+    /// for IDA*, the longest path held.
+    pub peak_open: u64,
+    /// Boards held at the end (A* family); for IDA*, the same as `peak_open`.
+    pub stored: u64,
+    /// IDA*: the number of depth-first iterations (bounds tried); 1 for the others.
+    pub iterations: u64,
+    /// The most bytes the search's own data structures held at once (their capacities).
+    pub peak_bytes: u64,
+    /// The search's wall-clock time, the parity check and set-up included.
+    pub elapsed: Duration,
 }
 
-/// An optimal solution and what finding it took.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// A solution and what finding it took.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Found {
     /// The blank's moves from the start to the goal.
     pub moves: Vec<Dir>,
@@ -38,196 +197,755 @@ pub struct Found {
     pub stats: Stats,
 }
 
-/// A* from `start` to `goal` with `h`; `None` if the board cannot reach the goal.
+/// Searches for a path from `start` to `goal`; `Ok(None)` if the board cannot reach the goal
+/// (found by the parity rule, without searching).
+///
+/// # Errors
+/// [`Error::ShapeMismatch`] when the two boards (or a table guide) have different shapes;
+/// [`Error::BadGoal`] when a table guide is for another goal; [`Error::SearchLimit`] when a limit
+/// of `options` is reached; [`Error::Corrupt`] from a table guide's bad entry.
+pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -> Result<Option<Found>, Error> {
+    let began = Instant::now();
+    if start.shape() != goal.shape() {
+        return Err(Error::ShapeMismatch { board: start.shape(), table: goal.shape() });
+    }
+    if let Guide::Table(t) = guide {
+        if t.goal().shape() != goal.shape() {
+            return Err(Error::ShapeMismatch { board: goal.shape(), table: t.goal().shape() });
+        }
+        if t.goal() != goal {
+            return Err(Error::BadGoal(format!("the table's goal is {}, not {goal}", t.goal())));
+        }
+    }
+    if let Algorithm::Weighted(w) = options.algorithm {
+        if !(w.is_finite() && (0.0..=1000.0).contains(&w)) {
+            return Err(Error::BadOption(format!("weight {w} is out of range: give a number from 0 to 1000")));
+        }
+    }
+    if !start.is_solvable_to(goal) {
+        return Ok(None);
+    }
+    let found = if goal.cells().len() <= 256 {
+        Space::<u8>::new(start, goal, guide, options).run()
+    } else {
+        Space::<u16>::new(start, goal, guide, options).run()
+    };
+    Ok(found?.map(|(moves, mut stats)| {
+        stats.elapsed = began.elapsed();
+        Found { moves, stats }
+    }))
+}
+
+/// A* with heuristic `h` and no limits; `None` if the board cannot reach the goal.
 ///
 /// # Panics
 /// If the two boards have different shapes.
 pub fn astar(start: &Board, goal: &Board, h: Heuristic) -> Option<Found> {
-    assert_eq!(start.shape(), goal.shape(), "start and goal must have one shape");
-    if !start.is_solvable_to(goal) {
-        return None;
-    }
-    let est = Estimator::new(goal);
-    // per node: the board, its cost, its parent and the move from it
-    let mut boards: Vec<Board> = vec![start.clone()];
-    let mut parent: Vec<(u32, Option<Dir>)> = vec![(0, None)];
-    let mut best: HashMap<Board, (u32, u32)> = HashMap::new(); // board -> (g, node)
-    best.insert(start.clone(), (0, 0));
-    let mut open = BinaryHeap::new();
-    let h0 = est.estimate(h, start.cells());
-    // ties broken towards the larger g (deeper nodes first), then first made
-    open.push(Reverse((h0, Reverse(0u32), 0u32)));
-    let mut stats = Stats { generated: 1, peak: 1, ..Stats::default() };
-    while let Some(Reverse((_, Reverse(g), node))) = open.pop() {
-        let board = boards[node as usize].clone();
-        if best.get(&board).is_some_and(|&(bg, _)| bg < g) {
-            continue; // a stale entry: the board was reached more cheaply since
-        }
-        if board == *goal {
-            let mut moves = Vec::with_capacity(g as usize);
-            let mut at = node;
-            while let (p, Some(dir)) = parent[at as usize] {
-                moves.push(dir);
-                at = p;
-            }
-            moves.reverse();
-            return Some(Found { moves, stats });
-        }
-        stats.expanded += 1;
-        let back = parent[node as usize].1.map(Dir::opposite);
-        for dir in Dir::ALL {
-            if Some(dir) == back {
-                continue;
-            }
-            let Some(next) = board.moved(dir) else { continue };
-            stats.generated += 1;
-            let ng = g + 1;
-            let id = boards.len() as u32;
-            match best.entry(next.clone()) {
-                Entry::Occupied(e) if e.get().0 <= ng => continue,
-                Entry::Occupied(mut e) => {
-                    e.insert((ng, id));
-                }
-                Entry::Vacant(e) => {
-                    e.insert((ng, id));
-                }
-            }
-            let f = ng + est.estimate(h, next.cells());
-            boards.push(next);
-            parent.push((node, Some(dir)));
-            open.push(Reverse((f, Reverse(ng), id)));
-        }
-        stats.peak = stats.peak.max(open.len() as u64);
-    }
-    None
+    plain(start, goal, h, Algorithm::AStar)
 }
 
-/// IDA* from `start` to `goal` with `h`; `None` if the board cannot reach the goal.
-///
-/// Depth-first searches with a growing bound on `g + h`, each bound the least `f` that exceeded
-/// the last; memory is the path alone. The Manhattan part of the estimate is updated per move
-/// (one tile moves), the linear conflicts of the two lines the tile leaves and enters recomputed.
+/// IDA* with heuristic `h` and no limits; `None` if the board cannot reach the goal.
 ///
 /// # Panics
 /// If the two boards have different shapes.
 pub fn idastar(start: &Board, goal: &Board, h: Heuristic) -> Option<Found> {
-    assert_eq!(start.shape(), goal.shape(), "start and goal must have one shape");
-    if !start.is_solvable_to(goal) {
+    plain(start, goal, h, Algorithm::IdaStar)
+}
+
+fn plain(start: &Board, goal: &Board, h: Heuristic, algorithm: Algorithm) -> Option<Found> {
+    match solve(start, goal, Guide::Heuristic(h), &Options::new(algorithm)) {
+        Ok(found) => found,
+        // with no limits and no table, only a shape mismatch is possible
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The effective branching factor `b*` of a search that generated `generated` nodes to find a
+/// solution `depth` moves long: the branching factor of a uniform tree of that depth with as
+/// many nodes, the root of `N + 1 = 1 + b + b^2 + ... + b^d` (Russell & Norvig). `None` for
+/// depth 0 or fewer nodes than the path needs.
+pub fn effective_branching_factor(generated: f64, depth: u32) -> Option<f64> {
+    if depth == 0 || !generated.is_finite() || generated < depth as f64 {
         return None;
     }
-    let est = Estimator::new(goal);
-    let mut search = Ida {
-        est: &est,
-        h,
-        cells: start.cells().to_vec(),
-        blank: start.blank(),
-        path: Vec::new(),
-        stats: Stats { generated: 1, ..Stats::default() },
-    };
-    let mut bound = est.estimate(h, start.cells());
-    loop {
-        search.stats.peak += 1;
-        let h0 = est.estimate(h, &search.cells);
-        match search.dfs(0, h0, bound, None) {
-            Step::Found => return Some(Found { moves: search.path, stats: search.stats }),
-            Step::Exceeded(next) => bound = next,
-            // cannot happen for a solvable board: every bound is exceeded or the goal found
-            Step::Exhausted => return None,
+    let target = generated + 1.0;
+    let total = |b: f64| {
+        let (mut sum, mut power) = (1.0, 1.0);
+        for _ in 0..depth {
+            power *= b;
+            sum += power;
+            if sum > target {
+                break;
+            }
         }
+        sum
+    };
+    let (mut lo, mut hi) = (0.0f64, generated.max(2.0));
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if total(mid) < target {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(0.5 * (lo + hi))
+}
+
+/// A tile as stored in the arena.
+trait Tile: Copy + Eq + Default + std::fmt::Debug + 'static {
+    fn of(t: u16) -> Self;
+    fn get(self) -> usize;
+}
+
+impl Tile for u8 {
+    #[inline]
+    fn of(t: u16) -> u8 {
+        t as u8
+    }
+    #[inline]
+    fn get(self) -> usize {
+        self as usize
     }
 }
 
-enum Step {
-    Found,
-    Exceeded(u32),
-    Exhausted,
+impl Tile for u16 {
+    #[inline]
+    fn of(t: u16) -> u16 {
+        t
+    }
+    #[inline]
+    fn get(self) -> usize {
+        self as usize
+    }
 }
 
-struct Ida<'a> {
-    est: &'a Estimator,
-    h: Heuristic,
-    cells: Vec<u16>,
-    blank: usize,
-    path: Vec<Dir>,
+/// The Zobrist key of `tile` on `cell`: a mixed function of the pair (SplitMix64's finaliser).
+#[inline]
+fn key(tile: usize, cell: usize) -> u64 {
+    let mut z = ((tile as u64) << 32 | cell as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The board, its goal and the guide, with the tables the moves and estimates use.
+struct Space<'a, T: Tile> {
+    shape: crate::board::Shape,
+    n: usize,
+    cols: usize,
+    start: Vec<T>,
+    start_blank: usize,
+    goal: Vec<T>,
+    /// Goal row and column of each tile.
+    goal_row: Vec<u16>,
+    goal_col: Vec<u16>,
+    /// Up to four (direction, cell) moves of the blank from each cell, in [`Dir::ALL`] order.
+    nbr: Vec<([(Dir, u32); 4], u8)>,
+    guide: Guide<'a>,
+    heuristic: Option<crate::heuristic::Estimator>,
+    options: Options,
     stats: Stats,
 }
 
-impl Ida<'_> {
-    fn dfs(&mut self, g: u32, h: u32, bound: u32, back: Option<Dir>) -> Step {
-        let f = g + h;
-        if f > bound {
-            return Step::Exceeded(f);
-        }
-        if h == 0 && self.is_goal() {
-            return Step::Found;
-        }
-        self.stats.expanded += 1;
-        let shape = self.est.shape();
-        let mut least = None::<u32>;
-        for dir in Dir::ALL {
-            if Some(dir) == back {
-                continue;
-            }
-            let Some(to) = dir.step(shape, self.blank) else { continue };
-            self.stats.generated += 1;
-            let nh = self.moved_estimate(h, to);
-            let from = self.blank;
-            self.cells.swap(from, to);
-            self.blank = to;
-            self.path.push(dir);
-            match self.dfs(g + 1, nh, bound, Some(dir.opposite())) {
-                Step::Found => return Step::Found,
-                Step::Exceeded(x) => least = Some(least.map_or(x, |l| l.min(x))),
-                Step::Exhausted => {}
-            }
-            self.path.pop();
-            self.cells.swap(from, to);
-            self.blank = from;
-        }
-        least.map_or(Step::Exhausted, Step::Exceeded)
-    }
+/// One node of the A* family.
+#[derive(Clone, Copy)]
+struct Node {
+    hash: u64,
+    parent: u32,
+    g: u32,
+    h: u32,
+    blank: u32,
+    /// The move from the parent (index in [`Dir::ALL`]), or 4 for the start.
+    dir: u8,
+    closed: bool,
+}
 
-    fn is_goal(&self) -> bool {
-        let cols = self.est.shape().cols();
-        self.cells.iter().enumerate().all(|(cell, &t)| t == 0 || self.est.goal_of(t) == (cell / cols, cell % cols))
-    }
+const NO_DIR: u8 = 4;
 
-    /// The estimate after the tile at `to` slides into the blank, from the estimate `h` before.
-    fn moved_estimate(&mut self, h: u32, to: usize) -> u32 {
-        let cols = self.est.shape().cols();
-        let tile = self.cells[to];
-        let (fr, fc) = (to / cols, to % cols);
-        let (tr, tc) = (self.blank / cols, self.blank % cols);
-        match self.h {
-            Heuristic::Hamming => {
-                let was = (self.est.goal_of(tile) == (fr, fc)) as u32;
-                let now = (self.est.goal_of(tile) == (tr, tc)) as u32;
-                h + was - now
-            }
-            Heuristic::Manhattan => h + self.est.tile_distance(tile, tr, tc) - self.est.tile_distance(tile, fr, fc),
-            Heuristic::Nilsson => {
-                let blank = self.blank;
-                self.cells.swap(blank, to);
-                let h = self.est.estimate(Heuristic::Nilsson, &self.cells);
-                self.cells.swap(blank, to);
-                h
-            }
-            Heuristic::LinearConflict => {
-                // a vertical move changes the conflicts of the two rows, a horizontal one of the
-                // two columns; the other lines keep their tiles in the same order
-                let (before, after);
-                let blank = self.blank;
-                if fr != tr {
-                    before = self.est.row_conflict(&self.cells, fr) + self.est.row_conflict(&self.cells, tr);
-                    self.cells.swap(blank, to);
-                    after = self.est.row_conflict(&self.cells, fr) + self.est.row_conflict(&self.cells, tr);
-                } else {
-                    before = self.est.col_conflict(&self.cells, fc) + self.est.col_conflict(&self.cells, tc);
-                    self.cells.swap(blank, to);
-                    after = self.est.col_conflict(&self.cells, fc) + self.est.col_conflict(&self.cells, tc);
+impl<'a, T: Tile> Space<'a, T> {
+    fn new(start: &Board, goal: &Board, guide: Guide<'a>, options: &Options) -> Space<'a, T> {
+        let shape = start.shape();
+        let (n, cols) = (shape.cells(), shape.cols());
+        let mut goal_row = vec![0u16; n];
+        let mut goal_col = vec![0u16; n];
+        for (cell, &t) in goal.cells().iter().enumerate() {
+            goal_row[t as usize] = (cell / cols) as u16;
+            goal_col[t as usize] = (cell % cols) as u16;
+        }
+        let nbr = (0..n)
+            .map(|cell| {
+                let mut moves = [(Dir::Up, 0u32); 4];
+                let mut len = 0u8;
+                for d in Dir::ALL {
+                    if let Some(to) = d.step(shape, cell) {
+                        moves[len as usize] = (d, to as u32);
+                        len += 1;
+                    }
                 }
-                self.cells.swap(blank, to);
-                h + self.est.tile_distance(tile, tr, tc) + after - self.est.tile_distance(tile, fr, fc) - before
+                (moves, len)
+            })
+            .collect();
+        let heuristic = match guide {
+            Guide::Heuristic(Heuristic::Nilsson) => Some(crate::heuristic::Estimator::new(goal)),
+            _ => None,
+        };
+        Space {
+            shape,
+            n,
+            cols,
+            start: start.cells().iter().map(|&t| T::of(t)).collect(),
+            start_blank: start.blank(),
+            goal: goal.cells().iter().map(|&t| T::of(t)).collect(),
+            goal_row,
+            goal_col,
+            nbr,
+            guide,
+            heuristic,
+            options: *options,
+            stats: Stats { iterations: 1, ..Stats::default() },
+        }
+    }
+
+    fn run(mut self) -> Result<Option<(Vec<Dir>, Stats)>, Error> {
+        let moves = match self.options.algorithm {
+            Algorithm::IdaStar => self.idastar()?,
+            _ => self.best_first()?,
+        };
+        Ok(moves.map(|m| (m, self.stats)))
+    }
+
+    /// Whether `h` is identically zero (breadth-first).
+    fn blind(&self) -> bool {
+        self.options.algorithm == Algorithm::Bfs
+    }
+
+    #[inline]
+    fn distance(&self, tile: usize, cell: usize) -> u32 {
+        let (r, c) = ((cell / self.cols) as u16, (cell % self.cols) as u16);
+        (self.goal_row[tile].abs_diff(r) + self.goal_col[tile].abs_diff(c)) as u32
+    }
+
+    /// The guide's estimate of `cells`, from scratch.
+    fn estimate(&self, cells: &[T]) -> Result<u32, Error> {
+        if self.blind() {
+            return Ok(0);
+        }
+        match self.guide {
+            Guide::Heuristic(Heuristic::Hamming) => {
+                Ok(cells.iter().enumerate().filter(|&(cell, &t)| t.get() != 0 && t != self.goal[cell]).count() as u32)
+            }
+            Guide::Heuristic(Heuristic::Manhattan) => Ok(self.manhattan(cells)),
+            Guide::Heuristic(Heuristic::LinearConflict) => {
+                let rows = self.n / self.cols;
+                let lines = (0..rows).map(|r| self.row_conflict(cells, r)).sum::<u32>()
+                    + (0..self.cols).map(|c| self.col_conflict(cells, c)).sum::<u32>();
+                Ok(self.manhattan(cells) + lines)
+            }
+            Guide::Heuristic(Heuristic::Nilsson) => {
+                let wide: Vec<u16> = cells.iter().map(|t| t.get() as u16).collect();
+                Ok(self.heuristic.as_ref().map_or(0, |e| e.estimate(Heuristic::Nilsson, &wide)))
+            }
+            Guide::Table(t) => {
+                let mut small = [0u8; 16];
+                let Some(buf) = small.get_mut(..cells.len()) else {
+                    return Err(Error::BadGoal("a table guide needs a board of at most 12 cells".into()));
+                };
+                for (b, &c) in buf.iter_mut().zip(cells) {
+                    *b = c.get() as u8;
+                }
+                t.exact(buf)?
+                    .ok_or_else(|| Error::BadGoal("the table has no entry for a board the search reached".into()))
+            }
+        }
+    }
+
+    fn manhattan(&self, cells: &[T]) -> u32 {
+        cells.iter().enumerate().filter(|&(_, &t)| t.get() != 0).map(|(cell, &t)| self.distance(t.get(), cell)).sum()
+    }
+
+    /// Twice the tiles of row `r` that must leave it for the rest to be in goal order.
+    fn row_conflict(&self, cells: &[T], r: usize) -> u32 {
+        let line = &cells[r * self.cols..(r + 1) * self.cols];
+        let keys = line
+            .iter()
+            .map(|t| t.get())
+            .filter(|&t| t != 0 && self.goal_row[t] as usize == r)
+            .map(|t| self.goal_col[t]);
+        2 * out_of_order(keys)
+    }
+
+    /// Twice the tiles of column `c` that must leave it for the rest to be in goal order.
+    fn col_conflict(&self, cells: &[T], c: usize) -> u32 {
+        let keys = cells[c..]
+            .iter()
+            .step_by(self.cols)
+            .map(|t| t.get())
+            .filter(|&t| t != 0 && self.goal_col[t] as usize == c)
+            .map(|t| self.goal_row[t]);
+        2 * out_of_order(keys)
+    }
+
+    /// The estimate after the tile on `to` slides onto the blank at `blank`, from the estimate
+    /// `h` before. `cells` is the board before the move; it is the same again on return.
+    #[inline]
+    fn estimate_after(&self, cells: &mut [T], blank: usize, to: usize, h: u32) -> Result<u32, Error> {
+        let tile = cells[to].get();
+        match self.guide {
+            _ if self.blind() => Ok(0),
+            Guide::Heuristic(Heuristic::Hamming) => {
+                let was = (cells[to] == self.goal[to]) as u32;
+                let now = (cells[to] == self.goal[blank]) as u32;
+                Ok(h + was - now)
+            }
+            Guide::Heuristic(Heuristic::Manhattan) => Ok(h + self.distance(tile, blank) - self.distance(tile, to)),
+            Guide::Heuristic(Heuristic::LinearConflict) => {
+                // A vertical move takes the tile from one row to another and keeps every column's
+                // order; a horizontal one likewise for columns. Only a line the tile belongs to in
+                // the goal counts it, so at most one line (the one it leaves or the one it
+                // enters, whichever is its goal line) changes its conflicts.
+                let manhattan = h + self.distance(tile, blank) - self.distance(tile, to);
+                let (line, vertical) = if blank / self.cols != to / self.cols {
+                    let goal = self.goal_row[tile] as usize;
+                    if goal != blank / self.cols && goal != to / self.cols {
+                        return Ok(manhattan);
+                    }
+                    (goal, true)
+                } else {
+                    let goal = self.goal_col[tile] as usize;
+                    if goal != blank % self.cols && goal != to % self.cols {
+                        return Ok(manhattan);
+                    }
+                    (goal, false)
+                };
+                let conflict = |s: &Self, cells: &[T]| {
+                    if vertical {
+                        s.row_conflict(cells, line)
+                    } else {
+                        s.col_conflict(cells, line)
+                    }
+                };
+                let before = conflict(self, cells);
+                cells.swap(blank, to);
+                let after = conflict(self, cells);
+                cells.swap(blank, to);
+                Ok(manhattan + after - before)
+            }
+            _ => {
+                cells.swap(blank, to);
+                let e = self.estimate(cells);
+                cells.swap(blank, to);
+                e
+            }
+        }
+    }
+
+    fn over_nodes(&self) -> bool {
+        self.options.max_nodes.is_some_and(|m| self.stats.generated > m)
+    }
+
+    fn limit_error(&self, what: String) -> Error {
+        Error::SearchLimit {
+            what,
+            generated: self.stats.generated,
+            bytes: self.stats.peak_bytes,
+            algorithm: self.options.algorithm.name(),
+        }
+    }
+
+    // ---- A*, breadth-first, greedy, weighted -------------------------------------------------
+
+    fn best_first(&mut self) -> Result<Option<Vec<Dir>>, Error> {
+        let n = self.n;
+        let consistent_astar = matches!(self.options.algorithm, Algorithm::AStar | Algorithm::Bfs)
+            && (self.blind() || self.guide.is_consistent());
+        let mut open = if consistent_astar { Open::buckets() } else { Open::heap() };
+        let mut arena: Vec<T> = Vec::with_capacity(n * 1024);
+        let mut nodes: Vec<Node> = Vec::with_capacity(1024);
+        let mut table = HashSlots::new();
+
+        let mut scratch = self.start.clone();
+        let h0 = self.estimate(&scratch)?;
+        let hash0 = scratch.iter().enumerate().fold(0u64, |z, (cell, t)| z ^ key(t.get(), cell));
+        arena.extend_from_slice(&scratch);
+        nodes.push(Node {
+            hash: hash0,
+            parent: 0,
+            g: 0,
+            h: h0,
+            blank: self.start_blank as u32,
+            dir: NO_DIR,
+            closed: false,
+        });
+        table.insert(hash0, 0, &nodes);
+        open.push(self.priority(0, h0), 0, 0);
+        self.stats.generated = 1;
+        self.stats.peak_open = 1;
+
+        while let Some((g, id)) = open.pop() {
+            let node = nodes[id as usize];
+            if node.closed || node.g != g {
+                continue; // expanded already, or reached more cheaply since this entry was made
+            }
+            let at = id as usize * n;
+            scratch.copy_from_slice(&arena[at..at + n]);
+            if (node.h == 0 || self.blind()) && scratch == self.goal {
+                self.stats.stored = nodes.len() as u64;
+                return Ok(Some(path(&nodes, id)));
+            }
+            nodes[id as usize].closed = true;
+            self.stats.expanded += 1;
+            let blank = node.blank as usize;
+            let (moves, len) = self.nbr[blank];
+            for &(dir, to) in &moves[..len as usize] {
+                if node.dir != NO_DIR && dir == Dir::ALL[node.dir as usize].opposite() {
+                    continue;
+                }
+                let to = to as usize;
+                self.stats.generated += 1;
+                let tile = scratch[to].get();
+                let hash = node.hash ^ key(tile, to) ^ key(tile, blank) ^ key(0, blank) ^ key(0, to);
+                let h = self.estimate_after(&mut scratch, blank, to, node.h)?;
+                let ng = g + 1;
+                scratch.swap(blank, to);
+                let existing = table.find(hash, |i| arena[i as usize * n..(i as usize + 1) * n] == scratch[..], &nodes);
+                match existing {
+                    Some(i) if nodes[i as usize].g <= ng => {}
+                    Some(i) => {
+                        // a cheaper path to a board seen before (inconsistent guides only)
+                        let e = &mut nodes[i as usize];
+                        e.g = ng;
+                        e.parent = id;
+                        e.dir = dir as u8;
+                        e.closed = false;
+                        open.push(self.priority(ng, e.h), ng, i);
+                    }
+                    None => {
+                        let i = nodes.len() as u32;
+                        arena.extend_from_slice(&scratch);
+                        nodes.push(Node {
+                            hash,
+                            parent: id,
+                            g: ng,
+                            h,
+                            blank: to as u32,
+                            dir: dir as u8,
+                            closed: false,
+                        });
+                        table.insert(hash, i, &nodes);
+                        open.push(self.priority(ng, h), ng, i);
+                    }
+                }
+                scratch.swap(blank, to);
+            }
+            self.stats.peak_open = self.stats.peak_open.max(open.len());
+            let bytes = (arena.capacity() * std::mem::size_of::<T>()
+                + nodes.capacity() * std::mem::size_of::<Node>()
+                + table.bytes()
+                + open.bytes()) as u64;
+            self.stats.peak_bytes = self.stats.peak_bytes.max(bytes);
+            if self.options.max_bytes.is_some_and(|m| bytes > m) {
+                return Err(
+                    self.limit_error(format!("the memory limit of {} bytes", self.options.max_bytes.unwrap_or(0)))
+                );
+            }
+            if self.over_nodes() {
+                return Err(self.limit_error(format!("the limit of {} nodes", self.options.max_nodes.unwrap_or(0))));
+            }
+        }
+        // the parity rule said the goal is reachable, and every reachable board was taken off
+        // the open list: this cannot happen
+        self.stats.stored = nodes.len() as u64;
+        Ok(None)
+    }
+
+    /// The open-list key of a node: smaller is taken first.
+    fn priority(&self, g: u32, h: u32) -> u64 {
+        match self.options.algorithm {
+            Algorithm::AStar | Algorithm::IdaStar => (g + h) as u64,
+            Algorithm::Bfs => g as u64,
+            Algorithm::Greedy => h as u64,
+            // fixed point, so ties between g + w·h values are exact for weights with three decimals
+            Algorithm::Weighted(w) => g as u64 * 1000 + (w * 1000.0).round() as u64 * h as u64,
+        }
+    }
+
+    // ---- IDA* --------------------------------------------------------------------------------
+
+    fn idastar(&mut self) -> Result<Option<Vec<Dir>>, Error> {
+        let mut cells = self.start.clone();
+        let mut blank = self.start_blank;
+        let h0 = self.estimate(&cells)?;
+        self.stats.generated = 1;
+        self.stats.iterations = 0;
+        if h0 == 0 && cells == self.goal {
+            return Ok(Some(Vec::new()));
+        }
+        let mut bound = h0;
+        // per depth: the estimate there and the next neighbour to try
+        struct Frame {
+            h: u32,
+            next: u8,
+        }
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut path: Vec<Dir> = Vec::new();
+        loop {
+            self.stats.iterations += 1;
+            let mut least = u32::MAX;
+            frames.clear();
+            frames.push(Frame { h: h0, next: 0 });
+            self.stats.expanded += 1;
+            while let Some(top) = frames.last_mut() {
+                let (moves, len) = self.nbr[blank];
+                if top.next >= len {
+                    frames.pop();
+                    if let Some(dir) = path.pop() {
+                        // undo: the blank steps back the way it came
+                        if let Some(back) = dir.opposite().step(self.shape, blank) {
+                            cells.swap(blank, back);
+                            blank = back;
+                        }
+                    }
+                    continue;
+                }
+                let (dir, to) = moves[top.next as usize];
+                top.next += 1;
+                let h = top.h;
+                if path.last().is_some_and(|&last| last.opposite() == dir) {
+                    continue;
+                }
+                let to = to as usize;
+                self.stats.generated += 1;
+                let nh = self.estimate_after(&mut cells, blank, to, h)?;
+                let f = path.len() as u32 + 1 + nh;
+                if f > bound {
+                    least = least.min(f);
+                    continue;
+                }
+                cells.swap(blank, to);
+                blank = to;
+                path.push(dir);
+                self.stats.peak_open = self.stats.peak_open.max(path.len() as u64);
+                if nh == 0 && cells == self.goal {
+                    self.stats.stored = self.stats.peak_open;
+                    self.stats.peak_bytes = (path.capacity() * std::mem::size_of::<Dir>()
+                        + frames.capacity() * std::mem::size_of::<Frame>()
+                        + cells.capacity() * std::mem::size_of::<T>())
+                        as u64;
+                    return Ok(Some(path));
+                }
+                self.stats.expanded += 1;
+                frames.push(Frame { h: nh, next: 0 });
+                if self.over_nodes() {
+                    return Err(self.limit_error(format!("the limit of {} nodes", self.options.max_nodes.unwrap_or(0))));
+                }
+            }
+            if least == u32::MAX {
+                return Ok(None); // every branch ended: cannot happen for a solvable board
+            }
+            bound = least;
+        }
+    }
+}
+
+/// The moves from the start to node `id`.
+fn path(nodes: &[Node], mut id: u32) -> Vec<Dir> {
+    let mut moves = Vec::with_capacity(nodes[id as usize].g as usize);
+    while nodes[id as usize].dir != NO_DIR {
+        moves.push(Dir::ALL[nodes[id as usize].dir as usize]);
+        id = nodes[id as usize].parent;
+    }
+    moves.reverse();
+    moves
+}
+
+/// Open addressing over node ids, keyed by their Zobrist hash.
+struct HashSlots {
+    /// `id + 1`, or 0 for an empty slot.
+    slots: Vec<u32>,
+    len: usize,
+}
+
+impl HashSlots {
+    fn new() -> HashSlots {
+        HashSlots { slots: vec![0; 1 << 12], len: 0 }
+    }
+
+    fn bytes(&self) -> usize {
+        self.slots.capacity() * 4
+    }
+
+    /// The node with this hash whose board `same` accepts.
+    #[inline]
+    fn find(&self, hash: u64, same: impl Fn(u32) -> bool, nodes: &[Node]) -> Option<u32> {
+        let mask = self.slots.len() - 1;
+        let mut at = hash as usize & mask;
+        loop {
+            match self.slots[at] {
+                0 => return None,
+                s => {
+                    let id = s - 1;
+                    if nodes[id as usize].hash == hash && same(id) {
+                        return Some(id);
+                    }
+                }
+            }
+            at = (at + 1) & mask;
+        }
+    }
+
+    fn insert(&mut self, hash: u64, id: u32, nodes: &[Node]) {
+        if (self.len + 1) * 2 > self.slots.len() {
+            let mut bigger = vec![0u32; self.slots.len() * 2];
+            let mask = bigger.len() - 1;
+            for &s in self.slots.iter().filter(|&&s| s != 0) {
+                let mut at = nodes[s as usize - 1].hash as usize & mask;
+                while bigger[at] != 0 {
+                    at = (at + 1) & mask;
+                }
+                bigger[at] = s;
+            }
+            self.slots = bigger;
+        }
+        let mask = self.slots.len() - 1;
+        let mut at = hash as usize & mask;
+        while self.slots[at] != 0 {
+            at = (at + 1) & mask;
+        }
+        self.slots[at] = id + 1;
+        self.len += 1;
+    }
+}
+
+/// The open list: entries `(g, node)` by a key, smallest first, deepest (largest `g`) among equals.
+enum Open {
+    /// `buckets[key - base][g]`: stacks of nodes; for keys that never go below the first one.
+    Buckets { buckets: Vec<Vec<Vec<u32>>>, base: u64, lowest: usize, len: u64, bytes: usize },
+    /// A binary heap, for any keys.
+    Heap(BinaryHeap<Reverse<(u64, Reverse<u32>, u32)>>),
+}
+
+impl Open {
+    fn buckets() -> Open {
+        Open::Buckets { buckets: Vec::new(), base: u64::MAX, lowest: 0, len: 0, bytes: 0 }
+    }
+
+    fn heap() -> Open {
+        Open::Heap(BinaryHeap::new())
+    }
+
+    fn len(&self) -> u64 {
+        match self {
+            Open::Buckets { len, .. } => *len,
+            Open::Heap(h) => h.len() as u64,
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            Open::Buckets { bytes, buckets, .. } => *bytes + buckets.capacity() * 24,
+            Open::Heap(h) => h.capacity() * 16,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, key: u64, g: u32, id: u32) {
+        match self {
+            Open::Heap(h) => h.push(Reverse((key, Reverse(g), id))),
+            Open::Buckets { buckets, base, lowest, len, bytes } => {
+                if *base == u64::MAX {
+                    *base = key;
+                }
+                // a consistent guide never makes a key below the start's
+                let k = key.saturating_sub(*base) as usize;
+                if k >= buckets.len() {
+                    buckets.resize_with(k + 1, Vec::new);
+                }
+                let by_g = &mut buckets[k];
+                if g as usize >= by_g.len() {
+                    *bytes += (g as usize + 1 - by_g.len()) * 24;
+                    by_g.resize_with(g as usize + 1, Vec::new);
+                }
+                let stack = &mut by_g[g as usize];
+                if stack.len() == stack.capacity() {
+                    *bytes += stack.capacity().max(4) * 4;
+                }
+                stack.push(id);
+                *lowest = (*lowest).min(k);
+                *len += 1;
+            }
+        }
+    }
+
+    #[inline]
+    fn pop(&mut self) -> Option<(u32, u32)> {
+        match self {
+            Open::Heap(h) => h.pop().map(|Reverse((_, Reverse(g), id))| (g, id)),
+            Open::Buckets { buckets, lowest, len, .. } => {
+                while *lowest < buckets.len() {
+                    let by_g = &mut buckets[*lowest];
+                    while let Some(stack) = by_g.last_mut() {
+                        if let Some(id) = stack.pop() {
+                            *len -= 1;
+                            return Some((by_g.len() as u32 - 1, id));
+                        }
+                        by_g.pop();
+                    }
+                    *lowest += 1;
+                }
+                None
+            }
+        }
+    }
+}
+
+/// The least number of keys to remove (all distinct) so the rest increase: their number less the
+/// longest increasing subsequence (patience sorting).
+fn out_of_order(keys: impl Iterator<Item = u16>) -> u32 {
+    let mut tails = [0u16; crate::board::MAX_SIDE];
+    let (mut len, mut count) = (0usize, 0u32);
+    for k in keys {
+        count += 1;
+        let i = tails[..len].partition_point(|&t| t < k);
+        tails[i] = k;
+        if i == len {
+            len += 1;
+        }
+    }
+    count - len as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn branching_factor_solves_the_series() {
+        // 1 + 2 + 4 + 8 = 15 nodes, so N = 14 at depth 3 gives b* = 2
+        let b = effective_branching_factor(14.0, 3).unwrap();
+        assert!((b - 2.0).abs() < 1e-9, "{b}");
+        // a path alone: N = d gives b* = 1
+        let b = effective_branching_factor(5.0, 5).unwrap();
+        assert!((b - 1.0).abs() < 1e-9, "{b}");
+        assert_eq!(effective_branching_factor(10.0, 0), None);
+        // Russell & Norvig's example: 52 nodes at depth 5 give 1.92
+        let b = effective_branching_factor(52.0, 5).unwrap();
+        assert!((b - 1.92).abs() < 0.005, "{b}");
+    }
+
+    #[test]
+    fn out_of_order_counts_tiles_not_pairs() {
+        assert_eq!(out_of_order([0u16, 1, 2].into_iter()), 0);
+        assert_eq!(out_of_order([2u16, 1, 0].into_iter()), 2);
+        assert_eq!(out_of_order([3u16, 0, 1, 2].into_iter()), 1);
+    }
+
+    #[test]
+    fn zobrist_keys_differ() {
+        let mut seen = std::collections::HashSet::new();
+        for t in 0..64 {
+            for c in 0..64 {
+                assert!(seen.insert(key(t, c)));
             }
         }
     }
