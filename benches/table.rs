@@ -85,5 +85,32 @@ fn builds(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, rank, neighbours, lookup, builds);
+/// Heuristic search (issue 4's targets): the hardest 3x3 board with Manhattan A* ("a few ms"),
+/// and 4x4 boards of 44 and 50 moves (COS 226's files) with linear conflict, A* and IDA*.
+fn searches(c: &mut Criterion) {
+    use slidetable::heuristic::Heuristic;
+    use slidetable::search::{solve, Algorithm, Guide, Options};
+    let hardest = Board::parse(Shape::EIGHT, "8 6 7 2 5 4 3 0 1").unwrap();
+    let four = Shape::new(4, 4).unwrap();
+    let b44 = Board::parse(four, "14 5 11 6 9 0 4 3 15 1 7 12 8 2 13 10").unwrap();
+    let b50 = Board::parse(four, "2 3 0 8 15 12 6 7 13 1 4 9 14 11 10 5").unwrap();
+    let cases = [
+        ("solve 3x3 31 moves astar manhattan", &hardest, Algorithm::AStar, Heuristic::Manhattan),
+        ("solve 3x3 31 moves astar linear-conflict", &hardest, Algorithm::AStar, Heuristic::LinearConflict),
+        ("solve 3x3 31 moves idastar manhattan", &hardest, Algorithm::IdaStar, Heuristic::Manhattan),
+        ("solve 4x4 44 moves astar linear-conflict", &b44, Algorithm::AStar, Heuristic::LinearConflict),
+        ("solve 4x4 50 moves idastar linear-conflict", &b50, Algorithm::IdaStar, Heuristic::LinearConflict),
+    ];
+    let mut group = c.benchmark_group("search");
+    group.sample_size(10);
+    for (name, board, algorithm, h) in cases {
+        let goal = Goal::BlankLast.board(board.shape()).unwrap();
+        group.bench_function(name, |b| {
+            b.iter(|| solve(black_box(board), &goal, Guide::Heuristic(h), &Options::new(algorithm)).unwrap())
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, rank, neighbours, lookup, builds, searches);
 criterion_main!(benches);

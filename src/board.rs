@@ -213,6 +213,8 @@ impl Board {
     }
 
     /// Parses the COS 226 file format: the size `N`, then `N` rows of `N` numbers (0 is the blank).
+    /// A first line of two numbers `R C` is a rectangular board of `R` rows of `C` (as
+    /// [`Board::to_cos226`] writes one).
     ///
     /// # Errors
     /// [`Error::BadBoard`] for a missing or bad size, a ragged or short file, extra numbers, or a
@@ -220,28 +222,36 @@ impl Board {
     pub fn parse_cos226(text: &str) -> Result<Board, Error> {
         let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
         let first = lines.next().ok_or(BoardError::Empty)?;
-        let n: usize = first
-            .parse()
-            .map_err(|_| BoardError::BadFile(format!("the first line must be the size N, found `{first}`")))?;
-        if !(2..=MAX_SIDE).contains(&n) {
+        let sizes: Vec<&str> = first.split_whitespace().collect();
+        let size = |t: &str| {
+            t.parse::<usize>()
+                .map_err(|_| BoardError::BadFile(format!("the first line must be the size N, found `{first}`")))
+        };
+        let (n, m) = match sizes[..] {
+            [n] => (size(n)?, size(n)?),
+            [r, c] => (size(r)?, size(c)?),
+            _ => return Err(BoardError::BadFile(format!("the first line must be the size N, found `{first}`")).into()),
+        };
+        if !(2..=MAX_SIDE).contains(&n) || !(2..=MAX_SIDE).contains(&m) {
+            let size = if n == m { n.to_string() } else { format!("{n} {m}") };
             return Err(
-                BoardError::BadFile(format!("size {n} is out of range: COS 226 boards have 2 <= N < 128")).into()
+                BoardError::BadFile(format!("size {size} is out of range: COS 226 boards have 2 <= N < 128")).into()
             );
         }
-        let shape = Shape::new(n, n)?;
-        let mut cells: Vec<u64> = Vec::with_capacity(n * n);
+        let shape = Shape::new(n, m)?;
+        let mut cells: Vec<u64> = Vec::with_capacity(n * m);
         for row in 0..n {
             let line = lines.next().ok_or_else(|| {
-                BoardError::BadFile(format!("the file ends after {row} rows; a {n}x{n} board needs {n}"))
+                BoardError::BadFile(format!("the file ends after {row} rows; a {shape} board needs {n}"))
             })?;
             let before = cells.len();
             for token in line.split_whitespace() {
                 cells.push(parse_tile(token)?);
             }
             let got = cells.len() - before;
-            if got != n {
+            if got != m {
                 return Err(BoardError::BadFile(format!(
-                    "row {} has {got} numbers; every row of a {n}x{n} board needs {n}",
+                    "row {} has {got} numbers; every row of a {shape} board needs {m}",
                     row + 1
                 ))
                 .into());
@@ -251,6 +261,19 @@ impl Board {
             return Err(BoardError::BadFile(format!("unexpected line after {n} rows: `{extra}`")).into());
         }
         Board::from_values(shape, cells)
+    }
+
+    /// The square shape a board written as `text` has, judged by its number of tiles (9 tiles:
+    /// 3x3, 16: 4x4), or `None` when that number is not the area of a square board.
+    pub fn square_shape_of(text: &str) -> Option<Shape> {
+        let is_sep = |c: char| c.is_whitespace() || matches!(c, ',' | '/' | ';' | '[' | ']' | '(' | ')');
+        let tokens: Vec<&str> = text.split(is_sep).filter(|t| !t.is_empty()).collect();
+        let count = match tokens[..] {
+            [one] if one.len() > 1 && one.chars().all(|c| c.is_ascii_digit() || c == '_' || c == '.') => one.len(),
+            _ => tokens.len(),
+        };
+        let side = (count as f64).sqrt().round() as usize;
+        (side * side == count).then(|| Shape::new(side, side).ok()).flatten()
     }
 
     /// The board's shape.

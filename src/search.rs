@@ -608,7 +608,7 @@ impl<'a, T: Tile> Space<'a, T> {
                 let h = self.estimate_after(&mut scratch, blank, to, node.h)?;
                 let ng = g + 1;
                 scratch.swap(blank, to);
-                let existing = table.find(hash, |i| arena[i as usize * n..(i as usize + 1) * n] == scratch[..], &nodes);
+                let existing = table.find(hash, |i| arena[i as usize * n..(i as usize + 1) * n] == scratch[..]);
                 match existing {
                     Some(i) if nodes[i as usize].g <= ng => {}
                     Some(i) => {
@@ -759,10 +759,11 @@ fn path(nodes: &[Node], mut id: u32) -> Vec<Dir> {
     moves
 }
 
-/// Open addressing over node ids, keyed by their Zobrist hash.
+/// Open addressing over node ids, keyed by their Zobrist hash. A slot holds the hash's high 32
+/// bits beside the id, so a probe rejects most other boards without touching their node.
 struct HashSlots {
-    /// `id + 1`, or 0 for an empty slot.
-    slots: Vec<u32>,
+    /// `(hash >> 32) << 32 | (id + 1)`, or 0 for an empty slot.
+    slots: Vec<u64>,
     len: usize,
 }
 
@@ -772,20 +773,25 @@ impl HashSlots {
     }
 
     fn bytes(&self) -> usize {
-        self.slots.capacity() * 4
+        self.slots.capacity() * 8
+    }
+
+    #[inline]
+    fn slot(hash: u64, id: u32) -> u64 {
+        (hash & !0xFFFF_FFFF) | (id as u64 + 1)
     }
 
     /// The node with this hash whose board `same` accepts.
     #[inline]
-    fn find(&self, hash: u64, same: impl Fn(u32) -> bool, nodes: &[Node]) -> Option<u32> {
+    fn find(&self, hash: u64, same: impl Fn(u32) -> bool) -> Option<u32> {
         let mask = self.slots.len() - 1;
         let mut at = hash as usize & mask;
         loop {
             match self.slots[at] {
                 0 => return None,
                 s => {
-                    let id = s - 1;
-                    if nodes[id as usize].hash == hash && same(id) {
+                    let id = (s & 0xFFFF_FFFF) as u32 - 1;
+                    if s >> 32 == hash >> 32 && same(id) {
                         return Some(id);
                     }
                 }
@@ -796,10 +802,10 @@ impl HashSlots {
 
     fn insert(&mut self, hash: u64, id: u32, nodes: &[Node]) {
         if (self.len + 1) * 2 > self.slots.len() {
-            let mut bigger = vec![0u32; self.slots.len() * 2];
+            let mut bigger = vec![0u64; self.slots.len() * 2];
             let mask = bigger.len() - 1;
             for &s in self.slots.iter().filter(|&&s| s != 0) {
-                let mut at = nodes[s as usize - 1].hash as usize & mask;
+                let mut at = nodes[(s & 0xFFFF_FFFF) as usize - 1].hash as usize & mask;
                 while bigger[at] != 0 {
                     at = (at + 1) & mask;
                 }
@@ -812,7 +818,7 @@ impl HashSlots {
         while self.slots[at] != 0 {
             at = (at + 1) & mask;
         }
-        self.slots[at] = id + 1;
+        self.slots[at] = HashSlots::slot(hash, id);
         self.len += 1;
     }
 }

@@ -198,7 +198,9 @@ fn cos226_bad_files() {
     // non-numeric tiles and sizes
     assert_eq!(cos226_error("3\n0 1 3\n4 x 5\n7 8 6\n"), BoardError::NotANumber("x".into()));
     assert!(matches!(cos226_error("three\n0 1 3\n4 2 5\n7 8 6\n"), BoardError::BadFile(_)));
-    assert!(matches!(cos226_error("3 3\n0 1 3\n4 2 5\n7 8 6\n"), BoardError::BadFile(_)));
+    assert!(matches!(cos226_error("3 3 3\n0 1 3\n4 2 5\n7 8 6\n"), BoardError::BadFile(_)));
+    assert!(matches!(cos226_error("2 3\n0 1 3\n4 2 5\n7 8 6\n"), BoardError::BadFile(_)));
+    assert!(matches!(cos226_error("2 128\n"), BoardError::BadFile(_)));
     assert!(matches!(cos226_error("-3\n"), BoardError::BadFile(_)));
     assert!(matches!(cos226_error("99999999999999999999999\n1 2\n3 0\n"), BoardError::BadFile(_)));
     // sizes out of range
@@ -215,6 +217,33 @@ fn cos226_bad_files() {
     assert_eq!(cos226_error("2\n1 1\n3 0\n"), BoardError::Duplicate { tile: 1 });
     assert!(matches!(cos226_error("2\n1 2\n4 0\n"), BoardError::OutOfRange { tile: 4, max: 3, .. }));
     assert!(matches!(cos226_error("2\n1 2\n99999999999999999999 0\n"), BoardError::OutOfRange { max: 3, .. }));
+}
+
+#[test]
+fn cos226_round_trip_on_rectangular_boards() {
+    for (r, c) in [(2usize, 3usize), (3, 2), (2, 6), (4, 3), (3, 5)] {
+        let s = Shape::new(r, c).unwrap();
+        for goal in [Goal::BlankLast, Goal::BlankFirst, Goal::Snail] {
+            let b = goal.board(s).unwrap();
+            assert_eq!(Board::parse_cos226(&b.to_cos226()).unwrap(), b);
+        }
+    }
+    // a square board written with both sides is the same board
+    assert_eq!(
+        Board::parse_cos226("3 3\n0 1 3\n4 2 5\n7 8 6\n").unwrap(),
+        Board::parse_cos226("3\n0 1 3\n4 2 5\n7 8 6\n").unwrap()
+    );
+}
+
+#[test]
+fn square_shape_is_inferred_from_the_tile_count() {
+    assert_eq!(Board::square_shape_of("8 6 7 2 5 4 3 0 1"), Some(Shape::EIGHT));
+    assert_eq!(Board::square_shape_of("867254301"), Some(Shape::EIGHT));
+    assert_eq!(Board::square_shape_of("1 2 3 0"), Some(shape("2x2")));
+    assert_eq!(Board::square_shape_of("1,2,3,4/5,6,7,8/9,10,11,12/13,14,15,0"), Some(shape("4x4")));
+    assert_eq!(Board::square_shape_of("1 2 3 4 5 0"), None);
+    assert_eq!(Board::square_shape_of("0"), None);
+    assert_eq!(Board::square_shape_of(""), None);
 }
 
 #[test]

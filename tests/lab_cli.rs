@@ -92,6 +92,15 @@ fn count_bad_input() {
     table(dir.path()).arg("count").assert().code(2).stderr(contains("no board given"));
     table(dir.path()).args(["count", "1 2 3", "--file"]).arg(data("puzzle07.txt")).assert().code(2);
     table(dir.path()).args(["count", "--file", "nope.txt"]).assert().code(3).stderr(one_line_error());
+    table(dir.path())
+        .args(["count", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"])
+        .assert()
+        .code(2)
+        .stderr(contains("tables go up to 12 cells"))
+        .stderr(one_line_error());
+    // the preset's own goal: seed 004's worst board is 30 moves from the snail goal
+    let out = stdout(table(dir.path()).args(["count", "--preset", "worst"]));
+    assert!(out.contains("distance   30 moves (exact; goal 1 2 3 / 8 _ 4 / 7 6 5)"), "{out}");
 }
 
 #[test]

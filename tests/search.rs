@@ -128,3 +128,151 @@ fn astar_and_idastar_agree_on_4x4() {
         check(&b, &goal, &i, d, "IDA* lc 4x4");
     }
 }
+
+/// SplitMix64: a seeded stream for sampling.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+#[test]
+fn every_optimal_search_matches_the_table_on_a_large_seeded_sample() {
+    use slidetable::search::{solve, Algorithm, Guide, Options};
+    // per depth, `count` states drawn at random (all of them where there are fewer)
+    for (goal, count) in [(Goal::BlankLast, 16usize), (Goal::Snail, 5)] {
+        let goal = goal.board(Shape::EIGHT).unwrap();
+        let table = build(&goal, |_| {}).unwrap();
+        let mut rng = Rng(0x51DE_7AB1E);
+        let mut by_depth: Vec<Vec<u64>> = vec![Vec::new(); 32];
+        for (i, &d) in table.payload().iter().enumerate() {
+            by_depth[d as usize].push(i as u64);
+        }
+        let mut sample = Vec::new();
+        for states in &mut by_depth {
+            for k in 0..count.min(states.len()) {
+                let pick = k + (rng.next() % (states.len() - k) as u64) as usize;
+                states.swap(k, pick);
+                sample.push(states[k]);
+            }
+        }
+        assert_eq!(sample.len(), table.histogram().iter().map(|&c| (c as usize).min(count)).sum::<usize>());
+        for i in sample {
+            let start = table.index().board(i);
+            let d = table.payload()[i as usize];
+            let mut runs: Vec<(Algorithm, Guide)> = vec![
+                (Algorithm::AStar, Guide::Heuristic(Heuristic::Manhattan)),
+                (Algorithm::AStar, Guide::Heuristic(Heuristic::LinearConflict)),
+                (Algorithm::AStar, Guide::Table(&table)),
+                (Algorithm::IdaStar, Guide::Heuristic(Heuristic::Manhattan)),
+                (Algorithm::IdaStar, Guide::Heuristic(Heuristic::LinearConflict)),
+                (Algorithm::IdaStar, Guide::Table(&table)),
+                (Algorithm::Weighted(1.0), Guide::Heuristic(Heuristic::LinearConflict)),
+            ];
+            // the weak h1 and blind search on the shallower half of the sample, to keep the test fast
+            if d <= 22 {
+                runs.push((Algorithm::AStar, Guide::Heuristic(Heuristic::Hamming)));
+                runs.push((Algorithm::Bfs, Guide::Heuristic(Heuristic::Manhattan)));
+            }
+            for (algorithm, guide) in runs {
+                let what = format!("{} {:?}", algorithm.name(), guide);
+                let found = solve(&start, &goal, guide, &Options::new(algorithm)).unwrap().unwrap();
+                check(&start, &goal, &found, d, &what);
+                if let Guide::Table(_) = guide {
+                    // the exact distance leads straight down: one node expanded per move
+                    assert_eq!(found.stats.expanded, d as u64, "{what} on {start}");
+                }
+            }
+            // the suboptimal searches still solve it, weighted A* within w times the optimum
+            for (algorithm, bound) in [(Algorithm::Weighted(2.0), 2 * d as usize), (Algorithm::Greedy, usize::MAX)] {
+                let found = solve(&start, &goal, Guide::Heuristic(Heuristic::Manhattan), &Options::new(algorithm))
+                    .unwrap()
+                    .unwrap();
+                let len = found.moves.len() as u8;
+                check(&start, &goal, &found, len, algorithm.name());
+                assert!(
+                    found.moves.len() >= d as usize && found.moves.len() <= bound,
+                    "{} on {start}",
+                    algorithm.name()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn nilsson_is_not_admissible_and_astar_with_it_can_miss_the_optimum() {
+    let goal = Goal::Snail.board(Shape::EIGHT).unwrap();
+    let table = build(&goal, |_| {}).unwrap();
+    let est = Estimator::new(&goal);
+    let (mut over, mut longer) = (0u32, 0u32);
+    let mut rng = Rng(7);
+    for _ in 0..300 {
+        let i = rng.next() % table.index().len();
+        let start = table.index().board(i);
+        let d = table.payload()[i as usize];
+        over += (est.estimate(Heuristic::Nilsson, start.cells()) > d as u32) as u32;
+        let found = astar(&start, &goal, Heuristic::Nilsson).unwrap();
+        let len = found.moves.len() as u8;
+        check(&start, &goal, &found, len, "A* nilsson");
+        assert!(len >= d);
+        longer += (len > d) as u32;
+    }
+    assert!(over > 100, "P+3S overestimates on most boards: {over} of 300");
+    assert!(longer > 0, "A* with P+3S found an optimal solution on every board");
+}
+
+/// A* as a textbook writes it: a map of boards and a binary heap. The reference the flat-array
+/// search is checked against where no table reaches.
+fn reference_astar(start: &Board, goal: &Board) -> usize {
+    use std::cmp::Reverse;
+    use std::collections::{BinaryHeap, HashMap};
+    let est = Estimator::new(goal);
+    let mut best: HashMap<Board, usize> = HashMap::from([(start.clone(), 0)]);
+    let mut boards = vec![start.clone()];
+    let mut open = BinaryHeap::from([Reverse((est.manhattan(start.cells()) as usize, 0usize, 0usize))]);
+    while let Some(Reverse((_, g, at))) = open.pop() {
+        let board = boards[at].clone();
+        if board == *goal {
+            return g;
+        }
+        if best[&board] < g {
+            continue;
+        }
+        for dir in slidetable::Dir::ALL {
+            let Some(next) = board.moved(dir) else { continue };
+            if !best.get(&next).is_some_and(|&b| b <= g + 1) {
+                best.insert(next.clone(), g + 1);
+                let f = g + 1 + est.manhattan(next.cells()) as usize;
+                open.push(Reverse((f, g + 1, boards.len())));
+                boards.push(next);
+            }
+        }
+    }
+    unreachable!("a solvable board")
+}
+
+#[test]
+fn fast_search_matches_textbook_astar_beyond_the_tables() {
+    let mut rng = Rng(0xF00D);
+    for (rows, cols, walk) in [(4, 4, 40), (4, 4, 60), (3, 5, 50), (5, 3, 50), (5, 5, 40), (3, 6, 40)] {
+        let goal = Goal::BlankLast.board(Shape::new(rows, cols).unwrap()).unwrap();
+        let mut b = goal.clone();
+        for _ in 0..walk {
+            let _ = b.apply(slidetable::Dir::ALL[(rng.next() % 4) as usize]);
+        }
+        let want = reference_astar(&b, &goal);
+        for h in [Heuristic::Manhattan, Heuristic::LinearConflict] {
+            let a = astar(&b, &goal, h).unwrap();
+            check(&b, &goal, &a, want as u8, &format!("A* {} {rows}x{cols}", h.name()));
+            let i = idastar(&b, &goal, h).unwrap();
+            check(&b, &goal, &i, want as u8, &format!("IDA* {} {rows}x{cols}", h.name()));
+        }
+    }
+}

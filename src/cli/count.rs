@@ -1,16 +1,16 @@
 //! `table count`: the number of distinct optimal solutions of a board.
 
 use std::io::Write;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 use clap::Args;
 use serde::Serialize;
 use slidetable::count::count_solutions;
 use slidetable::{Board, Error};
 
-use super::{open_table, parse_board_for, thousands, Opened, TableArgs, UsageError, EXIT_NO};
+use super::input::{preset_list, BoardInput};
+use super::{open_table, thousands, Opened, TableArgs, EXIT_NO};
 
 pub const LONG_ABOUT: &str = "\
 The number of distinct optimal solutions of a board: how many different shortest sequences of
@@ -21,27 +21,26 @@ each state one step closer receives the number of optimal walks that reach it; t
 is the answer. Only the states on some optimal solution (the cone) are visited. Also printed: the
 size of the cone and its widest level.
 
-The board is given as arguments (joined together) or, with --file, as a COS 226 puzzle file (the
-size N, then N rows). COS 226's puzzle07.txt (data/puzzle07.txt) has more than one.
+The board is given as arguments (joined together), with --file as a COS 226 puzzle file (the
+size N, then N rows), or with --preset NAME (`--preset list`). COS 226's puzzle07.txt
+(data/puzzle07.txt) has more than one. A preset is counted towards its own goal unless --goal or
+--table says otherwise.
 
 Exit status: 0 counted; 1 the board cannot reach the goal; 2 malformed board.
 
 Examples:
   table count 8 6 7 2 5 4 3 0 1
   table count --file data/puzzle07.txt
+  table count --preset hardest-a
   table count --board 2x4 --json 1 2 3 4 5 6 0 7";
 
 /// Arguments of `table count`.
 #[derive(Args, Debug)]
 pub struct CountArgs {
-    /// The board: tiles row by row, 0 (or _ or .) for the blank. Several arguments are joined.
-    #[arg(value_name = "TILE", num_args = 0..)]
-    tiles: Vec<String>,
+    #[command(flatten)]
+    input: BoardInput,
     #[command(flatten)]
     table: TableArgs,
-    /// Read the board from a COS 226 puzzle file.
-    #[arg(long, short = 'f', value_name = "FILE")]
-    file: Option<PathBuf>,
     /// Print the answer as one JSON object (the count as a string: it may exceed 2^53).
     #[arg(long)]
     json: bool,
@@ -65,24 +64,32 @@ struct Json {
 }
 
 pub fn run(args: CountArgs) -> Result<ExitCode> {
-    let (opened, board) = match (&args.file, args.tiles.is_empty()) {
-        (Some(path), true) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-            let board =
-                Board::parse_cos226(&text).with_context(|| format!("reading the puzzle in {}", path.display()))?;
-            (open_table(&args.table, Some(board.shape()), true)?, board)
-        }
-        (Some(_), false) => bail!(UsageError("give the board either as arguments or with --file, not both".into())),
-        (None, true) => {
-            bail!(UsageError("no board given: write its tiles row by row, like `table count 8 6 7 2 5 4 3 0 1`".into()))
-        }
-        (None, false) => {
-            let opened = open_table(&args.table, None, true)?;
-            let board = parse_board_for(&opened.table, &opened.path, &args.tiles.join(" "))?;
-            (opened, board)
+    if args.input.wants_list() {
+        print!("{}", preset_list());
+        return Ok(ExitCode::SUCCESS);
+    }
+    // A named table decides the shape of a board of tiles; otherwise the board decides the table.
+    let named = match &args.table.table {
+        Some(_) => Some(open_table(&args.table, None, true)?),
+        None => None,
+    };
+    let given = args.input.read(&args.table.board, named.as_ref().map(|o| o.table.header().shape))?;
+    let shape = given.board.shape();
+    if shape.cells() > slidetable::rank::MAX_TABLE_CELLS {
+        return Err(Error::TableTooLarge { shape, cells: shape.cells() })
+            .context("counting needs a perfect table (`table solve` searches boards of any size)");
+    }
+    let opened = match named {
+        Some(opened) => opened,
+        None => {
+            let mut table = args.table.clone();
+            if let (None, Some(p)) = (&table.board.goal, &given.preset) {
+                table.board.goal = Some(p.goal.clone());
+            }
+            open_table(&table, Some(given.board.shape()), true)?
         }
     };
-    count(&opened, &board, args.json)
+    count(&opened, &given.board, args.json)
 }
 
 fn count(opened: &Opened, board: &Board, json: bool) -> Result<ExitCode> {

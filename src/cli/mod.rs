@@ -11,7 +11,9 @@ use memmap2::Mmap;
 use slidetable::{Board, Error, Goal, Shape, Table};
 
 mod build;
+mod input;
 mod query;
+mod solve;
 mod stats;
 mod verify;
 
@@ -39,7 +41,7 @@ pub const EXIT_FILE: u8 = 3;
 /// U D L R.
 ///
 /// Exit status: 0 success; 1 the answer is no (unsolvable board, table fails verification);
-/// 2 malformed input or arguments; 3 table file or I/O problem.
+/// 2 malformed input or arguments; 3 table file or I/O problem; 4 a search gave up at its limit.
 #[derive(Parser, Debug)]
 #[command(name = "table", version, about, long_about, max_term_width = 100)]
 #[command(after_help = "Start with `table build`, then `table query 8 6 7 2 5 4 3 0 1` and `table stats`.")]
@@ -62,6 +64,9 @@ enum Command {
     /// Prove that a table file is the exact distance function of its goal.
     #[command(long_about = verify::LONG_ABOUT)]
     Verify(verify::VerifyArgs),
+    /// Solve a board of any size by heuristic search (A*, IDA*, ...), with statistics.
+    #[command(long_about = solve::LONG_ABOUT)]
+    Solve(solve::SolveArgs),
     /// Boards drawn uniformly at random from the states at one exact distance.
     #[command(long_about = sample::LONG_ABOUT)]
     Sample(sample::SampleArgs),
@@ -83,6 +88,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Query(args) => query::run(args),
         Command::Stats(args) => stats::run(args),
         Command::Verify(args) => verify::run(args),
+        Command::Solve(args) => solve::run(args),
         Command::Sample(args) => sample::run(args),
         Command::Count(args) => count::run(args),
         Command::Heuristic(args) => heuristic::run(args),
@@ -93,8 +99,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
 /// Board shape and goal, shared by every subcommand.
 #[derive(Args, Debug, Clone, Default)]
 pub struct BoardArgs {
-    /// Board shape, rows x columns: 2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2 2x6 6x2 3x4 4x3.
-    /// [default: 3x3, or the table's shape]
+    /// Board shape, rows x columns. Tables: 2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2 2x6 6x2 3x4 4x3;
+    /// `solve`: any from 2x2 to 127x127. [default: 3x3, the table's shape, or the board's]
     #[arg(long, value_name = "RxC")]
     board: Option<String>,
     /// Goal: blank-last (1 2 3 / 4 5 6 / 7 8 _), blank-first (_ 1 2 / 3 4 5 / 6 7 8), snail

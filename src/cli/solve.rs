@@ -1,0 +1,520 @@
+//! `table solve`: heuristic search on a board of any size, with its statistics, checked against a
+//! perfect table where one exists.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{anyhow, bail, Result};
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+use slidetable::board::moves_to_string;
+use slidetable::heuristic::Heuristic;
+use slidetable::search::{effective_branching_factor, solve, Algorithm, Exact, Found, Guide, Options};
+use slidetable::{Board, Shape, Table};
+
+use super::input::{preset_list, BoardInput};
+use super::{default_table_name, thousands, BoardArgs, Bytes, UsageError, EXIT_NO};
+
+pub const LONG_ABOUT: &str = "\
+Solve a board by heuristic search: A* (the default), IDA*, breadth-first, greedy best-first or
+weighted A*, guided by misplaced tiles, Manhattan distance, linear conflict, Nilsson's P+3S or the
+exact distances of a table. Boards of any size from 2x2 to 127x127, square or rectangular, to any
+goal. Unsolvable boards are found at once by the parity rule, never by searching.
+
+The board is given as tiles (a square board's size is read from their number: 16 tiles is 4x4),
+as a COS 226 puzzle file (--file), or by name (--preset; `--preset list` lists them).
+
+A* and IDA* stop only when the goal is taken off the open list (or reached within the bound), so
+with an admissible heuristic (all but nilsson) the solution is optimal. Greedy and weighted
+search trade that for speed. Where a table covers the board (3x3 and smaller are built in memory
+in milliseconds; larger ones up to 12 cells when their file exists), the solution's length is
+checked against the exact distance.
+
+Statistics: nodes expanded and generated (a node is generated when a successor is made; the move
+straight back is never made; the start counts), the largest open list, time, the search's peak
+memory, and the effective branching factor b* (N + 1 = 1 + b* + ... + b*^d).
+
+Output: a readable report (default); `--format cos226` prints exactly what the COS 226 test
+client prints (`Minimum number of moves = N`, then every board of the solution, or `No solution
+possible`); `--json` for scripts.
+
+Exit status: 0 solved; 1 the board cannot reach the goal; 2 malformed board or arguments;
+3 table file problem; 4 the search gave up at --max-nodes or --max-memory.
+
+Examples:
+  table solve 8 6 7 2 5 4 3 0 1
+  table solve --preset worst --heuristic nilsson
+  table solve --file puzzle4x4-50.txt --algorithm idastar
+  table solve --file puzzle04.txt --format cos226
+  table solve 5 1 2 4 0 6 3 7 8 --board 3x3 --goal blank-first --json
+  table solve --board 2x4 1 2 3 4 5 6 0 7 --algorithm weighted --weight 1.5";
+
+/// Exit status: the search stopped at a limit.
+pub const EXIT_GAVE_UP: u8 = 4;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum AlgorithmArg {
+    /// A*: optimal with an admissible heuristic.
+    Astar,
+    /// Iterative-deepening A*: optimal, memory linear in the solution length.
+    Idastar,
+    /// Breadth-first (uniform cost): optimal, ignores the heuristic.
+    Bfs,
+    /// Greedy best-first on h alone: fast, not optimal.
+    Greedy,
+    /// A* on g + w*h (--weight): at most w times the optimum with an admissible heuristic.
+    Weighted,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum HeuristicArg {
+    /// Tiles out of place (h1).
+    Hamming,
+    /// Manhattan distance (h2).
+    Manhattan,
+    /// Manhattan plus two moves for each tile that must leave its row or column.
+    LinearConflict,
+    /// Nilsson's P + 3S (seed 003): not admissible, solutions may not be optimal.
+    Nilsson,
+    /// The exact distance from a perfect table (boards of at most 12 cells).
+    Table,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// A readable report.
+    Human,
+    /// What the COS 226 test client prints.
+    Cos226,
+    /// One JSON object.
+    Json,
+}
+
+/// Arguments of `table solve`.
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    input: BoardInput,
+    #[command(flatten)]
+    board: BoardArgs,
+    /// The search algorithm. [default: astar, or weighted when --weight is given]
+    #[arg(long, short = 'a', value_enum, value_name = "NAME")]
+    algorithm: Option<AlgorithmArg>,
+    /// The heuristic.
+    #[arg(long = "heuristic", short = 'H', value_enum, value_name = "NAME", default_value = "linear-conflict")]
+    heuristic: HeuristicArg,
+    /// Weighted A*: the weight w of h in g + w*h (0 to 1000). [default: 2]
+    #[arg(long, value_name = "W")]
+    weight: Option<f64>,
+    /// The table file for --heuristic table and for checking optimality. [default: the one
+    /// `table build` names for the board and goal, if it exists; 3x3 and smaller are built in
+    /// memory]
+    #[arg(long, short = 't', value_name = "PATH")]
+    table: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human", value_name = "FORMAT")]
+    format: Format,
+    /// Same as --format json.
+    #[arg(long, conflicts_with = "format")]
+    json: bool,
+    /// Also print every board along the solution (human format).
+    #[arg(long)]
+    steps: bool,
+    /// Give up after generating this many nodes.
+    #[arg(long, value_name = "N")]
+    max_nodes: Option<u64>,
+    /// Give up when the search's data would exceed this size (like 512M, 8G; not used by IDA*).
+    /// [default: three quarters of the available memory, at most 16G]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<u64>,
+}
+
+/// `512M`, `8G`, `1024K`, `100000` (bytes).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim().to_ascii_uppercase();
+    let t = t.strip_suffix("IB").or_else(|| t.strip_suffix('B')).unwrap_or(&t);
+    let (digits, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((i, _)) => t.split_at(i),
+        None => (t, ""),
+    };
+    let shift = match unit {
+        "" => 0,
+        "K" => 10,
+        "M" => 20,
+        "G" => 30,
+        "T" => 40,
+        _ => return Err(format!("`{text}` is not a size: write a number with K, M or G, like 512M or 8G")),
+    };
+    let n: f64 = digits.trim().parse().map_err(|_| format!("`{text}` is not a size: write it like 512M or 8G"))?;
+    if !(n.is_finite() && n > 0.0) {
+        return Err(format!("`{text}` is not a positive size"));
+    }
+    Ok((n * (1u64 << shift) as f64) as u64)
+}
+
+/// Three quarters of the memory available now (Linux), at most 16 GiB; 4 GiB when unknown.
+fn default_max_memory() -> u64 {
+    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        m.lines()
+            .find(|l| l.starts_with("MemAvailable:"))
+            .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+            .map(|kib| kib * 1024)
+    });
+    available.map_or(4 << 30, |a| (a / 4 * 3).min(16 << 30))
+}
+
+/// A table for the board's shape and goal: the named file, the default file if it exists, or
+/// for 9 cells and fewer one built in memory.
+fn find_table(path: Option<&PathBuf>, goal: &Board) -> Result<Option<(Table<Bytes>, String)>> {
+    let shape = goal.shape();
+    if let Some(p) = path {
+        let opened =
+            slidetable::open(p).map_err(|e| anyhow!(e)).map_err(|e| e.context(format!("opening {}", p.display())))?;
+        let table = Table::new(Bytes::Map(opened.into_inner()))?;
+        if table.header().shape != shape {
+            return Err(anyhow!(slidetable::Error::ShapeMismatch { board: shape, table: table.header().shape }))
+                .map_err(|e| e.context(format!("{} is a {} table", p.display(), table.header().shape)));
+        }
+        if table.goal() != goal {
+            return Err(anyhow!(slidetable::Error::BadGoal(format!(
+                "{} has goal {}, but the board's goal is {goal}",
+                p.display(),
+                table.goal()
+            ))));
+        }
+        return Ok(Some((table, p.display().to_string())));
+    }
+    if shape.cells() > 12 {
+        return Ok(None);
+    }
+    let name = default_table_name(shape, &slidetable::Goal::identify(goal.clone()));
+    if name.exists() {
+        if let Ok(opened) = slidetable::open(&name) {
+            let table = Table::new(Bytes::Map(opened.into_inner()))?;
+            if table.goal() == goal {
+                return Ok(Some((table, name.display().to_string())));
+            }
+        }
+    }
+    if shape.cells() <= 9 {
+        let built = slidetable::build(goal, |_| {})?;
+        return Ok(Some((Table::new(Bytes::Owned(built.into_inner()))?, "a table built in memory".into())));
+    }
+    Ok(None)
+}
+
+#[derive(Serialize)]
+struct Report {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preset: Option<String>,
+    rows: usize,
+    cols: usize,
+    board: Vec<u16>,
+    goal: Vec<u16>,
+    solvable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    algorithm: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    weight: Option<f64>,
+    heuristic: &'static str,
+    admissible: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tiles: Option<Vec<u16>>,
+    /// The exact distance, where a table covers the board.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exact: Option<u32>,
+    /// Whether the solution is optimal: from the table, or guaranteed by the algorithm.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    optimal: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stats: Option<StatsReport>,
+}
+
+#[derive(Serialize)]
+struct StatsReport {
+    expanded: u64,
+    generated: u64,
+    peak_open: u64,
+    stored: u64,
+    iterations: u64,
+    peak_bytes: u64,
+    seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    branching_factor: Option<f64>,
+}
+
+pub fn run(args: SolveArgs) -> Result<ExitCode> {
+    if args.input.wants_list() {
+        print!("{}", preset_list());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let given = args.input.read(&args.board, None)?;
+    let board = given.board;
+    let goal = given.goal.board(board.shape())?;
+    let format = if args.json { Format::Json } else { args.format };
+
+    let algorithm = match (args.algorithm, args.weight) {
+        (None, None) => Algorithm::AStar,
+        (None | Some(AlgorithmArg::Weighted), w) => Algorithm::Weighted(w.unwrap_or(2.0)),
+        (Some(_), Some(_)) => bail!(UsageError("--weight goes with --algorithm weighted".into())),
+        (Some(AlgorithmArg::Astar), None) => Algorithm::AStar,
+        (Some(AlgorithmArg::Idastar), None) => Algorithm::IdaStar,
+        (Some(AlgorithmArg::Bfs), None) => Algorithm::Bfs,
+        (Some(AlgorithmArg::Greedy), None) => Algorithm::Greedy,
+    };
+    if let Algorithm::Weighted(w) = algorithm {
+        if !(w.is_finite() && (0.0..=1000.0).contains(&w)) {
+            bail!(UsageError(format!("--weight {w} is out of range: give a number from 0 to 1000")));
+        }
+    }
+    let wants_table = args.heuristic == HeuristicArg::Table;
+    if wants_table && board.shape().cells() > 12 {
+        bail!(UsageError(format!(
+            "--heuristic table needs a perfect table, and tables go up to 12 cells; a {} board has {}",
+            board.shape(),
+            board.shape().cells()
+        )));
+    }
+    let table = find_table(args.table.as_ref(), &goal)?;
+    if wants_table && table.is_none() {
+        let shape = board.shape();
+        let name = default_table_name(shape, &given.goal);
+        bail!(UsageError(format!(
+            "--heuristic table: no table for this {shape} board; build it with `table build --board {shape} --goal {}` (it writes {}) or give --table PATH",
+            given.goal,
+            name.display()
+        )));
+    }
+    let guide = match args.heuristic {
+        HeuristicArg::Hamming => Guide::Heuristic(Heuristic::Hamming),
+        HeuristicArg::Manhattan => Guide::Heuristic(Heuristic::Manhattan),
+        HeuristicArg::LinearConflict => Guide::Heuristic(Heuristic::LinearConflict),
+        HeuristicArg::Nilsson => Guide::Heuristic(Heuristic::Nilsson),
+        HeuristicArg::Table => match &table {
+            Some((t, _)) => Guide::Table(t as &dyn Exact),
+            None => unreachable!("checked above"),
+        },
+    };
+    let options = Options {
+        algorithm,
+        max_nodes: args.max_nodes,
+        max_bytes: Some(args.max_memory.unwrap_or_else(default_max_memory)),
+    };
+    let exact = match &table {
+        Some((t, _)) => t.distance(&board)?.map(u32::from),
+        None => None,
+    };
+
+    let mut report = Report {
+        preset: given.preset.as_ref().map(|p| p.name.clone()),
+        rows: board.shape().rows(),
+        cols: board.shape().cols(),
+        board: board.cells().to_vec(),
+        goal: goal.cells().to_vec(),
+        solvable: true,
+        reason: None,
+        algorithm: algorithm.name(),
+        weight: if let Algorithm::Weighted(w) = algorithm { Some(w) } else { None },
+        heuristic: guide.name(),
+        admissible: guide.is_admissible(),
+        moves: None,
+        solution: None,
+        tiles: None,
+        exact,
+        optimal: None,
+        stats: None,
+    };
+    let found = match solve(&board, &goal, guide, &options) {
+        Ok(found) => found,
+        Err(e @ slidetable::Error::SearchLimit { .. }) => {
+            eprintln!("table: {e}");
+            return Ok(ExitCode::from(EXIT_GAVE_UP));
+        }
+        Err(e) => return Err(e.into()),
+    };
+    let mut out = io::stdout().lock();
+    let Some(found) = found else {
+        report.solvable = false;
+        report.reason = Some(board.parity_to(&goal).explain());
+        match format {
+            Format::Cos226 => writeln!(out, "No solution possible")?,
+            Format::Json => {
+                serde_json::to_writer(&mut out, &report)?;
+                writeln!(out)?;
+            }
+            Format::Human => {
+                write!(out, "{}", board.grid())?;
+                writeln!(out, "unsolvable: this board cannot reach the goal {goal}")?;
+                writeln!(out, "why: {}", report.reason.as_deref().unwrap_or_default())?;
+            }
+        }
+        return Ok(ExitCode::from(EXIT_NO));
+    };
+    let d = found.moves.len();
+    let guaranteed = guide.is_admissible() && algorithm.is_optimal_with_admissible_guide();
+    report.optimal = match exact {
+        Some(e) => Some(e as usize == d),
+        None if guaranteed || matches!(algorithm, Algorithm::Bfs) => Some(true),
+        None => None,
+    };
+    if exact.is_some_and(|e| e as usize != d) && (guaranteed || algorithm == Algorithm::Bfs) {
+        // an optimal algorithm disagreeing with the table: one of them is wrong; say so loudly
+        bail!(
+            "internal check failed: {} found {d} moves but the table says {}; please report this",
+            algorithm.name(),
+            exact.unwrap_or_default()
+        );
+    }
+    let mut tiles = Vec::with_capacity(d);
+    let mut b = board.clone();
+    for &m in &found.moves {
+        tiles.push(b.apply(m).unwrap_or(0));
+    }
+    if b != goal {
+        bail!("internal check failed: the solution does not end on the goal; please report this");
+    }
+    report.moves = Some(d);
+    report.solution = Some(moves_to_string(&found.moves));
+    report.tiles = Some(tiles);
+    let s = found.stats;
+    report.stats = Some(StatsReport {
+        expanded: s.expanded,
+        generated: s.generated,
+        peak_open: s.peak_open,
+        stored: s.stored,
+        iterations: s.iterations,
+        peak_bytes: s.peak_bytes,
+        seconds: s.elapsed.as_secs_f64(),
+        branching_factor: effective_branching_factor(s.generated as f64, d as u32),
+    });
+    match format {
+        Format::Json => {
+            serde_json::to_writer(&mut out, &report)?;
+            writeln!(out)?;
+        }
+        Format::Cos226 => {
+            writeln!(out, "Minimum number of moves = {d}")?;
+            let mut b = board.clone();
+            writeln!(out, "{}", b.to_cos226())?;
+            for &m in &found.moves {
+                b.apply(m);
+                writeln!(out, "{}", b.to_cos226())?;
+            }
+        }
+        Format::Human => {
+            if let Some(p) = &given.preset {
+                writeln!(out, "preset {}: {}", p.name, p.source)?;
+            }
+            human(&mut out, &board, &goal, &given.goal, &report, &found, &table, args.steps)?
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn human(
+    out: &mut impl Write,
+    board: &Board,
+    goal: &Board,
+    goal_name: &slidetable::Goal,
+    report: &Report,
+    found: &Found,
+    table: &Option<(Table<Bytes>, String)>,
+    steps: bool,
+) -> Result<()> {
+    let d = found.moves.len();
+    let shape: Shape = board.shape();
+    let small = shape.cells() <= 400;
+    if small {
+        write!(out, "{}", board.grid())?;
+    }
+    let goal_text = match goal_name {
+        slidetable::Goal::Custom(_) => goal.to_string(),
+        named if small => format!("{named} ({goal})"),
+        named => named.to_string(),
+    };
+    writeln!(out, "board        {shape}, goal {goal_text}")?;
+    let weight = report.weight.map(|w| format!(" (w = {w})")).unwrap_or_default();
+    writeln!(out, "search       {}{weight} with {}", report.algorithm, report.heuristic)?;
+    if !report.admissible {
+        writeln!(
+            out,
+            "note         {} is not admissible: it can overestimate, so the solution may not be optimal",
+            report.heuristic
+        )?;
+    }
+    writeln!(out, "moves        {d}")?;
+    if d > 0 {
+        writeln!(out, "solution     {}   (the blank moves)", moves_to_string(&found.moves))?;
+        let tiles: Vec<String> = report.tiles.iter().flatten().map(u16::to_string).collect();
+        writeln!(out, "tiles        {}   (the tiles that slide)", tiles.join(" "))?;
+    }
+    let optimal = match (report.exact, table) {
+        (Some(e), Some((_, from))) if e as usize == d => format!("yes: the exact distance is {e} ({from})"),
+        (Some(e), Some((_, from))) => format!("no: the exact distance is {e} ({from}), {} more", d - e as usize),
+        _ if report.optimal == Some(true) => {
+            format!("yes, by {} with an admissible heuristic (no table checks this board)", report.algorithm)
+        }
+        _ => "unknown: no table covers this board, and this search does not guarantee it".into(),
+    };
+    writeln!(out, "optimal      {optimal}")?;
+    let s = &found.stats;
+    writeln!(out, "expanded     {}", thousands(s.expanded))?;
+    writeln!(out, "generated    {}", thousands(s.generated))?;
+    if report.algorithm == "idastar" {
+        writeln!(out, "iterations   {}", s.iterations)?;
+        writeln!(out, "deepest path {}", s.peak_open)?;
+    } else {
+        writeln!(out, "peak open    {}", thousands(s.peak_open))?;
+        writeln!(out, "boards held  {}", thousands(s.stored))?;
+    }
+    let secs = s.elapsed.as_secs_f64();
+    let time = if secs < 1.0 { format!("{:.2} ms", secs * 1e3) } else { format!("{secs:.2} s") };
+    writeln!(out, "time         {time}")?;
+    writeln!(out, "memory       {} (the search's own data, at its peak)", bytes(s.peak_bytes))?;
+    match effective_branching_factor(s.generated as f64, d as u32) {
+        Some(b) => writeln!(out, "b*           {b:.3}   (effective branching factor)")?,
+        None => writeln!(out, "b*           -   (needs at least one move)")?,
+    }
+    if steps {
+        let mut b = board.clone();
+        for (k, &m) in found.moves.iter().enumerate() {
+            b.apply(m);
+            writeln!(out, "\nmove {} ({}): {} to go", k + 1, m.letter(), d - k - 1)?;
+            write!(out, "{}", b.grid())?;
+        }
+    }
+    Ok(())
+}
+
+/// `1.2 MiB`.
+fn bytes(n: u64) -> String {
+    match n {
+        0..1024 => format!("{n} bytes"),
+        1024..1_048_576 => format!("{:.1} KiB", n as f64 / 1024.0),
+        1_048_576..1_073_741_824 => format!("{:.1} MiB", n as f64 / 1_048_576.0),
+        _ => format!("{:.2} GiB", n as f64 / 1_073_741_824.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_parse() {
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("8g"), Ok(8 << 30));
+        assert_eq!(parse_size("1.5GiB"), Ok(3 << 29));
+        assert_eq!(parse_size("4096"), Ok(4096));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("-1G").is_err());
+        assert!(parse_size("5Q").is_err());
+    }
+}

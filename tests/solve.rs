@@ -1,0 +1,225 @@
+//! `table solve`, run the way a user would: known answers, the COS 226 output format, every
+//! algorithm and heuristic, and bad input.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use predicates::str::contains;
+
+fn table(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("table").unwrap();
+    cmd.current_dir(dir);
+    cmd
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(name)
+}
+
+fn json(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let out = table(dir).arg("solve").arg("--json").args(args).output().unwrap();
+    assert!(out.status.code().is_some_and(|c| c <= 1), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// One line on stderr, starting `table:`.
+fn one_line_error() -> impl Predicate<str> {
+    predicate::function(|s: &str| s.starts_with("table: ") && s.trim_end().lines().count() == 1)
+}
+
+#[test]
+fn known_answers_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, moves) in [
+        ("puzzle04.txt", 4),
+        ("puzzle07.txt", 7),
+        ("puzzle2x2-06.txt", 6),
+        ("puzzle3x3-31.txt", 31),
+        ("puzzle4x4-44.txt", 44),
+        ("puzzle44.txt", 44),
+    ] {
+        let path = data(file);
+        let v = json(dir.path(), &["--file", path.to_str().unwrap()]);
+        assert_eq!(v["moves"], moves, "{file}");
+        assert_eq!(v["optimal"], true, "{file}");
+        assert_eq!(v["solution"].as_str().unwrap().len(), if moves == 0 { 1 } else { moves }, "{file}");
+    }
+    // Russell & Norvig's board, goal blank-first: 26; seed 004's Hard preset: 11, not its report's 12
+    let v = json(dir.path(), &["--preset", "russell-norvig"]);
+    assert_eq!((v["moves"].as_u64(), v["exact"].as_u64()), (Some(26), Some(26)));
+    let v = json(dir.path(), &["7", "2", "4", "5", "0", "6", "8", "3", "1", "--goal", "blank-first"]);
+    assert_eq!(v["moves"], 26);
+    let v = json(dir.path(), &["--preset", "hard"]);
+    assert_eq!((v["moves"].as_u64(), v["exact"].as_u64()), (Some(11), Some(11)));
+    // nothing was written to the directory (the 3x3 table for the check is built in memory)
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0);
+}
+
+#[test]
+fn cos226_format_is_the_test_clients_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let expected = "Minimum number of moves = 4\n\
+                    3\n 0  1  3 \n 4  2  5 \n 7  8  6 \n\n\
+                    3\n 1  0  3 \n 4  2  5 \n 7  8  6 \n\n\
+                    3\n 1  2  3 \n 4  0  5 \n 7  8  6 \n\n\
+                    3\n 1  2  3 \n 4  5  0 \n 7  8  6 \n\n\
+                    3\n 1  2  3 \n 4  5  6 \n 7  8  0 \n\n";
+    table(dir.path())
+        .args(["solve", "--format", "cos226", "--file"])
+        .arg(data("puzzle04.txt"))
+        .assert()
+        .success()
+        .stdout(expected);
+    for file in ["puzzle3x3-unsolvable.txt", "puzzle4x4-unsolvable.txt", "puzzle2x2-unsolvable1.txt"] {
+        table(dir.path())
+            .args(["solve", "--format", "cos226", "--file"])
+            .arg(data(file))
+            .assert()
+            .code(1)
+            .stdout("No solution possible\n");
+    }
+}
+
+#[test]
+fn every_algorithm_and_heuristic_gives_a_valid_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = ["--preset", "worst"]; // 30 moves to the snail goal
+    for algorithm in ["astar", "idastar", "bfs", "greedy", "weighted"] {
+        for heuristic in ["hamming", "manhattan", "linear-conflict", "nilsson", "table"] {
+            if (algorithm == "idastar" && heuristic == "hamming") || (algorithm == "bfs" && heuristic != "manhattan") {
+                continue; // slow, or the same search again
+            }
+            let v = json(dir.path(), &[&board[..], &["-a", algorithm, "-H", heuristic]].concat());
+            let moves = v["moves"].as_u64().unwrap();
+            assert_eq!(v["exact"], 30);
+            let optimal_expected = matches!(algorithm, "astar" | "idastar" | "bfs") && heuristic != "nilsson";
+            if optimal_expected {
+                assert_eq!(moves, 30, "{algorithm} {heuristic}");
+            }
+            assert_eq!(v["optimal"], moves == 30, "{algorithm} {heuristic}");
+            assert_eq!(v["admissible"], heuristic != "nilsson");
+            // weighted A* with w = 2 and an admissible heuristic: at most twice the optimum
+            if algorithm == "weighted" && heuristic != "nilsson" {
+                assert!(moves <= 60, "{heuristic}: {moves}");
+            }
+            let stats = &v["stats"];
+            assert!(stats["generated"].as_u64() >= stats["expanded"].as_u64());
+            assert!(stats["branching_factor"].as_f64().unwrap() >= 1.0);
+        }
+    }
+}
+
+#[test]
+fn human_report_names_what_it_found() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path())
+        .args(["solve", "8", "6", "7", "2", "5", "4", "3", "0", "1", "-H", "manhattan"])
+        .assert()
+        .success()
+        .stdout(contains("moves        31"))
+        .stdout(contains("optimal      yes: the exact distance is 31"))
+        .stdout(contains("b*"));
+    table(dir.path())
+        .args(["solve", "--preset", "easy", "-H", "nilsson"])
+        .assert()
+        .success()
+        .stdout(contains("nilsson is not admissible"));
+    // a rectangular board, shape given
+    table(dir.path())
+        .args(["solve", "--board", "2x4", "1", "2", "3", "4", "5", "6", "0", "7", "-a", "idastar"])
+        .assert()
+        .success()
+        .stdout(contains("moves        1\n"));
+    table(dir.path()).args(["solve", "--preset", "list"]).assert().success().stdout(contains("russell-norvig"));
+}
+
+#[test]
+fn unsolvable_boards_answer_at_once_even_at_127x127() {
+    let dir = tempfile::tempdir().unwrap();
+    // the goal with two tiles swapped: odd, so unsolvable, found by the parity rule alone
+    let n = 127 * 127;
+    let mut tiles: Vec<String> = (1..n).map(|t| t.to_string()).collect();
+    tiles.push("0".into());
+    tiles.swap(0, 1);
+    let file = dir.path().join("big.txt");
+    let rows: Vec<String> = tiles.chunks(127).map(|r| r.join(" ")).collect();
+    fs::write(&file, format!("127\n{}\n", rows.join("\n"))).unwrap();
+    table(dir.path())
+        .args(["solve", "--format", "cos226", "--file"])
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stdout("No solution possible\n");
+    // and one move from the goal, solved
+    tiles.swap(0, 1);
+    tiles.swap(n - 1, n - 2);
+    let rows: Vec<String> = tiles.chunks(127).map(|r| r.join(" ")).collect();
+    fs::write(&file, format!("127\n{}\n", rows.join("\n"))).unwrap();
+    let v = json(dir.path(), &["--file", file.to_str().unwrap()]);
+    assert_eq!(v["moves"], 1);
+}
+
+#[test]
+fn limits_give_up_with_exit_4() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path())
+        .args(["solve", "--max-nodes", "100", "--file"])
+        .arg(data("puzzle4x4-44.txt"))
+        .assert()
+        .code(4)
+        .stderr(contains("gave up at the limit of 100 nodes"))
+        .stderr(one_line_error());
+    table(dir.path())
+        .args(["solve", "--max-memory", "64K", "-H", "hamming", "--file"])
+        .arg(data("puzzle3x3-31.txt"))
+        .assert()
+        .code(4)
+        .stderr(contains("memory limit"));
+}
+
+#[test]
+fn bad_input_is_one_line_and_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: &[(&str, &str)] = &[
+        ("ragged.txt", "3\n1 2 3\n4 5\n6 7 8 0\n"),
+        ("nonsquare.txt", "3\n1 2 3 4\n5 6 7 8\n9 10 11 0\n"),
+        ("huge.txt", "128\n1 2\n"),
+        ("dup.txt", "3\n1 2 3\n4 5 6\n7 7 0\n"),
+        ("missing.txt", "3\n1 2 3\n4 5 6\n7 9 0\n"),
+        ("empty.txt", ""),
+    ];
+    for (name, text) in cases {
+        let path = dir.path().join(name);
+        fs::write(&path, text).unwrap();
+        table(dir.path()).args(["solve", "--file"]).arg(&path).assert().code(2).stderr(one_line_error());
+    }
+    for args in [
+        &["solve", "1", "2", "3", "4", "5", "0"][..], // not square, no --board
+        &["solve", "1", "2", "3", "4", "5", "6", "7", "8", "8"], // duplicate
+        &["solve"],                                   // nothing
+        &["solve", "--preset", "nope"],
+        &["solve", "--preset", "hard", "1", "2", "3"],
+        &["solve", "--preset", "hard", "-a", "astar", "--weight", "2"],
+        &["solve", "--preset", "hard", "--weight=-1"],
+        &["solve", "--board", "5x5", "--preset", "hard"],
+    ] {
+        table(dir.path()).args(args).assert().code(2).stderr(one_line_error());
+    }
+    // --heuristic table on a board no table can cover
+    table(dir.path())
+        .args(["solve", "-H", "table", "--file"])
+        .arg(data("puzzle4x4-44.txt"))
+        .assert()
+        .code(2)
+        .stderr(one_line_error());
+    // a table file for another board
+    table(dir.path()).args(["build", "-q", "--board", "2x2"]).assert().success();
+    table(dir.path())
+        .args(["solve", "--table", "2x2-blank-last.table", "-H", "table", "--file"])
+        .arg(data("puzzle04.txt"))
+        .assert()
+        .code(2)
+        .stderr(one_line_error());
+}
