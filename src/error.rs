@@ -115,6 +115,21 @@ pub enum Error {
         /// The algorithm's name.
         algorithm: &'static str,
     },
+
+    /// A sample asked for more states at a depth than the table holds there.
+    #[error("the table has {available} states at depth {depth}, so {requested} distinct ones cannot be drawn; ask for at most {available}, or another depth (`table stats` lists them)")]
+    NotEnoughStates {
+        /// The depth asked for.
+        depth: u8,
+        /// States asked for.
+        requested: u64,
+        /// States at that depth.
+        available: u64,
+    },
+
+    /// A count does not fit in its integer type.
+    #[error("{0} overflows its counter")]
+    Overflow(&'static str),
 }
 
 /// What is wrong with a board's text or tiles.

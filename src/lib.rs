@@ -16,6 +16,9 @@
 //! - [`Table`] ([`table`]): an opened table over any bytes: lookups, solutions, verification.
 //! - [`heuristic`] and [`search`]: distance estimates, A* and IDA* on boards of any size.
 //! - [`format`]: the file layout; [`Error`]: everything that can go wrong.
+//! - The laboratory: [`sample`] (states drawn at random at one depth), [`count`] (the number of
+//!   optimal solutions), [`grade`] (a heuristic against the exact distances), [`experiment`]
+//!   (Russell & Norvig's nodes-generated table).
 //!
 //! # Example
 //! ```
@@ -54,6 +57,11 @@ pub mod moves;
 pub mod rank;
 pub mod search;
 pub mod table;
+
+pub mod count;
+pub mod experiment;
+pub mod grade;
+pub mod sample;
 
 pub use bfs::Progress;
 pub use board::{Board, Dir, Parity, Shape};

@@ -23,7 +23,8 @@ A missing eight.table is built on the spot.
 Examples:
   table stats
   table stats --csv > dist.csv
-  table stats --table 2x4.table --json";
+  table stats --table 2x4.table --json
+  table stats --plot dist.svg      (a bar chart: depth against states, SVG)";
 
 /// Arguments of `table stats`.
 #[derive(Args, Debug)]
@@ -36,6 +37,9 @@ pub struct StatsArgs {
     /// JSON: the distribution and its summary as one object.
     #[arg(long)]
     json: bool,
+    /// Also draw the distribution as a bar chart (figure 3 of the 1987 report) into this SVG file.
+    #[arg(long, value_name = "PATH")]
+    plot: Option<std::path::PathBuf>,
 }
 
 /// How to print the distribution.
@@ -60,6 +64,11 @@ pub fn run(args: StatsArgs) -> Result<ExitCode> {
         writeln!(out, "{}: {} table, goal {}\n", opened.path.display(), h.shape, h.goal)?;
     }
     write_distribution(&mut out, &opened.table, format)?;
+    if let Some(path) = &args.plot {
+        let h = opened.table.header();
+        let title = format!("States by distance from the goal: {} table, goal {}", h.shape, h.goal);
+        super::plot::distribution(path, &title, &h.histogram)?;
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,0 +1,143 @@
+//! Random samples of a table's states at one exact distance, reproducible from a seed.
+//!
+//! [`sample_depth`] draws `count` distinct states uniformly at random from all the states at one
+//! depth: every subset of that size is equally likely, and so is every order of it. The draws come
+//! from [`SplitMix64`], written out here rather than taken from a crate, so a seed gives the same
+//! boards on every platform and in every future version: the experiments built on it
+//! (`table experiment`) stay reproducible from the seed alone.
+//!
+//! How: Floyd's algorithm picks `count` distinct ranks among the `n` states at the depth (Bentley
+//! & Floyd, "A sample of brilliance", CACM 1987), a Fisher-Yates shuffle puts them in random
+//! order, and one scan of the payload turns each rank (the `r`-th state at that depth in index
+//! order) into its index. Memory is O(`count`); time is one pass over the payload.
+
+use std::collections::HashSet;
+
+use crate::error::Error;
+use crate::table::Table;
+
+/// SplitMix64 (Steele, Lea & Flood, "Fast splittable pseudorandom number generators", OOPSLA
+/// 2014): a 64-bit state advanced by the golden-ratio constant `0x9E3779B97F4A7C15` and mixed by
+/// two xor-shift-multiply rounds. Small, fast, passes BigCrush; not for cryptography.
+///
+/// The stream for a seed is fixed: `SplitMix64::new(0).next_u64()` is `0xE220A8397B1DCDAF` now
+/// and always.
+#[derive(Clone, Debug)]
+pub struct SplitMix64 {
+    state: u64,
+}
+
+impl SplitMix64 {
+    /// A generator whose stream is fixed by `seed`.
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64 { state: seed }
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number drawn uniformly from `0..n`, without the bias of `next_u64() % n`: Lemire's
+    /// multiply-and-shift with rejection ("Fast random integer generation in an interval", 2019).
+    ///
+    /// # Panics
+    /// If `n == 0`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        assert!(n > 0, "below(0) has no value to return");
+        let threshold = n.wrapping_neg() % n; // 2^64 mod n: the low products to reject
+        loop {
+            let m = self.next_u64() as u128 * n as u128;
+            if (m as u64) >= threshold {
+                return (m >> 64) as u64;
+            }
+        }
+    }
+}
+
+/// `count` distinct state indices drawn uniformly at random from the states at distance `depth`,
+/// in random order; the same `seed` gives the same indices (see the module doc for how).
+///
+/// # Errors
+/// [`Error::NotEnoughStates`] when the table has fewer than `count` states at `depth` (none at
+/// all when `depth` is past the maximum depth); [`Error::CorruptHeader`] when the payload does not hold
+/// as many states at `depth` as the header's histogram says.
+pub fn sample_depth<D: AsRef<[u8]>>(table: &Table<D>, depth: u8, count: usize, seed: u64) -> Result<Vec<u64>, Error> {
+    let available = table.histogram().get(depth as usize).copied().unwrap_or(0);
+    if count as u64 > available {
+        return Err(Error::NotEnoughStates { depth, requested: count as u64, available });
+    }
+    let mut rng = SplitMix64::new(seed);
+    // Floyd: for j in n-k..n, draw t in 0..=j; take t, or j if t was taken. Every k-subset is
+    // equally likely.
+    let mut taken = HashSet::with_capacity(count);
+    let mut ranks = Vec::with_capacity(count);
+    for j in available - count as u64..available {
+        let t = rng.below(j + 1);
+        let r = if taken.insert(t) { t } else { j };
+        taken.insert(r);
+        ranks.push(r);
+    }
+    // Floyd's order is not uniform (a later draw is more likely to be large): shuffle.
+    for i in (1..ranks.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        ranks.swap(i, j);
+    }
+    // One scan: the r-th state at `depth`, for every wanted r in increasing order.
+    let mut wanted: Vec<(u64, usize)> = ranks.iter().enumerate().map(|(pos, &r)| (r, pos)).collect();
+    wanted.sort_unstable();
+    let mut out = vec![0u64; count];
+    let mut next = wanted.iter().peekable();
+    let mut seen = 0u64;
+    for (i, &d) in table.payload().iter().enumerate() {
+        if next.peek().is_none() {
+            break;
+        }
+        if d != depth {
+            continue;
+        }
+        while let Some(&&(r, pos)) = next.peek() {
+            if r != seen {
+                break;
+            }
+            out[pos] = i as u64;
+            next.next();
+        }
+        seen += 1;
+    }
+    if next.peek().is_some() {
+        let detail = format!("the header counts {available} states at depth {depth} but the payload has {seen}");
+        return Err(Error::CorruptHeader(detail));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splitmix_matches_the_reference_stream() {
+        // The first outputs of the reference C implementation (Vigna's splitmix64.c) for seed 0.
+        let mut r = SplitMix64::new(0);
+        assert_eq!(r.next_u64(), 0xE220_A839_7B1D_CDAF);
+        assert_eq!(r.next_u64(), 0x6E78_9E6A_A1B9_65F4);
+        assert_eq!(r.next_u64(), 0x06C4_5D18_8009_454F);
+    }
+
+    #[test]
+    fn below_stays_in_range_and_covers_it() {
+        let mut r = SplitMix64::new(7);
+        let mut seen = [0u32; 5];
+        for _ in 0..5000 {
+            seen[r.below(5) as usize] += 1;
+        }
+        // each value about 1000 times; 800 is over six standard deviations away
+        assert!(seen.iter().all(|&c| c > 800), "{seen:?}");
+        assert_eq!(r.below(1), 0);
+    }
+}

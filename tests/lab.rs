@@ -1,0 +1,332 @@
+//! The laboratory (`sample`, `count`, `grade`, `experiment`) against plain, obviously-correct
+//! computations that do not use the table's index arithmetic: breadth-first search over boards,
+//! walk enumeration, a loop over every state with `Board::moved`.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+
+use slidetable::count::count_solutions;
+use slidetable::experiment::{self, Column, Guidance, Plan};
+use slidetable::format::{Header, PAYLOAD_OFFSET};
+use slidetable::grade::{grade, DepthGrade};
+use slidetable::heuristic::{Estimator, Heuristic};
+use slidetable::sample::sample_depth;
+use slidetable::search::{effective_branching_factor, solve, Algorithm, Guide, Options};
+use slidetable::{build, Board, Dir, Error, Goal, Shape, Table};
+
+fn table(shape: &str, goal: &str) -> Table<Vec<u8>> {
+    let shape = Shape::parse(shape).unwrap();
+    build(&Goal::parse(shape, goal).unwrap().board(shape).unwrap(), |_| {}).unwrap()
+}
+
+// ---------------------------------------------------------------------------------------------
+// sample
+
+#[test]
+fn samples_are_distinct_at_the_depth_and_fixed_by_the_seed() {
+    let t = table("3x3", "blank-last");
+    let a = sample_depth(&t, 20, 100, 7).unwrap();
+    assert_eq!(a, sample_depth(&t, 20, 100, 7).unwrap());
+    assert_ne!(a, sample_depth(&t, 20, 100, 8).unwrap());
+    assert_eq!(a.iter().collect::<HashSet<_>>().len(), 100);
+    for &i in &a {
+        let b = t.index().board(i);
+        assert_eq!(t.distance(&b).unwrap(), Some(20), "{b}");
+    }
+}
+
+#[test]
+fn a_full_sample_is_every_state_at_the_depth() {
+    let t = table("3x3", "blank-last");
+    for depth in [0u8, 1, 7, 30, 31] {
+        let n = t.histogram()[depth as usize] as usize;
+        let got: HashSet<Board> =
+            sample_depth(&t, depth, n, 3).unwrap().into_iter().map(|i| t.index().board(i)).collect();
+        let want: HashSet<Board> = t.states_at(depth, usize::MAX).into_iter().collect();
+        assert_eq!(got, want, "depth {depth}");
+    }
+}
+
+#[test]
+fn a_sample_too_large_or_too_deep_is_refused() {
+    let t = table("3x3", "blank-last");
+    match sample_depth(&t, 31, 3, 1) {
+        Err(Error::NotEnoughStates { depth: 31, requested: 3, available: 2 }) => {}
+        other => panic!("{other:?}"),
+    }
+    match sample_depth(&t, 32, 1, 1) {
+        Err(Error::NotEnoughStates { depth: 32, requested: 1, available: 0 }) => {}
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(sample_depth(&t, 31, 0, 1).unwrap(), Vec::<u64>::new());
+}
+
+#[test]
+fn one_state_draws_are_uniform_over_the_depth() {
+    // 2x3, depth 10: draw one state with each of 40 * n seeds; each state should come up about
+    // 40 times. A chi-square statistic over n - 1 degrees of freedom far above its mean of n - 1
+    // means the draw is biased.
+    let t = table("2x3", "blank-last");
+    let depth = 10u8;
+    let n = t.histogram()[depth as usize] as usize;
+    assert!(n >= 10, "{n}");
+    let per = 40usize;
+    let mut seen: HashMap<u64, usize> = HashMap::new();
+    for seed in 0..(per * n) as u64 {
+        *seen.entry(sample_depth(&t, depth, 1, seed).unwrap()[0]).or_default() += 1;
+    }
+    assert_eq!(seen.len(), n);
+    let chi2: f64 = seen.values().map(|&c| (c as f64 - per as f64).powi(2) / per as f64).sum();
+    assert!(chi2 < 3.0 * n as f64, "chi-square {chi2} over {} degrees of freedom", n - 1);
+    // and the order of a full sample is shuffled, not index order
+    let all = sample_depth(&t, depth, n, 5).unwrap();
+    let mut sorted = all.clone();
+    sorted.sort_unstable();
+    assert_ne!(all, sorted);
+}
+
+// ---------------------------------------------------------------------------------------------
+// count
+
+/// Breadth-first search over boards from the goal, counting shortest paths to every board:
+/// paths(s) = sum of paths(n) over neighbours n one step closer. No table, no index.
+fn bfs_path_counts(goal: &Board) -> HashMap<Board, (u32, u128)> {
+    let mut seen: HashMap<Board, (u32, u128)> = HashMap::from([(goal.clone(), (0, 1))]);
+    let mut queue = VecDeque::from([goal.clone()]);
+    while let Some(b) = queue.pop_front() {
+        let (d, paths) = seen[&b];
+        for dir in Dir::ALL {
+            let Some(n) = b.moved(dir) else { continue };
+            match seen.get_mut(&n) {
+                None => {
+                    seen.insert(n.clone(), (d + 1, paths));
+                    queue.push_back(n);
+                }
+                Some((nd, np)) if *nd == d + 1 => *np += paths,
+                Some(_) => {}
+            }
+        }
+    }
+    seen
+}
+
+#[test]
+fn counts_match_breadth_first_path_counting_on_small_boards() {
+    for (shape, goal) in [("2x2", "blank-last"), ("2x3", "blank-last"), ("3x2", "snail"), ("2x4", "blank-first")] {
+        let t = table(shape, goal);
+        let reference = bfs_path_counts(t.goal());
+        assert_eq!(reference.len() as u64, t.index().len());
+        let mut more_than_one = 0;
+        for (b, &(d, paths)) in &reference {
+            let c = count_solutions(&t, b).unwrap().unwrap();
+            assert_eq!((c.distance as u32, c.solutions), (d, paths), "{shape} {b}");
+            more_than_one += (paths > 1) as usize;
+        }
+        assert!(more_than_one > 0, "{shape}: every board has one solution?");
+    }
+}
+
+#[test]
+fn counts_match_breadth_first_path_counting_on_3x3_at_every_depth() {
+    let t = table("3x3", "blank-last");
+    let reference = bfs_path_counts(t.goal());
+    for depth in 0..=31u8 {
+        let n = (t.histogram()[depth as usize] as usize).min(8);
+        for i in sample_depth(&t, depth, n, 11).unwrap() {
+            let b = t.index().board(i);
+            let c = count_solutions(&t, &b).unwrap().unwrap();
+            assert_eq!((c.distance as u32, c.solutions), reference[&b], "{b}");
+            assert!(c.cone > depth as u64 && c.widest_level >= 1);
+        }
+    }
+}
+
+/// Walks of exactly `left` moves from `b` (never straight back) that end on `goal`.
+fn walks(b: &mut Board, goal: &Board, left: u32, back: Option<Dir>) -> u128 {
+    if left == 0 {
+        return (b == goal) as u128;
+    }
+    let mut n = 0;
+    for dir in Dir::ALL {
+        if Some(dir) == back {
+            continue;
+        }
+        if b.apply(dir).is_some() {
+            n += walks(b, goal, left - 1, Some(dir.opposite()));
+            b.apply(dir.opposite());
+        }
+    }
+    n
+}
+
+#[test]
+fn counts_match_walk_enumeration_on_3x3_up_to_depth_12() {
+    // Every walk of d moves from a board at distance d that ends on the goal is optimal, so
+    // enumerating the walks counts the optimal solutions with no table at all.
+    let t = table("3x3", "blank-last");
+    for depth in 1..=12u8 {
+        let n = (t.histogram()[depth as usize] as usize).min(3);
+        for i in sample_depth(&t, depth, n, 5).unwrap() {
+            let mut b = t.index().board(i);
+            let c = count_solutions(&t, &b).unwrap().unwrap();
+            assert_eq!(c.solutions, walks(&mut b, t.goal(), depth as u32, None), "{b}");
+        }
+    }
+}
+
+#[test]
+fn count_known_boards() {
+    let t = table("3x3", "blank-last");
+    // COS 226's puzzle07.txt has more than one optimal solution (seed 001)
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/puzzle07.txt")).unwrap();
+    let c = count_solutions(&t, &Board::parse_cos226(&text).unwrap()).unwrap().unwrap();
+    assert_eq!(c.distance, 7);
+    assert!(c.solutions > 1, "{c:?}");
+    let goal = count_solutions(&t, t.goal()).unwrap().unwrap();
+    assert_eq!((goal.distance, goal.solutions, goal.cone), (0, 1, 1));
+    let unsolvable = Board::parse(Shape::EIGHT, "1 2 3 4 5 6 8 7 0").unwrap();
+    assert_eq!(count_solutions(&t, &unsolvable).unwrap(), None);
+    let wrong_shape = Board::parse(Shape::new(2, 2).unwrap(), "1 2 3 0").unwrap();
+    assert!(matches!(count_solutions(&t, &wrong_shape), Err(Error::ShapeMismatch { .. })));
+}
+
+#[test]
+fn count_reports_a_corrupt_table() {
+    // The goal's entry set to 1 (checksums made consistent): the states at distance 1 have no
+    // neighbour at distance 0.
+    let t = table("3x3", "blank-last");
+    let board = Board::parse(Shape::EIGHT, "1 2 3 4 5 6 0 7 8").unwrap(); // distance 2
+    let goal = t.index().index(t.goal()).unwrap();
+    let mut bytes = t.into_inner();
+    bytes[PAYLOAD_OFFSET + goal as usize] = 1;
+    let mut header = Header::parse(&bytes).unwrap();
+    header.payload_crc = crc32fast::hash(&bytes[PAYLOAD_OFFSET..]);
+    bytes[..PAYLOAD_OFFSET].copy_from_slice(&header.to_bytes());
+    let bad = Table::new(bytes).unwrap();
+    assert!(matches!(count_solutions(&bad, &board), Err(Error::Corrupt { .. })));
+}
+
+// ---------------------------------------------------------------------------------------------
+// grade
+
+/// The grade of `h` by a plain loop: boards from unranking, neighbours by `Board::moved` and a
+/// fresh index lookup, every edge seen from both ends and halved.
+fn plain_grade(t: &Table<Vec<u8>>, h: Heuristic) -> Vec<DepthGrade> {
+    let est = Estimator::new(t.goal());
+    let mut by_depth = vec![DepthGrade::default(); t.histogram().len()];
+    for i in 0..t.index().len() {
+        let b = t.index().board(i);
+        let d = t.distance(&b).unwrap().unwrap() as u32;
+        let e = est.estimate(h, b.cells());
+        let g = &mut by_depth[d as usize];
+        g.states += 1;
+        g.sum_h += e as u64;
+        g.sum_exact += d as u64;
+        g.exact += (e == d) as u64;
+        if e > d {
+            g.overestimates += 1;
+            g.max_overestimate = g.max_overestimate.max(e - d);
+        }
+        for dir in Dir::ALL {
+            let Some(n) = b.moved(dir) else { continue };
+            if t.distance(&n).unwrap().unwrap() as u32 == d + 1 {
+                g.edges += 1;
+                g.inconsistent_edges += (est.estimate(h, n.cells()).abs_diff(e) > 1) as u64;
+            }
+        }
+    }
+    by_depth
+}
+
+#[test]
+fn grades_match_a_plain_loop() {
+    for (goal, h) in [("blank-last", Heuristic::Manhattan), ("snail", Heuristic::Nilsson)] {
+        let t = table("3x3", goal);
+        let g = grade(&t, h).unwrap();
+        assert_eq!(g.by_depth, plain_grade(&t, h), "{goal} {}", h.name());
+    }
+    let t = table("2x4", "blank-first");
+    for h in Heuristic::ALL {
+        assert_eq!(grade(&t, h).unwrap().by_depth, plain_grade(&t, h), "2x4 {}", h.name());
+    }
+}
+
+#[test]
+fn the_admissible_heuristics_are_admissible_and_consistent_on_3x3_and_nilsson_is_not() {
+    for goal in ["blank-last", "snail"] {
+        let t = table("3x3", goal);
+        for h in Heuristic::ALL {
+            let g = grade(&t, h).unwrap();
+            assert_eq!(g.total.states, 181_440);
+            assert_eq!(g.by_depth.iter().map(|r| r.states).collect::<Vec<_>>(), t.histogram());
+            // every edge once: 4 corners of degree 2, 4 sides of 3, the centre 4, over 9 cells
+            assert_eq!(g.total.edges, 181_440 * 24 / 9 / 2);
+            assert_eq!(g.at_goal, 0);
+            assert_eq!(g.by_depth[0].exact, 1);
+            if h.is_admissible() {
+                assert_eq!((g.total.overestimates, g.total.inconsistent_edges), (0, 0), "{goal} {}", h.name());
+                assert!(g.total.mean_error() > 0.0);
+            } else {
+                assert!(g.total.overestimates > 0, "{goal} nilsson");
+                assert!(g.total.inconsistent_edges > 0, "{goal} nilsson");
+            }
+        }
+        // the heuristics are ordered: h1 <= h2 <= linear conflict, so their means are too
+        let means: Vec<f64> = Heuristic::ADMISSIBLE.iter().map(|&h| grade(&t, h).unwrap().total.mean_h()).collect();
+        assert!(means[0] < means[1] && means[1] < means[2], "{means:?}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// experiment
+
+#[test]
+fn the_experiment_uses_the_sampled_boards_and_the_search_counts() {
+    let t = table("3x3", "blank-first");
+    let columns = vec![
+        Column { algorithm: Algorithm::AStar, guide: Guidance::Heuristic(Heuristic::Manhattan) },
+        Column { algorithm: Algorithm::AStar, guide: Guidance::Table },
+        Column { algorithm: Algorithm::IdaStar, guide: Guidance::Heuristic(Heuristic::LinearConflict) },
+    ];
+    let plan = Plan { depths: vec![2, 12, 18], count: 10, seed: 42, columns: columns.clone() };
+    let mut seen = Vec::new();
+    let rows = experiment::run(&t, &plan, |r| seen.push(r.depth)).unwrap();
+    assert_eq!(seen, [2, 12, 18]);
+    assert_eq!(rows.iter().map(|r| r.problems).collect::<Vec<_>>(), [4, 10, 10]); // 4 states at depth 2
+    for r in &rows {
+        let boards: Vec<Board> =
+            sample_depth(&t, r.depth, r.problems, 42).unwrap().into_iter().map(|i| t.index().board(i)).collect();
+        for (c, cell) in columns.iter().zip(&r.cells) {
+            let guide = match c.guide {
+                Guidance::Heuristic(h) => Guide::Heuristic(h),
+                Guidance::Table => Guide::Table(&t),
+            };
+            let generated: Vec<u64> = boards
+                .iter()
+                .map(|b| solve(b, t.goal(), guide, &Options::new(c.algorithm)).unwrap().unwrap().stats.generated)
+                .collect();
+            let mean = generated.iter().sum::<u64>() as f64 / boards.len() as f64;
+            assert_eq!(cell.mean_generated, mean, "{} at {}", c.label(), r.depth);
+            assert_eq!(cell.min_generated, *generated.iter().min().unwrap());
+            assert_eq!(cell.b_star, effective_branching_factor(mean, r.depth as u32));
+            assert_eq!(cell.suboptimal, 0);
+        }
+        // the exact distances guide A* best; every search generates at least the path
+        assert!(r.cells[1].mean_generated <= r.cells[0].mean_generated);
+        assert!(r.cells.iter().all(|c| c.min_generated > r.depth as u64));
+    }
+    // the same plan, the same figures
+    assert_eq!(experiment::run(&t, &plan, |_| {}).unwrap(), rows);
+    let bad = Plan { depths: vec![40], ..plan };
+    assert!(matches!(experiment::run(&t, &bad, |_| {}), Err(Error::NotEnoughStates { depth: 40, .. })));
+}
+
+#[test]
+fn effective_branching_factor_reproduces_seed_002() {
+    // Hazan & Ra's table (seed 002): (depth, nodes, b*) for h1 and h2, b* printed to 4 places (some rounded,
+    // some cut). Where their mean N is far from a whole number (depth 16: 170 gives 1.2485, they
+    // print 1.2479) the printed N, rounded, cannot give their b*; those rows are left out.
+    for (d, n, b) in [(2u32, 4.0, 1.5616), (8, 25.0, 1.2517), (24, 1773.0, 1.2824)] {
+        let got = effective_branching_factor(n, d).unwrap();
+        assert!((got - b).abs() < 1e-4, "depth {d}, N {n}: {got} against {b}");
+    }
+}

@@ -1,0 +1,194 @@
+//! The laboratory commands (`sample`, `count`, `heuristic`, `experiment`, `stats --plot`) run
+//! as a user would, in a scratch directory.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use predicates::str::contains;
+
+fn table(dir: &Path) -> Command {
+    let mut cmd = Command::cargo_bin("table").unwrap();
+    cmd.current_dir(dir);
+    cmd
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(name)
+}
+
+fn stdout(cmd: &mut Command) -> String {
+    String::from_utf8(cmd.assert().success().get_output().stdout.clone()).unwrap()
+}
+
+/// One line on stderr, starting `table:`.
+fn one_line_error() -> impl Predicate<str> {
+    predicate::function(|s: &str| s.starts_with("table: ") && s.trim_end().lines().count() == 1)
+}
+
+#[test]
+fn sample_prints_boards_at_the_depth_that_query_batch_reads() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(table(dir.path()).args(["sample", "--depth", "24", "--count", "20", "--seed", "9"]));
+    assert_eq!(out.lines().count(), 20);
+    assert_eq!(out, stdout(table(dir.path()).args(["sample", "-d", "24", "-n", "20", "-s", "9"])));
+    assert_ne!(out, stdout(table(dir.path()).args(["sample", "-d", "24", "-n", "20", "-s", "10"])));
+    let answers = stdout(table(dir.path()).args(["query", "--batch"]).write_stdin(out.clone()));
+    assert_eq!(answers, "24\n".repeat(20));
+    let json = stdout(table(dir.path()).args(["sample", "-d", "24", "-n", "20", "-s", "9", "--json"]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["depth"], 24);
+    assert_eq!(v["boards"].as_array().unwrap().len(), 20);
+    let first: Vec<String> = v["boards"][0].as_array().unwrap().iter().map(|t| t.to_string()).collect();
+    assert_eq!(first.join(" "), out.lines().next().unwrap());
+}
+
+#[test]
+fn sample_refuses_what_the_table_does_not_have() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path()).args(["build", "-q"]).assert().success();
+    table(dir.path())
+        .args(["sample", "--depth", "31", "--count", "3"])
+        .assert()
+        .code(2)
+        .stderr(contains("2 states at depth 31"))
+        .stderr(one_line_error());
+    table(dir.path())
+        .args(["sample", "--depth", "32"])
+        .assert()
+        .code(2)
+        .stderr(contains("no states at depth 32"))
+        .stderr(one_line_error());
+    table(dir.path()).args(["sample", "--depth", "x"]).assert().code(2);
+    table(dir.path()).args(["sample", "--table", "missing.table", "--depth", "3"]).assert().code(3);
+}
+
+#[test]
+fn count_cos226_puzzle07_has_more_than_one_solution() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(table(dir.path()).args(["count", "--file"]).arg(data("puzzle07.txt")));
+    assert!(out.contains("distance   7 moves"), "{out}");
+    let n: u64 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("solutions  "))
+        .and_then(|l| l.split_whitespace().next())
+        .and_then(|n| n.replace(',', "").parse().ok())
+        .unwrap();
+    assert!(n > 1, "{out}");
+    let json = stdout(table(dir.path()).args(["count", "--json", "8 6 7 2 5 4 3 0 1"]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["distance"], 31);
+    assert!(v["solutions"].as_str().unwrap().parse::<u128>().unwrap() >= 3); // 3 optimal first moves
+    let goal = stdout(table(dir.path()).args(["count", "1 2 3 4 5 6 7 8 0"]));
+    assert!(goal.contains("distance   0 moves") && goal.contains("solutions  1 optimal solution"), "{goal}");
+}
+
+#[test]
+fn count_bad_input() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path()).args(["count", "1 2 3 4 5 6 8 7 0"]).assert().code(1).stdout(contains("unsolvable"));
+    table(dir.path()).args(["count", "1 2 3"]).assert().code(2).stderr(one_line_error());
+    table(dir.path()).arg("count").assert().code(2).stderr(contains("no board given"));
+    table(dir.path()).args(["count", "1 2 3", "--file"]).arg(data("puzzle07.txt")).assert().code(2);
+    table(dir.path()).args(["count", "--file", "nope.txt"]).assert().code(3).stderr(one_line_error());
+    table(dir.path())
+        .args(["count", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"])
+        .assert()
+        .code(2)
+        .stderr(contains("tables go up to 12 cells"))
+        .stderr(one_line_error());
+    // the preset's own goal: seed 004's worst board is 30 moves from the snail goal
+    let out = stdout(table(dir.path()).args(["count", "--preset", "worst"]));
+    assert!(out.contains("distance   30 moves (exact; goal 1 2 3 / 8 _ 4 / 7 6 5)"), "{out}");
+}
+
+#[test]
+fn heuristic_grades() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(table(dir.path()).args(["heuristic", "manhattan"]));
+    assert!(out.contains("admissible on this table: yes"), "{out}");
+    assert!(out.contains("consistent on this table: yes"), "{out}");
+    let out = stdout(table(dir.path()).args(["heuristic", "nilsson", "--goal", "snail"]));
+    assert!(out.contains("admissible on this table: no"), "{out}");
+    let csv = stdout(table(dir.path()).args(["heuristic", "h1", "--csv"]));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 1 + 32 + 1);
+    assert!(lines[0].starts_with("depth,states,mean_h,"));
+    assert!(lines[33].starts_with("total,181440,"));
+    let states: u64 = lines[1..33].iter().map(|l| l.split(',').nth(1).unwrap().parse::<u64>().unwrap()).sum();
+    assert_eq!(states, 181_440);
+    table(dir.path())
+        .args(["heuristic", "euclid"])
+        .assert()
+        .code(2)
+        .stderr(contains("unknown heuristic `euclid`"))
+        .stderr(one_line_error());
+}
+
+#[test]
+fn stats_plot_writes_an_svg_or_fails_with_exit_3() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path()).args(["stats", "--plot", "dist.svg"]).assert().success();
+    let svg = fs::read_to_string(dir.path().join("dist.svg")).unwrap();
+    assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
+    // one bar per depth
+    assert!(svg.matches("<rect").count() >= 32, "{}", svg.matches("<rect").count());
+    table(dir.path())
+        .args(["stats", "--plot", "no/such/dir/dist.svg"])
+        .assert()
+        .code(3)
+        .stderr(contains("writing the plot no/such/dir/dist.svg"))
+        .stderr(one_line_error());
+}
+
+#[test]
+fn experiment_small_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = stdout(table(dir.path()).args([
+        "experiment",
+        "--depths",
+        "2,8-12/4",
+        "--count",
+        "5",
+        "--csv",
+        "--ida",
+        "--plot",
+        "nodes.svg",
+    ]));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines.len(), 4, "{csv}");
+    assert!(lines[0].starts_with("depth,problems,A*(hamming)_nodes,A*(hamming)_bstar,A*(hamming)_expanded,"));
+    assert!(lines[0].contains("IDA*(table)_nodes"));
+    assert_eq!(lines[1].split(',').take(2).collect::<Vec<_>>(), ["2", "4"]);
+    assert_eq!(lines[2].split(',').take(2).collect::<Vec<_>>(), ["8", "5"]);
+    assert_eq!(lines[3].split(',').take(2).collect::<Vec<_>>(), ["12", "5"]);
+    assert!(dir.path().join("3x3-blank-first.table").exists(), "the default goal is blank-first");
+    let svg = fs::read_to_string(dir.path().join("nodes.svg")).unwrap();
+    assert!(svg.contains("A*(manhattan)") && svg.contains("IDA*(table)"));
+    let human = stdout(table(dir.path()).args(["experiment", "--depths", "4", "--count", "3"]));
+    let row = human.lines().find(|l| l.starts_with("    4 ")).unwrap_or_default();
+    assert_eq!(row.split_whitespace().take(2).collect::<Vec<_>>(), ["4", "3"], "{human}");
+    assert!(human.contains("A*(linear-conflict)"), "{human}");
+}
+
+#[test]
+fn experiment_bad_arguments() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path()).args(["build", "-q", "--goal", "blank-first"]).assert().success();
+    for (args, message) in [
+        (&["--depths", "2-x"][..], "bad --depths item `2-x`"),
+        (&["--depths", "40"], "no states at depth 40"),
+        (&["--depths", "9-3"], "bad --depths item"),
+        (&["--heuristics", "h1,foo"], "unknown heuristic `foo`"),
+        (&["--count", "0"], "--count must be at least 1"),
+    ] {
+        table(dir.path())
+            .arg("experiment")
+            .args(args)
+            .assert()
+            .code(2)
+            .stderr(contains(message))
+            .stderr(one_line_error());
+    }
+}
