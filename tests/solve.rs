@@ -223,3 +223,35 @@ fn bad_input_is_one_line_and_exit_2() {
         .code(2)
         .stderr(one_line_error());
 }
+
+#[test]
+fn every_2x2_and_3x3_cos226_file_by_its_expected_moves() {
+    use slidetable::heuristic::Heuristic;
+    use slidetable::search::{solve, Algorithm, Guide, Options};
+    use slidetable::{Board, Goal};
+    let dir = data("cos226");
+    let expected = fs::read_to_string(dir.join("EXPECTED.tsv")).unwrap();
+    let mut tables = std::collections::HashMap::new();
+    let mut checked = 0;
+    for line in expected.lines().skip(1) {
+        let [file, _, moves] = line.split('\t').collect::<Vec<_>>()[..] else { panic!("bad line {line}") };
+        let board = Board::parse_cos226(&fs::read_to_string(dir.join(file)).unwrap()).unwrap();
+        let goal = Goal::BlankLast.board(board.shape()).unwrap();
+        let table = tables.entry(board.shape()).or_insert_with(|| slidetable::build(&goal, |_| {}).unwrap());
+        let exact = table.distance(&board).unwrap();
+        for algorithm in [Algorithm::AStar, Algorithm::IdaStar] {
+            let found =
+                solve(&board, &goal, Guide::Heuristic(Heuristic::LinearConflict), &Options::new(algorithm)).unwrap();
+            match (moves, found) {
+                ("unsolvable", None) => assert_eq!(exact, None, "{file}"),
+                (m, Some(found)) => {
+                    assert_eq!(found.moves.len().to_string(), m, "{file} by {}", algorithm.name());
+                    assert_eq!(exact, Some(found.moves.len() as u8), "{file}: the table disagrees");
+                }
+                (m, None) => panic!("{file}: expected {m}, found no solution"),
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 67, "every 2x2 and 3x3 file of the COS 226 samples");
+}
