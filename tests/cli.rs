@@ -1,32 +1,18 @@
 //! The real binary, run the way a user would, in a scratch directory.
 
-use std::fs;
-use std::path::{Path, PathBuf};
+mod common;
 
-use assert_cmd::Command;
+use std::fs;
+
+use common::{data, one_line_error, table};
 use predicates::prelude::*;
 use predicates::str::contains;
-
-fn table(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("table").unwrap();
-    cmd.current_dir(dir);
-    cmd
-}
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(name)
-}
 
 /// A scratch directory with eight.table already built.
 fn with_eight() -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     table(dir.path()).args(["build", "-q"]).assert().success();
     dir
-}
-
-/// One line on stderr, starting `table:`.
-fn one_line_error() -> impl Predicate<str> {
-    predicate::function(|s: &str| s.starts_with("table: ") && s.trim_end().lines().count() == 1)
 }
 
 #[test]

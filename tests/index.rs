@@ -17,22 +17,8 @@ fn shape(rows: usize, cols: usize) -> Shape {
     Shape::new(rows, cols).unwrap()
 }
 
-/// A small deterministic generator (SplitMix64), so "random" goals are the same on every run.
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+/// A small deterministic generator, so "random" goals are the same on every run.
+use slidetable::sample::SplitMix64 as SplitMix;
 
 /// Swaps two tiles (not the blank) of `board`.
 fn swap_two_tiles(board: &Board) -> Board {
@@ -45,13 +31,13 @@ fn swap_two_tiles(board: &Board) -> Board {
 /// Two deterministic pseudo-random custom goals of `shape`, neither a named goal: one solvable to
 /// blank-last, one not (so both parity classes of goal are covered).
 fn custom_goals(shape: Shape) -> Vec<Board> {
-    let mut rng = SplitMix(0x5EED ^ ((shape.rows() as u64) << 8) ^ shape.cols() as u64);
+    let mut rng = SplitMix::new(0x5EED ^ ((shape.rows() as u64) << 8) ^ shape.cols() as u64);
     let n = shape.cells();
     let blank_last = Goal::BlankLast.board(shape).unwrap();
     loop {
         let mut cells: Vec<u16> = (0..n as u16).collect();
         for i in (1..n).rev() {
-            cells.swap(i, rng.below(i + 1));
+            cells.swap(i, rng.below(i as u64 + 1) as usize);
         }
         let b = Board::new(shape, cells).unwrap();
         let other = swap_two_tiles(&b);

@@ -1,30 +1,16 @@
 //! The laboratory commands (`sample`, `count`, `heuristic`, `experiment`, `stats --plot`) run
 //! as a user would, in a scratch directory.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
-use predicates::prelude::*;
+use common::{data, one_line_error, table};
 use predicates::str::contains;
-
-fn table(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("table").unwrap();
-    cmd.current_dir(dir);
-    cmd
-}
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(name)
-}
 
 fn stdout(cmd: &mut Command) -> String {
     String::from_utf8(cmd.assert().success().get_output().stdout.clone()).unwrap()
-}
-
-/// One line on stderr, starting `table:`.
-fn one_line_error() -> impl Predicate<str> {
-    predicate::function(|s: &str| s.starts_with("table: ") && s.trim_end().lines().count() == 1)
 }
 
 #[test]

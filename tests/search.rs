@@ -129,18 +129,7 @@ fn astar_and_idastar_agree_on_4x4() {
     }
 }
 
-/// SplitMix64: a seeded stream for sampling.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+use slidetable::sample::SplitMix64 as Rng;
 
 #[test]
 fn every_optimal_search_matches_the_table_on_a_large_seeded_sample() {
@@ -149,7 +138,7 @@ fn every_optimal_search_matches_the_table_on_a_large_seeded_sample() {
     for (goal, count) in [(Goal::BlankLast, 16usize), (Goal::Snail, 5)] {
         let goal = goal.board(Shape::EIGHT).unwrap();
         let table = build(&goal, |_| {}).unwrap();
-        let mut rng = Rng(0x51DE_7AB1E);
+        let mut rng = Rng::new(0x51DE_7AB1E);
         let mut by_depth: Vec<Vec<u64>> = vec![Vec::new(); 32];
         for (i, &d) in table.payload().iter().enumerate() {
             by_depth[d as usize].push(i as u64);
@@ -157,7 +146,7 @@ fn every_optimal_search_matches_the_table_on_a_large_seeded_sample() {
         let mut sample = Vec::new();
         for states in &mut by_depth {
             for k in 0..count.min(states.len()) {
-                let pick = k + (rng.next() % (states.len() - k) as u64) as usize;
+                let pick = k + rng.below((states.len() - k) as u64) as usize;
                 states.swap(k, pick);
                 sample.push(states[k]);
             }
@@ -212,9 +201,9 @@ fn nilsson_is_not_admissible_and_astar_with_it_can_miss_the_optimum() {
     let table = build(&goal, |_| {}).unwrap();
     let est = Estimator::new(&goal);
     let (mut over, mut longer) = (0u32, 0u32);
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     for _ in 0..300 {
-        let i = rng.next() % table.index().len();
+        let i = rng.below(table.index().len());
         let start = table.index().board(i);
         let d = table.payload()[i as usize];
         over += (est.estimate(Heuristic::Nilsson, start.cells()) > d as u32) as u32;
@@ -260,12 +249,12 @@ fn reference_astar(start: &Board, goal: &Board) -> usize {
 
 #[test]
 fn fast_search_matches_textbook_astar_beyond_the_tables() {
-    let mut rng = Rng(0xF00D);
+    let mut rng = Rng::new(0xF00D);
     for (rows, cols, walk) in [(4, 4, 40), (4, 4, 60), (3, 5, 50), (5, 3, 50), (5, 5, 40), (3, 6, 40)] {
         let goal = Goal::BlankLast.board(Shape::new(rows, cols).unwrap()).unwrap();
         let mut b = goal.clone();
         for _ in 0..walk {
-            let _ = b.apply(slidetable::Dir::ALL[(rng.next() % 4) as usize]);
+            let _ = b.apply(slidetable::Dir::ALL[rng.below(4) as usize]);
         }
         let want = reference_astar(&b, &goal);
         for h in [Heuristic::Manhattan, Heuristic::LinearConflict] {

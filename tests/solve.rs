@@ -1,32 +1,18 @@
 //! `table solve`, run the way a user would: known answers, the COS 226 output format, every
 //! algorithm and heuristic, and bad input.
 
+mod common;
+
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
-use predicates::prelude::*;
+use common::{data, one_line_error, table};
 use predicates::str::contains;
-
-fn table(dir: &Path) -> Command {
-    let mut cmd = Command::cargo_bin("table").unwrap();
-    cmd.current_dir(dir);
-    cmd
-}
-
-fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(name)
-}
 
 fn json(dir: &Path, args: &[&str]) -> serde_json::Value {
     let out = table(dir).arg("solve").arg("--json").args(args).output().unwrap();
     assert!(out.status.code().is_some_and(|c| c <= 1), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
     serde_json::from_slice(&out.stdout).unwrap()
-}
-
-/// One line on stderr, starting `table:`.
-fn one_line_error() -> impl Predicate<str> {
-    predicate::function(|s: &str| s.starts_with("table: ") && s.trim_end().lines().count() == 1)
 }
 
 #[test]

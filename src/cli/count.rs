@@ -10,7 +10,7 @@ use slidetable::count::count_solutions;
 use slidetable::{Board, Error};
 
 use super::input::{preset_list, BoardInput};
-use super::{open_table, thousands, Opened, TableArgs, EXIT_NO};
+use super::{open_table, thousands, BoardJson, Opened, TableArgs, EXIT_NO};
 
 pub const LONG_ABOUT: &str = "\
 The number of distinct optimal solutions of a board: how many different shortest sequences of
@@ -48,11 +48,8 @@ pub struct CountArgs {
 
 #[derive(Serialize)]
 struct Json {
-    rows: usize,
-    cols: usize,
-    board: Vec<u16>,
-    goal: Vec<u16>,
-    solvable: bool,
+    #[serde(flatten)]
+    head: BoardJson,
     #[serde(skip_serializing_if = "Option::is_none")]
     distance: Option<u8>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -103,11 +100,7 @@ fn count(opened: &Opened, board: &Board, json: bool) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
     if json {
         let answer = Json {
-            rows: board.shape().rows(),
-            cols: board.shape().cols(),
-            board: board.cells().to_vec(),
-            goal: goal.cells().to_vec(),
-            solvable: found.is_some(),
+            head: BoardJson::new(board, goal, found.is_some()),
             distance: found.map(|c| c.distance),
             solutions: found.map(|c| c.solutions.to_string()),
             cone: found.map(|c| c.cone),
@@ -125,7 +118,7 @@ fn count(opened: &Opened, board: &Board, json: bool) -> Result<ExitCode> {
             Some(c) => {
                 let s = if c.distance == 1 { "" } else { "s" };
                 writeln!(out, "distance   {} move{s} (exact; goal {goal})", c.distance)?;
-                let n = thousands_u128(c.solutions);
+                let n = thousands(c.solutions);
                 let what = if c.solutions == 1 { "optimal solution" } else { "distinct optimal solutions" };
                 writeln!(out, "solutions  {n} {what}")?;
                 writeln!(
@@ -138,17 +131,4 @@ fn count(opened: &Opened, board: &Board, json: bool) -> Result<ExitCode> {
         }
     }
     Ok(if found.is_some() { ExitCode::SUCCESS } else { ExitCode::from(EXIT_NO) })
-}
-
-/// [`thousands`] for counts that may pass `u64`.
-fn thousands_u128(n: u128) -> String {
-    let s = n.to_string();
-    let mut out = String::with_capacity(s.len() + s.len() / 3);
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }

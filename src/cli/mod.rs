@@ -315,8 +315,33 @@ pub fn one_line(err: &anyhow::Error) -> String {
     parts.join(": ").replace('\n', " ")
 }
 
+/// The fields every JSON answer about one board starts with.
+#[derive(serde::Serialize)]
+pub struct BoardJson {
+    rows: usize,
+    cols: usize,
+    board: Vec<u16>,
+    goal: Vec<u16>,
+    /// Whether the board can reach the goal.
+    pub solvable: bool,
+}
+
+impl BoardJson {
+    /// The board, its goal, and whether one reaches the other.
+    pub fn new(board: &Board, goal: &Board, solvable: bool) -> BoardJson {
+        BoardJson {
+            rows: board.shape().rows(),
+            cols: board.shape().cols(),
+            board: board.cells().to_vec(),
+            goal: goal.cells().to_vec(),
+            solvable,
+        }
+    }
+}
+
 /// `1234567` as `1,234,567`.
-pub fn thousands(n: u64) -> String {
+pub fn thousands(n: impl Into<u128>) -> String {
+    let n: u128 = n.into();
     let s = n.to_string();
     let mut out = String::with_capacity(s.len() + s.len() / 3);
     for (i, c) in s.chars().enumerate() {

@@ -12,7 +12,7 @@ use slidetable::batch::{answer_lines, BatchError};
 use slidetable::board::moves_to_string;
 use slidetable::{Board, Dir, Error, Table};
 
-use super::{open_table, parse_board_for, Bytes, Opened, TableArgs, UsageError, EXIT_NO, EXIT_USAGE};
+use super::{open_table, parse_board_for, BoardJson, Bytes, Opened, TableArgs, UsageError, EXIT_NO, EXIT_USAGE};
 
 pub const LONG_ABOUT: &str = "\
 The exact distance of a board, an optimal solution, and every optimal first move.
@@ -114,11 +114,8 @@ pub fn run(mut args: QueryArgs) -> Result<ExitCode> {
 
 #[derive(Serialize)]
 struct Answer {
-    rows: usize,
-    cols: usize,
-    board: Vec<u16>,
-    goal: Vec<u16>,
-    solvable: bool,
+    #[serde(flatten)]
+    head: BoardJson,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -135,11 +132,7 @@ impl Answer {
     /// The fields every answer has; the rest empty.
     fn new(board: &Board, goal: &Board, solvable: bool) -> Answer {
         Answer {
-            rows: board.shape().rows(),
-            cols: board.shape().cols(),
-            board: board.cells().to_vec(),
-            goal: goal.cells().to_vec(),
-            solvable,
+            head: BoardJson::new(board, goal, solvable),
             reason: None,
             distance: None,
             solution: None,

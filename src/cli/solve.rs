@@ -14,7 +14,7 @@ use slidetable::search::{effective_branching_factor, solve, Algorithm, Exact, Fo
 use slidetable::{Board, Shape, Table};
 
 use super::input::{preset_list, BoardInput};
-use super::{default_table_name, thousands, BoardArgs, Bytes, UsageError, EXIT_NO};
+use super::{default_table_name, thousands, BoardArgs, BoardJson, Bytes, UsageError, EXIT_NO};
 
 pub const LONG_ABOUT: &str = "\
 Solve a board by heuristic search: A* (the default), IDA*, breadth-first, greedy best-first or
@@ -208,11 +208,8 @@ fn find_table(path: Option<&PathBuf>, goal: &Board) -> Result<Option<(Table<Byte
 struct Report {
     #[serde(skip_serializing_if = "Option::is_none")]
     preset: Option<String>,
-    rows: usize,
-    cols: usize,
-    board: Vec<u16>,
-    goal: Vec<u16>,
-    solvable: bool,
+    #[serde(flatten)]
+    head: BoardJson,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
     algorithm: &'static str,
@@ -313,11 +310,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
 
     let mut report = Report {
         preset: given.preset.as_ref().map(|p| p.name.clone()),
-        rows: board.shape().rows(),
-        cols: board.shape().cols(),
-        board: board.cells().to_vec(),
-        goal: goal.cells().to_vec(),
-        solvable: true,
+        head: BoardJson::new(&board, &goal, true),
         reason: None,
         algorithm: algorithm.name(),
         weight: if let Algorithm::Weighted(w) = algorithm { Some(w) } else { None },
@@ -340,7 +333,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     };
     let mut out = io::stdout().lock();
     let Some(found) = found else {
-        report.solvable = false;
+        report.head.solvable = false;
         report.reason = Some(board.parity_to(&goal).explain());
         match format {
             Format::Cos226 => writeln!(out, "No solution possible")?,
