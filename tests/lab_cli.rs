@@ -178,3 +178,30 @@ fn experiment_bad_arguments() {
             .stderr(one_line_error());
     }
 }
+
+#[test]
+fn sample_writes_cos226_files_that_solve_to_their_depth() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("boards");
+    table(dir.path()).args(["sample", "--depth", "17", "--count", "3", "--out-dir", "boards"]).assert().success();
+    let mut names: Vec<_> =
+        fs::read_dir(&out).unwrap().map(|e| e.unwrap().file_name().into_string().unwrap()).collect();
+    names.sort();
+    assert_eq!(names, ["d17-001.txt", "d17-002.txt", "d17-003.txt"]);
+    for name in &names {
+        table(dir.path())
+            .args(["query", "--json", "--file"])
+            .arg(out.join(name))
+            .assert()
+            .success()
+            .stdout(predicates::str::contains("\"distance\":17"));
+    }
+    // a second run would overwrite them: refused, nothing changed
+    let before = fs::read(out.join("d17-001.txt")).unwrap();
+    table(dir.path())
+        .args(["sample", "--depth", "17", "--count", "3", "--seed", "9", "--out-dir", "boards"])
+        .assert()
+        .code(3)
+        .stderr(one_line_error());
+    assert_eq!(fs::read(out.join("d17-001.txt")).unwrap(), before);
+}

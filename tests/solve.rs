@@ -119,6 +119,13 @@ fn human_report_names_what_it_found() {
         .success()
         .stdout(contains("moves        1\n"));
     table(dir.path()).args(["solve", "--preset", "list"]).assert().success().stdout(contains("russell-norvig"));
+    // --steps draws every board down to the goal
+    table(dir.path())
+        .args(["solve", "--steps", "--file"])
+        .arg(data("puzzle04.txt"))
+        .assert()
+        .success()
+        .stdout(contains("move 4 (D): 0 to go\n1 2 3\n4 5 6\n7 8 _\n"));
 }
 
 #[test]

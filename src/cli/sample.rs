@@ -3,7 +3,7 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
 use slidetable::sample::sample_depth;
@@ -20,7 +20,9 @@ draws come from SplitMix64, written out in slidetable itself (src/sample.rs), no
 whose stream may change.
 
 Output: one board per line, tiles row by row with 0 for the blank, the syntax `table query
---batch` reads. --json prints one object instead.
+--batch` reads. --json prints one object instead. --out-dir DIR writes each board as a COS 226
+puzzle file instead (DIR/d20-001.txt, ...; the size, then the rows), for solvers that read that
+format; it never overwrites a file.
 
 Exit status 2 if the table has fewer than COUNT states at that depth (none at all past the
 maximum depth; `table stats` lists the depths).
@@ -30,7 +32,8 @@ A missing eight.table (or other 3x3 table) is built on the spot.
 Examples:
   table sample --depth 24 --count 100 --seed 7
   table sample --depth 20 --count 5 | table query --batch --solve
-  table sample --goal blank-first --depth 12 --count 3 --json";
+  table sample --goal blank-first --depth 12 --count 3 --json
+  table sample --depth 28 --count 10 --out-dir boards";
 
 /// Arguments of `table sample`.
 #[derive(Args, Debug)]
@@ -49,6 +52,10 @@ pub struct SampleArgs {
     /// Print one JSON object: the table's shape and goal, the depth, the seed and the boards.
     #[arg(long)]
     json: bool,
+    /// Write each board as a COS 226 puzzle file in DIR (created if missing), named
+    /// d<DEPTH>-<NNN>.txt, and print the file names. Existing files are never overwritten.
+    #[arg(long, value_name = "DIR", conflicts_with = "json")]
+    out_dir: Option<std::path::PathBuf>,
 }
 
 /// The seed when none is given (`table experiment` uses it too).
@@ -78,7 +85,20 @@ pub fn run(args: SampleArgs) -> Result<ExitCode> {
     let boards: Vec<Board> =
         sample_depth(table, args.depth, args.count, args.seed)?.into_iter().map(|i| table.index().board(i)).collect();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-    if args.json {
+    if let Some(dir) = &args.out_dir {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        let width = args.count.to_string().len().max(3);
+        for (k, b) in boards.iter().enumerate() {
+            let path = dir.join(format!("d{}-{:0width$}.txt", args.depth, k + 1));
+            let mut file = std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)
+                .with_context(|| format!("writing {} (an existing file is never overwritten)", path.display()))?;
+            file.write_all(b.to_cos226().as_bytes()).with_context(|| format!("writing {}", path.display()))?;
+            writeln!(out, "{}", path.display())?;
+        }
+    } else if args.json {
         let h = table.header();
         let json = Json {
             rows: h.shape.rows(),
