@@ -248,3 +248,30 @@ fn every_2x2_and_3x3_cos226_file_by_its_expected_moves() {
     }
     assert_eq!(checked, 67, "every 2x2 and 3x3 file of the COS 226 samples");
 }
+
+#[test]
+fn a_table_file_checks_and_guides_boards_past_nine_cells() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = ["--board", "2x5", "6", "1", "2", "3", "4", "7", "8", "9", "5", "0"];
+    // no 2x5 table yet: no verdict, and the table heuristic asks for one
+    let v = json(dir.path(), &board);
+    assert_eq!(v["exact"], serde_json::Value::Null);
+    assert_eq!(v["optimal"], true, "A* with linear conflict is optimal by itself");
+    table(dir.path())
+        .arg("solve")
+        .args(board)
+        .args(["-H", "table"])
+        .assert()
+        .code(2)
+        .stderr(contains("table build --board 2x5"));
+    table(dir.path()).args(["build", "-q", "--board", "2x5"]).assert().success();
+    let exact = json(dir.path(), &board)["exact"].as_u64().unwrap();
+    for algorithm in ["astar", "idastar", "greedy"] {
+        let v = json(dir.path(), &[&board[..], &["-H", "table", "-a", algorithm]].concat());
+        assert_eq!(v["moves"].as_u64(), Some(exact), "{algorithm} down the exact distances");
+        assert_eq!(v["stats"]["expanded"].as_u64(), Some(exact), "{algorithm}: one expansion per move");
+    }
+    // greedy with Hamming is checked against the file and may be longer
+    let v = json(dir.path(), &[&board[..], &["-H", "hamming", "-a", "greedy"]].concat());
+    assert_eq!(v["optimal"], v["moves"].as_u64() == Some(exact));
+}
