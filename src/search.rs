@@ -346,6 +346,8 @@ struct Space<'a, T: Tile> {
     heuristic: Option<crate::heuristic::Estimator>,
     options: Options,
     stats: Stats,
+    /// A table guide's error met while estimating (see [`Space::estimate_after`]).
+    fault: std::cell::Cell<Option<Error>>,
 }
 
 /// One node of the A* family.
@@ -404,6 +406,7 @@ impl<'a, T: Tile> Space<'a, T> {
             heuristic,
             options: *options,
             stats: Stats { iterations: 1, ..Stats::default() },
+            fault: std::cell::Cell::new(None),
         }
     }
 
@@ -487,18 +490,19 @@ impl<'a, T: Tile> Space<'a, T> {
     }
 
     /// The estimate after the tile on `to` slides onto the blank at `blank`, from the estimate
-    /// `h` before. `cells` is the board before the move; it is the same again on return.
+    /// `h` before. `cells` is the board before the move; it is the same again on return. A table
+    /// guide's error is left in `fault` (and 0 returned); the searches check it per expansion.
     #[inline]
-    fn estimate_after(&self, cells: &mut [T], blank: usize, to: usize, h: u32) -> Result<u32, Error> {
+    fn estimate_after(&self, cells: &mut [T], blank: usize, to: usize, h: u32) -> u32 {
         let tile = cells[to].get();
         match self.guide {
-            _ if self.blind() => Ok(0),
+            _ if self.blind() => 0,
             Guide::Heuristic(Heuristic::Hamming) => {
                 let was = (cells[to] == self.goal[to]) as u32;
                 let now = (cells[to] == self.goal[blank]) as u32;
-                Ok(h + was - now)
+                h + was - now
             }
-            Guide::Heuristic(Heuristic::Manhattan) => Ok(h + self.distance(tile, blank) - self.distance(tile, to)),
+            Guide::Heuristic(Heuristic::Manhattan) => h + self.distance(tile, blank) - self.distance(tile, to),
             Guide::Heuristic(Heuristic::LinearConflict) => {
                 // A vertical move takes the tile from one row to another and keeps every column's
                 // order; a horizontal one likewise for columns. Only a line the tile belongs to in
@@ -508,13 +512,13 @@ impl<'a, T: Tile> Space<'a, T> {
                 let (line, vertical) = if blank / self.cols != to / self.cols {
                     let goal = self.goal_row[tile] as usize;
                     if goal != blank / self.cols && goal != to / self.cols {
-                        return Ok(manhattan);
+                        return manhattan;
                     }
                     (goal, true)
                 } else {
                     let goal = self.goal_col[tile] as usize;
                     if goal != blank % self.cols && goal != to % self.cols {
-                        return Ok(manhattan);
+                        return manhattan;
                     }
                     (goal, false)
                 };
@@ -529,11 +533,16 @@ impl<'a, T: Tile> Space<'a, T> {
                 cells.swap(blank, to);
                 let after = conflict(self, cells);
                 cells.swap(blank, to);
-                Ok(manhattan + after - before)
+                manhattan + after - before
             }
             _ => {
+                // Nilsson's and the table's: from scratch. A table error is kept for the caller
+                // ([`Space::fault`]), so the hot path returns a plain number.
                 cells.swap(blank, to);
-                let e = self.estimate(cells);
+                let e = self.estimate(cells).unwrap_or_else(|e| {
+                    self.fault.set(Some(e));
+                    0
+                });
                 cells.swap(blank, to);
                 e
             }
@@ -611,7 +620,7 @@ impl<'a, T: Tile> Space<'a, T> {
                 self.stats.generated += 1;
                 let tile = scratch[to].get();
                 let hash = node.hash ^ key(tile, to) ^ key(tile, blank) ^ key(0, blank) ^ key(0, to);
-                let h = self.estimate_after(&mut scratch, blank, to, node.h)?;
+                let h = self.estimate_after(&mut scratch, blank, to, node.h);
                 let ng = g + 1;
                 scratch.swap(blank, to);
                 let existing = table.find(hash, |i| arena[i as usize * n..(i as usize + 1) * n] == scratch[..]);
@@ -643,6 +652,9 @@ impl<'a, T: Tile> Space<'a, T> {
                     }
                 }
                 scratch.swap(blank, to);
+            }
+            if let Some(e) = self.fault.take() {
+                return Err(e);
             }
             self.stats.peak_open = self.stats.peak_open.max(open.len());
             let bytes = (arena.capacity() * std::mem::size_of::<T>()
@@ -722,7 +734,10 @@ impl<'a, T: Tile> Space<'a, T> {
                 }
                 let to = to as usize;
                 self.stats.generated += 1;
-                let nh = self.estimate_after(&mut cells, blank, to, h)?;
+                let nh = self.estimate_after(&mut cells, blank, to, h);
+                if let Some(e) = self.fault.take() {
+                    return Err(e);
+                }
                 let f = path.len() as u32 + 1 + nh;
                 if f > bound {
                     least = least.min(f);
