@@ -265,3 +265,43 @@ fn fast_search_matches_textbook_astar_beyond_the_tables() {
         }
     }
 }
+
+/// A guide that knows the exact distances but fails on the boards at one depth, as damaged table
+/// entries do.
+struct Damaged {
+    table: slidetable::Table<Vec<u8>>,
+    bad: u32,
+}
+
+impl slidetable::search::Exact for Damaged {
+    fn goal(&self) -> &Board {
+        self.table.goal()
+    }
+
+    fn exact(&self, cells: &[u8]) -> Result<Option<u32>, slidetable::Error> {
+        match self.table.exact(cells)? {
+            Some(d) if d == self.bad => {
+                Err(slidetable::Error::Corrupt { index: 0, board: format!("{cells:?}"), detail: "damaged".into() })
+            }
+            d => Ok(d),
+        }
+    }
+}
+
+#[test]
+fn a_failing_table_guide_is_an_error_not_a_wrong_answer() {
+    use slidetable::search::{solve, Algorithm, Guide, Options};
+    let goal = Goal::BlankLast.board(Shape::new(2, 3).unwrap()).unwrap();
+    let start = Board::parse(goal.shape(), "5 4 3 2 1 0").unwrap();
+    // the damage is where every solution passes: the boards one move from the goal
+    let guide = Damaged { table: build(&goal, |_| {}).unwrap(), bad: 1 };
+    for algorithm in [Algorithm::AStar, Algorithm::IdaStar, Algorithm::Greedy, Algorithm::Weighted(3.0)] {
+        let got = solve(&start, &goal, Guide::Table(&guide), &Options::new(algorithm));
+        assert!(matches!(got, Err(slidetable::Error::Corrupt { .. })), "{}: {got:?}", algorithm.name());
+    }
+    // undamaged, the same searches succeed
+    let guide = Damaged { table: build(&goal, |_| {}).unwrap(), bad: 99 };
+    let exact = guide.table.distance(&start).unwrap().unwrap() as usize;
+    let found = solve(&start, &goal, Guide::Table(&guide), &Options::new(Algorithm::AStar)).unwrap().unwrap();
+    assert_eq!(found.moves.len(), exact);
+}
