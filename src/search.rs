@@ -590,6 +590,10 @@ impl<'a, T: Tile> Space<'a, T> {
         open.push(self.priority(0, h0), 0, 0);
         self.stats.generated = 1;
         self.stats.peak_open = 1;
+        self.stats.peak_bytes = (arena.capacity() * std::mem::size_of::<T>()
+            + nodes.capacity() * std::mem::size_of::<Node>()
+            + table.bytes()
+            + open.bytes()) as u64;
 
         while let Some((g, id)) = open.pop() {
             let node = nodes[id as usize];

@@ -275,3 +275,22 @@ fn a_table_file_checks_and_guides_boards_past_nine_cells() {
     let v = json(dir.path(), &[&board[..], &["-H", "hamming", "-a", "greedy"]].concat());
     assert_eq!(v["optimal"], v["moves"].as_u64() == Some(exact));
 }
+
+#[test]
+fn a_puzzle_file_can_come_from_standard_input() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path())
+        .args(["solve", "--format", "cos226", "--file", "-"])
+        .write_stdin(fs::read_to_string(data("puzzle04.txt")).unwrap())
+        .assert()
+        .success()
+        .stdout(predicates::str::starts_with("Minimum number of moves = 4\n"));
+    table(dir.path()).args(["solve", "--file", "-"]).write_stdin("3\n1 2\n").assert().code(2).stderr(one_line_error());
+    // a missing table file is named once, on one line
+    table(dir.path())
+        .args(["solve", "--preset", "hard", "--table", "missing.table"])
+        .assert()
+        .code(3)
+        .stderr(one_line_error())
+        .stderr(predicates::function::function(|s: &str| s.matches("missing.table").count() == 1));
+}

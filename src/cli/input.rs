@@ -71,7 +71,8 @@ pub struct BoardInput {
     #[arg(value_name = "TILE", num_args = 0..)]
     pub tiles: Vec<String>,
     /// Read the board from a puzzle file in COS 226 format: the size N, then N rows of N numbers,
-    /// 0 the blank (a first line `R C` for a board of R rows and C columns).
+    /// 0 the blank (a first line `R C` for a board of R rows and C columns); `-` reads standard
+    /// input.
     #[arg(long, short = 'f', value_name = "FILE", conflicts_with = "preset")]
     pub file: Option<PathBuf>,
     /// A named board: easy, medium, hard, worst (seed 004's presets, snail goal), prolog (seed
@@ -112,7 +113,11 @@ impl BoardInput {
             _ => bail!(UsageError("give the board one way: as tiles, with --file, or with --preset".into())),
         }
         let (board, preset) = if let Some(path) = &self.file {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            let text = if path.as_os_str() == "-" {
+                std::io::read_to_string(std::io::stdin().lock()).context("reading the puzzle from standard input")?
+            } else {
+                std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?
+            };
             let board =
                 Board::parse_cos226(&text).with_context(|| format!("reading the puzzle in {}", path.display()))?;
             if let Some(s) = given_shape.filter(|&s| s != board.shape()) {

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use slidetable::board::moves_to_string;
@@ -169,9 +169,9 @@ fn default_max_memory() -> u64 {
 fn find_table(path: Option<&PathBuf>, goal: &Board) -> Result<Option<(Table<Bytes>, String)>> {
     let shape = goal.shape();
     if let Some(p) = path {
-        let opened =
-            slidetable::open(p).map_err(|e| anyhow!(e)).map_err(|e| e.context(format!("opening {}", p.display())))?;
-        let table = Table::new(Bytes::Map(opened.into_inner()))?;
+        // the library's error names the file already
+        let opened = slidetable::open(p)?;
+        let table = Table::new(Bytes::Map(opened.into_inner())).with_context(|| format!("opening {}", p.display()))?;
         if table.header().shape != shape {
             return Err(anyhow!(slidetable::Error::ShapeMismatch { board: shape, table: table.header().shape }))
                 .map_err(|e| e.context(format!("{} is a {} table", p.display(), table.header().shape)));
