@@ -305,3 +305,18 @@ fn a_failing_table_guide_is_an_error_not_a_wrong_answer() {
     let found = solve(&start, &goal, Guide::Table(&guide), &Options::new(Algorithm::AStar)).unwrap().unwrap();
     assert_eq!(found.moves.len(), exact);
 }
+
+#[test]
+fn four_thousand_uniform_3x3_boards_solve_to_their_exact_distance() {
+    let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
+    let table = build(&goal, |_| {}).unwrap();
+    let mut rng = Rng::new(2026);
+    for _ in 0..4000 {
+        let i = rng.below(table.index().len());
+        let (start, d) = (table.index().board(i), table.payload()[i as usize]);
+        for h in [Heuristic::Manhattan, Heuristic::LinearConflict] {
+            check(&start, &goal, &astar(&start, &goal, h).unwrap(), d, &format!("A* {}", h.name()));
+            check(&start, &goal, &idastar(&start, &goal, h).unwrap(), d, &format!("IDA* {}", h.name()));
+        }
+    }
+}
