@@ -674,6 +674,10 @@ impl<'a, T: Tile> Space<'a, T> {
             if self.over_nodes() {
                 return Err(self.limit_error(format!("the limit of {} nodes", self.options.max_nodes.unwrap_or(0))));
             }
+            // node ids are 32 bits (and the hash slots keep id + 1)
+            if nodes.len() >= (u32::MAX - 4) as usize {
+                return Err(self.limit_error("the most boards one search can hold (2^32 - 5)".into()));
+            }
         }
         // the parity rule said the goal is reachable, and every reachable board was taken off
         // the open list: this cannot happen
