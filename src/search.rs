@@ -23,8 +23,10 @@
 //! iteration, so a board seen in five iterations counts five times.
 //!
 //! # Implementation
-//! Boards are stored as runs of bytes (`u8` tiles up to 256 cells, `u16` beyond) in one arena; a
-//! node is an index into it with its parent, cost and estimate. Duplicates are found by an
+//! Boards of up to 256 cells are stored whole, a byte a tile, in one arena; larger ones as the
+//! cells where they differ from the start (a search of `d` moves changes at most `d + 1` cells, so
+//! a node of a 127x127 board takes bytes instead of 32 KiB). A node is an index into that store
+//! with its parent, cost and estimate. Duplicates are found by an
 //! open-addressing table keyed by a Zobrist hash that is updated per move (the key of a tile on a
 //! cell is a mixed function of the pair, so no key table is stored even for 127x127 boards). The
 //! open list of A* and breadth-first is a bucket queue by `f`, and within one `f` by `g`, deepest
@@ -565,18 +567,27 @@ impl<'a, T: Tile> Space<'a, T> {
     // ---- A*, breadth-first, greedy, weighted -------------------------------------------------
 
     fn best_first(&mut self) -> Result<Option<Vec<Dir>>, Error> {
-        let n = self.n;
+        // a board of more than 256 cells takes 2 bytes a cell: keep only its changes from the start
+        if self.n > 256 {
+            self.best_first_in::<Sparse>()
+        } else {
+            self.best_first_in::<Dense<T>>()
+        }
+    }
+
+    /// A*, breadth-first, greedy or weighted A*, with the boards kept in a store of kind `S`.
+    fn best_first_in<S: Store<T>>(&mut self) -> Result<Option<Vec<Dir>>, Error> {
         let consistent_astar = matches!(self.options.algorithm, Algorithm::AStar | Algorithm::Bfs)
             && (self.blind() || self.guide.is_consistent());
         let mut open = if consistent_astar { Open::buckets() } else { Open::heap() };
-        let mut arena: Vec<T> = Vec::with_capacity(n * 1024);
+        let mut arena = S::new(&self.start);
         let mut nodes: Vec<Node> = Vec::with_capacity(1024);
         let mut table = HashSlots::new();
 
         let mut scratch = self.start.clone();
         let h0 = self.estimate(&scratch)?;
         let hash0 = scratch.iter().enumerate().fold(0u64, |z, (cell, t)| z ^ key(t.get(), cell));
-        arena.extend_from_slice(&scratch);
+        arena.add_start();
         nodes.push(Node {
             hash: hash0,
             parent: 0,
@@ -590,18 +601,15 @@ impl<'a, T: Tile> Space<'a, T> {
         open.push(self.priority(0, h0), 0, 0);
         self.stats.generated = 1;
         self.stats.peak_open = 1;
-        self.stats.peak_bytes = (arena.capacity() * std::mem::size_of::<T>()
-            + nodes.capacity() * std::mem::size_of::<Node>()
-            + table.bytes()
-            + open.bytes()) as u64;
+        self.stats.peak_bytes =
+            (arena.bytes() + nodes.capacity() * std::mem::size_of::<Node>() + table.bytes() + open.bytes()) as u64;
 
         while let Some((g, id)) = open.pop() {
             let node = nodes[id as usize];
             if node.closed || node.g != g {
                 continue; // expanded already, or reached more cheaply since this entry was made
             }
-            let at = id as usize * n;
-            scratch.copy_from_slice(&arena[at..at + n]);
+            arena.load(id, &mut scratch);
             if (node.h == 0 || self.blind()) && scratch == self.goal {
                 self.stats.stored = nodes.len() as u64;
                 return Ok(Some(path(&nodes, id)));
@@ -627,7 +635,8 @@ impl<'a, T: Tile> Space<'a, T> {
                 let h = self.estimate_after(&mut scratch, blank, to, node.h);
                 let ng = g + 1;
                 scratch.swap(blank, to);
-                let existing = table.find(hash, |i| arena[i as usize * n..(i as usize + 1) * n] == scratch[..]);
+                let changes = arena.changes_after(id, &self.start, &scratch, blank, to);
+                let existing = table.find(hash, |i| arena.holds(i, &scratch, changes));
                 match existing {
                     Some(i) if nodes[i as usize].g <= ng => {}
                     Some(i) => {
@@ -641,7 +650,7 @@ impl<'a, T: Tile> Space<'a, T> {
                     }
                     None => {
                         let i = nodes.len() as u32;
-                        arena.extend_from_slice(&scratch);
+                        arena.add(id, &self.start, &scratch, blank, to);
                         nodes.push(Node {
                             hash,
                             parent: id,
@@ -661,10 +670,8 @@ impl<'a, T: Tile> Space<'a, T> {
                 return Err(e);
             }
             self.stats.peak_open = self.stats.peak_open.max(open.len());
-            let bytes = (arena.capacity() * std::mem::size_of::<T>()
-                + nodes.capacity() * std::mem::size_of::<Node>()
-                + table.bytes()
-                + open.bytes()) as u64;
+            let bytes =
+                (arena.bytes() + nodes.capacity() * std::mem::size_of::<Node>() + table.bytes() + open.bytes()) as u64;
             self.stats.peak_bytes = self.stats.peak_bytes.max(bytes);
             if self.options.max_bytes.is_some_and(|m| bytes > m) {
                 return Err(
@@ -774,6 +781,155 @@ impl<'a, T: Tile> Space<'a, T> {
             }
             bound = least;
         }
+    }
+}
+
+/// Where the A* family keeps its boards, one per node, in node order.
+trait Store<T: Tile> {
+    /// An empty store for searches from `start`.
+    fn new(start: &[T]) -> Self;
+    /// Adds the start board (node 0).
+    fn add_start(&mut self);
+    /// Adds `cells`, which is node `parent`'s board after the tile on `to` slid onto `blank`.
+    fn add(&mut self, parent: u32, start: &[T], cells: &[T], blank: usize, to: usize);
+    /// Writes node `id`'s board into `scratch`, which holds whatever the last `load` left.
+    fn load(&mut self, id: u32, scratch: &mut [T]);
+    /// What [`Store::holds`] needs to know of `cells`, node `parent`'s board after that move.
+    fn changes_after(&self, parent: u32, start: &[T], cells: &[T], blank: usize, to: usize) -> usize;
+    /// Whether node `id`'s board is `cells` (`changes` from [`Store::changes_after`]).
+    fn holds(&self, id: u32, cells: &[T], changes: usize) -> bool;
+    /// The bytes it holds (its capacities).
+    fn bytes(&self) -> usize;
+}
+
+/// Every board whole, one after another.
+struct Dense<T> {
+    n: usize,
+    start: Vec<T>,
+    cells: Vec<T>,
+}
+
+impl<T: Tile> Store<T> for Dense<T> {
+    fn new(start: &[T]) -> Self {
+        Dense { n: start.len(), start: start.to_vec(), cells: Vec::with_capacity(start.len() * 1024) }
+    }
+
+    fn add_start(&mut self) {
+        self.cells.extend_from_slice(&self.start);
+    }
+
+    #[inline]
+    fn add(&mut self, _: u32, _: &[T], cells: &[T], _: usize, _: usize) {
+        self.cells.extend_from_slice(cells);
+    }
+
+    #[inline]
+    fn load(&mut self, id: u32, scratch: &mut [T]) {
+        let at = id as usize * self.n;
+        scratch.copy_from_slice(&self.cells[at..at + self.n]);
+    }
+
+    #[inline]
+    fn changes_after(&self, _: u32, _: &[T], _: &[T], _: usize, _: usize) -> usize {
+        0
+    }
+
+    #[inline]
+    fn holds(&self, id: u32, cells: &[T], _: usize) -> bool {
+        let at = id as usize * self.n;
+        self.cells[at..at + self.n] == *cells
+    }
+
+    fn bytes(&self) -> usize {
+        self.cells.capacity() * std::mem::size_of::<T>()
+    }
+}
+
+/// Each board as the cells where it differs from the start, `cell << 16 | tile`: a search of `d`
+/// moves changes at most `d + 1` cells, so a node of a 127x127 board takes bytes, not 32 KiB.
+struct Sparse {
+    start: Vec<u16>,
+    /// The changes of every node, one run after another.
+    changes: Vec<u32>,
+    /// Where each node's run starts; it ends where the next one starts.
+    runs: Vec<u64>,
+    /// The node whose changes `scratch` holds after the last `load`.
+    loaded: Option<u32>,
+}
+
+impl Sparse {
+    fn run(&self, id: u32) -> &[u32] {
+        let from = self.runs[id as usize] as usize;
+        let to = self.runs.get(id as usize + 1).map_or(self.changes.len(), |&e| e as usize);
+        &self.changes[from..to]
+    }
+}
+
+impl<T: Tile> Store<T> for Sparse {
+    fn new(start: &[T]) -> Self {
+        Sparse {
+            start: start.iter().map(|t| t.get() as u16).collect(),
+            changes: Vec::with_capacity(1 << 14),
+            runs: Vec::with_capacity(1024),
+            loaded: None,
+        }
+    }
+
+    fn add_start(&mut self) {
+        self.runs.push(0);
+    }
+
+    fn add(&mut self, parent: u32, _: &[T], cells: &[T], blank: usize, to: usize) {
+        let from = self.runs[parent as usize] as usize;
+        let end = self.runs.get(parent as usize + 1).map_or(self.changes.len(), |&e| e as usize);
+        self.runs.push(self.changes.len() as u64);
+        // the parent's changes but those of the two cells the move touched, then theirs anew
+        for k in from..end {
+            let c = self.changes[k];
+            let cell = (c >> 16) as usize;
+            if cell != blank && cell != to {
+                self.changes.push(c);
+            }
+        }
+        for cell in [blank, to] {
+            let tile = cells[cell].get() as u16;
+            if tile != self.start[cell] {
+                self.changes.push((cell as u32) << 16 | tile as u32);
+            }
+        }
+    }
+
+    fn load(&mut self, id: u32, scratch: &mut [T]) {
+        if let Some(old) = self.loaded {
+            for &c in self.run(old) {
+                let cell = (c >> 16) as usize;
+                scratch[cell] = T::of(self.start[cell]);
+            }
+        } else {
+            for (s, &t) in scratch.iter_mut().zip(&self.start) {
+                *s = T::of(t);
+            }
+        }
+        for &c in self.run(id) {
+            scratch[(c >> 16) as usize] = T::of(c as u16);
+        }
+        self.loaded = Some(id);
+    }
+
+    fn changes_after(&self, parent: u32, _: &[T], cells: &[T], blank: usize, to: usize) -> usize {
+        // the parent's board had these two cells the other way round
+        let was = |cell: usize, other: usize| (cells[other].get() as u16 != self.start[cell]) as usize;
+        let now = |cell: usize| (cells[cell].get() as u16 != self.start[cell]) as usize;
+        self.run(parent).len() + now(blank) + now(to) - was(blank, to) - was(to, blank)
+    }
+
+    fn holds(&self, id: u32, cells: &[T], changes: usize) -> bool {
+        let run = self.run(id);
+        run.len() == changes && run.iter().all(|&c| cells[(c >> 16) as usize].get() as u32 == c & 0xFFFF)
+    }
+
+    fn bytes(&self) -> usize {
+        self.changes.capacity() * 4 + self.runs.capacity() * 8 + self.start.capacity() * 2
     }
 }
 
@@ -988,6 +1144,41 @@ mod tests {
         assert_eq!(out_of_order([0u16, 1, 2].into_iter()), 0);
         assert_eq!(out_of_order([2u16, 1, 0].into_iter()), 2);
         assert_eq!(out_of_order([3u16, 0, 1, 2].into_iter()), 1);
+    }
+
+    /// The boards' changes from the start, as large boards keep them, against the whole boards:
+    /// the same search, node for node, on every depth of the 3x3 table.
+    #[test]
+    fn sparse_boards_search_exactly_as_whole_ones() {
+        let goal = crate::Goal::BlankLast.board(crate::Shape::EIGHT).unwrap();
+        let table = crate::build(&goal, |_| {}).unwrap();
+        let mut by_depth = vec![None; 32];
+        for i in (0..table.index().len()).step_by(7) {
+            by_depth[table.payload()[i as usize] as usize].get_or_insert(i);
+        }
+        for i in by_depth.into_iter().flatten() {
+            let start = table.index().board(i);
+            let d = table.payload()[i as usize] as usize;
+            for (algorithm, h) in [
+                (Algorithm::AStar, Heuristic::LinearConflict),
+                (Algorithm::AStar, Heuristic::Hamming),
+                (Algorithm::Greedy, Heuristic::Manhattan),
+                (Algorithm::Weighted(2.5), Heuristic::Nilsson),
+            ] {
+                // a limit, so a store that lost track of its boards fails instead of filling memory
+                let options = Options { max_bytes: Some(256 << 20), ..Options::new(algorithm) };
+                let mut dense = Space::<u8>::new(&start, &goal, Guide::Heuristic(h), &options);
+                let mut sparse = Space::<u8>::new(&start, &goal, Guide::Heuristic(h), &options);
+                let a = dense.best_first_in::<Dense<u8>>().unwrap().unwrap();
+                let b = sparse.best_first_in::<Sparse>().unwrap().unwrap();
+                assert_eq!(a, b, "{start} {}", algorithm.name());
+                assert_eq!(dense.stats.generated, sparse.stats.generated);
+                assert_eq!(dense.stats.expanded, sparse.stats.expanded);
+                if algorithm == Algorithm::AStar {
+                    assert_eq!(a.len(), d);
+                }
+            }
+        }
     }
 
     #[test]
