@@ -1025,10 +1025,19 @@ impl HashSlots {
 
 /// The open list: entries `(g, node)` by a key, smallest first, deepest (largest `g`) among equals.
 enum Open {
-    /// `buckets[key - base][g]`: stacks of nodes; for keys that never go below the first one.
-    Buckets { buckets: Vec<Vec<Vec<u32>>>, base: u64, lowest: usize, len: u64, bytes: usize },
+    /// `buckets[key - base].stacks[g]`: stacks of nodes; for keys that never go below the first
+    /// one. Emptied stacks keep their memory for the next pushes.
+    Buckets { buckets: Vec<Bucket>, base: u64, lowest: usize, len: u64, bytes: usize },
     /// A binary heap, for any keys.
     Heap(BinaryHeap<Reverse<(u64, Reverse<u32>, u32)>>),
+}
+
+/// The entries of one key, a stack for each `g`.
+#[derive(Default)]
+struct Bucket {
+    stacks: Vec<Vec<u32>>,
+    /// No stack at or above this `g` holds an entry.
+    top: usize,
 }
 
 impl Open {
@@ -1065,18 +1074,20 @@ impl Open {
                 // a consistent guide never makes a key below the start's
                 let k = key.saturating_sub(*base) as usize;
                 if k >= buckets.len() {
-                    buckets.resize_with(k + 1, Vec::new);
+                    buckets.resize_with(k + 1, Bucket::default);
                 }
-                let by_g = &mut buckets[k];
-                if g as usize >= by_g.len() {
-                    *bytes += (g as usize + 1 - by_g.len()) * 24;
-                    by_g.resize_with(g as usize + 1, Vec::new);
+                let bucket = &mut buckets[k];
+                let g = g as usize;
+                if g >= bucket.stacks.len() {
+                    *bytes += (g + 1 - bucket.stacks.len()) * 24;
+                    bucket.stacks.resize_with(g + 1, Vec::new);
                 }
-                let stack = &mut by_g[g as usize];
+                let stack = &mut bucket.stacks[g];
                 if stack.len() == stack.capacity() {
                     *bytes += stack.capacity().max(4) * 4;
                 }
                 stack.push(id);
+                bucket.top = bucket.top.max(g + 1);
                 *lowest = (*lowest).min(k);
                 *len += 1;
             }
@@ -1089,13 +1100,13 @@ impl Open {
             Open::Heap(h) => h.pop().map(|Reverse((_, Reverse(g), id))| (g, id)),
             Open::Buckets { buckets, lowest, len, .. } => {
                 while *lowest < buckets.len() {
-                    let by_g = &mut buckets[*lowest];
-                    while let Some(stack) = by_g.last_mut() {
-                        if let Some(id) = stack.pop() {
+                    let bucket = &mut buckets[*lowest];
+                    while bucket.top > 0 {
+                        if let Some(id) = bucket.stacks[bucket.top - 1].pop() {
                             *len -= 1;
-                            return Some((by_g.len() as u32 - 1, id));
+                            return Some((bucket.top as u32 - 1, id));
                         }
-                        by_g.pop();
+                        bucket.top -= 1;
                     }
                     *lowest += 1;
                 }
