@@ -26,6 +26,12 @@
 
 use crate::board::{Board, Shape};
 
+/// A tile as a board stores it: `u16`, or `u8` for boards of up to 256 cells (0 is the blank).
+pub trait Tile: Copy + Into<usize> {}
+
+impl Tile for u8 {}
+impl Tile for u16 {}
+
 /// A distance estimate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Heuristic {
@@ -122,11 +128,12 @@ impl Estimator {
         (self.goal_row[tile as usize] as usize, self.goal_col[tile as usize] as usize)
     }
 
-    /// The estimate `h` gives for a board whose cells, row-major, are `cells` (`0` for the blank).
+    /// The estimate `h` gives for a board whose cells, row-major, are `cells` (`0` for the blank;
+    /// tiles as `u16`, or as `u8` for boards of up to 256 cells).
     ///
     /// # Panics
     /// If `cells` is not a board of the estimator's shape (in debug builds, or by indexing).
-    pub fn estimate(&self, h: Heuristic, cells: &[u16]) -> u32 {
+    pub fn estimate<T: Tile>(&self, h: Heuristic, cells: &[T]) -> u32 {
         debug_assert_eq!(cells.len(), self.shape.cells());
         match h {
             Heuristic::Hamming => self.hamming(cells),
@@ -142,12 +149,12 @@ impl Estimator {
 
     /// Nilsson's sequence score S: around the outer ring clockwise, 2 for every tile not followed
     /// by the tile the goal puts after it; 1 for every interior tile off its goal cell.
-    pub fn sequence_score(&self, cells: &[u16]) -> u32 {
+    pub fn sequence_score<T: Tile>(&self, cells: &[T]) -> u32 {
         let ring = &self.ring;
         let mut s = 0;
         for (k, &cell) in ring.iter().enumerate() {
-            let t = cells[cell];
-            if t != 0 && cells[ring[(k + 1) % ring.len()]] != self.ring_next[t as usize] {
+            let t = cells[cell].into();
+            if t != 0 && cells[ring[(k + 1) % ring.len()]].into() != self.ring_next[t] as usize {
                 s += 2;
             }
         }
@@ -155,7 +162,8 @@ impl Estimator {
         for r in 1..rows - 1 {
             for c in 1..cols - 1 {
                 let cell = r * cols + c;
-                if cells[cell] != 0 && cells[cell] != self.goal[cell] {
+                let t = cells[cell].into();
+                if t != 0 && t != self.goal[cell] as usize {
                     s += 1;
                 }
             }
@@ -164,20 +172,18 @@ impl Estimator {
     }
 
     /// Tiles not on their goal cell.
-    pub fn hamming(&self, cells: &[u16]) -> u32 {
-        let cols = self.shape.cols();
-        cells.iter().enumerate().filter(|&(cell, &t)| t != 0 && self.goal_of(t) != (cell / cols, cell % cols)).count()
-            as u32
+    pub fn hamming<T: Tile>(&self, cells: &[T]) -> u32 {
+        cells.iter().zip(&self.goal).filter(|&(&t, &g)| t.into() != 0 && t.into() != g as usize).count() as u32
     }
 
     /// The Manhattan distance, summed over the tiles.
-    pub fn manhattan(&self, cells: &[u16]) -> u32 {
+    pub fn manhattan<T: Tile>(&self, cells: &[T]) -> u32 {
         let cols = self.shape.cols();
         cells
             .iter()
             .enumerate()
-            .filter(|&(_, &t)| t != 0)
-            .map(|(cell, &t)| self.tile_distance(t, cell / cols, cell % cols))
+            .filter(|&(_, &t)| t.into() != 0)
+            .map(|(cell, &t)| self.tile_distance(t.into() as u16, cell / cols, cell % cols))
             .sum()
     }
 
@@ -188,23 +194,32 @@ impl Estimator {
         (gr.abs_diff(row) + gc.abs_diff(col)) as u32
     }
 
+    /// The Manhattan distance of `tile` standing on `cell`.
+    #[inline]
+    pub fn cell_distance(&self, tile: u16, cell: usize) -> u32 {
+        let cols = self.shape.cols();
+        self.tile_distance(tile, cell / cols, cell % cols)
+    }
+
     /// The linear-conflict moves of row `r`: twice the tiles that must leave it.
-    pub fn row_conflict(&self, cells: &[u16], r: usize) -> u32 {
+    pub fn row_conflict<T: Tile>(&self, cells: &[T], r: usize) -> u32 {
         let cols = self.shape.cols();
         let line = cells[r * cols..(r + 1) * cols]
             .iter()
-            .filter(|&&t| t != 0 && self.goal_row[t as usize] as usize == r)
-            .map(|&t| self.goal_col[t as usize]);
+            .map(|&t| t.into())
+            .filter(|&t| t != 0 && self.goal_row[t] as usize == r)
+            .map(|t| self.goal_col[t]);
         2 * out_of_order(line)
     }
 
     /// The linear-conflict moves of column `c`: twice the tiles that must leave it.
-    pub fn col_conflict(&self, cells: &[u16], c: usize) -> u32 {
-        let cols = self.shape.cols();
-        let line = (0..self.shape.rows())
-            .map(|r| cells[r * cols + c])
-            .filter(|&t| t != 0 && self.goal_col[t as usize] as usize == c)
-            .map(|t| self.goal_row[t as usize]);
+    pub fn col_conflict<T: Tile>(&self, cells: &[T], c: usize) -> u32 {
+        let line = cells[c..]
+            .iter()
+            .step_by(self.shape.cols())
+            .map(|&t| t.into())
+            .filter(|&t| t != 0 && self.goal_col[t] as usize == c)
+            .map(|t| self.goal_row[t]);
         2 * out_of_order(line)
     }
 }
@@ -219,20 +234,20 @@ fn ring_cells(shape: Shape) -> Vec<usize> {
     ring
 }
 
-/// The least number of elements to remove from `keys` (distinct) so the rest increase: the length
-/// less the longest increasing subsequence (patience sorting, O(k log k)).
+/// The least number of keys to remove (all distinct) so the rest increase: their number less the
+/// longest increasing subsequence (patience sorting, O(k log k), no allocation).
 fn out_of_order(keys: impl Iterator<Item = u16>) -> u32 {
-    let mut tails: Vec<u16> = Vec::new();
-    let mut len = 0u32;
+    let mut tails = [0u16; crate::board::MAX_SIDE];
+    let (mut len, mut count) = (0usize, 0u32);
     for k in keys {
-        len += 1;
-        match tails.binary_search(&k) {
-            Ok(_) => {}
-            Err(i) if i == tails.len() => tails.push(k),
-            Err(i) => tails[i] = k,
+        count += 1;
+        let i = tails[..len].partition_point(|&t| t < k);
+        tails[i] = k;
+        if i == len {
+            len += 1;
         }
     }
-    len - tails.len() as u32
+    count - len as u32
 }
 
 #[cfg(test)]

@@ -40,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use crate::board::{Board, Dir};
 use crate::error::Error;
-use crate::heuristic::Heuristic;
+use crate::heuristic::{Estimator, Heuristic};
 use crate::table::Table;
 
 /// The search algorithm.
@@ -295,9 +295,13 @@ pub fn effective_branching_factor(generated: f64, depth: u32) -> Option<f64> {
 }
 
 /// A tile as stored in the arena.
-trait Tile: Copy + Eq + Default + std::fmt::Debug + 'static {
+trait Tile: crate::heuristic::Tile + Eq + Default + std::fmt::Debug + 'static {
     fn of(t: u16) -> Self;
-    fn get(self) -> usize;
+
+    #[inline]
+    fn get(self) -> usize {
+        self.into()
+    }
 }
 
 impl Tile for u8 {
@@ -305,20 +309,12 @@ impl Tile for u8 {
     fn of(t: u16) -> u8 {
         t as u8
     }
-    #[inline]
-    fn get(self) -> usize {
-        self as usize
-    }
 }
 
 impl Tile for u16 {
     #[inline]
     fn of(t: u16) -> u16 {
         t
-    }
-    #[inline]
-    fn get(self) -> usize {
-        self as usize
     }
 }
 
@@ -339,13 +335,11 @@ struct Space<'a, T: Tile> {
     start: Vec<T>,
     start_blank: usize,
     goal: Vec<T>,
-    /// Goal row and column of each tile.
-    goal_row: Vec<u16>,
-    goal_col: Vec<u16>,
+    /// The goal cell of every tile, and the heuristics.
+    est: Estimator,
     /// Up to four (direction, cell) moves of the blank from each cell, in [`Dir::ALL`] order.
     nbr: Vec<([(Dir, u32); 4], u8)>,
     guide: Guide<'a>,
-    heuristic: Option<crate::heuristic::Estimator>,
     options: Options,
     stats: Stats,
     /// A table guide's error met while estimating (see [`Space::estimate_after`]).
@@ -371,12 +365,6 @@ impl<'a, T: Tile> Space<'a, T> {
     fn new(start: &Board, goal: &Board, guide: Guide<'a>, options: &Options) -> Space<'a, T> {
         let shape = start.shape();
         let (n, cols) = (shape.cells(), shape.cols());
-        let mut goal_row = vec![0u16; n];
-        let mut goal_col = vec![0u16; n];
-        for (cell, &t) in goal.cells().iter().enumerate() {
-            goal_row[t as usize] = (cell / cols) as u16;
-            goal_col[t as usize] = (cell % cols) as u16;
-        }
         let nbr = (0..n)
             .map(|cell| {
                 let mut moves = [(Dir::Up, 0u32); 4];
@@ -390,10 +378,6 @@ impl<'a, T: Tile> Space<'a, T> {
                 (moves, len)
             })
             .collect();
-        let heuristic = match guide {
-            Guide::Heuristic(Heuristic::Nilsson) => Some(crate::heuristic::Estimator::new(goal)),
-            _ => None,
-        };
         Space {
             shape,
             n,
@@ -401,11 +385,9 @@ impl<'a, T: Tile> Space<'a, T> {
             start: start.cells().iter().map(|&t| T::of(t)).collect(),
             start_blank: start.blank(),
             goal: goal.cells().iter().map(|&t| T::of(t)).collect(),
-            goal_row,
-            goal_col,
+            est: Estimator::new(goal),
             nbr,
             guide,
-            heuristic,
             options: *options,
             stats: Stats { iterations: 1, ..Stats::default() },
             fault: std::cell::Cell::new(None),
@@ -425,32 +407,13 @@ impl<'a, T: Tile> Space<'a, T> {
         self.options.algorithm == Algorithm::Bfs
     }
 
-    #[inline]
-    fn distance(&self, tile: usize, cell: usize) -> u32 {
-        let (r, c) = ((cell / self.cols) as u16, (cell % self.cols) as u16);
-        (self.goal_row[tile].abs_diff(r) + self.goal_col[tile].abs_diff(c)) as u32
-    }
-
     /// The guide's estimate of `cells`, from scratch.
     fn estimate(&self, cells: &[T]) -> Result<u32, Error> {
         if self.blind() {
             return Ok(0);
         }
         match self.guide {
-            Guide::Heuristic(Heuristic::Hamming) => {
-                Ok(cells.iter().enumerate().filter(|&(cell, &t)| t.get() != 0 && t != self.goal[cell]).count() as u32)
-            }
-            Guide::Heuristic(Heuristic::Manhattan) => Ok(self.manhattan(cells)),
-            Guide::Heuristic(Heuristic::LinearConflict) => {
-                let rows = self.n / self.cols;
-                let lines = (0..rows).map(|r| self.row_conflict(cells, r)).sum::<u32>()
-                    + (0..self.cols).map(|c| self.col_conflict(cells, c)).sum::<u32>();
-                Ok(self.manhattan(cells) + lines)
-            }
-            Guide::Heuristic(Heuristic::Nilsson) => {
-                let wide: Vec<u16> = cells.iter().map(|t| t.get() as u16).collect();
-                Ok(self.heuristic.as_ref().map_or(0, |e| e.estimate(Heuristic::Nilsson, &wide)))
-            }
+            Guide::Heuristic(h) => Ok(self.est.estimate(h, cells)),
             Guide::Table(t) => {
                 let mut small = [0u8; 16];
                 let Some(buf) = small.get_mut(..cells.len()) else {
@@ -465,30 +428,11 @@ impl<'a, T: Tile> Space<'a, T> {
         }
     }
 
-    fn manhattan(&self, cells: &[T]) -> u32 {
-        cells.iter().enumerate().filter(|&(_, &t)| t.get() != 0).map(|(cell, &t)| self.distance(t.get(), cell)).sum()
-    }
-
-    /// Twice the tiles of row `r` that must leave it for the rest to be in goal order.
-    fn row_conflict(&self, cells: &[T], r: usize) -> u32 {
-        let line = &cells[r * self.cols..(r + 1) * self.cols];
-        let keys = line
-            .iter()
-            .map(|t| t.get())
-            .filter(|&t| t != 0 && self.goal_row[t] as usize == r)
-            .map(|t| self.goal_col[t]);
-        2 * out_of_order(keys)
-    }
-
-    /// Twice the tiles of column `c` that must leave it for the rest to be in goal order.
-    fn col_conflict(&self, cells: &[T], c: usize) -> u32 {
-        let keys = cells[c..]
-            .iter()
-            .step_by(self.cols)
-            .map(|t| t.get())
-            .filter(|&t| t != 0 && self.goal_col[t] as usize == c)
-            .map(|t| self.goal_row[t]);
-        2 * out_of_order(keys)
+    /// The Manhattan distance `h` after `tile` slides from `to` onto `blank`.
+    #[inline]
+    fn manhattan_after(&self, h: u32, tile: usize, blank: usize, to: usize) -> u32 {
+        let tile = tile as u16;
+        h + self.est.cell_distance(tile, blank) - self.est.cell_distance(tile, to)
     }
 
     /// The estimate after the tile on `to` slides onto the blank at `blank`, from the estimate
@@ -504,36 +448,35 @@ impl<'a, T: Tile> Space<'a, T> {
                 let now = (cells[to] == self.goal[blank]) as u32;
                 h + was - now
             }
-            Guide::Heuristic(Heuristic::Manhattan) => h + self.distance(tile, blank) - self.distance(tile, to),
+            Guide::Heuristic(Heuristic::Manhattan) => self.manhattan_after(h, tile, blank, to),
             Guide::Heuristic(Heuristic::LinearConflict) => {
                 // A vertical move takes the tile from one row to another and keeps every column's
                 // order; a horizontal one likewise for columns. Only a line the tile belongs to in
                 // the goal counts it, so at most one line (the one it leaves or the one it
                 // enters, whichever is its goal line) changes its conflicts.
-                let manhattan = h + self.distance(tile, blank) - self.distance(tile, to);
+                let manhattan = self.manhattan_after(h, tile, blank, to);
+                let (goal_row, goal_col) = self.est.goal_of(tile as u16);
                 let (line, vertical) = if blank / self.cols != to / self.cols {
-                    let goal = self.goal_row[tile] as usize;
-                    if goal != blank / self.cols && goal != to / self.cols {
+                    if goal_row != blank / self.cols && goal_row != to / self.cols {
                         return manhattan;
                     }
-                    (goal, true)
+                    (goal_row, true)
                 } else {
-                    let goal = self.goal_col[tile] as usize;
-                    if goal != blank % self.cols && goal != to % self.cols {
+                    if goal_col != blank % self.cols && goal_col != to % self.cols {
                         return manhattan;
                     }
-                    (goal, false)
+                    (goal_col, false)
                 };
-                let conflict = |s: &Self, cells: &[T]| {
+                let conflict = |cells: &[T]| {
                     if vertical {
-                        s.row_conflict(cells, line)
+                        self.est.row_conflict(cells, line)
                     } else {
-                        s.col_conflict(cells, line)
+                        self.est.col_conflict(cells, line)
                     }
                 };
-                let before = conflict(self, cells);
+                let before = conflict(cells);
                 cells.swap(blank, to);
-                let after = conflict(self, cells);
+                let after = conflict(cells);
                 cells.swap(blank, to);
                 manhattan + after - before
             }
@@ -601,8 +544,10 @@ impl<'a, T: Tile> Space<'a, T> {
         open.push(self.priority(0, h0), 0, 0);
         self.stats.generated = 1;
         self.stats.peak_open = 1;
-        self.stats.peak_bytes =
-            (arena.bytes() + nodes.capacity() * std::mem::size_of::<Node>() + table.bytes() + open.bytes()) as u64;
+        let held = |arena: &S, nodes: &Vec<Node>, table: &HashSlots, open: &Open| {
+            (arena.bytes() + nodes.capacity() * std::mem::size_of::<Node>() + table.bytes() + open.bytes()) as u64
+        };
+        self.stats.peak_bytes = held(&arena, &nodes, &table, &open);
 
         while let Some((g, id)) = open.pop() {
             let node = nodes[id as usize];
@@ -670,8 +615,7 @@ impl<'a, T: Tile> Space<'a, T> {
                 return Err(e);
             }
             self.stats.peak_open = self.stats.peak_open.max(open.len());
-            let bytes =
-                (arena.bytes() + nodes.capacity() * std::mem::size_of::<Node>() + table.bytes() + open.bytes()) as u64;
+            let bytes = held(&arena, &nodes, &table, &open);
             self.stats.peak_bytes = self.stats.peak_bytes.max(bytes);
             if self.options.max_bytes.is_some_and(|m| bytes > m) {
                 return Err(
@@ -1116,22 +1060,6 @@ impl Open {
     }
 }
 
-/// The least number of keys to remove (all distinct) so the rest increase: their number less the
-/// longest increasing subsequence (patience sorting).
-fn out_of_order(keys: impl Iterator<Item = u16>) -> u32 {
-    let mut tails = [0u16; crate::board::MAX_SIDE];
-    let (mut len, mut count) = (0usize, 0u32);
-    for k in keys {
-        count += 1;
-        let i = tails[..len].partition_point(|&t| t < k);
-        tails[i] = k;
-        if i == len {
-            len += 1;
-        }
-    }
-    count - len as u32
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1148,13 +1076,6 @@ mod tests {
         // Russell & Norvig's example: 52 nodes at depth 5 give 1.92
         let b = effective_branching_factor(52.0, 5).unwrap();
         assert!((b - 1.92).abs() < 0.005, "{b}");
-    }
-
-    #[test]
-    fn out_of_order_counts_tiles_not_pairs() {
-        assert_eq!(out_of_order([0u16, 1, 2].into_iter()), 0);
-        assert_eq!(out_of_order([2u16, 1, 0].into_iter()), 2);
-        assert_eq!(out_of_order([3u16, 0, 1, 2].into_iter()), 1);
     }
 
     /// The boards' changes from the start, as large boards keep them, against the whole boards:

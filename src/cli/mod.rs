@@ -29,6 +29,8 @@ pub const EXIT_NO: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 /// Exit status: a table file or I/O problem (missing, corrupt, unwritable).
 pub const EXIT_FILE: u8 = 3;
+/// Exit status: a search stopped at its limit (`--max-nodes`, `--max-memory`).
+pub const EXIT_GAVE_UP: u8 = 4;
 
 /// Perfect lookup tables for sliding-tile puzzles.
 ///
@@ -166,9 +168,7 @@ fn build_command(shape: Shape, goal: &Goal, path: &Path) -> String {
     }
     match goal {
         Goal::BlankLast => {}
-        Goal::Custom(b) => {
-            cmd.push_str(&format!(" --goal '{}'", b.cells().iter().map(u16::to_string).collect::<Vec<_>>().join(" ")))
-        }
+        Goal::Custom(b) => cmd.push_str(&format!(" --goal '{}'", sample::board_line(b))),
         g => cmd.push_str(&format!(" --goal {g}")),
     }
     if path != default_table_name(shape, goal) {
@@ -220,8 +220,7 @@ pub fn open_table(args: &TableArgs, fallback_shape: Option<Shape>, build_missing
         };
         return Err(anyhow!("no table at {}: {hint}", path.display()));
     }
-    let opened = slidetable::open(&path).with_context(|| format!("opening {}", path.display()))?;
-    let table = Table::new(Bytes::Map(opened.into_inner())).with_context(|| format!("opening {}", path.display()))?;
+    let table = open_file(&path)?;
     // When the user named a board or goal as well as a file, they must agree.
     if explicit {
         let h = table.header();
@@ -239,6 +238,12 @@ pub fn open_table(args: &TableArgs, fallback_shape: Option<Shape>, build_missing
         }
     }
     Ok(Opened { table, path })
+}
+
+/// Opens the table file at `path`, memory-mapped.
+pub fn open_file(path: &Path) -> Result<Table<Bytes>> {
+    let opened = slidetable::open(path).with_context(|| format!("opening {}", path.display()))?;
+    Table::new(Bytes::Map(opened.into_inner())).with_context(|| format!("opening {}", path.display()))
 }
 
 fn build_on_the_spot(shape: Shape, goal: &Goal, path: PathBuf) -> Result<Opened> {
@@ -272,7 +277,7 @@ pub fn parse_board_for(table: &Table<Bytes>, path: &Path, text: &str) -> Result<
     })
 }
 
-/// The exit status for an error: 2 for bad input, 3 for files and I/O.
+/// The exit status for an error: 2 for bad input, 3 for files and I/O, 4 for a search's limit.
 pub fn exit_code(err: &anyhow::Error) -> u8 {
     for cause in err.chain() {
         if let Some(e) = cause.downcast_ref::<Error>() {
@@ -282,7 +287,9 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
                 | Error::BadGoal(_)
                 | Error::TableTooLarge { .. }
                 | Error::ShapeMismatch { .. }
-                | Error::NotEnoughStates { .. } => EXIT_USAGE,
+                | Error::NotEnoughStates { .. }
+                | Error::BadOption(_) => EXIT_USAGE,
+                Error::SearchLimit { .. } => EXIT_GAVE_UP,
                 _ => EXIT_FILE,
             };
         }
@@ -303,13 +310,18 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|c| c.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe))
 }
 
-/// The error chain on one line: outermost context first, causes after colons, repeats dropped.
+/// The error chain on one line: outermost context first, causes after colons, repeats dropped
+/// (a cause already said, or a context its cause repeats: `opening x` then `opening x: denied`).
 pub fn one_line(err: &anyhow::Error) -> String {
     let mut parts: Vec<String> = Vec::new();
     for cause in err.chain() {
         let s = cause.to_string();
-        if !parts.iter().any(|p| p.contains(&s)) {
-            parts.push(s);
+        if parts.iter().any(|p| p.contains(&s)) {
+            continue;
+        }
+        match parts.last_mut() {
+            Some(last) if s.starts_with(last.as_str()) => *last = s,
+            _ => parts.push(s),
         }
     }
     parts.join(": ").replace('\n', " ")

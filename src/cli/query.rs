@@ -191,14 +191,20 @@ fn single(opened: &Opened, board: &Board, json: bool, steps: bool) -> Result<Exi
     let options: Vec<String> = first.iter().map(|&m| describe_move(board, m)).collect();
     writeln!(out, "optimal first moves ({}): {}", first.len(), options.join(", "))?;
     if steps {
-        let mut b = board.clone();
-        for (k, &m) in solution.moves.iter().enumerate() {
-            b.apply(m);
-            writeln!(out, "\nmove {} ({}): {} to go", k + 1, m.letter(), d - k - 1)?;
-            write!(out, "{}", b.grid())?;
-        }
+        write_steps(&mut out, board, &solution.moves)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Every board along `moves` from `board`, each after a line `move k (D): n to go`.
+pub fn write_steps(out: &mut impl Write, board: &Board, moves: &[Dir]) -> io::Result<()> {
+    let mut b = board.clone();
+    for (k, &m) in moves.iter().enumerate() {
+        b.apply(m);
+        writeln!(out, "\nmove {} ({}): {} to go", k + 1, m.letter(), moves.len() - k - 1)?;
+        write!(out, "{}", b.grid())?;
+    }
+    Ok(())
 }
 
 /// `U (tile 5 slides down)`.

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{anyhow, bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use slidetable::board::moves_to_string;
@@ -14,7 +14,7 @@ use slidetable::search::{effective_branching_factor, solve, Algorithm, Exact, Fo
 use slidetable::{Board, Shape, Table};
 
 use super::input::{preset_list, BoardInput};
-use super::{default_table_name, thousands, BoardArgs, BoardJson, Bytes, UsageError, EXIT_NO};
+use super::{default_table_name, open_file, thousands, BoardArgs, BoardJson, Bytes, UsageError, EXIT_NO};
 
 pub const LONG_ABOUT: &str = "\
 Solve a board by heuristic search: A* (the default), IDA*, breadth-first, greedy best-first or
@@ -49,9 +49,6 @@ Examples:
   table solve --file puzzle04.txt --format cos226
   table solve 5 1 2 4 0 6 3 7 8 --board 3x3 --goal blank-first --json
   table solve --board 2x4 1 2 3 4 5 6 0 7 --algorithm weighted --weight 1.5";
-
-/// Exit status: the search stopped at a limit.
-pub const EXIT_GAVE_UP: u8 = 4;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum AlgorithmArg {
@@ -169,9 +166,7 @@ fn default_max_memory() -> u64 {
 fn find_table(path: Option<&PathBuf>, goal: &Board) -> Result<Option<(Table<Bytes>, String)>> {
     let shape = goal.shape();
     if let Some(p) = path {
-        // the library's error names the file already
-        let opened = slidetable::open(p)?;
-        let table = Table::new(Bytes::Map(opened.into_inner())).with_context(|| format!("opening {}", p.display()))?;
+        let table = open_file(p)?;
         if table.header().shape != shape {
             return Err(anyhow!(slidetable::Error::ShapeMismatch { board: shape, table: table.header().shape }))
                 .map_err(|e| e.context(format!("{} is a {} table", p.display(), table.header().shape)));
@@ -190,8 +185,7 @@ fn find_table(path: Option<&PathBuf>, goal: &Board) -> Result<Option<(Table<Byte
     }
     let name = default_table_name(shape, &slidetable::Goal::identify(goal.clone()));
     if name.exists() {
-        if let Ok(opened) = slidetable::open(&name) {
-            let table = Table::new(Bytes::Map(opened.into_inner()))?;
+        if let Ok(table) = open_file(&name) {
             if table.goal() == goal {
                 return Ok(Some((table, name.display().to_string())));
             }
@@ -265,11 +259,6 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         (Some(AlgorithmArg::Bfs), None) => Algorithm::Bfs,
         (Some(AlgorithmArg::Greedy), None) => Algorithm::Greedy,
     };
-    if let Algorithm::Weighted(w) = algorithm {
-        if !(w.is_finite() && (0.0..=1000.0).contains(&w)) {
-            bail!(UsageError(format!("--weight {w} is out of range: give a number from 0 to 1000")));
-        }
-    }
     let wants_table = args.heuristic == HeuristicArg::Table;
     if wants_table && board.shape().cells() > 12 {
         bail!(UsageError(format!(
@@ -323,14 +312,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         optimal: None,
         stats: None,
     };
-    let found = match solve(&board, &goal, guide, &options) {
-        Ok(found) => found,
-        Err(e @ slidetable::Error::SearchLimit { .. }) => {
-            eprintln!("table: {e}");
-            return Ok(ExitCode::from(EXIT_GAVE_UP));
-        }
-        Err(e) => return Err(e.into()),
-    };
+    let found = solve(&board, &goal, guide, &options)?;
     let mut out = io::stdout().lock();
     let Some(found) = found else {
         report.head.solvable = false;
@@ -476,12 +458,7 @@ fn human(
         None => writeln!(out, "b*           -   (needs at least one move)")?,
     }
     if steps {
-        let mut b = board.clone();
-        for (k, &m) in found.moves.iter().enumerate() {
-            b.apply(m);
-            writeln!(out, "\nmove {} ({}): {} to go", k + 1, m.letter(), d - k - 1)?;
-            write!(out, "{}", b.grid())?;
-        }
+        super::query::write_steps(out, board, &found.moves)?;
     }
     Ok(())
 }
