@@ -3,7 +3,7 @@
 use std::io;
 use std::path::PathBuf;
 
-use crate::board::Shape;
+use crate::puzzle::board::Shape;
 
 /// Everything that can go wrong in slidetable. Messages are one line and say what to do.
 #[derive(Debug, thiserror::Error)]

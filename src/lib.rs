@@ -6,19 +6,19 @@
 //! optimal solution by hill-climbing: from any state, step to a neighbour one closer.
 //!
 //! # Overview
-//! - [`Shape`] and [`Board`] ([`board`]): a rectangular position, parsing, moves ([`Dir`]) and
-//!   the solvability rule.
-//! - [`Goal`] ([`goal`]): the named goals of our sources (`blank-last`, `blank-first`, `snail`) or
-//!   any arrangement.
-//! - [`StateIndex`] ([`rank`]): the bijection between reachable states and `0..n!/2`;
-//!   [`moves`]: the neighbours of a state computed from its index alone.
-//! - [`build`] ([`bfs`]): a parallel breadth-first search from the goal filling a table.
-//! - [`Table`] ([`table`]): an opened table over any bytes: lookups, solutions, verification.
+//! The crate is layered; each folder's module doc says what it holds, and a lower layer never
+//! uses a higher one.
+//! - [`puzzle`]: [`Shape`] and [`Board`] (a rectangular position, parsing, moves ([`Dir`]) and the
+//!   solvability rule) and [`Goal`] (the named goals of our sources, `blank-last`, `blank-first`,
+//!   `snail`, or any arrangement).
+//! - [`index`]: [`StateIndex`], the bijection between reachable states and `0..n!/2`, and the
+//!   neighbours of a state computed from its index alone.
+//! - [`table`]: [`build`], a parallel breadth-first search from the goal filling a table; the
+//!   file layout; [`Table`], an opened table over any bytes: lookups, solutions, verification.
 //! - [`heuristic`] and [`search`]: distance estimates, A* and IDA* on boards of any size.
-//! - [`format`]: the file layout; [`Error`]: everything that can go wrong.
-//! - The laboratory: [`sample`] (states drawn at random at one depth), [`count`] (the number of
-//!   optimal solutions), [`grade`] (a heuristic against the exact distances), [`experiment`]
-//!   (Russell & Norvig's nodes-generated table).
+//! - [`lab`]: the laboratory: states drawn at random at one depth, the number of optimal
+//!   solutions, a heuristic graded against the exact distances, Russell & Norvig's experiment.
+//! - [`Error`]: everything that can go wrong.
 //!
 //! # Example
 //! ```
@@ -46,26 +46,16 @@
 //! ```
 #![deny(missing_docs)]
 
-pub mod batch;
-pub mod bfs;
-pub mod board;
 pub mod error;
-pub mod format;
-pub mod goal;
 pub mod heuristic;
-pub mod moves;
-pub mod rank;
+pub mod index;
+pub mod lab;
+pub mod puzzle;
 pub mod search;
 pub mod table;
 
-pub mod count;
-pub mod experiment;
-pub mod grade;
-pub mod sample;
-
-pub use bfs::Progress;
-pub use board::{Board, Dir, Parity, Shape};
 pub use error::{BoardError, Error};
-pub use goal::Goal;
-pub use rank::StateIndex;
+pub use index::StateIndex;
+pub use puzzle::{Board, Dir, Goal, Parity, Shape};
+pub use table::bfs::Progress;
 pub use table::{build, build_file, open, Solution, Table};

@@ -9,9 +9,9 @@ use assert_cmd::Command;
 use predicates::str::contains;
 use proptest::prelude::*;
 use proptest::sample::select;
-use slidetable::batch::{answer_lines, parse_cells, BatchError, Summary, MAX_FAST_CELLS};
-use slidetable::board::moves_to_string;
-use slidetable::format::{Header, PAYLOAD_OFFSET, UNREACHED};
+use slidetable::puzzle::board::moves_to_string;
+use slidetable::table::batch::{answer_lines, parse_cells, BatchError, Summary, MAX_FAST_CELLS};
+use slidetable::table::format::{Header, PAYLOAD_OFFSET, UNREACHED};
 use slidetable::{Board, Goal, Shape, Table};
 
 // ---------------------------------------------------------------------------------------------

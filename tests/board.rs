@@ -2,7 +2,7 @@
 //! error, the COS 226 file format, the named goals, the text formats, moves and solvability.
 
 use proptest::prelude::*;
-use slidetable::board::{moves_to_string, MAX_SIDE};
+use slidetable::puzzle::board::{moves_to_string, MAX_SIDE};
 use slidetable::{Board, BoardError, Dir, Error, Goal, Shape};
 
 fn shape(text: &str) -> Shape {

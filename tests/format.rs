@@ -6,12 +6,12 @@
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use slidetable::format::{Encoding, Header, HISTOGRAM_LEN, MAGIC, PAYLOAD_OFFSET, UNREACHED, VERSION};
-use slidetable::rank::FACT;
+use slidetable::index::rank::FACT;
+use slidetable::table::format::{Encoding, Header, HISTOGRAM_LEN, MAGIC, PAYLOAD_OFFSET, UNREACHED, VERSION};
 use slidetable::table::CHECK_ON_OPEN_LIMIT;
 use slidetable::{build, open, Board, Error, Goal, Shape, StateIndex, Table};
 
-// Header field offsets, as documented in the module doc of `slidetable::format`.
+// Header field offsets, as documented in the module doc of `slidetable::table::format`.
 const OFF_VERSION: usize = 8;
 const OFF_PAYLOAD: usize = 12;
 const OFF_ROWS: usize = 16;

@@ -5,8 +5,8 @@
 use std::collections::{HashMap, VecDeque};
 
 use proptest::prelude::*;
-use slidetable::bfs::reference_distances;
-use slidetable::rank::{lex_rank, lex_unrank, FACT, MAX_TABLE_CELLS};
+use slidetable::index::rank::{lex_rank, lex_unrank, FACT, MAX_TABLE_CELLS};
+use slidetable::table::bfs::reference_distances;
 use slidetable::{build, Board, Dir, Error, Goal, Shape, StateIndex};
 
 /// Every shape a perfect table covers (at most 12 cells).
@@ -18,7 +18,7 @@ fn shape(rows: usize, cols: usize) -> Shape {
 }
 
 /// A small deterministic generator, so "random" goals are the same on every run.
-use slidetable::sample::SplitMix64 as SplitMix;
+use slidetable::lab::sample::SplitMix64 as SplitMix;
 
 /// Swaps two tiles (not the blank) of `board`.
 fn swap_two_tiles(board: &Board) -> Board {

@@ -74,7 +74,7 @@ fn cos226_puzzle04() {
     assert_eq!(t.distance(&b).unwrap(), Some(4));
     assert_eq!(dist(&t, "0 1 3 / 4 2 5 / 7 8 6"), Some(4));
     let solution = t.solve(&b).unwrap().unwrap();
-    assert_eq!(slidetable::board::moves_to_string(&solution.moves), "RDRD");
+    assert_eq!(slidetable::puzzle::board::moves_to_string(&solution.moves), "RDRD");
     assert_eq!(solution.tiles, [1, 2, 5, 6]);
 }
 

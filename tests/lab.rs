@@ -4,13 +4,13 @@
 
 use std::collections::{HashMap, HashSet, VecDeque};
 
-use slidetable::count::count_solutions;
-use slidetable::experiment::{self, Column, Guidance, Plan};
-use slidetable::format::{Header, PAYLOAD_OFFSET};
-use slidetable::grade::{grade, DepthGrade};
 use slidetable::heuristic::{Estimator, Heuristic};
-use slidetable::sample::sample_depth;
+use slidetable::lab::count::count_solutions;
+use slidetable::lab::experiment::{self, Column, Guidance, Plan};
+use slidetable::lab::grade::{grade, DepthGrade};
+use slidetable::lab::sample::sample_depth;
 use slidetable::search::{effective_branching_factor, solve, Algorithm, Guide, Options};
+use slidetable::table::format::{Header, PAYLOAD_OFFSET};
 use slidetable::{build, Board, Dir, Error, Goal, Shape, Table};
 
 fn table(shape: &str, goal: &str) -> Table<Vec<u8>> {

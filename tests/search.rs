@@ -129,7 +129,7 @@ fn astar_and_idastar_agree_on_4x4() {
     }
 }
 
-use slidetable::sample::SplitMix64 as Rng;
+use slidetable::lab::sample::SplitMix64 as Rng;
 
 #[test]
 fn every_optimal_search_matches_the_table_on_a_large_seeded_sample() {

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use serde::Serialize;
-use slidetable::count::count_solutions;
+use slidetable::lab::count::count_solutions;
 use slidetable::{Board, Error};
 
 use super::input::{preset_list, BoardInput};
@@ -72,7 +72,7 @@ pub fn run(args: CountArgs) -> Result<ExitCode> {
     };
     let given = args.input.read(&args.table.board, named.as_ref().map(|o| o.table.header().shape))?;
     let shape = given.board.shape();
-    if shape.cells() > slidetable::rank::MAX_TABLE_CELLS {
+    if shape.cells() > slidetable::index::rank::MAX_TABLE_CELLS {
         return Err(Error::TableTooLarge { shape, cells: shape.cells() })
             .context("counting needs a perfect table (`table solve` searches boards of any size)");
     }

@@ -6,8 +6,8 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
-use slidetable::experiment::{run as run_plan, Column, Guidance, Plan, Row};
 use slidetable::heuristic::Heuristic;
+use slidetable::lab::experiment::{run as run_plan, Column, Guidance, Plan, Row};
 use slidetable::search::Algorithm;
 
 use super::sample::DEFAULT_SEED;

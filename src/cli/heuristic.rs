@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, Result};
 use clap::Args;
-use slidetable::grade::{grade, DepthGrade};
 use slidetable::heuristic::Heuristic;
+use slidetable::lab::grade::{grade, DepthGrade};
 
 use super::{open_table, thousands, TableArgs, UsageError};
 

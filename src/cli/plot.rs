@@ -117,6 +117,6 @@ fn drawing<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> an
 
 /// Writes the chart atomically: a failed write leaves any existing file as it was.
 fn write(path: &Path, svg: &str) -> Result<()> {
-    slidetable::format::write_atomic(path, svg.as_bytes())
+    slidetable::table::format::write_atomic(path, svg.as_bytes())
         .with_context(|| format!("writing the plot {}", path.display()))
 }

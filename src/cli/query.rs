@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
-use slidetable::batch::{answer_lines, BatchError};
-use slidetable::board::moves_to_string;
+use slidetable::puzzle::board::moves_to_string;
+use slidetable::table::batch::{answer_lines, BatchError};
 use slidetable::{Board, Dir, Error, Table};
 
 use super::{open_table, parse_board_for, BoardJson, Bytes, Opened, TableArgs, UsageError, EXIT_NO, EXIT_USAGE};

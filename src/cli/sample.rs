@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
-use slidetable::sample::sample_depth;
+use slidetable::lab::sample::sample_depth;
 use slidetable::Board;
 
 use super::{open_table, TableArgs, UsageError};

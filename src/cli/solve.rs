@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use slidetable::board::moves_to_string;
 use slidetable::heuristic::Heuristic;
+use slidetable::puzzle::board::moves_to_string;
 use slidetable::search::{effective_branching_factor, solve, Algorithm, Exact, Found, Guide, Options};
 use slidetable::{Board, Shape, Table};
 

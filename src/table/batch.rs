@@ -12,8 +12,8 @@ use std::io::{self, BufRead, Write};
 
 use thiserror::Error as ThisError;
 
-use crate::board::{Board, Dir, Shape};
 use crate::error::Error;
+use crate::puzzle::board::{Board, Dir, Shape};
 use crate::table::Table;
 
 /// The largest board, in cells, that [`parse_cells`] handles; larger boards always defer.

@@ -7,12 +7,12 @@ use std::path::Path;
 use memmap2::Mmap;
 use rayon::prelude::*;
 
-use crate::bfs::{self, Progress};
-use crate::board::{Board, Dir};
 use crate::error::Error;
-use crate::format::{payload_crc, write_atomic, Encoding, Header, PendingFile, PAYLOAD_OFFSET, UNREACHED};
-use crate::moves::Moves;
-use crate::rank::StateIndex;
+use crate::index::moves::Moves;
+use crate::index::rank::StateIndex;
+use crate::puzzle::board::{Board, Dir};
+use crate::table::bfs::{self, Progress};
+use crate::table::format::{payload_crc, write_atomic, Encoding, Header, PendingFile, PAYLOAD_OFFSET, UNREACHED};
 
 /// States per unit of work in [`Table::verify`]: a multiple of 64.
 const VERIFY_CHUNK: u64 = 1 << 16;

@@ -1,7 +1,7 @@
 //! The on-disk layout of a table file, and writing one safely.
 //!
 //! A table file is a 4096-byte header followed by the payload, one byte per state (the state's
-//! distance to the goal, indexed as in [`crate::rank`]). All integers are little-endian.
+//! distance to the goal, indexed as in [`crate::index::rank`]). All integers are little-endian.
 //!
 //! | offset | size  | field                                                                  |
 //! |-------:|------:|------------------------------------------------------------------------|
@@ -39,9 +39,9 @@ use tempfile::NamedTempFile;
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 
-use crate::board::{Board, Shape};
 use crate::error::Error;
-use crate::rank::{FACT, MAX_TABLE_CELLS};
+use crate::index::rank::{FACT, MAX_TABLE_CELLS};
+use crate::puzzle::board::{Board, Shape};
 
 /// The first eight bytes of every table file.
 pub const MAGIC: [u8; 8] = *b"SLIDETBL";
@@ -70,7 +70,7 @@ const OFF_HISTOGRAM: usize = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Encoding {
-    /// One byte per state: its distance to the goal; states ordered by [`crate::rank::StateIndex`].
+    /// One byte per state: its distance to the goal; states ordered by [`crate::index::rank::StateIndex`].
     DistanceByte = 1,
 }
 

@@ -14,8 +14,8 @@
 
 use std::collections::HashMap;
 
-use crate::board::Board;
 use crate::error::Error;
+use crate::puzzle::board::Board;
 use crate::table::Table;
 
 /// How many optimal solutions a board has.

@@ -1,7 +1,7 @@
 //! Moves on indices: the neighbours of a state computed from its index alone, without unranking.
 //!
 //! This is what makes a 12-cell table fast to build, verify and walk. With the blank-block index
-//! of [`crate::rank`] (`index = blank * block + rank / 2`):
+//! of [`crate::index::rank`] (`index = blank * block + rank / 2`):
 //!
 //! - A horizontal move keeps the tile sequence, so the neighbour has the same offset `h` in the
 //!   block of the next or previous blank cell.
@@ -22,8 +22,8 @@
 
 use rayon::prelude::*;
 
-use crate::board::{Dir, Shape};
-use crate::rank::{Remaining, FACT, MAX_TABLE_CELLS};
+use crate::index::rank::{Remaining, FACT, MAX_TABLE_CELLS};
+use crate::puzzle::board::{Dir, Shape};
 
 /// Splits a rank for the parity tables: digits of weight below `7!`, and the rest.
 const PARITY_SPLIT: u32 = 5040;
@@ -379,7 +379,7 @@ fn window(m: usize, p: usize, c: usize, rotation: Rotation, to: usize) -> Window
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rank::{lex_rank, lex_unrank};
+    use crate::index::rank::{lex_rank, lex_unrank};
 
     #[test]
     fn divisor_is_exact() {

@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::heuristic::Heuristic;
-use crate::sample::sample_depth;
+use crate::lab::sample::sample_depth;
 use crate::search::{effective_branching_factor, solve, Algorithm, Guide, Options};
 use crate::table::Table;
 

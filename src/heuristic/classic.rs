@@ -24,7 +24,7 @@
 //! its `p_fcn` adds the lower-left cell's distance twice and leaves out the bottom-middle one, and
 //! its `s_fcn` scores the blank like a tile (2 unless the blank is followed by tile 1).
 
-use crate::board::{Board, Shape};
+use crate::puzzle::board::{Board, Shape};
 
 /// A tile as a board stores it: `u16`, or `u8` for boards of up to 256 cells (0 is the blank).
 pub trait Tile: Copy + Into<usize> {}
@@ -237,7 +237,7 @@ fn ring_cells(shape: Shape) -> Vec<usize> {
 /// The least number of keys to remove (all distinct) so the rest increase: their number less the
 /// longest increasing subsequence (patience sorting, O(k log k), no allocation).
 fn out_of_order(keys: impl Iterator<Item = u16>) -> u32 {
-    let mut tails = [0u16; crate::board::MAX_SIDE];
+    let mut tails = [0u16; crate::puzzle::board::MAX_SIDE];
     let (mut len, mut count) = (0usize, 0u32);
     for k in keys {
         count += 1;

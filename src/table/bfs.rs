@@ -2,7 +2,7 @@
 //!
 //! Every move changes the blank's cell by one step, so the distance of a state has the parity
 //! of the blank's Manhattan distance to the goal's blank cell. The table is laid out by blank cell
-//! ([`crate::rank`]), so at level `d` the states at distance `d` all sit in the blank blocks of
+//! ([`crate::index::rank`]), so at level `d` the states at distance `d` all sit in the blank blocks of
 //! one parity and all their neighbours in the blocks of the other. Each level therefore splits
 //! the table into two disjoint sets of blocks: *sources*, read plainly (scanned for the entries
 //! equal to `d`, 64 bytes at a time), and *targets*, written through relaxed atomics (`d + 1`
@@ -11,7 +11,7 @@
 //! stored: each chunk of a source block is scanned and expanded in one pass, so the search needs
 //! no memory beyond the table and one flag per chunk.
 //!
-//! Neighbours come from the index alone ([`crate::moves`]): a horizontal move is the same offset
+//! Neighbours come from the index alone ([`crate::index::moves`]): a horizontal move is the same offset
 //! in the next blank block, a vertical one a table lookup. A chunk is scanned only if the level
 //! before wrote into it, which skips most of the table in the first and last levels.
 
@@ -20,11 +20,11 @@ use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-use crate::board::{Dir, Shape};
 use crate::error::Error;
-use crate::format::UNREACHED;
-use crate::moves::Moves;
-use crate::rank::{StateIndex, MAX_TABLE_CELLS};
+use crate::index::moves::Moves;
+use crate::index::rank::{StateIndex, MAX_TABLE_CELLS};
+use crate::puzzle::board::{Dir, Shape};
+use crate::table::format::UNREACHED;
 
 /// Where a build stands, passed to the progress callback after each level.
 #[derive(Clone, Copy, Debug)]
@@ -268,13 +268,13 @@ fn as_atomic(bytes: &mut [u8]) -> &[AtomicU8] {
 pub fn reference_distances(index: &StateIndex) -> Vec<u8> {
     use std::collections::{HashMap, VecDeque};
     let goal = index.goal().clone();
-    let mut dist: HashMap<crate::board::Board, u8> = HashMap::new();
+    let mut dist: HashMap<crate::puzzle::board::Board, u8> = HashMap::new();
     let mut queue = VecDeque::new();
     dist.insert(goal.clone(), 0);
     queue.push_back(goal);
     while let Some(b) = queue.pop_front() {
         let d = dist[&b];
-        for dir in crate::board::Dir::ALL {
+        for dir in crate::puzzle::board::Dir::ALL {
             if let Some(nb) = b.moved(dir) {
                 dist.entry(nb).or_insert_with_key(|nb| {
                     queue.push_back(nb.clone());

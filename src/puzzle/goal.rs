@@ -2,8 +2,8 @@
 
 use std::fmt;
 
-use crate::board::{Board, Shape};
 use crate::error::Error;
+use crate::puzzle::board::{Board, Shape};
 
 /// The arrangement a puzzle is solved into.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]

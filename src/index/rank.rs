@@ -23,9 +23,9 @@
 
 use std::sync::OnceLock;
 
-use crate::board::{Board, Dir, Shape};
 use crate::error::Error;
-use crate::moves::Moves;
+use crate::index::moves::Moves;
+use crate::puzzle::board::{Board, Dir, Shape};
 
 /// The largest board, in cells, that a perfect table covers (`12!/2 = 239,500,800` entries).
 pub const MAX_TABLE_CELLS: usize = 12;
@@ -191,14 +191,14 @@ impl StateIndex {
         })
     }
 
-    /// The neighbour arithmetic of this index ([`crate::moves`]), built on first use (a few
+    /// The neighbour arithmetic of this index ([`crate::index::moves`]), built on first use (a few
     /// microseconds for 3x3, milliseconds for the 12-cell boards).
     pub fn moves(&self) -> &Moves {
         self.moves.get_or_init(|| Moves::new(self.shape, &self.odd_block))
     }
 
     /// Calls `f(dir, neighbour_index)` for each move of the blank from the state at `index`, in
-    /// the order `U D L R`, computed from the index alone (see [`crate::moves`]).
+    /// the order `U D L R`, computed from the index alone (see [`crate::index::moves`]).
     ///
     /// # Panics
     /// If `index >= self.len()`.

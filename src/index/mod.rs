@@ -1,0 +1,12 @@
+//! Indices: bijections between positions and dense ranges of integers, so that a table can hold
+//! one entry per position.
+//!
+//! - [`rank`]: the full state index of a board of up to 12 cells (every tile and the blank),
+//!   `0..n!/2`, built on the Lehmer code of the permutation.
+//! - [`moves`]: the neighbours of a full state computed from its index alone, for the
+//!   breadth-first search.
+
+pub mod moves;
+pub mod rank;
+
+pub use rank::{StateIndex, MAX_TABLE_CELLS};

@@ -1,0 +1,318 @@
+//! Heuristic search on boards of any size: A*, IDA*, breadth-first, greedy best-first and
+//! weighted A*, on flat arrays with the estimate updated per move.
+//!
+//! [`solve`] takes a start, a goal, a [`Guide`] (a [`Heuristic`], or the exact distances of a
+//! perfect table through [`Exact`]) and [`Options`] (the [`Algorithm`] and limits).
+//!
+//! - **A\*** and **breadth-first** stop only when a goal is *taken off* the open list, never when
+//!   it is first made, so with an admissible guide the solution is optimal. Breadth-first is A*
+//!   with a zero estimate (uniform cost: every move costs one).
+//! - **IDA\*** runs depth-first searches with a growing bound on `g + h`, each bound the least
+//!   `f` that exceeded the last; its memory is the path alone.
+//! - **Greedy** orders the open list by `h` alone; **weighted** by `g + w·h`. Both return the
+//!   first solution they take off the open list: not optimal in general.
+//!
+//! Unsolvable boards are rejected up front by the parity rule ([`Board::is_solvable_to`], O(cells)),
+//! never by searching.
+//!
+//! # How nodes are counted
+//! As in Russell & Norvig's experiment (seed 002): a node is *generated* when a successor board
+//! is made, and *expanded* when its successors are made. The start counts as generated. The move
+//! straight back to the parent is never made (nor counted). A successor already reached at no
+//! greater cost is still counted as generated, then dropped. IDA* counts every node of every
+//! iteration, so a board seen in five iterations counts five times.
+//!
+//! # Implementation
+//! Boards of up to 256 cells are stored whole, a byte a tile, in one arena; larger ones as the
+//! cells where they differ from the start (a search of `d` moves changes at most `d + 1` cells, so
+//! a node of a 127x127 board takes bytes instead of 32 KiB). A node is an index into that store
+//! with its parent, cost and estimate. Duplicates are found by an
+//! open-addressing table keyed by a Zobrist hash that is updated per move (the key of a tile on a
+//! cell is a mixed function of the pair, so no key table is stored even for 127x127 boards). The
+//! open list of A* and breadth-first is a bucket queue by `f`, and within one `f` by `g`, deepest
+//! first; with an inconsistent guide (Nilsson's) or for greedy and weighted search it is a binary
+//! heap. Manhattan distance, misplaced tiles and linear conflicts are updated per move from the one
+//! tile that moves (linear conflicts: only the two lines it leaves and enters are recounted).
+
+use std::time::{Duration, Instant};
+
+use crate::error::Error;
+use crate::heuristic::Heuristic;
+use crate::puzzle::board::{Board, Dir};
+use crate::table::Table;
+
+mod open;
+mod space;
+mod store;
+
+use space::Space;
+
+/// The search algorithm.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Algorithm {
+    /// A*: best-first on `g + h`; optimal with an admissible guide.
+    AStar,
+    /// Iterative-deepening A*: depth-first with a bound on `g + h`; optimal with an admissible
+    /// guide, memory linear in the solution length.
+    IdaStar,
+    /// Breadth-first (uniform cost): A* with no estimate. Optimal; the guide is not used.
+    Bfs,
+    /// Greedy best-first: on `h` alone. Fast, not optimal.
+    Greedy,
+    /// Weighted A*: on `g + w·h`. With an admissible guide and `w >= 1`, the solution is at most
+    /// `w` times the optimum.
+    Weighted(f64),
+}
+
+impl Algorithm {
+    /// The name used on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Algorithm::AStar => "astar",
+            Algorithm::IdaStar => "idastar",
+            Algorithm::Bfs => "bfs",
+            Algorithm::Greedy => "greedy",
+            Algorithm::Weighted(_) => "weighted",
+        }
+    }
+
+    /// Whether the algorithm's solution is optimal when its guide is admissible.
+    pub fn is_optimal_with_admissible_guide(self) -> bool {
+        matches!(self, Algorithm::AStar | Algorithm::IdaStar | Algorithm::Bfs)
+            || matches!(self, Algorithm::Weighted(w) if w == 1.0)
+    }
+}
+
+/// Exact distances to a goal, as a guide: a perfect table.
+pub trait Exact {
+    /// The goal the distances are measured to.
+    fn goal(&self) -> &Board;
+
+    /// The exact distance of the board whose cells, row-major, are `cells` (0 the blank), or
+    /// `None` if it cannot reach the goal.
+    ///
+    /// # Errors
+    /// [`Error::Corrupt`] when the table's entry is not a distance.
+    fn exact(&self, cells: &[u8]) -> Result<Option<u32>, Error>;
+}
+
+impl<D: AsRef<[u8]>> Exact for Table<D> {
+    fn goal(&self) -> &Board {
+        Table::goal(self)
+    }
+
+    fn exact(&self, cells: &[u8]) -> Result<Option<u32>, Error> {
+        match self.index().index_of_cells(cells) {
+            Some(i) => Ok(Some(self.entry(i)? as u32)),
+            None => Ok(None),
+        }
+    }
+}
+
+/// What orders the search: an estimate, or the exact distance from a table.
+#[derive(Clone, Copy)]
+pub enum Guide<'a> {
+    /// A heuristic estimate.
+    Heuristic(Heuristic),
+    /// The exact distance from a perfect table for the board's shape and goal.
+    Table(&'a dyn Exact),
+}
+
+impl Guide<'_> {
+    /// The name used on the command line: a heuristic's name, or `table`.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Guide::Heuristic(h) => h.name(),
+            Guide::Table(_) => "table",
+        }
+    }
+
+    /// Whether the guide never overestimates.
+    pub fn is_admissible(&self) -> bool {
+        match self {
+            Guide::Heuristic(h) => h.is_admissible(),
+            Guide::Table(_) => true,
+        }
+    }
+
+    /// Whether the guide is consistent (`h` changes by at most one per move), so A* never has
+    /// to reopen a board it has expanded. Nilsson's is not.
+    fn is_consistent(&self) -> bool {
+        self.is_admissible()
+    }
+}
+
+impl std::fmt::Debug for Guide<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// How to search.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Options {
+    /// The algorithm.
+    pub algorithm: Algorithm,
+    /// Give up ([`Error::SearchLimit`]) once this many nodes have been generated.
+    pub max_nodes: Option<u64>,
+    /// Give up ([`Error::SearchLimit`]) once the search's own data would take more bytes than
+    /// this (boards, node records, hash table, open list; IDA* needs only its path).
+    pub max_bytes: Option<u64>,
+}
+
+impl Default for Options {
+    /// A*, no limits.
+    fn default() -> Options {
+        Options { algorithm: Algorithm::AStar, max_nodes: None, max_bytes: None }
+    }
+}
+
+impl Options {
+    /// Options for `algorithm` with no limits.
+    pub fn new(algorithm: Algorithm) -> Options {
+        Options { algorithm, ..Options::default() }
+    }
+}
+
+/// What a search did.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Stats {
+    /// Nodes whose successors were made.
+    pub expanded: u64,
+    /// Nodes made, the start included (see the module doc for the rule).
+    pub generated: u64,
+    /// The largest number of entries on the open list (A*, breadth-first, greedy, weighted);
+    /// for IDA*, the longest path held.
+    pub peak_open: u64,
+    /// Boards held at the end (A* family); for IDA*, the same as `peak_open`.
+    pub stored: u64,
+    /// IDA*: the number of depth-first iterations (bounds tried); 1 for the others.
+    pub iterations: u64,
+    /// The most bytes the search's own data structures held at once (their capacities).
+    pub peak_bytes: u64,
+    /// The search's wall-clock time, the parity check and set-up included.
+    pub elapsed: Duration,
+}
+
+/// A solution and what finding it took.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Found {
+    /// The blank's moves from the start to the goal.
+    pub moves: Vec<Dir>,
+    /// The search's counts.
+    pub stats: Stats,
+}
+
+/// Searches for a path from `start` to `goal`; `Ok(None)` if the board cannot reach the goal
+/// (found by the parity rule, without searching).
+///
+/// # Errors
+/// [`Error::ShapeMismatch`] when the two boards (or a table guide) have different shapes;
+/// [`Error::BadGoal`] when a table guide is for another goal; [`Error::SearchLimit`] when a limit
+/// of `options` is reached; [`Error::Corrupt`] from a table guide's bad entry.
+pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -> Result<Option<Found>, Error> {
+    let began = Instant::now();
+    if start.shape() != goal.shape() {
+        return Err(Error::ShapeMismatch { board: start.shape(), table: goal.shape() });
+    }
+    if let Guide::Table(t) = guide {
+        if t.goal().shape() != goal.shape() {
+            return Err(Error::ShapeMismatch { board: goal.shape(), table: t.goal().shape() });
+        }
+        if t.goal() != goal {
+            return Err(Error::BadGoal(format!("the table's goal is {}, not {goal}", t.goal())));
+        }
+    }
+    if let Algorithm::Weighted(w) = options.algorithm {
+        if !(w.is_finite() && (0.0..=1000.0).contains(&w)) {
+            return Err(Error::BadOption(format!("weight {w} is out of range: give a number from 0 to 1000")));
+        }
+    }
+    if !start.is_solvable_to(goal) {
+        return Ok(None);
+    }
+    let found = if goal.cells().len() <= 256 {
+        Space::<u8>::new(start, goal, guide, options).run()
+    } else {
+        Space::<u16>::new(start, goal, guide, options).run()
+    };
+    Ok(found?.map(|(moves, mut stats)| {
+        stats.elapsed = began.elapsed();
+        Found { moves, stats }
+    }))
+}
+
+/// A* with heuristic `h` and no limits; `None` if the board cannot reach the goal.
+///
+/// # Panics
+/// If the two boards have different shapes.
+pub fn astar(start: &Board, goal: &Board, h: Heuristic) -> Option<Found> {
+    plain(start, goal, h, Algorithm::AStar)
+}
+
+/// IDA* with heuristic `h` and no limits; `None` if the board cannot reach the goal.
+///
+/// # Panics
+/// If the two boards have different shapes.
+pub fn idastar(start: &Board, goal: &Board, h: Heuristic) -> Option<Found> {
+    plain(start, goal, h, Algorithm::IdaStar)
+}
+
+fn plain(start: &Board, goal: &Board, h: Heuristic, algorithm: Algorithm) -> Option<Found> {
+    match solve(start, goal, Guide::Heuristic(h), &Options::new(algorithm)) {
+        Ok(found) => found,
+        // with no limits and no table, only a shape mismatch is possible
+        Err(e) => panic!("{e}"),
+    }
+}
+
+/// The effective branching factor `b*` of a search that generated `generated` nodes to find a
+/// solution `depth` moves long: the branching factor of a uniform tree of that depth with as
+/// many nodes, the root of `N + 1 = 1 + b + b^2 + ... + b^d` (Russell & Norvig). `None` for
+/// depth 0 or fewer nodes than the path needs.
+pub fn effective_branching_factor(generated: f64, depth: u32) -> Option<f64> {
+    if depth == 0 || !generated.is_finite() || generated < depth as f64 {
+        return None;
+    }
+    let target = generated + 1.0;
+    let total = |b: f64| {
+        let (mut sum, mut power) = (1.0, 1.0);
+        for _ in 0..depth {
+            power *= b;
+            sum += power;
+            if sum > target {
+                break;
+            }
+        }
+        sum
+    };
+    let (mut lo, mut hi) = (0.0f64, generated.max(2.0));
+    for _ in 0..200 {
+        let mid = 0.5 * (lo + hi);
+        if total(mid) < target {
+            lo = mid;
+        } else {
+            hi = mid;
+        }
+    }
+    Some(0.5 * (lo + hi))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn branching_factor_solves_the_series() {
+        // 1 + 2 + 4 + 8 = 15 nodes, so N = 14 at depth 3 gives b* = 2
+        let b = effective_branching_factor(14.0, 3).unwrap();
+        assert!((b - 2.0).abs() < 1e-9, "{b}");
+        // a path alone: N = d gives b* = 1
+        let b = effective_branching_factor(5.0, 5).unwrap();
+        assert!((b - 1.0).abs() < 1e-9, "{b}");
+        assert_eq!(effective_branching_factor(10.0, 0), None);
+        // Russell & Norvig's example: 52 nodes at depth 5 give 1.92
+        let b = effective_branching_factor(52.0, 5).unwrap();
+        assert!((b - 1.92).abs() < 0.005, "{b}");
+    }
+}

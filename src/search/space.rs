@@ -1,0 +1,507 @@
+//! The search engine behind [`super::solve`]: the board, goal and guide with the tables the moves
+//! and estimates use, and the A* family and IDA* over them.
+
+use super::open::Open;
+use super::store::{Dense, HashSlots, Sparse, Store};
+use super::{Algorithm, Guide, Options, Stats};
+use crate::error::Error;
+use crate::heuristic::{Estimator, Heuristic};
+use crate::puzzle::board::{Board, Dir};
+
+/// A tile as stored in the arena.
+pub(super) trait Tile: crate::heuristic::Tile + Eq + Default + std::fmt::Debug + 'static {
+    fn of(t: u16) -> Self;
+
+    #[inline]
+    fn get(self) -> usize {
+        self.into()
+    }
+}
+
+impl Tile for u8 {
+    #[inline]
+    fn of(t: u16) -> u8 {
+        t as u8
+    }
+}
+
+impl Tile for u16 {
+    #[inline]
+    fn of(t: u16) -> u16 {
+        t
+    }
+}
+
+/// The Zobrist key of `tile` on `cell`: a mixed function of the pair (SplitMix64's finaliser).
+#[inline]
+pub(super) fn key(tile: usize, cell: usize) -> u64 {
+    let mut z = ((tile as u64) << 32 | cell as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The board, its goal and the guide, with the tables the moves and estimates use.
+pub(super) struct Space<'a, T: Tile> {
+    shape: crate::puzzle::board::Shape,
+    n: usize,
+    cols: usize,
+    start: Vec<T>,
+    start_blank: usize,
+    goal: Vec<T>,
+    /// The goal cell of every tile, and the heuristics.
+    est: Estimator,
+    /// Up to four (direction, cell) moves of the blank from each cell, in [`Dir::ALL`] order.
+    nbr: Vec<([(Dir, u32); 4], u8)>,
+    guide: Guide<'a>,
+    options: Options,
+    stats: Stats,
+    /// A table guide's error met while estimating (see [`Space::estimate_after`]).
+    fault: std::cell::Cell<Option<Error>>,
+}
+
+/// One node of the A* family.
+#[derive(Clone, Copy)]
+pub(super) struct Node {
+    pub(super) hash: u64,
+    pub(super) parent: u32,
+    pub(super) g: u32,
+    pub(super) h: u32,
+    pub(super) blank: u32,
+    /// The move from the parent (index in [`Dir::ALL`]), or 4 for the start.
+    pub(super) dir: u8,
+    pub(super) closed: bool,
+}
+
+pub(super) const NO_DIR: u8 = 4;
+
+impl<'a, T: Tile> Space<'a, T> {
+    pub(super) fn new(start: &Board, goal: &Board, guide: Guide<'a>, options: &Options) -> Space<'a, T> {
+        let shape = start.shape();
+        let (n, cols) = (shape.cells(), shape.cols());
+        let nbr = (0..n)
+            .map(|cell| {
+                let mut moves = [(Dir::Up, 0u32); 4];
+                let mut len = 0u8;
+                for d in Dir::ALL {
+                    if let Some(to) = d.step(shape, cell) {
+                        moves[len as usize] = (d, to as u32);
+                        len += 1;
+                    }
+                }
+                (moves, len)
+            })
+            .collect();
+        Space {
+            shape,
+            n,
+            cols,
+            start: start.cells().iter().map(|&t| T::of(t)).collect(),
+            start_blank: start.blank(),
+            goal: goal.cells().iter().map(|&t| T::of(t)).collect(),
+            est: Estimator::new(goal),
+            nbr,
+            guide,
+            options: *options,
+            stats: Stats { iterations: 1, ..Stats::default() },
+            fault: std::cell::Cell::new(None),
+        }
+    }
+
+    pub(super) fn run(mut self) -> Result<Option<(Vec<Dir>, Stats)>, Error> {
+        let moves = match self.options.algorithm {
+            Algorithm::IdaStar => self.idastar()?,
+            _ => self.best_first()?,
+        };
+        Ok(moves.map(|m| (m, self.stats)))
+    }
+
+    /// Whether `h` is identically zero (breadth-first).
+    pub(super) fn blind(&self) -> bool {
+        self.options.algorithm == Algorithm::Bfs
+    }
+
+    /// The guide's estimate of `cells`, from scratch.
+    pub(super) fn estimate(&self, cells: &[T]) -> Result<u32, Error> {
+        if self.blind() {
+            return Ok(0);
+        }
+        match self.guide {
+            Guide::Heuristic(h) => Ok(self.est.estimate(h, cells)),
+            Guide::Table(t) => {
+                let mut small = [0u8; 16];
+                let Some(buf) = small.get_mut(..cells.len()) else {
+                    return Err(Error::BadGoal("a table guide needs a board of at most 12 cells".into()));
+                };
+                for (b, &c) in buf.iter_mut().zip(cells) {
+                    *b = c.get() as u8;
+                }
+                t.exact(buf)?
+                    .ok_or_else(|| Error::BadGoal("the table has no entry for a board the search reached".into()))
+            }
+        }
+    }
+
+    /// The Manhattan distance `h` after `tile` slides from `to` onto `blank`.
+    #[inline]
+    pub(super) fn manhattan_after(&self, h: u32, tile: usize, blank: usize, to: usize) -> u32 {
+        let tile = tile as u16;
+        h + self.est.cell_distance(tile, blank) - self.est.cell_distance(tile, to)
+    }
+
+    /// The estimate after the tile on `to` slides onto the blank at `blank`, from the estimate
+    /// `h` before. `cells` is the board before the move; it is the same again on return. A table
+    /// guide's error is left in `fault` (and 0 returned); the searches check it per expansion.
+    #[inline]
+    pub(super) fn estimate_after(&self, cells: &mut [T], blank: usize, to: usize, h: u32) -> u32 {
+        let tile = cells[to].get();
+        match self.guide {
+            _ if self.blind() => 0,
+            Guide::Heuristic(Heuristic::Hamming) => {
+                let was = (cells[to] == self.goal[to]) as u32;
+                let now = (cells[to] == self.goal[blank]) as u32;
+                h + was - now
+            }
+            Guide::Heuristic(Heuristic::Manhattan) => self.manhattan_after(h, tile, blank, to),
+            Guide::Heuristic(Heuristic::LinearConflict) => {
+                // A vertical move takes the tile from one row to another and keeps every column's
+                // order; a horizontal one likewise for columns. Only a line the tile belongs to in
+                // the goal counts it, so at most one line (the one it leaves or the one it
+                // enters, whichever is its goal line) changes its conflicts.
+                let manhattan = self.manhattan_after(h, tile, blank, to);
+                let (goal_row, goal_col) = self.est.goal_of(tile as u16);
+                let (line, vertical) = if blank / self.cols != to / self.cols {
+                    if goal_row != blank / self.cols && goal_row != to / self.cols {
+                        return manhattan;
+                    }
+                    (goal_row, true)
+                } else {
+                    if goal_col != blank % self.cols && goal_col != to % self.cols {
+                        return manhattan;
+                    }
+                    (goal_col, false)
+                };
+                let conflict = |cells: &[T]| {
+                    if vertical {
+                        self.est.row_conflict(cells, line)
+                    } else {
+                        self.est.col_conflict(cells, line)
+                    }
+                };
+                let before = conflict(cells);
+                cells.swap(blank, to);
+                let after = conflict(cells);
+                cells.swap(blank, to);
+                manhattan + after - before
+            }
+            _ => {
+                // Nilsson's and the table's: from scratch. A table error is kept for the caller
+                // ([`Space::fault`]), so the hot path returns a plain number.
+                cells.swap(blank, to);
+                let e = self.estimate(cells).unwrap_or_else(|e| {
+                    self.fault.set(Some(e));
+                    0
+                });
+                cells.swap(blank, to);
+                e
+            }
+        }
+    }
+
+    pub(super) fn over_nodes(&self) -> bool {
+        self.options.max_nodes.is_some_and(|m| self.stats.generated > m)
+    }
+
+    pub(super) fn limit_error(&self, what: String) -> Error {
+        Error::SearchLimit {
+            what,
+            generated: self.stats.generated,
+            bytes: self.stats.peak_bytes,
+            algorithm: self.options.algorithm.name(),
+        }
+    }
+
+    // ---- A*, breadth-first, greedy, weighted -------------------------------------------------
+
+    pub(super) fn best_first(&mut self) -> Result<Option<Vec<Dir>>, Error> {
+        // a board of more than 256 cells takes 2 bytes a cell: keep only its changes from the start
+        if self.n > 256 {
+            self.best_first_in::<Sparse>()
+        } else {
+            self.best_first_in::<Dense<T>>()
+        }
+    }
+
+    /// A*, breadth-first, greedy or weighted A*, with the boards kept in a store of kind `S`.
+    pub(super) fn best_first_in<S: Store<T>>(&mut self) -> Result<Option<Vec<Dir>>, Error> {
+        let consistent_astar = matches!(self.options.algorithm, Algorithm::AStar | Algorithm::Bfs)
+            && (self.blind() || self.guide.is_consistent());
+        let mut open = if consistent_astar { Open::buckets() } else { Open::heap() };
+        let mut arena = S::new(&self.start);
+        let mut nodes: Vec<Node> = Vec::with_capacity(1024);
+        let mut table = HashSlots::new();
+
+        let mut scratch = self.start.clone();
+        let h0 = self.estimate(&scratch)?;
+        let hash0 = scratch.iter().enumerate().fold(0u64, |z, (cell, t)| z ^ key(t.get(), cell));
+        arena.add_start();
+        nodes.push(Node {
+            hash: hash0,
+            parent: 0,
+            g: 0,
+            h: h0,
+            blank: self.start_blank as u32,
+            dir: NO_DIR,
+            closed: false,
+        });
+        table.insert(hash0, 0, &nodes);
+        open.push(self.priority(0, h0), 0, 0);
+        self.stats.generated = 1;
+        self.stats.peak_open = 1;
+        let held = |arena: &S, nodes: &Vec<Node>, table: &HashSlots, open: &Open| {
+            (arena.bytes() + nodes.capacity() * std::mem::size_of::<Node>() + table.bytes() + open.bytes()) as u64
+        };
+        self.stats.peak_bytes = held(&arena, &nodes, &table, &open);
+
+        while let Some((g, id)) = open.pop() {
+            let node = nodes[id as usize];
+            if node.closed || node.g != g {
+                continue; // expanded already, or reached more cheaply since this entry was made
+            }
+            arena.load(id, &mut scratch);
+            if (node.h == 0 || self.blind()) && scratch == self.goal {
+                self.stats.stored = nodes.len() as u64;
+                return Ok(Some(path(&nodes, id)));
+            }
+            nodes[id as usize].closed = true;
+            self.stats.expanded += 1;
+            let blank = node.blank as usize;
+            let (moves, len) = self.nbr[blank];
+            // The probes of the hash table miss the cache; start every child's at once.
+            for &(_, to) in &moves[..len as usize] {
+                let tile = scratch[to as usize].get();
+                let to = to as usize;
+                table.prefetch(node.hash ^ key(tile, to) ^ key(tile, blank) ^ key(0, blank) ^ key(0, to));
+            }
+            for &(dir, to) in &moves[..len as usize] {
+                if node.dir != NO_DIR && dir == Dir::ALL[node.dir as usize].opposite() {
+                    continue;
+                }
+                let to = to as usize;
+                self.stats.generated += 1;
+                let tile = scratch[to].get();
+                let hash = node.hash ^ key(tile, to) ^ key(tile, blank) ^ key(0, blank) ^ key(0, to);
+                let h = self.estimate_after(&mut scratch, blank, to, node.h);
+                let ng = g + 1;
+                scratch.swap(blank, to);
+                let changes = arena.changes_after(id, &self.start, &scratch, blank, to);
+                let existing = table.find(hash, |i| arena.holds(i, &scratch, changes));
+                match existing {
+                    Some(i) if nodes[i as usize].g <= ng => {}
+                    Some(i) => {
+                        // a cheaper path to a board seen before (inconsistent guides only)
+                        let e = &mut nodes[i as usize];
+                        e.g = ng;
+                        e.parent = id;
+                        e.dir = dir as u8;
+                        e.closed = false;
+                        open.push(self.priority(ng, e.h), ng, i);
+                    }
+                    None => {
+                        let i = nodes.len() as u32;
+                        arena.add(id, &self.start, &scratch, blank, to);
+                        nodes.push(Node {
+                            hash,
+                            parent: id,
+                            g: ng,
+                            h,
+                            blank: to as u32,
+                            dir: dir as u8,
+                            closed: false,
+                        });
+                        table.insert(hash, i, &nodes);
+                        open.push(self.priority(ng, h), ng, i);
+                    }
+                }
+                scratch.swap(blank, to);
+            }
+            if let Some(e) = self.fault.take() {
+                return Err(e);
+            }
+            self.stats.peak_open = self.stats.peak_open.max(open.len());
+            let bytes = held(&arena, &nodes, &table, &open);
+            self.stats.peak_bytes = self.stats.peak_bytes.max(bytes);
+            if self.options.max_bytes.is_some_and(|m| bytes > m) {
+                return Err(
+                    self.limit_error(format!("the memory limit of {} bytes", self.options.max_bytes.unwrap_or(0)))
+                );
+            }
+            if self.over_nodes() {
+                return Err(self.limit_error(format!("the limit of {} nodes", self.options.max_nodes.unwrap_or(0))));
+            }
+            // node ids are 32 bits (and the hash slots keep id + 1)
+            if nodes.len() >= (u32::MAX - 4) as usize {
+                return Err(self.limit_error("the most boards one search can hold (2^32 - 5)".into()));
+            }
+        }
+        // the parity rule said the goal is reachable, and every reachable board was taken off
+        // the open list: this cannot happen
+        self.stats.stored = nodes.len() as u64;
+        Ok(None)
+    }
+
+    /// The open-list key of a node: smaller is taken first.
+    pub(super) fn priority(&self, g: u32, h: u32) -> u64 {
+        match self.options.algorithm {
+            Algorithm::AStar | Algorithm::IdaStar => (g + h) as u64,
+            Algorithm::Bfs => g as u64,
+            Algorithm::Greedy => h as u64,
+            // fixed point, so ties between g + w·h values are exact for weights with three decimals
+            Algorithm::Weighted(w) => g as u64 * 1000 + (w * 1000.0).round() as u64 * h as u64,
+        }
+    }
+
+    // ---- IDA* --------------------------------------------------------------------------------
+
+    pub(super) fn idastar(&mut self) -> Result<Option<Vec<Dir>>, Error> {
+        let mut cells = self.start.clone();
+        let mut blank = self.start_blank;
+        let h0 = self.estimate(&cells)?;
+        self.stats.generated = 1;
+        self.stats.iterations = 0;
+        if h0 == 0 && cells == self.goal {
+            return Ok(Some(Vec::new()));
+        }
+        let mut bound = h0;
+        // per depth: the estimate there and the next neighbour to try
+        struct Frame {
+            h: u32,
+            next: u8,
+        }
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut path: Vec<Dir> = Vec::new();
+        loop {
+            self.stats.iterations += 1;
+            let mut least = u32::MAX;
+            frames.clear();
+            frames.push(Frame { h: h0, next: 0 });
+            self.stats.expanded += 1;
+            while let Some(top) = frames.last_mut() {
+                let (moves, len) = self.nbr[blank];
+                if top.next >= len {
+                    frames.pop();
+                    if let Some(dir) = path.pop() {
+                        // undo: the blank steps back the way it came
+                        if let Some(back) = dir.opposite().step(self.shape, blank) {
+                            cells.swap(blank, back);
+                            blank = back;
+                        }
+                    }
+                    continue;
+                }
+                let (dir, to) = moves[top.next as usize];
+                top.next += 1;
+                let h = top.h;
+                if path.last().is_some_and(|&last| last.opposite() == dir) {
+                    continue;
+                }
+                let to = to as usize;
+                self.stats.generated += 1;
+                let nh = self.estimate_after(&mut cells, blank, to, h);
+                if let Some(e) = self.fault.take() {
+                    return Err(e);
+                }
+                let f = path.len() as u32 + 1 + nh;
+                if f > bound {
+                    least = least.min(f);
+                    continue;
+                }
+                cells.swap(blank, to);
+                blank = to;
+                path.push(dir);
+                self.stats.peak_open = self.stats.peak_open.max(path.len() as u64);
+                if nh == 0 && cells == self.goal {
+                    self.stats.stored = self.stats.peak_open;
+                    self.stats.peak_bytes = (path.capacity() * std::mem::size_of::<Dir>()
+                        + frames.capacity() * std::mem::size_of::<Frame>()
+                        + cells.capacity() * std::mem::size_of::<T>())
+                        as u64;
+                    return Ok(Some(path));
+                }
+                self.stats.expanded += 1;
+                frames.push(Frame { h: nh, next: 0 });
+                if self.over_nodes() {
+                    return Err(self.limit_error(format!("the limit of {} nodes", self.options.max_nodes.unwrap_or(0))));
+                }
+            }
+            if least == u32::MAX {
+                return Ok(None); // every branch ended: cannot happen for a solvable board
+            }
+            bound = least;
+        }
+    }
+}
+
+/// The moves from the start to node `id`.
+pub(super) fn path(nodes: &[Node], mut id: u32) -> Vec<Dir> {
+    let mut moves = Vec::with_capacity(nodes[id as usize].g as usize);
+    while nodes[id as usize].dir != NO_DIR {
+        moves.push(Dir::ALL[nodes[id as usize].dir as usize]);
+        id = nodes[id as usize].parent;
+    }
+    moves.reverse();
+    moves
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::Heuristic;
+    use crate::search::store::{Dense, Sparse};
+    use crate::search::{Algorithm, Guide, Options};
+
+    /// The boards' changes from the start, as large boards keep them, against the whole boards:
+    /// the same search, node for node, on every depth of the 3x3 table.
+    #[test]
+    pub(super) fn sparse_boards_search_exactly_as_whole_ones() {
+        let goal = crate::Goal::BlankLast.board(crate::Shape::EIGHT).unwrap();
+        let table = crate::build(&goal, |_| {}).unwrap();
+        let mut by_depth = vec![None; 32];
+        for i in (0..table.index().len()).step_by(7) {
+            by_depth[table.payload()[i as usize] as usize].get_or_insert(i);
+        }
+        for i in by_depth.into_iter().flatten() {
+            let start = table.index().board(i);
+            let d = table.payload()[i as usize] as usize;
+            for (algorithm, h) in [
+                (Algorithm::AStar, Heuristic::LinearConflict),
+                (Algorithm::AStar, Heuristic::Hamming),
+                (Algorithm::Greedy, Heuristic::Manhattan),
+                (Algorithm::Weighted(2.5), Heuristic::Nilsson),
+            ] {
+                // a limit, so a store that lost track of its boards fails instead of filling memory
+                let options = Options { max_bytes: Some(256 << 20), ..Options::new(algorithm) };
+                let mut dense = Space::<u8>::new(&start, &goal, Guide::Heuristic(h), &options);
+                let mut sparse = Space::<u8>::new(&start, &goal, Guide::Heuristic(h), &options);
+                let a = dense.best_first_in::<Dense<u8>>().unwrap().unwrap();
+                let b = sparse.best_first_in::<Sparse>().unwrap().unwrap();
+                assert_eq!(a, b, "{start} {}", algorithm.name());
+                assert_eq!(dense.stats.generated, sparse.stats.generated);
+                assert_eq!(dense.stats.expanded, sparse.stats.expanded);
+                if algorithm == Algorithm::AStar {
+                    assert_eq!(a.len(), d);
+                }
+            }
+        }
+    }
+
+    #[test]
+    pub(super) fn zobrist_keys_differ() {
+        let mut seen = std::collections::HashSet::new();
+        for t in 0..64 {
+            for c in 0..64 {
+                assert!(seen.insert(key(t, c)));
+            }
+        }
+    }
+}
