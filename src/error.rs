@@ -70,6 +70,16 @@ pub enum Error {
     #[error("corrupt table header: {0}; rebuild it with `table build`")]
     CorruptHeader(String),
 
+    /// A table file of another kind than the one asked for (a pattern table where a perfect table
+    /// is needed, or the reverse).
+    #[error("this is {found}, not {expected}")]
+    WrongKind {
+        /// What was needed.
+        expected: &'static str,
+        /// What the file is.
+        found: String,
+    },
+
     /// The file is shorter or longer than its header says.
     #[error("table file is {found} bytes but its header says {expected}: the file is truncated or damaged; rebuild it with `table build`")]
     WrongLength {

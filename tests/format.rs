@@ -641,6 +641,7 @@ fn header_strategy() -> impl Strategy<Value = Header> {
                     max_depth: max_depth as u8,
                     histogram,
                     payload_crc,
+                    group: Vec::new(),
                 }
             },
         )

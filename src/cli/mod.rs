@@ -12,8 +12,10 @@ use slidetable::{Board, Error, Goal, Shape, Table};
 
 mod build;
 mod input;
+mod pattern;
 mod query;
 mod solve;
+mod solve_batch;
 mod stats;
 mod verify;
 
@@ -104,15 +106,20 @@ pub struct BoardArgs {
     /// Board shape, rows x columns. Tables: 2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2 2x6 6x2 3x4 4x3;
     /// `solve`: any from 2x2 to 127x127. [default: 3x3, the table's shape, or the board's]
     #[arg(long, value_name = "RxC")]
-    board: Option<String>,
+    pub board: Option<String>,
     /// Goal: blank-last (1 2 3 / 4 5 6 / 7 8 _), blank-first (_ 1 2 / 3 4 5 / 6 7 8), snail
     /// (1 2 3 / 8 _ 4 / 7 6 5, the clockwise spiral), or any arrangement in board syntax.
     /// [default: blank-last, or the table's goal]
     #[arg(long, value_name = "GOAL")]
-    goal: Option<String>,
+    pub goal: Option<String>,
 }
 
 impl BoardArgs {
+    /// The shape given with --board, if any.
+    pub fn shape_arg(&self) -> Result<Option<Shape>> {
+        self.shape()
+    }
+
     fn shape(&self) -> Result<Option<Shape>> {
         self.board.as_deref().map(Shape::parse).transpose().map_err(Into::into)
     }
@@ -144,7 +151,7 @@ pub struct TableArgs {
     /// The table file. [default: eight.table for 3x3 blank-last, else RxC-GOAL.table, as
     /// `table build` names it]
     #[arg(long, short = 't', value_name = "PATH")]
-    table: Option<PathBuf>,
+    pub table: Option<PathBuf>,
     #[command(flatten)]
     board: BoardArgs,
 }

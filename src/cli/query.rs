@@ -24,6 +24,10 @@ Moves are the directions the blank moves (U D L R); the tiles that slide are lis
 
 If eight.table is missing, it is built on the spot (milliseconds) and saved.
 
+With --table naming a pattern table (`table build --pattern`), the answer is the board's pattern
+distance: the fewest moves of the group's tiles that bring them home, the others not counted (a
+lower bound on the true distance; JSON fields `distance` and `group`).
+
 Batch mode (--batch) reads one board per line from standard input (or --file) and prints one line
 per input line, in order: the distance, `unsolvable`, or `error` (the reason and line number go to
 stderr). With --solve each answer is `<distance> <moves>`, moves a string of U/D/L/R or `-` for a
@@ -79,6 +83,23 @@ pub fn run(mut args: QueryArgs) -> Result<ExitCode> {
         let preset = super::input::preset(name)?;
         args.table.board.goal.get_or_insert(preset.goal);
         args.tiles = vec![preset.board];
+    }
+    if let Some(path) = args.table.table.as_ref().filter(|p| super::pattern::is_pattern_file(p)) {
+        if args.batch || args.steps {
+            bail!(UsageError(format!(
+                "{} is a pattern table: it gives one board's pattern distance (no --batch or --steps)",
+                path.display()
+            )));
+        }
+        let text = match &args.file {
+            Some(f) => {
+                let text = std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
+                Board::parse_cos226(&text).with_context(|| format!("reading the puzzle in {}", f.display()))?.to_string()
+            }
+            None if args.tiles.is_empty() => bail!(UsageError("no board given: write its tiles row by row".into())),
+            None => args.tiles.join(" "),
+        };
+        return super::pattern::query(path, &text, args.json);
     }
     if args.batch {
         if !args.tiles.is_empty() {

@@ -8,13 +8,14 @@ use std::process::ExitCode;
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
+use slidetable::heuristic::pdb::{Partition, PatternSet};
 use slidetable::heuristic::Heuristic;
 use slidetable::puzzle::board::moves_to_string;
 use slidetable::search::{effective_branching_factor, solve, Algorithm, Exact, Found, Guide, Options};
-use slidetable::{Board, Shape, Table};
+use slidetable::{Board, Goal, Shape, Table};
 
 use super::input::{preset_list, BoardInput};
-use super::{default_table_name, open_file, thousands, BoardArgs, BoardJson, Bytes, UsageError, EXIT_NO};
+use super::{default_table_name, open_file, pattern, thousands, BoardArgs, BoardJson, Bytes, UsageError, EXIT_NO};
 
 pub const LONG_ABOUT: &str = "\
 Solve a board by heuristic search: A* (the default), IDA*, breadth-first, greedy best-first or
@@ -51,7 +52,7 @@ Examples:
   table solve --board 2x4 1 2 3 4 5 6 0 7 --algorithm weighted --weight 1.5";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum AlgorithmArg {
+pub(super) enum AlgorithmArg {
     /// A*: optimal with an admissible heuristic.
     Astar,
     /// Iterative-deepening A*: optimal, memory linear in the solution length.
@@ -65,7 +66,7 @@ enum AlgorithmArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-enum HeuristicArg {
+pub(super) enum HeuristicArg {
     /// Tiles out of place (h1).
     Hamming,
     /// Manhattan distance (h2).
@@ -76,6 +77,9 @@ enum HeuristicArg {
     Nilsson,
     /// The exact distance from a perfect table (boards of at most 12 cells).
     Table,
+    /// Additive pattern databases (--pattern; tables from `table build --pattern`, in --dir),
+    /// with the reflected lookup on square boards. IDA* by default.
+    Pdb,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -92,15 +96,35 @@ enum Format {
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     #[command(flatten)]
-    input: BoardInput,
+    pub(super) input: BoardInput,
     #[command(flatten)]
-    board: BoardArgs,
+    pub(super) board: BoardArgs,
     /// The search algorithm. [default: astar, or weighted when --weight is given]
     #[arg(long, short = 'a', value_enum, value_name = "NAME")]
     algorithm: Option<AlgorithmArg>,
-    /// The heuristic.
-    #[arg(long = "heuristic", short = 'H', value_enum, value_name = "NAME", default_value = "linear-conflict")]
-    heuristic: HeuristicArg,
+    /// The heuristic. [default: linear-conflict; past 12 cells, pdb when pattern tables for the
+    /// board are in --dir]
+    #[arg(long = "heuristic", short = 'H', value_enum, value_name = "NAME")]
+    heuristic: Option<HeuristicArg>,
+    /// With -H pdb: the partition, a name (4x4: 5-5-5, 6-6-3, 7-8; 5x5: 6-6-6-6; any board:
+    /// auto) or groups of tiles like 1,2,3/4,5,6,7. [default: the best named partition whose
+    /// tables are in --dir; else 6-6-3 on 4x4 (built on the spot), 6-6-6-6 on 5x5, auto]
+    #[arg(long, value_name = "NAME|GROUPS")]
+    pattern: Option<String>,
+    /// Where the pattern tables are. [default: the current directory]
+    #[arg(long, value_name = "DIR")]
+    dir: Option<PathBuf>,
+    /// With -H pdb: do not also look up the board reflected about the diagonal.
+    #[arg(long)]
+    no_reflect: bool,
+    /// Threads for one search (IDA* with pattern databases splits its subtrees among them);
+    /// with --batch, boards are solved in parallel instead, one thread each. [default: all cores]
+    #[arg(long, value_name = "N")]
+    threads: Option<usize>,
+    /// Solve one board per line of --file (or standard input), in parallel; print one result line
+    /// per board, then the totals.
+    #[arg(long, conflicts_with_all = ["preset", "steps", "format"])]
+    batch: bool,
     /// Weighted A*: the weight w of h in g + w*h (0 to 1000). [default: 2]
     #[arg(long, value_name = "W")]
     weight: Option<f64>,
@@ -114,17 +138,131 @@ pub struct SolveArgs {
     format: Format,
     /// Same as --format json.
     #[arg(long, conflicts_with = "format")]
-    json: bool,
+    pub(super) json: bool,
     /// Also print every board along the solution (human format).
     #[arg(long)]
     steps: bool,
     /// Give up after generating this many nodes.
     #[arg(long, value_name = "N")]
-    max_nodes: Option<u64>,
+    pub(super) max_nodes: Option<u64>,
     /// Give up when the search's data would exceed this size (like 512M, 8G; not used by IDA*).
     /// [default: three quarters of the available memory, at most 16G]
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
-    max_memory: Option<u64>,
+    pub(super) max_memory: Option<u64>,
+}
+
+impl SolveArgs {
+    /// The heuristic asked for, or the default: linear conflict, or past 12 cells the pattern
+    /// databases when their tables are found (else linear conflict, with a hint).
+    pub(super) fn choose_heuristic(&self, goal: &Goal, goal_board: &Board) -> Result<HeuristicArg> {
+        if let Some(h) = self.heuristic {
+            if self.pattern.is_some() && h != HeuristicArg::Pdb {
+                bail!(UsageError("--pattern goes with --heuristic pdb".into()));
+            }
+            return Ok(h);
+        }
+        let shape = goal_board.shape();
+        if self.pattern.is_some() {
+            return Ok(HeuristicArg::Pdb);
+        }
+        if shape.cells() <= 12 {
+            return Ok(HeuristicArg::LinearConflict);
+        }
+        if pattern::found_partition(goal, goal_board, &self.dir()).is_some() {
+            return Ok(HeuristicArg::Pdb);
+        }
+        let name = default_partition(shape);
+        if let Ok(p) = Partition::parse(goal_board, name) {
+            eprintln!(
+                "table: hint: searching with linear conflict; pattern tables solve this board far faster: `{}`, then `table solve -H pdb --pattern {name}`",
+                pattern::build_command(shape, goal, &p, &self.dir())
+            );
+        }
+        Ok(HeuristicArg::LinearConflict)
+    }
+
+    pub(super) fn algorithm(&self, heuristic: HeuristicArg) -> Result<Algorithm> {
+        Ok(match (self.algorithm, self.weight) {
+            (None, None) if heuristic == HeuristicArg::Pdb => Algorithm::IdaStar,
+            (None, None) => Algorithm::AStar,
+            (None | Some(AlgorithmArg::Weighted), w) => Algorithm::Weighted(w.unwrap_or(2.0)),
+            (Some(_), Some(_)) => bail!(UsageError("--weight goes with --algorithm weighted".into())),
+            (Some(AlgorithmArg::Astar), None) => Algorithm::AStar,
+            (Some(AlgorithmArg::Idastar), None) => Algorithm::IdaStar,
+            (Some(AlgorithmArg::Bfs), None) => Algorithm::Bfs,
+            (Some(AlgorithmArg::Greedy), None) => Algorithm::Greedy,
+        })
+    }
+
+    pub(super) fn dir(&self) -> PathBuf {
+        self.dir.clone().unwrap_or_else(|| PathBuf::from("."))
+    }
+
+    pub(super) fn threads(&self) -> usize {
+        self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
+    }
+
+    /// The pattern databases for -H pdb, loaded (or built on the spot when small).
+    pub(super) fn patterns(&self, heuristic: HeuristicArg, goal: &Goal, goal_board: &Board) -> Result<Option<PatternSet>> {
+        if heuristic != HeuristicArg::Pdb {
+            return Ok(None);
+        }
+        let shape = goal_board.shape();
+        let dir = self.dir();
+        let partition = match &self.pattern {
+            Some(text) => Partition::parse(goal_board, text)?,
+            None => match pattern::found_partition(goal, goal_board, &dir) {
+                Some(p) => p,
+                None => Partition::parse(goal_board, default_partition(shape))?,
+            },
+        };
+        Ok(Some(pattern::load_set(goal, goal_board, &partition, &dir, !self.no_reflect)?))
+    }
+
+    pub(super) fn guide<'a>(
+        &self,
+        heuristic: HeuristicArg,
+        table: &'a Option<(Table<Bytes>, String)>,
+        goal: &Goal,
+        shape: Shape,
+        patterns: &'a Option<PatternSet>,
+    ) -> Result<Guide<'a>> {
+        Ok(match heuristic {
+            HeuristicArg::Hamming => Guide::Heuristic(Heuristic::Hamming),
+            HeuristicArg::Manhattan => Guide::Heuristic(Heuristic::Manhattan),
+            HeuristicArg::LinearConflict => Guide::Heuristic(Heuristic::LinearConflict),
+            HeuristicArg::Nilsson => Guide::Heuristic(Heuristic::Nilsson),
+            HeuristicArg::Pdb => match patterns {
+                Some(set) => Guide::Patterns(set),
+                None => unreachable!("loaded for pdb"),
+            },
+            HeuristicArg::Table => match table {
+                Some((t, _)) => Guide::Table(t as &dyn Exact),
+                None => {
+                    if shape.cells() > 12 {
+                        bail!(UsageError(format!(
+                            "--heuristic table needs a perfect table, and tables go up to 12 cells; a {shape} board has {}; try -H pdb",
+                            shape.cells()
+                        )));
+                    }
+                    let name = default_table_name(shape, goal);
+                    bail!(UsageError(format!(
+                        "--heuristic table: no table for this {shape} board; build it with `table build --board {shape} --goal {goal}` (it writes {}) or give --table PATH",
+                        name.display()
+                    )));
+                }
+            },
+        })
+    }
+}
+
+/// The partition `-H pdb` uses when none is given and none is found.
+fn default_partition(shape: Shape) -> &'static str {
+    match (shape.rows(), shape.cols()) {
+        (4, 4) => "6-6-3",
+        (5, 5) => "6-6-6-6",
+        _ => "auto",
+    }
 }
 
 /// `512M`, `8G`, `1024K`, `100000` (bytes).
@@ -151,7 +289,7 @@ fn parse_size(text: &str) -> Result<u64, String> {
 }
 
 /// Three quarters of the memory available now (Linux), at most 16 GiB; 4 GiB when unknown.
-fn default_max_memory() -> u64 {
+pub(super) fn default_max_memory() -> u64 {
     let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
         m.lines()
             .find(|l| l.starts_with("MemAvailable:"))
@@ -245,52 +383,23 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         print!("{}", preset_list());
         return Ok(ExitCode::SUCCESS);
     }
+    if args.batch {
+        return super::solve_batch::run(&args);
+    }
     let given = args.input.read(&args.board, None)?;
     let board = given.board;
     let goal = given.goal.board(board.shape())?;
     let format = if args.json { Format::Json } else { args.format };
-
-    let algorithm = match (args.algorithm, args.weight) {
-        (None, None) => Algorithm::AStar,
-        (None | Some(AlgorithmArg::Weighted), w) => Algorithm::Weighted(w.unwrap_or(2.0)),
-        (Some(_), Some(_)) => bail!(UsageError("--weight goes with --algorithm weighted".into())),
-        (Some(AlgorithmArg::Astar), None) => Algorithm::AStar,
-        (Some(AlgorithmArg::Idastar), None) => Algorithm::IdaStar,
-        (Some(AlgorithmArg::Bfs), None) => Algorithm::Bfs,
-        (Some(AlgorithmArg::Greedy), None) => Algorithm::Greedy,
-    };
-    let wants_table = args.heuristic == HeuristicArg::Table;
-    if wants_table && board.shape().cells() > 12 {
-        bail!(UsageError(format!(
-            "--heuristic table needs a perfect table, and tables go up to 12 cells; a {} board has {}",
-            board.shape(),
-            board.shape().cells()
-        )));
-    }
+    let heuristic = args.choose_heuristic(&given.goal, &goal)?;
+    let algorithm = args.algorithm(heuristic)?;
     let table = find_table(args.table.as_ref(), &goal)?;
-    if wants_table && table.is_none() {
-        let shape = board.shape();
-        let name = default_table_name(shape, &given.goal);
-        bail!(UsageError(format!(
-            "--heuristic table: no table for this {shape} board; build it with `table build --board {shape} --goal {}` (it writes {}) or give --table PATH",
-            given.goal,
-            name.display()
-        )));
-    }
-    let guide = match args.heuristic {
-        HeuristicArg::Hamming => Guide::Heuristic(Heuristic::Hamming),
-        HeuristicArg::Manhattan => Guide::Heuristic(Heuristic::Manhattan),
-        HeuristicArg::LinearConflict => Guide::Heuristic(Heuristic::LinearConflict),
-        HeuristicArg::Nilsson => Guide::Heuristic(Heuristic::Nilsson),
-        HeuristicArg::Table => match &table {
-            Some((t, _)) => Guide::Table(t as &dyn Exact),
-            None => unreachable!("checked above"),
-        },
-    };
+    let patterns = args.patterns(heuristic, &given.goal, &goal)?;
+    let guide = args.guide(heuristic, &table, &given.goal, board.shape(), &patterns)?;
     let options = Options {
         algorithm,
         max_nodes: args.max_nodes,
         max_bytes: Some(args.max_memory.unwrap_or_else(default_max_memory)),
+        threads: args.threads(),
     };
     let exact = match &table {
         Some((t, _)) => t.distance(&board)?.map(u32::from),

@@ -18,7 +18,8 @@ percentage, and a bar. Then the total, the mean (4 decimals), the median, the ma
 the states at the maximum depth (listed when there are at most 20). Read from the table's header;
 `table verify` checks the header against the payload.
 
-A missing eight.table is built on the spot.
+A missing eight.table is built on the spot. For a pattern table (--table FILE), the distribution
+of its entries over the group's placements.
 
 Examples:
   table stats
@@ -51,6 +52,12 @@ pub enum Format {
 }
 
 pub fn run(args: StatsArgs) -> Result<ExitCode> {
+    if let Some(path) = args.table.table.as_ref().filter(|p| super::pattern::is_pattern_file(p)) {
+        if args.plot.is_some() {
+            bail!(UsageError("--plot draws a perfect table's distribution, not a pattern table's".into()));
+        }
+        return super::pattern::stats(path, args.csv, args.json);
+    }
     let opened = open_table(&args.table, None, true)?;
     let format = match (args.csv, args.json) {
         (true, false) => Format::Csv,

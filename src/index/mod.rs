@@ -5,8 +5,12 @@
 //!   `0..n!/2`, built on the Lehmer code of the permutation.
 //! - [`moves`]: the neighbours of a full state computed from its index alone, for the
 //!   breadth-first search.
+//! - [`pattern`]: the placements of a group of tiles on a board of up to 64 cells, for pattern
+//!   tables.
 
 pub mod moves;
+pub mod pattern;
 pub mod rank;
 
+pub use pattern::PatternIndex;
 pub use rank::{StateIndex, MAX_TABLE_CELLS};

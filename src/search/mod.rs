@@ -37,11 +37,13 @@
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
+use crate::heuristic::pdb::PatternSet;
 use crate::heuristic::Heuristic;
 use crate::puzzle::board::{Board, Dir};
 use crate::table::Table;
 
 mod open;
+mod pattern_ida;
 mod space;
 mod store;
 
@@ -84,7 +86,7 @@ impl Algorithm {
 }
 
 /// Exact distances to a goal, as a guide: a perfect table.
-pub trait Exact {
+pub trait Exact: Sync {
     /// The goal the distances are measured to.
     fn goal(&self) -> &Board;
 
@@ -96,7 +98,7 @@ pub trait Exact {
     fn exact(&self, cells: &[u8]) -> Result<Option<u32>, Error>;
 }
 
-impl<D: AsRef<[u8]>> Exact for Table<D> {
+impl<D: AsRef<[u8]> + Sync> Exact for Table<D> {
     fn goal(&self) -> &Board {
         Table::goal(self)
     }
@@ -116,6 +118,8 @@ pub enum Guide<'a> {
     Heuristic(Heuristic),
     /// The exact distance from a perfect table for the board's shape and goal.
     Table(&'a dyn Exact),
+    /// The sum of additive pattern databases (with the reflected lookup when the set has it).
+    Patterns(&'a PatternSet),
 }
 
 impl Guide<'_> {
@@ -124,6 +128,7 @@ impl Guide<'_> {
         match self {
             Guide::Heuristic(h) => h.name(),
             Guide::Table(_) => "table",
+            Guide::Patterns(_) => "pdb",
         }
     }
 
@@ -131,7 +136,7 @@ impl Guide<'_> {
     pub fn is_admissible(&self) -> bool {
         match self {
             Guide::Heuristic(h) => h.is_admissible(),
-            Guide::Table(_) => true,
+            Guide::Table(_) | Guide::Patterns(_) => true,
         }
     }
 
@@ -158,12 +163,15 @@ pub struct Options {
     /// Give up ([`Error::SearchLimit`]) once the search's own data would take more bytes than
     /// this (boards, node records, hash table, open list; IDA* needs only its path).
     pub max_bytes: Option<u64>,
+    /// Threads for one search (IDA* with pattern databases splits each iteration's subtrees
+    /// among them); 1 searches on the calling thread.
+    pub threads: usize,
 }
 
 impl Default for Options {
     /// A*, no limits.
     fn default() -> Options {
-        Options { algorithm: Algorithm::AStar, max_nodes: None, max_bytes: None }
+        Options { algorithm: Algorithm::AStar, max_nodes: None, max_bytes: None, threads: 1 }
     }
 }
 
@@ -215,6 +223,11 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
     if start.shape() != goal.shape() {
         return Err(Error::ShapeMismatch { board: start.shape(), table: goal.shape() });
     }
+    if let Guide::Patterns(set) = guide {
+        if set.goal() != goal {
+            return Err(Error::BadGoal(format!("the pattern tables' goal is {}, not {goal}", set.goal())));
+        }
+    }
     if let Guide::Table(t) = guide {
         if t.goal().shape() != goal.shape() {
             return Err(Error::ShapeMismatch { board: goal.shape(), table: t.goal().shape() });
@@ -231,7 +244,9 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
     if !start.is_solvable_to(goal) {
         return Ok(None);
     }
-    let found = if goal.cells().len() <= 256 {
+    let found = if let (Guide::Patterns(set), Algorithm::IdaStar) = (guide, options.algorithm) {
+        pattern_ida::idastar(start, set, options, options.threads.max(1))
+    } else if goal.cells().len() <= 256 {
         Space::<u8>::new(start, goal, guide, options).run()
     } else {
         Space::<u16>::new(start, goal, guide, options).run()

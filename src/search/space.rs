@@ -128,6 +128,7 @@ impl<'a, T: Tile> Space<'a, T> {
         }
         match self.guide {
             Guide::Heuristic(h) => Ok(self.est.estimate(h, cells)),
+            Guide::Patterns(set) => Ok(set.estimate_cells(cells)),
             Guide::Table(t) => {
                 let mut small = [0u8; 16];
                 let Some(buf) = small.get_mut(..cells.len()) else {

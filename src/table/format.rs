@@ -19,10 +19,25 @@
 //! |     52 |     4 | CRC-32 of the header's 4096 bytes with this field zeroed               |
 //! |     56 |     8 | reserved, 0                                                            |
 //! |     64 |  2048 | histogram: 256 `u64`, the number of states at each depth 0..=255      |
-//! |   2112 |  1984 | zero padding                                                           |
+//! |   2112 |  1984 | zero padding (a pattern table's fields, below)                         |
 //! |   4096 | count | payload: distance of each state; 255 would mean "not reached" and never appears in a complete table |
 //!
 //! The payload starts on a page boundary, so a memory-mapped table is aligned.
+//!
+//! # Pattern tables
+//! A pattern table (encoding 2, see [`crate::table::pattern`]) has the same header with these
+//! differences: the board may have up to 64 cells; the goal field at 20 is zero and the goal is
+//! stored in the extension below; the entry count is `n!/(n-k)!` for a group of `k` tiles, one
+//! entry per placement of the group ([`crate::index::pattern`]); the histogram counts entries by
+//! value, and exactly one entry (the goal placement) is 0.
+//!
+//! | offset | size | field                                                                    |
+//! |-------:|-----:|--------------------------------------------------------------------------|
+//! |   2112 |    1 | `k`, the number of tiles in the group                                    |
+//! |   2113 |    1 | entry width in bits (8)                                                  |
+//! |   2114 |    2 | reserved, 0                                                              |
+//! |   2116 |   64 | the group's tiles, ascending, then zeros                                 |
+//! |   2180 |   64 | the goal: the tiles in row-major order, 0 for the blank, unused cells 0  |
 //!
 //! # Versioning
 //! [`VERSION`] is bumped whenever the layout or the meaning of any field changes, including the
@@ -40,6 +55,7 @@ use tempfile::NamedTempFile;
 use byteorder::{ByteOrder, LittleEndian as LE};
 
 use crate::error::Error;
+use crate::index::pattern::PatternIndex;
 use crate::index::rank::{FACT, MAX_TABLE_CELLS};
 use crate::puzzle::board::{Board, Shape};
 
@@ -65,6 +81,12 @@ const OFF_COUNT: usize = 40;
 const OFF_PAYLOAD_CRC: usize = 48;
 const OFF_HEADER_CRC: usize = 52;
 const OFF_HISTOGRAM: usize = 64;
+const OFF_GROUP_LEN: usize = 2112;
+const OFF_WIDTH: usize = 2113;
+const OFF_GROUP: usize = 2116;
+const OFF_PATTERN_GOAL: usize = 2180;
+/// The most cells of a board in a header's pattern goal field.
+const PATTERN_GOAL_LEN: usize = 64;
 
 /// How the payload stores each state.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,6 +94,10 @@ const OFF_HISTOGRAM: usize = 64;
 pub enum Encoding {
     /// One byte per state: its distance to the goal; states ordered by [`crate::index::rank::StateIndex`].
     DistanceByte = 1,
+    /// One byte per placement of a group of tiles: the fewest moves of the group's tiles that
+    /// bring them home, the other tiles indistinguishable; ordered by
+    /// [`crate::index::pattern::PatternIndex`].
+    PatternByte = 2,
 }
 
 /// The decoded header of a table file.
@@ -83,7 +109,7 @@ pub struct Header {
     pub goal: Board,
     /// The payload encoding.
     pub encoding: Encoding,
-    /// Number of payload entries, `cells!/2`.
+    /// Number of payload entries: `cells!/2` for a full table, `n!/(n-k)!` for a pattern table.
     pub entries: u64,
     /// The largest distance in the table.
     pub max_depth: u8,
@@ -91,6 +117,8 @@ pub struct Header {
     pub histogram: Vec<u64>,
     /// CRC-32 of the payload.
     pub payload_crc: u32,
+    /// A pattern table's group of tiles, ascending; empty for a full table.
+    pub group: Vec<u16>,
 }
 
 impl Header {
@@ -104,8 +132,18 @@ impl Header {
         b[OFF_COLS] = self.shape.cols() as u8;
         b[OFF_ENCODING] = self.encoding as u8;
         b[OFF_MAX_DEPTH] = self.max_depth;
+        let goal_at = if self.encoding == Encoding::PatternByte {
+            b[OFF_GROUP_LEN] = self.group.len() as u8;
+            b[OFF_WIDTH] = 8;
+            for (i, &t) in self.group.iter().enumerate() {
+                b[OFF_GROUP + i] = t as u8;
+            }
+            OFF_PATTERN_GOAL
+        } else {
+            OFF_GOAL
+        };
         for (i, &t) in self.goal.cells().iter().enumerate() {
-            b[OFF_GOAL + i] = t as u8;
+            b[goal_at + i] = t as u8;
         }
         LE::write_u64(&mut b[OFF_COUNT..], self.entries);
         LE::write_u32(&mut b[OFF_PAYLOAD_CRC..], self.payload_crc);
@@ -151,19 +189,41 @@ impl Header {
         let shape = Shape::new(b[OFF_ROWS] as usize, b[OFF_COLS] as usize)
             .map_err(|_| corrupt(format!("impossible shape {}x{}", b[OFF_ROWS], b[OFF_COLS])))?;
         let n = shape.cells();
-        if n > MAX_TABLE_CELLS {
-            return Err(corrupt(format!("shape {shape} is larger than any table")));
-        }
         let encoding = match b[OFF_ENCODING] {
             1 => Encoding::DistanceByte,
+            2 => Encoding::PatternByte,
             e => return Err(corrupt(format!("unknown payload encoding {e}"))),
         };
-        let goal_cells: Vec<u16> = b[OFF_GOAL..OFF_GOAL + n].iter().map(|&t| t as u16).collect();
+        let (goal_at, limit) = match encoding {
+            Encoding::DistanceByte => (OFF_GOAL, MAX_TABLE_CELLS),
+            Encoding::PatternByte => (OFF_PATTERN_GOAL, PATTERN_GOAL_LEN),
+        };
+        if n > limit {
+            return Err(corrupt(format!("shape {shape} is larger than any table")));
+        }
+        let goal_cells: Vec<u16> = b[goal_at..goal_at + n].iter().map(|&t| t as u16).collect();
         let goal = Board::new(shape, goal_cells).map_err(|e| corrupt(format!("goal: {e}")))?;
         let entries = LE::read_u64(&b[OFF_COUNT..]);
-        let expected = FACT[n] / 2;
+        let (expected, group) = match encoding {
+            Encoding::DistanceByte => (FACT[n] / 2, Vec::new()),
+            Encoding::PatternByte => {
+                let k = b[OFF_GROUP_LEN] as usize;
+                if b[OFF_WIDTH] != 8 {
+                    return Err(corrupt(format!("entry width {} bits (this build reads 8)", b[OFF_WIDTH])));
+                }
+                if k > PATTERN_GOAL_LEN {
+                    return Err(corrupt(format!("a group of {k} tiles")));
+                }
+                let group: Vec<u16> = b[OFF_GROUP..OFF_GROUP + k].iter().map(|&t| t as u16).collect();
+                if group.windows(2).any(|w| w[0] >= w[1]) {
+                    return Err(corrupt("the group's tiles are not in ascending order"));
+                }
+                let index = PatternIndex::new(shape, &group).map_err(|e| corrupt(format!("group: {e}")))?;
+                (index.len(), group)
+            }
+        };
         if entries != expected {
-            return Err(corrupt(format!("{entries} entries, but a {shape} table has {expected}")));
+            return Err(corrupt(format!("{entries} entries, but the header's table has {expected}")));
         }
         let max_depth = b[OFF_MAX_DEPTH];
         if max_depth == UNREACHED {
@@ -184,6 +244,7 @@ impl Header {
             }
         }
         if sum != entries || histogram[0] != 1 {
+            // both kinds have exactly one entry at 0: the goal, or the goal's placement
             return Err(corrupt(format!("histogram sums to {sum}, expected {entries} with one goal")));
         }
         Ok(Header {
@@ -194,7 +255,21 @@ impl Header {
             max_depth,
             histogram,
             payload_crc: LE::read_u32(&b[OFF_PAYLOAD_CRC..]),
+            group,
         })
+    }
+
+    /// What the table is, in a few words: "a perfect table of 3x3 to 1 2 3 4 5 6 7 8 0" or "a
+    /// pattern table of tiles 1,2,3 on 4x4 (goal ...)".
+    pub fn describe(&self) -> String {
+        let goal = self.goal.cells().iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ");
+        match self.encoding {
+            Encoding::DistanceByte => format!("a perfect table of {} to {goal}", self.shape),
+            Encoding::PatternByte => {
+                let tiles = self.group.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(",");
+                format!("a pattern table of tiles {tiles} on {} (goal {goal})", self.shape)
+            }
+        }
     }
 
     /// The exact length of the file this header describes.

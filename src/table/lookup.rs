@@ -84,6 +84,7 @@ fn fill_file(index: &StateIndex, file: &mut [u8], progress: impl FnMut(&Progress
         max_depth: (histogram.len() - 1) as u8,
         payload_crc: payload_crc(payload),
         histogram,
+        group: Vec::new(),
     };
     head.copy_from_slice(&header.to_bytes());
     Ok(())
@@ -126,6 +127,9 @@ impl<D: AsRef<[u8]>> Table<D> {
     pub fn new(data: D) -> Result<Table<D>, Error> {
         let bytes = data.as_ref();
         let header = Header::parse(bytes)?;
+        if header.encoding != Encoding::DistanceByte {
+            return Err(Error::WrongKind { expected: "a perfect table", found: header.describe() });
+        }
         let expected = header.file_len();
         if bytes.len() as u64 != expected {
             return Err(Error::WrongLength { expected, found: bytes.len() as u64 });

@@ -1,0 +1,401 @@
+//! Pattern tables on the command line: `table build --pattern`, and the pattern-table branches of
+//! `query`, `stats` and `verify`; loading a partition's tables for `solve -H pdb`.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use memmap2::Mmap;
+use serde::Serialize;
+use slidetable::heuristic::pdb::{pattern_file_name, GroupTable, Partition, PatternSet};
+use slidetable::index::pattern::PatternIndex;
+use slidetable::table::format::{Encoding, Header, PAYLOAD_OFFSET};
+use slidetable::table::pattern::{build_pattern, build_pattern_file, open_pattern, working_bytes, PatternTable};
+use slidetable::{Board, Goal, Shape};
+
+use super::{thousands, UsageError, EXIT_NO};
+
+/// Groups whose build has at most this many (placement, free cell) slots are built on the spot
+/// when `solve` misses their table: about a second each.
+pub const ON_THE_SPOT_SLOTS: u64 = 64 << 20;
+
+/// Whether the file at `path` is a pattern table (its header says so). False for anything
+/// unreadable: the caller's own open then reports the problem.
+pub fn is_pattern_file(path: &Path) -> bool {
+    let Ok(mut f) = std::fs::File::open(path) else { return false };
+    let mut head = vec![0u8; PAYLOAD_OFFSET];
+    if std::io::Read::read_exact(&mut f, &mut head).is_err() {
+        return false;
+    }
+    Header::parse(&head).is_ok_and(|h| h.encoding == Encoding::PatternByte)
+}
+
+/// Opens a pattern table with the path in errors.
+pub fn open(path: &Path) -> Result<PatternTable<Mmap>> {
+    open_pattern(path).with_context(|| format!("opening {}", path.display()))
+}
+
+/// The physical memory of this machine, if it can be read.
+fn physical_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// `4.3 GiB`, `57 MiB`.
+pub fn size(bytes: u64) -> String {
+    if bytes >= 1 << 30 {
+        format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
+    } else if bytes >= 1 << 20 {
+        format!("{} MiB", bytes >> 20)
+    } else {
+        format!("{} KiB", bytes.div_ceil(1024))
+    }
+}
+
+/// The text of `table build --pattern list`.
+pub fn list() -> String {
+    let mut s = String::from(
+        "Named partitions (groups shown for the blank-first goal; for another goal with the blank in a corner\n\
+         the same cells are used, mirrored to that corner):\n\n",
+    );
+    for (shape, name, about, groups) in Partition::catalogue() {
+        let groups: Vec<String> =
+            groups.iter().map(|g| g.iter().map(u16::to_string).collect::<Vec<_>>().join(",")).collect();
+        s.push_str(&format!("  {shape:<4} {name:<8} {}\n           {about}\n", groups.join(" / ")));
+    }
+    s.push_str(
+        "\n  any  auto     consecutive tiles of the goal in groups small enough to build in about a second each\n\
+         \nOr give the groups by tile: --pattern 1,2,3/4,5,6,7 (disjoint; tiles outside every group count nothing).\n",
+    );
+    s
+}
+
+/// The `table build` command line for `partition` of `shape` and `goal`.
+pub fn build_command(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path) -> String {
+    let goal = match goal {
+        Goal::Custom(b) => format!("'{}'", super::sample::board_line(b)),
+        g => g.to_string(),
+    };
+    let dir = if dir == Path::new(".") { String::new() } else { format!(" --dir {}", dir.display()) };
+    format!("table build --board {shape} --goal {goal} --pattern {}{dir}", partition.name)
+}
+
+/// What `table build --pattern` does: every group's table into `dir` (or the one group into
+/// `output`).
+pub fn build(
+    shape: Shape,
+    goal: &Goal,
+    partition: &Partition,
+    dir: &Path,
+    output: Option<&Path>,
+    quiet: bool,
+) -> Result<ExitCode> {
+    let goal_board = goal.board(shape)?;
+    if output.is_some() && partition.groups.len() != 1 {
+        bail!(UsageError(format!(
+            "-o names one file, and --pattern {} has {} groups: give --dir DIR for all of them, or one group",
+            partition.name,
+            partition.groups.len()
+        )));
+    }
+    // refuse what cannot fit before any work
+    let needs = partition.build_bytes();
+    let peak = needs.iter().copied().max().unwrap_or(0);
+    if let Some(mem) = physical_memory() {
+        if peak > mem / 10 * 9 {
+            let (g, _) = needs.iter().enumerate().max_by_key(|(_, &b)| b).unwrap_or((0, &0));
+            bail!(UsageError(format!(
+                "the table of group {} ({} tiles) needs {} of memory to build, and this machine has {}: choose smaller groups",
+                g + 1,
+                partition.groups[g].len(),
+                size(peak),
+                size(mem)
+            )));
+        }
+    }
+    if !dir.is_dir() {
+        bail!(UsageError(format!("--dir {}: no such directory", dir.display())));
+    }
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "building {} pattern table{} for {shape}, goal {goal}, partition {} (peak memory {})",
+        partition.groups.len(),
+        if partition.groups.len() == 1 { "" } else { "s" },
+        partition.name,
+        size(peak)
+    )?;
+    let started = Instant::now();
+    let mut total_bytes = 0u64;
+    for (g, tiles) in partition.groups.iter().enumerate() {
+        let path = match output {
+            Some(p) => p.to_path_buf(),
+            None => dir.join(pattern_file_name(shape, goal, tiles)),
+        };
+        let index = PatternIndex::new(shape, tiles)?;
+        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+            let bar = ProgressBar::new_spinner();
+            bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
+            bar.enable_steady_tick(std::time::Duration::from_millis(200));
+            bar
+        });
+        let t = Instant::now();
+        let tiles_text = tiles.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
+        let table = build_pattern_file(&goal_board, tiles, &path, |p| {
+            if let Some(bar) = &bar {
+                bar.set_message(format!(
+                    "group {}/{} (tiles {tiles_text}): depth {} done, {} states so far",
+                    g + 1,
+                    partition.groups.len(),
+                    p.depth,
+                    thousands(p.reached)
+                ));
+            }
+        })
+        .with_context(|| format!("building {} (any existing file there is untouched)", path.display()))?;
+        if let Some(bar) = bar {
+            bar.finish_and_clear();
+        }
+        let h = table.header();
+        total_bytes += table.as_bytes().len() as u64;
+        writeln!(
+            out,
+            "  tiles {tiles_text}: {} entries, max {}, mean {:.3}, built in {:.2} s (working memory {}) -> {}",
+            thousands(index.len()),
+            h.max_depth,
+            mean(&h.histogram),
+            t.elapsed().as_secs_f64(),
+            size(working_bytes(&index) + index.len()),
+            path.display()
+        )?;
+    }
+    writeln!(out, "done in {:.2} s, {} on disk", started.elapsed().as_secs_f64(), size(total_bytes))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn mean(histogram: &[u64]) -> f64 {
+    let total: u64 = histogram.iter().sum();
+    histogram.iter().enumerate().map(|(d, &c)| d as f64 * c as f64).sum::<f64>() / total.max(1) as f64
+}
+
+#[derive(Serialize)]
+struct QueryJson {
+    rows: usize,
+    cols: usize,
+    board: Vec<u16>,
+    goal: Vec<u16>,
+    group: Vec<u16>,
+    /// The cells of the group's tiles on the board, in the group's order.
+    cells: Vec<u8>,
+    distance: u8,
+}
+
+/// `table query --table PATTERN-FILE BOARD`: the board's pattern distance.
+pub fn query(path: &Path, text: &str, json: bool) -> Result<ExitCode> {
+    let table = open(path)?;
+    let shape = table.header().shape;
+    let board = Board::parse(shape, text).map_err(|e| {
+        anyhow!(UsageError(format!("{e} ({} is a pattern table of {shape})", path.display())))
+    })?;
+    let distance = table.distance(&board)?;
+    let cells = table.index().cells_of(&board)?;
+    let mut out = std::io::stdout().lock();
+    if json {
+        let answer = QueryJson {
+            rows: shape.rows(),
+            cols: shape.cols(),
+            board: board.cells().to_vec(),
+            goal: table.goal().cells().to_vec(),
+            group: table.tiles().to_vec(),
+            cells,
+            distance,
+        };
+        serde_json::to_writer(&mut out, &answer)?;
+        writeln!(out)?;
+    } else {
+        let tiles = table.tiles().iter().map(u16::to_string).collect::<Vec<_>>().join(",");
+        writeln!(out, "{}", board.grid().trim_end())?;
+        writeln!(out, "pattern distance {distance}: the fewest moves of tiles {tiles} that bring them home (other tiles' moves not counted)")?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Serialize)]
+struct StatsJson {
+    rows: usize,
+    cols: usize,
+    goal: Vec<u16>,
+    group: Vec<u16>,
+    entries: u64,
+    mean: f64,
+    max: u8,
+    distribution: Vec<u64>,
+}
+
+/// `table stats --table PATTERN-FILE`: the distribution of the entries.
+pub fn stats(path: &Path, csv: bool, json: bool) -> Result<ExitCode> {
+    let table = open(path)?;
+    let h = table.header();
+    let mut out = std::io::stdout().lock();
+    if json {
+        let s = StatsJson {
+            rows: h.shape.rows(),
+            cols: h.shape.cols(),
+            goal: h.goal.cells().to_vec(),
+            group: h.group.clone(),
+            entries: h.entries,
+            mean: mean(&h.histogram),
+            max: h.max_depth,
+            distribution: h.histogram.clone(),
+        };
+        serde_json::to_writer_pretty(&mut out, &s)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if csv {
+        writeln!(out, "value,entries,cumulative")?;
+        let mut cumulative = 0;
+        for (d, &c) in h.histogram.iter().enumerate() {
+            cumulative += c;
+            writeln!(out, "{d},{c},{cumulative}")?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "{}: {}\n", path.display(), h.describe())?;
+    let widest = h.histogram.iter().copied().max().unwrap_or(1);
+    let w = thousands(h.entries).len();
+    writeln!(out, "value  {:>w$}  {:>w$}  cumul. %", "entries", "cumulative")?;
+    let mut cumulative = 0;
+    for (d, &c) in h.histogram.iter().enumerate() {
+        cumulative += c;
+        let bar = "#".repeat(((c as f64 / widest as f64) * 40.0).ceil() as usize);
+        writeln!(
+            out,
+            "{d:>5}  {:>w$}  {:>w$}  {:>8.4}%  {bar}",
+            thousands(c),
+            thousands(cumulative),
+            100.0 * cumulative as f64 / h.entries as f64
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(out, "entries    {} placements of {} tiles", thousands(h.entries), h.group.len())?;
+    writeln!(out, "mean       {:.4}", mean(&h.histogram))?;
+    writeln!(out, "max        {}", h.max_depth)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `table verify --table PATTERN-FILE`: rebuild and compare.
+pub fn verify(path: &Path) -> Result<ExitCode> {
+    let table = open(path)?;
+    let started = Instant::now();
+    match table.verify(|_| {}) {
+        Ok(None) => {
+            writeln!(
+                std::io::stdout().lock(),
+                "ok: {} is {}: every one of its {} entries equals a fresh build's (verified in {:.2} s)",
+                path.display(),
+                table.header().describe(),
+                thousands(table.header().entries),
+                started.elapsed().as_secs_f64()
+            )?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Ok(Some(m)) if m.rank == u64::MAX => {
+            eprintln!("table: {} FAILED verification: the header's histogram does not match the entries", path.display());
+            Ok(ExitCode::from(EXIT_NO))
+        }
+        Ok(Some(m)) => {
+            eprintln!(
+                "table: {} FAILED verification: entry {} (tiles {:?} on cells {:?}) is {}, a fresh build gives {}",
+                path.display(),
+                m.rank,
+                table.tiles(),
+                m.cells,
+                m.stored,
+                m.expected
+            );
+            Ok(ExitCode::from(EXIT_NO))
+        }
+        Err(e @ slidetable::Error::ChecksumMismatch { .. }) => {
+            eprintln!("table: {} FAILED verification: {e}", path.display());
+            Ok(ExitCode::from(EXIT_NO))
+        }
+        Err(e) => Err(e).with_context(|| format!("verifying {}", path.display())),
+    }
+}
+
+/// The tables of `partition` for `goal` from `dir`, loaded for a search (each checksummed once).
+/// Missing tables of groups small enough are built on the spot and saved (said on stderr);
+/// otherwise the error names the exact `table build` command.
+pub fn load_set(goal: &Goal, goal_board: &Board, partition: &Partition, dir: &Path, reflect: bool) -> Result<PatternSet> {
+    let shape = goal_board.shape();
+    let mut tables = Vec::with_capacity(partition.groups.len());
+    let mut missing: Vec<PathBuf> = Vec::new();
+    for tiles in &partition.groups {
+        let path = dir.join(pattern_file_name(shape, goal, tiles));
+        let index = PatternIndex::new(shape, tiles)?;
+        if path.exists() {
+            let table = open(&path)?;
+            if table.goal() != goal_board || table.tiles() != index.tiles() {
+                bail!(
+                    "{} is {}, not the table of tiles {:?} for goal {goal_board}; rebuild it with `{}`",
+                    path.display(),
+                    table.header().describe(),
+                    index.tiles(),
+                    build_command(shape, goal, partition, dir)
+                );
+            }
+            tables.push(GroupTable::from_table(&table).with_context(|| format!("checking {}", path.display()))?);
+        } else if working_bytes(&index) <= ON_THE_SPOT_SLOTS {
+            let t = Instant::now();
+            let table = build_pattern(goal_board, tiles, |_| {})?;
+            match table.write(&path) {
+                Ok(()) => eprintln!(
+                    "table: {} was missing; built it in {:.2} s and saved it",
+                    path.display(),
+                    t.elapsed().as_secs_f64()
+                ),
+                Err(e) => eprintln!(
+                    "table: {} was missing; built it in {:.2} s but could not save it ({e})",
+                    path.display(),
+                    t.elapsed().as_secs_f64()
+                ),
+            }
+            tables.push(GroupTable::from_table(&table)?);
+        } else {
+            missing.push(path);
+        }
+    }
+    if !missing.is_empty() {
+        let names: Vec<String> = missing.iter().map(|p| p.display().to_string()).collect();
+        bail!(
+            "no pattern table at {}: build the tables with `{}`",
+            names.join(", "),
+            build_command(shape, goal, partition, dir)
+        );
+    }
+    Ok(PatternSet::new(goal_board, partition.clone(), tables, reflect)?)
+}
+
+/// The best named partition of the board whose tables are all in `dir` (the largest tables win),
+/// if any.
+pub fn found_partition(goal: &Goal, goal_board: &Board, dir: &Path) -> Option<Partition> {
+    let shape = goal_board.shape();
+    let mut best: Option<(u64, Partition)> = None;
+    for name in Partition::names(shape) {
+        let Ok(p) = Partition::parse(goal_board, name) else { continue };
+        if p.groups.iter().all(|g| dir.join(pattern_file_name(shape, goal, g)).exists()) {
+            let entries: u64 =
+                p.groups.iter().filter_map(|g| PatternIndex::new(shape, g).ok()).map(|i| i.len()).sum();
+            if best.as_ref().map_or(true, |(e, _)| entries > *e) {
+                best = Some((entries, p));
+            }
+        }
+    }
+    best.map(|(_, p)| p)
+}

@@ -1,0 +1,197 @@
+//! `table solve --batch`: many boards, one per line, solved in parallel across boards.
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Context, Result};
+use rayon::prelude::*;
+use serde::Serialize;
+use slidetable::puzzle::board::moves_to_string;
+use slidetable::search::{solve, Found, Options};
+use slidetable::{Board, Goal};
+
+use super::solve::{default_max_memory, SolveArgs};
+use super::{thousands, UsageError, EXIT_USAGE};
+
+#[derive(Serialize)]
+struct Line {
+    line: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    generated: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    expanded: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    seconds: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unsolvable: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Totals {
+    boards: usize,
+    solved: usize,
+    unsolvable: usize,
+    errors: usize,
+    generated: u64,
+    expanded: u64,
+    search_seconds: f64,
+    wall_seconds: f64,
+}
+
+pub fn run(args: &SolveArgs) -> Result<ExitCode> {
+    if !args.input.tiles.is_empty() {
+        bail!(UsageError("--batch reads boards from --file or standard input, one per line, not from arguments".into()));
+    }
+    let text = match &args.input.file {
+        Some(p) if p.as_os_str() != "-" => {
+            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?
+        }
+        _ => io::read_to_string(io::stdin().lock()).context("reading boards from standard input")?,
+    };
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim()))
+        .filter(|(_, l)| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    let Some(&(_, first)) = lines.first() else {
+        bail!(UsageError("--batch: no boards in the input (one board per line; # starts a comment)".into()));
+    };
+    let shape = match args.board.shape_arg()? {
+        Some(s) => s,
+        None => match Board::square_shape_of(first) {
+            Some(s) => s,
+            None => bail!(UsageError(format!(
+                "--batch: `{first}` is not a square number of tiles: give the shape with --board RxC"
+            ))),
+        },
+    };
+    let goal = match &args.board.goal {
+        Some(g) => Goal::parse(shape, g)?,
+        None => Goal::BlankLast,
+    };
+    let goal_board = goal.board(shape)?;
+    let heuristic = args.choose_heuristic(&goal, &goal_board)?;
+    let algorithm = args.algorithm(heuristic)?;
+    let patterns = args.patterns(heuristic, &goal, &goal_board)?;
+    let guide = args.guide(heuristic, &None, &goal, shape, &patterns)?;
+    let options = Options {
+        algorithm,
+        max_nodes: args.max_nodes,
+        // the boards run side by side: each gets its share of the memory limit
+        max_bytes: Some(args.max_memory.unwrap_or_else(default_max_memory) / rayon::current_num_threads() as u64),
+        threads: 1,
+    };
+    let started = Instant::now();
+    let solve_one = |&(line, text): &(usize, &str)| -> (usize, Result<Option<Found>, String>) {
+        let board = match Board::parse(shape, text) {
+            Ok(b) => b,
+            Err(e) => return (line, Err(e.to_string())),
+        };
+        match solve(&board, &goal_board, guide, &options) {
+            Ok(Some(found)) => {
+                // the solution is checked before it is reported
+                let mut b = board.clone();
+                for &m in &found.moves {
+                    b.apply(m);
+                }
+                if b != goal_board {
+                    return (line, Err("internal check failed: the solution does not reach the goal".into()));
+                }
+                (line, Ok(Some(found)))
+            }
+            Ok(None) => (line, Ok(None)),
+            Err(e) => (line, Err(e.to_string())),
+        }
+    };
+    let results: Vec<(usize, Result<Option<Found>, String>)> =
+        lines.par_iter().with_max_len(1).map(solve_one).collect();
+    let wall = started.elapsed().as_secs_f64();
+
+    let mut out = io::stdout().lock();
+    if !args.json {
+        writeln!(out, "# line\tmoves\tgenerated\tseconds\tsolution")?;
+    }
+    let mut t = Totals {
+        boards: results.len(),
+        solved: 0,
+        unsolvable: 0,
+        errors: 0,
+        generated: 0,
+        expanded: 0,
+        search_seconds: 0.0,
+        wall_seconds: wall,
+    };
+    for (line, result) in results {
+        let mut l = Line {
+            line,
+            moves: None,
+            solution: None,
+            generated: None,
+            expanded: None,
+            seconds: None,
+            unsolvable: None,
+            error: None,
+        };
+        match result {
+            Ok(Some(found)) => {
+                t.solved += 1;
+                t.generated += found.stats.generated;
+                t.expanded += found.stats.expanded;
+                t.search_seconds += found.stats.elapsed.as_secs_f64();
+                l.moves = Some(found.moves.len());
+                l.solution = Some(moves_to_string(&found.moves));
+                l.generated = Some(found.stats.generated);
+                l.expanded = Some(found.stats.expanded);
+                l.seconds = Some(found.stats.elapsed.as_secs_f64());
+            }
+            Ok(None) => {
+                t.unsolvable += 1;
+                l.unsolvable = Some(true);
+            }
+            Err(e) => {
+                t.errors += 1;
+                eprintln!("table: line {line}: {e}");
+                l.error = Some(e);
+            }
+        }
+        if args.json {
+            serde_json::to_writer(&mut out, &l)?;
+            writeln!(out)?;
+        } else if let Some(m) = l.moves {
+            let solution = l.solution.as_deref().filter(|s| !s.is_empty()).unwrap_or("-");
+            writeln!(out, "{line}\t{m}\t{}\t{:.4}\t{solution}", l.generated.unwrap_or(0), l.seconds.unwrap_or(0.0))?;
+        } else if l.unsolvable.is_some() {
+            writeln!(out, "{line}\tunsolvable")?;
+        } else {
+            writeln!(out, "{line}\terror")?;
+        }
+    }
+    if args.json {
+        serde_json::to_writer(&mut out, &serde_json::json!({ "totals": t }))?;
+        writeln!(out)?;
+    } else {
+        let mean = if t.solved > 0 { t.generated / t.solved as u64 } else { 0 };
+        writeln!(
+            out,
+            "# total: {} boards, {} solved, {} unsolvable, {} errors; {} nodes generated (mean {}); search {:.3} s summed, wall {:.3} s; {:.1} M nodes/s",
+            t.boards,
+            t.solved,
+            t.unsolvable,
+            t.errors,
+            thousands(t.generated),
+            thousands(mean),
+            t.search_seconds,
+            t.wall_seconds,
+            t.generated as f64 / t.wall_seconds.max(1e-9) / 1e6
+        )?;
+    }
+    Ok(if t.errors > 0 { ExitCode::from(EXIT_USAGE) } else { ExitCode::SUCCESS })
+}

@@ -1,0 +1,491 @@
+//! Additive pattern databases: a partition of the tiles into disjoint groups, one pattern table
+//! per group ([`crate::table::pattern`]), and their sum as an admissible estimate (Korf & Felner,
+//! "Disjoint pattern database heuristics", 2002). A group's table counts only the moves of its
+//! own tiles, and every move moves one tile, so the sum over disjoint groups never exceeds the
+//! true distance.
+//!
+//! On a square board whose goal maps onto itself under the transpose (the blank on the main
+//! diagonal), the board reflected about the diagonal, with its tiles relabelled, is exactly as far
+//! from the goal; its sum is a second admissible estimate from the same tables, and the larger of
+//! the two is used (Felner, Korf & Hanan 2004).
+//!
+//! [`Partition`] names the groups: the partitions of the papers by name (4x4: `5-5-5`, `6-6-3`,
+//! `7-8`; 5x5: `6-6-6-6`), `auto` for any board, or explicit groups of tile labels
+//! (`1,2,3/4,5,6,7/...`). [`PatternSet`] holds the loaded tables and evaluates boards.
+
+use std::path::{Path, PathBuf};
+
+use crate::error::Error;
+use crate::index::pattern::PatternIndex;
+use crate::puzzle::board::{Board, Shape};
+use crate::puzzle::goal::Goal;
+use crate::table::pattern::{working_bytes, PatternTable};
+
+/// A named partition: the board shape, its name, and the groups as cells of a goal with the
+/// blank in the top-left corner (cell 0).
+struct Named {
+    rows: usize,
+    cols: usize,
+    name: &'static str,
+    about: &'static str,
+    cells: &'static [&'static [u8]],
+}
+
+const NAMED: &[Named] = &[
+    Named {
+        rows: 3,
+        cols: 3,
+        name: "4-4",
+        about: "two groups of four, for trying the machinery on the 8-puzzle",
+        cells: &[&[1, 2, 4, 5], &[3, 6, 7, 8]],
+    },
+    Named {
+        rows: 3,
+        cols: 4,
+        name: "6-5",
+        about: "a 2x3 block and the rest",
+        cells: &[&[1, 2, 3, 5, 6, 7], &[4, 8, 9, 10, 11]],
+    },
+    Named {
+        rows: 4,
+        cols: 4,
+        name: "5-5-5",
+        about: "three compact groups of five: small tables (3 x 524,160 entries)",
+        cells: &[&[1, 2, 4, 5, 8], &[3, 6, 7, 10, 11], &[9, 12, 13, 14, 15]],
+    },
+    Named {
+        rows: 4,
+        cols: 4,
+        name: "6-6-3",
+        about: "the left and right halves' six tiles and the bottom row's three (about 2 seconds to build)",
+        cells: &[&[1, 4, 5, 8, 9, 12], &[2, 3, 6, 7, 10, 11], &[13, 14, 15]],
+    },
+    Named {
+        rows: 4,
+        cols: 4,
+        name: "7-8",
+        about: "the top seven and the bottom eight (Korf & Felner): 576 MB of tables, about 2 minutes and 4.4 GiB to build",
+        cells: &[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]],
+    },
+    Named {
+        rows: 5,
+        cols: 5,
+        name: "6-6-6-6",
+        about: "Korf & Felner's four groups of six: 510 MB of tables, about 2.4 GiB to build each",
+        cells: &[
+            &[1, 5, 6, 10, 11, 12],
+            &[2, 3, 4, 7, 8, 9],
+            &[13, 14, 18, 19, 23, 24],
+            &[15, 16, 17, 20, 21, 22],
+        ],
+    },
+];
+
+/// The most (placement, free cell) slots an `auto` group may have: its table builds in about a
+/// second.
+const AUTO_SLOTS: u64 = 64 << 20;
+
+/// A partition of a board's tiles into disjoint groups.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Partition {
+    /// The board shape.
+    pub shape: Shape,
+    /// The partition's name (`7-8`), or its groups written out (`1,2,3/4,5,6`).
+    pub name: String,
+    /// The groups' tiles, each ascending.
+    pub groups: Vec<Vec<u16>>,
+}
+
+impl Partition {
+    /// The partition `text` for `goal`: a name from [`Partition::names`] (or `auto`), or groups
+    /// of tile labels separated by `/`, tiles by `,` (`1,2,3/4,5,6,7`). Named partitions are laid
+    /// out for a goal with the blank in a corner (mirrored to the goal's corner) and take the
+    /// tiles of `goal` on those cells.
+    ///
+    /// Groups need not cover every tile (the rest count nothing) but must be disjoint.
+    ///
+    /// # Errors
+    /// [`Error::BadOption`] for an unknown name, a name for another board, a goal whose blank is
+    /// not in a corner (for names), a tile that is not a number or not on the board, a tile in
+    /// two groups, an empty group or one too large ([`PatternIndex::new`]).
+    pub fn parse(goal: &Board, text: &str) -> Result<Partition, Error> {
+        let shape = goal.shape();
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(Error::BadOption("an empty --pattern: give a name (see `table build --pattern list`) or groups like 1,2,3/4,5,6".into()));
+        }
+        if text.contains([',', '/']) || text.parse::<u16>().is_ok() {
+            return Partition::explicit(goal, text);
+        }
+        if text == "auto" {
+            return Ok(Partition::auto(goal));
+        }
+        let Some(named) = NAMED.iter().find(|p| p.name == text && p.rows == shape.rows() && p.cols == shape.cols())
+        else {
+            let known = Partition::names(shape);
+            let others: Vec<String> = NAMED
+                .iter()
+                .filter(|p| p.name == text)
+                .map(|p| format!("{}x{}", p.rows, p.cols))
+                .collect();
+            let hint = if !others.is_empty() {
+                format!("`{text}` is a partition of {}, not {shape}", others.join(", "))
+            } else {
+                format!("no partition is named `{text}`")
+            };
+            let names = if known.is_empty() { "auto".to_string() } else { format!("{}, auto", known.join(", ")) };
+            return Err(Error::BadOption(format!(
+                "{hint}; for {shape} give one of {names}, or groups of tiles like 1,2,3/4,5,6 (`table build --pattern list`)"
+            )));
+        };
+        let map = corner_map(goal).ok_or_else(|| {
+            Error::BadOption(format!(
+                "the named partitions are laid out for a goal with the blank in a corner, and this goal's blank is on cell {}: give the groups as tiles instead (like 1,2,3/4,5,6)",
+                goal.blank()
+            ))
+        })?;
+        let groups = named
+            .cells
+            .iter()
+            .map(|cells| {
+                let mut g: Vec<u16> = cells.iter().map(|&c| goal.cells()[map[c as usize]]).collect();
+                g.sort_unstable();
+                g
+            })
+            .collect();
+        Partition::checked(goal, named.name.to_string(), groups)
+    }
+
+    /// Groups given as tiles: `1,2,3/4,5,6`.
+    fn explicit(goal: &Board, text: &str) -> Result<Partition, Error> {
+        let mut groups = Vec::new();
+        for part in text.split('/') {
+            let mut g = Vec::new();
+            for tok in part.split([',', ' ']).filter(|t| !t.is_empty()) {
+                let t: u16 = tok.parse().map_err(|_| {
+                    Error::BadOption(format!("`{tok}` in --pattern {text} is not a tile number (groups look like 1,2,3/4,5,6)"))
+                })?;
+                g.push(t);
+            }
+            if g.is_empty() {
+                return Err(Error::BadOption(format!("--pattern {text} has an empty group")));
+            }
+            g.sort_unstable();
+            groups.push(g);
+        }
+        let name = groups
+            .iter()
+            .map(|g| g.iter().map(u16::to_string).collect::<Vec<_>>().join(","))
+            .collect::<Vec<_>>()
+            .join("/");
+        Partition::checked(goal, name, groups)
+    }
+
+    /// Consecutive tiles of the goal in row-major order, in groups as large as keep each table's
+    /// build to about a second.
+    fn auto(goal: &Board) -> Partition {
+        let shape = goal.shape();
+        let n = shape.cells();
+        let mut k = 1;
+        while k + 1 + 3 <= n {
+            let Ok(index) = PatternIndex::new(shape, &(1..=(k as u16 + 1)).collect::<Vec<_>>()) else { break };
+            if index.len().saturating_mul((n - k - 1) as u64) > AUTO_SLOTS {
+                break;
+            }
+            k += 1;
+        }
+        let tiles: Vec<u16> = goal.cells().iter().copied().filter(|&t| t != 0).collect();
+        let groups: Vec<Vec<u16>> = tiles
+            .chunks(k)
+            .map(|c| {
+                let mut g = c.to_vec();
+                g.sort_unstable();
+                g
+            })
+            .collect();
+        Partition { shape, name: "auto".into(), groups }
+    }
+
+    fn checked(goal: &Board, name: String, groups: Vec<Vec<u16>>) -> Result<Partition, Error> {
+        let shape = goal.shape();
+        let mut seen = vec![false; shape.cells()];
+        for g in &groups {
+            PatternIndex::new(shape, g)?;
+            for &t in g {
+                if std::mem::replace(&mut seen[t as usize], true) {
+                    return Err(Error::BadOption(format!("tile {t} is in two groups of --pattern {name}: groups must be disjoint")));
+                }
+            }
+        }
+        Ok(Partition { shape, name, groups })
+    }
+
+    /// The names of the partitions of `shape` (besides `auto`).
+    pub fn names(shape: Shape) -> Vec<&'static str> {
+        NAMED.iter().filter(|p| p.rows == shape.rows() && p.cols == shape.cols()).map(|p| p.name).collect()
+    }
+
+    /// Every named partition for the listing: (shape, name, what it is, groups for the goal with
+    /// the blank first).
+    pub fn catalogue() -> Vec<(Shape, &'static str, &'static str, Vec<Vec<u16>>)> {
+        NAMED
+            .iter()
+            .filter_map(|p| {
+                let shape = Shape::new(p.rows, p.cols).ok()?;
+                let goal = Goal::BlankFirst.board(shape).ok()?;
+                let part = Partition::parse(&goal, p.name).ok()?;
+                Some((shape, p.name, p.about, part.groups))
+            })
+            .collect()
+    }
+
+    /// The bytes a build of each group needs at its peak (the working array and the table).
+    pub fn build_bytes(&self) -> Vec<u64> {
+        self.groups
+            .iter()
+            .map(|g| {
+                let index = PatternIndex::new(self.shape, g).expect("checked when the partition was made");
+                working_bytes(&index) + index.len()
+            })
+            .collect()
+    }
+}
+
+/// For a goal with the blank in a corner: `map[c]`, the goal's cell that plays the part of cell
+/// `c` of the blank-top-left layout (a mirror of rows, columns or both).
+fn corner_map(goal: &Board) -> Option<Vec<usize>> {
+    let shape = goal.shape();
+    let (rows, cols) = (shape.rows(), shape.cols());
+    let (br, bc) = (goal.blank() / cols, goal.blank() % cols);
+    let flip_r = match br {
+        0 => false,
+        r if r == rows - 1 => true,
+        _ => return None,
+    };
+    let flip_c = match bc {
+        0 => false,
+        c if c == cols - 1 => true,
+        _ => return None,
+    };
+    Some(
+        (0..shape.cells())
+            .map(|c| {
+                let (r, col) = (c / cols, c % cols);
+                let r = if flip_r { rows - 1 - r } else { r };
+                let col = if flip_c { cols - 1 - col } else { col };
+                r * cols + col
+            })
+            .collect(),
+    )
+}
+
+/// The file name `table build --pattern` gives a group's table:
+/// `4x4-blank-first-tiles-1-2-3-4-5-6-7.table`.
+pub fn pattern_file_name(shape: Shape, goal: &Goal, tiles: &[u16]) -> PathBuf {
+    let tiles: Vec<String> = tiles.iter().map(u16::to_string).collect();
+    PathBuf::from(format!("{shape}-{}-tiles-{}.table", goal.slug(), tiles.join("-")))
+}
+
+/// One group's table, loaded for searching: its index and its entries in memory.
+#[derive(Debug)]
+pub struct GroupTable {
+    index: PatternIndex,
+    entries: Vec<u8>,
+}
+
+impl GroupTable {
+    /// Takes the entries of an opened pattern table, checking its payload checksum (once: a
+    /// flipped byte would silently make solutions non-optimal). The entries are copied into
+    /// memory backed by huge pages where the system allows, for the search's random lookups.
+    ///
+    /// # Errors
+    /// [`Error::ChecksumMismatch`].
+    pub fn from_table<D: AsRef<[u8]>>(table: &PatternTable<D>) -> Result<GroupTable, Error> {
+        table.check_payload_crc()?;
+        let payload = table.payload();
+        let mut entries: Vec<u8> = Vec::with_capacity(payload.len());
+        crate::table::pattern::advise_huge_pages(entries.as_mut_ptr(), payload.len());
+        entries.extend_from_slice(payload);
+        Ok(GroupTable { index: table.index().clone(), entries })
+    }
+
+    /// The placement index.
+    pub fn index(&self) -> &PatternIndex {
+        &self.index
+    }
+
+    /// The entries, one per placement.
+    pub fn entries(&self) -> &[u8] {
+        &self.entries
+    }
+}
+
+/// The loaded tables of a partition, for one goal: an admissible estimate of any board.
+#[derive(Debug)]
+pub struct PatternSet {
+    goal: Board,
+    partition: Partition,
+    tables: Vec<GroupTable>,
+    /// `group_of[t]`: the group of tile `t` and its place in it, or `None`.
+    group_of: Vec<Option<(usize, usize)>>,
+    /// The transpose's relabelling `sigma[t]` when the reflected lookup applies.
+    sigma: Option<Vec<u16>>,
+}
+
+impl PatternSet {
+    /// The set of `partition`'s tables (in its group order) for `goal`; `reflect` asks for the
+    /// reflected lookup too, used when the board is square and the goal's blank is on the
+    /// diagonal.
+    ///
+    /// # Errors
+    /// [`Error::BadOption`] when a table is not for the partition's group or shape, or `goal`
+    /// is of another shape.
+    pub fn new(goal: &Board, partition: Partition, tables: Vec<GroupTable>, reflect: bool) -> Result<PatternSet, Error> {
+        let shape = goal.shape();
+        if partition.shape != shape || tables.len() != partition.groups.len() {
+            return Err(Error::BadOption(format!("{} tables for a partition of {} groups", tables.len(), partition.groups.len())));
+        }
+        let mut group_of = vec![None; shape.cells()];
+        for (g, (tiles, table)) in partition.groups.iter().zip(&tables).enumerate() {
+            if table.index.tiles() != &tiles[..] || table.index.shape() != shape {
+                return Err(Error::BadOption(format!("the table for group {g} is for other tiles")));
+            }
+            for (i, &t) in tiles.iter().enumerate() {
+                group_of[t as usize] = Some((g, i));
+            }
+        }
+        let sigma = if reflect { transpose_relabelling(goal) } else { None };
+        Ok(PatternSet { goal: goal.clone(), partition, tables, group_of, sigma })
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> &Board {
+        &self.goal
+    }
+
+    /// The partition.
+    pub fn partition(&self) -> &Partition {
+        &self.partition
+    }
+
+    /// The groups' tables, in the partition's order.
+    pub fn tables(&self) -> &[GroupTable] {
+        &self.tables
+    }
+
+    /// `group_of()[t]`: tile `t`'s group and its place in the group's tile order.
+    pub fn group_of(&self) -> &[Option<(usize, usize)>] {
+        &self.group_of
+    }
+
+    /// The transpose's relabelling of tiles when the reflected lookup is on: the reflected board
+    /// has tile `sigma[t]` on the transposed cell of tile `t`.
+    pub fn reflection(&self) -> Option<&[u16]> {
+        self.sigma.as_deref()
+    }
+
+    /// The sum of the groups' entries for `board` (no reflection).
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] for a board of another shape.
+    pub fn sum(&self, board: &Board) -> Result<u32, Error> {
+        let mut h = 0u32;
+        for t in &self.tables {
+            h += t.entries[t.index.rank_board(board)? as usize] as u32;
+        }
+        Ok(h)
+    }
+
+    /// [`PatternSet::estimate`] of the board whose cells, row-major, are `cells` (0 the blank).
+    pub fn estimate_cells<T: crate::heuristic::Tile>(&self, cells: &[T]) -> u32 {
+        let n = cells.len();
+        let mut cell_of = vec![0u8; n];
+        for (c, &t) in cells.iter().enumerate() {
+            cell_of[t.into()] = c as u8;
+        }
+        let side = self.goal.shape().rows();
+        let sum = |transposed: bool| -> u32 {
+            let mut h = 0u32;
+            for t in &self.tables {
+                let mut buf = [0u8; crate::index::pattern::MAX_GROUP];
+                for (i, &tile) in t.index.tiles().iter().enumerate() {
+                    buf[i] = if transposed {
+                        // tile `tile` of the reflected board stands where the reflection put the
+                        // original tile that `sigma` sends to it
+                        let c = cell_of[self.inverse_sigma(tile) as usize] as usize;
+                        ((c % side) * side + c / side) as u8
+                    } else {
+                        cell_of[tile as usize]
+                    };
+                }
+                h += t.entries[t.index.rank(&buf[..t.index.k()]) as usize] as u32;
+            }
+            h
+        };
+        let h = sum(false);
+        if self.sigma.is_some() {
+            h.max(sum(true))
+        } else {
+            h
+        }
+    }
+
+    /// The tile that the reflection relabels as `t`: `sigma` itself, an involution (transposing
+    /// twice is the identity).
+    fn inverse_sigma(&self, t: u16) -> u16 {
+        self.sigma.as_ref().map_or(t, |sigma| sigma[t as usize])
+    }
+
+    /// The estimate of `board`: the sum, or with the reflected lookup the larger of the board's
+    /// and its reflection's sums.
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] for a board of another shape.
+    pub fn estimate(&self, board: &Board) -> Result<u32, Error> {
+        let h = self.sum(board)?;
+        match &self.sigma {
+            Some(sigma) => Ok(h.max(self.sum(&reflect(board, sigma))?)),
+            None => Ok(h),
+        }
+    }
+}
+
+/// The relabelling that makes the transposed goal the goal again: `sigma[t]` is the goal's tile
+/// on the transposed goal cell of `t`. `None` unless the board is square and the goal's blank is
+/// on the main diagonal.
+pub fn transpose_relabelling(goal: &Board) -> Option<Vec<u16>> {
+    let shape = goal.shape();
+    let n = shape.rows();
+    if shape.cols() != n || goal.blank() / n != goal.blank() % n {
+        return None;
+    }
+    let mut cell_of = vec![0usize; shape.cells()];
+    for (c, &t) in goal.cells().iter().enumerate() {
+        cell_of[t as usize] = c;
+    }
+    Some(
+        (0..shape.cells())
+            .map(|t| {
+                let c = cell_of[t];
+                goal.cells()[(c % n) * n + c / n]
+            })
+            .collect(),
+    )
+}
+
+/// `board` reflected about the main diagonal with its tiles relabelled by `sigma`: exactly as
+/// far from the goal as `board` when `sigma` is [`transpose_relabelling`] of the goal.
+pub fn reflect(board: &Board, sigma: &[u16]) -> Board {
+    let n = board.shape().rows();
+    let mut cells = vec![0u16; board.shape().cells()];
+    for (c, &t) in board.cells().iter().enumerate() {
+        cells[(c % n) * n + c / n] = sigma[t as usize];
+    }
+    Board::new(board.shape(), cells).expect("a relabelled transpose is a permutation")
+}
+
+/// Where each group's table of `partition` for `goal` lives: in `dir`, under
+/// [`pattern_file_name`].
+pub fn pattern_paths(dir: &Path, goal: &Goal, partition: &Partition) -> Vec<PathBuf> {
+    partition.groups.iter().map(|g| dir.join(pattern_file_name(partition.shape, goal, g))).collect()
+}

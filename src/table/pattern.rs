@@ -1,0 +1,706 @@
+//! Pattern tables: for a group of tiles, the fewest moves *of those tiles* that bring them to
+//! their goal cells, the other tiles being indistinguishable (Culberson & Schaeffer 1998; the
+//! additive form of Korf & Felner 2002). Disjoint groups' entries add up to an admissible
+//! estimate ([`crate::heuristic::pdb`]).
+//!
+//! # The search that fills one
+//! A breadth-first search backwards from the goal over abstract states: the group's cells and
+//! the blank's *region*, the cells the blank can reach without moving a group tile. Moves inside
+//! a region cost nothing (they move only tiles outside the group), so a region is one state,
+//! named by its lowest cell; a move of a group tile into the region costs one. So this 0-1
+//! search is a plain breadth-first search over (placement, region) pairs.
+//!
+//! The working array has a byte per (placement, free cell), `n!/(n-k)! * (n-k)` bytes (3.9 GiB for
+//! the 8-tile group of the 15-puzzle's 7-8 partition), each 0 (not reached) or depth + 1; only
+//! a region's lowest cell is ever written. A level scans the bytes of the previous one (8 at a
+//! time, skipping 32 Ki-state chunks it did not write to) and expands them in parallel; a child is
+//! claimed with an atomic OR after a plain check. The table keeps, for each placement, the least
+//! depth over its regions.
+//!
+//! The stored table is one byte per placement, indexed by
+//! [`PatternIndex`](crate::index::pattern::PatternIndex), in the file layout of
+//! [`crate::table::format`] with encoding 2.
+
+use std::fs::File;
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+use memmap2::Mmap;
+use rayon::prelude::*;
+
+use crate::error::Error;
+use crate::index::pattern::{PatternIndex, MAX_GROUP};
+use crate::puzzle::board::{Board, Shape};
+use crate::table::bfs::Progress;
+use crate::table::format::{payload_crc, write_atomic, Encoding, Header, PendingFile, PAYLOAD_OFFSET, UNREACHED};
+
+/// Working-array words per chunk: the unit of parallel work and of the "written" flags.
+const CHUNK_WORDS: usize = 1 << 12;
+
+/// Children held back (and prefetched) before they are checked and claimed: enough misses in
+/// flight to hide memory latency.
+const RING: usize = 16;
+
+/// An opened pattern table over any bytes holding the whole file.
+#[derive(Debug)]
+pub struct PatternTable<D: AsRef<[u8]>> {
+    data: D,
+    header: Header,
+    index: PatternIndex,
+}
+
+/// The bytes of working memory a build of `index`'s table needs besides the table itself.
+pub fn working_bytes(index: &PatternIndex) -> u64 {
+    let states = index.len().saturating_mul((index.shape().cells() - index.k()) as u64);
+    states.div_ceil(8).saturating_mul(8)
+}
+
+/// Builds the pattern table of the group `tiles` for `goal`, in memory.
+///
+/// `progress` is called after each level of the search (its `total` is the number of
+/// (placement, free cell) slots, an upper bound on the states).
+///
+/// # Errors
+/// Those of [`PatternIndex::new`] for a bad group or board.
+pub fn build_pattern(
+    goal: &Board,
+    tiles: &[u16],
+    progress: impl FnMut(&Progress),
+) -> Result<PatternTable<Vec<u8>>, Error> {
+    let index = PatternIndex::new(goal.shape(), tiles)?;
+    let mut data = vec![0u8; PAYLOAD_OFFSET + index.len() as usize];
+    fill_file(&index, goal, &mut data, progress)?;
+    PatternTable::from_parts(data, index)
+}
+
+/// Builds the pattern table of the group `tiles` for `goal` straight into the file `path`,
+/// replacing it atomically (an existing file is untouched until the new one is complete).
+///
+/// # Errors
+/// As [`build_pattern`], and [`Error::Io`] when the file cannot be created, allocated, synced or
+/// renamed.
+pub fn build_pattern_file(
+    goal: &Board,
+    tiles: &[u16],
+    path: &Path,
+    progress: impl FnMut(&Progress),
+) -> Result<PatternTable<Mmap>, Error> {
+    let index = PatternIndex::new(goal.shape(), tiles)?;
+    let mut pending = PendingFile::create(path, PAYLOAD_OFFSET as u64 + index.len())?;
+    fill_file(&index, goal, pending.bytes_mut(), progress)?;
+    let map = pending.commit()?;
+    PatternTable::from_parts(map, index)
+}
+
+/// Opens a pattern table file, memory-mapped, with the cheap checks of [`PatternTable::new`].
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be opened or mapped, and every error of
+/// [`PatternTable::new`].
+pub fn open_pattern(path: &Path) -> Result<PatternTable<Mmap>, Error> {
+    let file = File::open(path).map_err(|e| Error::io("opening", path, e))?;
+    // SAFETY: as for perfect tables (`crate::table::lookup`): slidetable never changes a table
+    // file in place, it writes a new one and renames it over the old name; every byte read is
+    // validated, so a file changed by someone else yields an error or a checksum mismatch.
+    let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io("memory-mapping", path, e))?;
+    PatternTable::new(map)
+}
+
+fn fill_file(index: &PatternIndex, goal: &Board, file: &mut [u8], progress: impl FnMut(&Progress)) -> Result<(), Error> {
+    let (head, payload) = file.split_at_mut(PAYLOAD_OFFSET);
+    let histogram = fill(index, goal, payload, progress)?;
+    let header = Header {
+        shape: index.shape(),
+        goal: goal.clone(),
+        encoding: Encoding::PatternByte,
+        entries: index.len(),
+        max_depth: (histogram.len() - 1) as u8,
+        payload_crc: payload_crc(payload),
+        histogram,
+        group: index.tiles().to_vec(),
+    };
+    head.copy_from_slice(&header.to_bytes());
+    Ok(())
+}
+
+impl<D: AsRef<[u8]>> PatternTable<D> {
+    /// Checks and wraps a whole pattern table file held in `data`: magic, version, header
+    /// checksum, kind, shape, group, goal, exact length. The payload checksum is checked by
+    /// [`PatternTable::check_payload_crc`], which a search calls once before trusting the table.
+    ///
+    /// # Errors
+    /// [`Error::BadMagic`], [`Error::UnsupportedVersion`], [`Error::CorruptHeader`],
+    /// [`Error::WrongLength`], and [`Error::WrongKind`] for a perfect table.
+    pub fn new(data: D) -> Result<PatternTable<D>, Error> {
+        let bytes = data.as_ref();
+        let header = Header::parse(bytes)?;
+        if header.encoding != Encoding::PatternByte {
+            return Err(Error::WrongKind { expected: "a pattern table", found: header.describe() });
+        }
+        let expected = header.file_len();
+        if bytes.len() as u64 != expected {
+            return Err(Error::WrongLength { expected, found: bytes.len() as u64 });
+        }
+        let index = PatternIndex::new(header.shape, &header.group)?;
+        Ok(PatternTable { data, header, index })
+    }
+
+    fn from_parts(data: D, index: PatternIndex) -> Result<PatternTable<D>, Error> {
+        let header = Header::parse(data.as_ref())?;
+        Ok(PatternTable { data, header, index })
+    }
+
+    /// Checks the payload against its CRC-32 (a second or so for the 8-tile table of the
+    /// 15-puzzle).
+    ///
+    /// # Errors
+    /// [`Error::ChecksumMismatch`].
+    pub fn check_payload_crc(&self) -> Result<(), Error> {
+        let found = payload_crc(self.payload());
+        if found != self.header.payload_crc {
+            return Err(Error::ChecksumMismatch { expected: self.header.payload_crc, found });
+        }
+        Ok(())
+    }
+
+    /// The decoded header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The placement index.
+    pub fn index(&self) -> &PatternIndex {
+        &self.index
+    }
+
+    /// The goal.
+    pub fn goal(&self) -> &Board {
+        &self.header.goal
+    }
+
+    /// The group's tiles, ascending.
+    pub fn tiles(&self) -> &[u16] {
+        self.index.tiles()
+    }
+
+    /// The whole file.
+    pub fn as_bytes(&self) -> &[u8] {
+        self.data.as_ref()
+    }
+
+    /// The bytes the table was made from.
+    pub fn into_inner(self) -> D {
+        self.data
+    }
+
+    /// One byte per placement, in [`PatternIndex`] order.
+    pub fn payload(&self) -> &[u8] {
+        &self.data.as_ref()[PAYLOAD_OFFSET..]
+    }
+
+    /// `histogram()[d]`: the number of placements at distance `d`.
+    pub fn histogram(&self) -> &[u64] {
+        &self.header.histogram
+    }
+
+    /// The pattern distance of `board`: the fewest moves of the group's tiles, counting only
+    /// them, that bring the group home.
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] for a board of another shape; [`Error::Corrupt`] for an entry
+    /// above the table's maximum.
+    pub fn distance(&self, board: &Board) -> Result<u8, Error> {
+        let rank = self.index.rank_board(board)?;
+        let d = self.payload()[rank as usize];
+        if d > self.header.max_depth {
+            return Err(Error::Corrupt {
+                index: rank,
+                board: board.to_string(),
+                detail: format!("entry {d} is above the table's maximum {}", self.header.max_depth),
+            });
+        }
+        Ok(d)
+    }
+
+    /// Writes the table to `path` atomically.
+    ///
+    /// # Errors
+    /// [`Error::Io`]; an existing file at `path` is then left untouched.
+    pub fn write(&self, path: &Path) -> Result<(), Error> {
+        write_atomic(path, self.as_bytes())
+    }
+
+    /// Rebuilds the table from its header's goal and group and compares every entry: `Ok(None)`
+    /// when they all agree, otherwise the first placement that differs, with the stored and the
+    /// true value. Also checks the payload checksum first (a mismatch is reported as an error).
+    ///
+    /// # Errors
+    /// [`Error::ChecksumMismatch`]; the errors of a build.
+    pub fn verify(&self, progress: impl FnMut(&Progress)) -> Result<Option<Mismatch>, Error> {
+        self.check_payload_crc()?;
+        let mut fresh = vec![0u8; self.index.len() as usize];
+        let histogram = fill(&self.index, self.goal(), &mut fresh, progress)?;
+        let stored = self.payload();
+        let first = stored
+            .par_chunks(1 << 20)
+            .zip(fresh.par_chunks(1 << 20))
+            .enumerate()
+            .find_first(|(_, (a, b))| a != b)
+            .map(|(chunk, (a, b))| {
+                let at = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(0);
+                (chunk * (1 << 20) + at) as u64
+            });
+        if let Some(rank) = first {
+            let mut cells = vec![0u8; self.index.k()];
+            self.index.unrank(rank, &mut cells);
+            return Ok(Some(Mismatch {
+                rank,
+                cells,
+                stored: stored[rank as usize],
+                expected: fresh[rank as usize],
+            }));
+        }
+        if histogram != self.header.histogram {
+            return Ok(Some(Mismatch { rank: u64::MAX, cells: Vec::new(), stored: 0, expected: 0 }));
+        }
+        Ok(None)
+    }
+}
+
+/// The first entry of a pattern table that a rebuild disagrees with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mismatch {
+    /// The placement's rank, or `u64::MAX` when every entry agrees but the header's histogram
+    /// does not.
+    pub rank: u64,
+    /// The group's cells at that rank, in the group's tile order.
+    pub cells: Vec<u8>,
+    /// The value in the file.
+    pub stored: u8,
+    /// The value the rebuild gives.
+    pub expected: u8,
+}
+
+/// The board's cells as bit masks: neighbours, and the columns a one-cell shift must not wrap
+/// into.
+struct Geometry {
+    cols: u32,
+    full: u64,
+    nbr: [u64; 64],
+    /// Cells not in the first column: where a shift to the next cell may land.
+    not_first_col: u64,
+    /// Cells not in the last column: where a shift to the previous cell may land.
+    not_last_col: u64,
+    /// For boards of at most 16 cells: `regions[free << 4 | cell]`, the region of `cell` within
+    /// the free cells `free` (2 MiB, looked up instead of flooding).
+    regions: Vec<u16>,
+}
+
+impl Geometry {
+    fn new(shape: Shape, with_lut: bool) -> Geometry {
+        let (n, cols) = (shape.cells(), shape.cols());
+        let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+        let mut nbr = [0u64; 64];
+        for (c, m) in nbr.iter_mut().enumerate().take(n) {
+            for d in crate::puzzle::board::Dir::ALL {
+                if let Some(to) = d.step(shape, c) {
+                    *m |= 1u64 << to;
+                }
+            }
+        }
+        let (mut first, mut last) = (0u64, 0u64);
+        for c in 0..n {
+            if c % cols == 0 {
+                first |= 1 << c;
+            }
+            if c % cols == cols - 1 {
+                last |= 1 << c;
+            }
+        }
+        let mut g = Geometry {
+            cols: cols as u32,
+            full,
+            nbr,
+            not_first_col: full & !first,
+            not_last_col: full & !last,
+            regions: Vec::new(),
+        };
+        if with_lut && n <= 16 {
+            let regions: Vec<u16> = (0..1usize << 20)
+                .into_par_iter()
+                .map(|i| {
+                    let (free, cell) = ((i >> 4) as u64, i & 15);
+                    if cell < n && free >> cell & 1 == 1 && free & !full == 0 {
+                        g.flood(1 << cell, free) as u16
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            g.regions = regions;
+        }
+        g
+    }
+
+    /// The cells reachable from `seed` through `free`.
+    #[inline]
+    fn flood(&self, seed: u64, free: u64) -> u64 {
+        let mut r = seed;
+        loop {
+            let g = (r
+                | r << self.cols
+                | r >> self.cols
+                | (r << 1 & self.not_first_col)
+                | (r >> 1 & self.not_last_col))
+                & free;
+            if g == r {
+                return r;
+            }
+            r = g;
+        }
+    }
+
+    /// The region of `cell` within `free` (which holds `cell`).
+    #[inline]
+    fn region(&self, free: u64, cell: u32) -> u64 {
+        if self.regions.is_empty() {
+            self.flood(1 << cell, free)
+        } else {
+            self.regions[(free as usize) << 4 | cell as usize] as u64
+        }
+    }
+}
+
+/// The position of the `n`-th (from 0) one bit of `mask`.
+#[inline]
+fn nth_one(mut mask: u64, n: u32) -> u32 {
+    for _ in 0..n {
+        mask &= mask - 1;
+    }
+    mask.trailing_zeros()
+}
+
+/// The bytes of `x` that are zero, as 0x80 in each such byte (exact, no false positives).
+#[inline]
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7F7F_7F7F_7F7F_7F7F;
+    !(((x & LOW7) + LOW7) | x | LOW7)
+}
+
+/// What every worker reads during one level.
+struct Level<'a> {
+    index: &'a PatternIndex,
+    geo: &'a Geometry,
+    work: &'a [AtomicU64],
+    next: &'a [AtomicBool],
+    /// Free cells per placement, `n - k`.
+    m: u64,
+    /// The byte of this level's states (depth + 1) and of the next level's.
+    code: u64,
+}
+
+impl Level<'_> {
+    /// Expands every state of this level in chunk `chunk`; returns the states claimed for the
+    /// next level.
+    fn chunk(&self, chunk: usize) -> u64 {
+        let words = &self.work[chunk * CHUNK_WORDS..((chunk + 1) * CHUNK_WORDS).min(self.work.len())];
+        let pattern = self.code * 0x0101_0101_0101_0101;
+        let mut ring = Ring::default();
+        let mut found = 0u64;
+        for (w, word) in words.iter().enumerate() {
+            let mut hits = zero_bytes(word.load(Relaxed) ^ pattern);
+            while hits != 0 {
+                let byte = hits.trailing_zeros() / 8;
+                hits &= hits - 1;
+                let s = ((chunk * CHUNK_WORDS + w) as u64) * 8 + byte as u64;
+                found += self.expand(s, &mut ring);
+            }
+        }
+        while let Some(s) = ring.pop() {
+            found += self.claim(s);
+        }
+        found
+    }
+
+    /// Generates the children of state `s` into the ring, claiming the ones the ring pushes out.
+    #[inline]
+    fn expand(&self, s: u64, ring: &mut Ring) -> u64 {
+        let (p, f) = (s / self.m, (s % self.m) as u32);
+        let k = self.index.k();
+        let mut pos = [0u8; MAX_GROUP];
+        let occupied = self.index.unrank(p, &mut pos[..k]);
+        let free = self.geo.full & !occupied;
+        let region = self.geo.region(free, nth_one(free, f));
+        let mut found = 0;
+        for i in 0..k {
+            let from = pos[i] as u32;
+            let mut into = self.geo.nbr[from as usize] & region;
+            while into != 0 {
+                let to = into.trailing_zeros();
+                into &= into - 1;
+                pos[i] = to as u8;
+                let free2 = free ^ (1u64 << from) ^ (1u64 << to);
+                let region2 = self.geo.region(free2, from);
+                let low = region2.trailing_zeros();
+                let f2 = (free2 & ((1u64 << low) - 1)).count_ones() as u64;
+                let child = self.index.rank(&pos[..k]) * self.m + f2;
+                prefetch(&self.work[(child >> 3) as usize]);
+                if let Some(old) = ring.push(child) {
+                    found += self.claim(old);
+                }
+            }
+            pos[i] = from as u8;
+        }
+        found
+    }
+
+    /// Claims state `s` for the next level if it is not reached yet: 1 if this call claimed it.
+    #[inline]
+    fn claim(&self, s: u64) -> u64 {
+        let word = &self.work[(s >> 3) as usize];
+        let shift = (s & 7) * 8;
+        if word.load(Relaxed) >> shift & 0xFF != 0 {
+            return 0;
+        }
+        let old = word.fetch_or((self.code + 1) << shift, Relaxed);
+        let flag = &self.next[(s >> 3) as usize / CHUNK_WORDS];
+        if !flag.load(Relaxed) {
+            flag.store(true, Relaxed);
+        }
+        u64::from(old >> shift & 0xFF == 0)
+    }
+}
+
+/// A small FIFO of children whose words have been prefetched.
+#[derive(Default)]
+struct Ring {
+    items: [u64; RING],
+    head: usize,
+    len: usize,
+}
+
+impl Ring {
+    /// Adds `s`; when full, returns the oldest entry to be processed now.
+    #[inline]
+    fn push(&mut self, s: u64) -> Option<u64> {
+        if self.len == RING {
+            let old = self.items[self.head];
+            self.items[self.head] = s;
+            self.head = (self.head + 1) % RING;
+            Some(old)
+        } else {
+            self.items[(self.head + self.len) % RING] = s;
+            self.len += 1;
+            None
+        }
+    }
+
+    fn pop(&mut self) -> Option<u64> {
+        if self.len == 0 {
+            return None;
+        }
+        let s = self.items[self.head];
+        self.head = (self.head + 1) % RING;
+        self.len -= 1;
+        Some(s)
+    }
+}
+
+#[inline]
+fn prefetch(word: &AtomicU64) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: a prefetch is a hint that never faults, and the pointer comes from a reference.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(word.as_ptr() as *const i8);
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = word;
+}
+
+/// A zeroed array of `words` atomic words, with the kernel asked for huge pages (random writes
+/// over gigabytes miss the TLB far less).
+fn zeroed_words(words: usize) -> Vec<AtomicU64> {
+    let v: Vec<u64> = vec![0; words]; // calloc: the zero pages come from the kernel lazily
+    let mut v = std::mem::ManuallyDrop::new(v);
+    let (ptr, len, cap) = (v.as_mut_ptr(), v.len(), v.capacity());
+    advise_huge_pages(ptr as *mut u8, len * 8);
+    // SAFETY: AtomicU64 has the same size, alignment and bit validity as u64 (its documented
+    // guarantee), and the vector's allocation is handed over whole, never used through `v` again.
+    unsafe { Vec::from_raw_parts(ptr as *mut AtomicU64, len, cap) }
+}
+
+/// Asks the kernel to back `len` bytes at `ptr` with transparent huge pages, where it can.
+pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
+    #[cfg(target_os = "linux")]
+    {
+        const HUGE: usize = 2 << 20;
+        let start = (ptr as usize).div_ceil(HUGE) * HUGE;
+        let end = (ptr as usize + len) / HUGE * HUGE;
+        if end > start {
+            // SAFETY: madvise only reads the range's page tables; the range lies inside one live
+            // allocation owned by the caller. A failure only means no huge pages.
+            unsafe {
+                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (ptr, len);
+}
+
+/// Fills `out` (one byte per placement of `index`) with each placement's pattern distance to
+/// the group's cells in `goal`, and returns the histogram of the entries.
+///
+/// # Errors
+/// [`Error::BadShape`] if `out` is not `index.len()` bytes or `goal` is of another shape, or if a
+/// distance would not fit in a byte.
+pub fn fill(
+    index: &PatternIndex,
+    goal: &Board,
+    out: &mut [u8],
+    mut progress: impl FnMut(&Progress),
+) -> Result<Vec<u64>, Error> {
+    let started = Instant::now();
+    let shape = index.shape();
+    if goal.shape() != shape || out.len() as u64 != index.len() {
+        return Err(Error::BadShape(format!("a pattern table of {} entries for {}", out.len(), goal.shape())));
+    }
+    let n = shape.cells();
+    let k = index.k();
+    let m = (n - k) as u64;
+    let slots = index.len() * m;
+    let words = slots.div_ceil(8) as usize;
+    let geo = Geometry::new(shape, slots >= 1 << 20);
+    let work = zeroed_words(words);
+    let chunks = words.div_ceil(CHUNK_WORDS);
+    let mut cur: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
+    let mut next: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
+
+    // the goal: the group on its cells, the blank's region
+    let goal_cells = index.cells_of(goal)?;
+    let occupied = goal_cells.iter().fold(0u64, |a, &c| a | 1 << c);
+    let free = geo.full & !occupied;
+    let region = geo.flood(1 << goal.blank(), free);
+    let f = (free & ((1u64 << region.trailing_zeros()) - 1)).count_ones() as u64;
+    let start = index.rank(&goal_cells) * m + f;
+    work[(start >> 3) as usize].store(1 << ((start & 7) * 8), Relaxed);
+    cur[(start >> 3) as usize / CHUNK_WORDS].store(true, Relaxed);
+
+    let parallel = slots >= 1 << 18;
+    let mut reached = 1u64;
+    let mut level_states = 1u64;
+    for depth in 0u64.. {
+        progress(&Progress { depth: depth as u32, level_states, reached, total: slots, elapsed: started.elapsed() });
+        if depth + 2 >= UNREACHED as u64 {
+            return Err(Error::BadShape(format!("{shape} has pattern distances beyond 253 moves")));
+        }
+        let todo: Vec<usize> = (0..chunks).filter(|&c| cur[c].swap(false, Relaxed)).collect();
+        let level = Level { index, geo: &geo, work: &work, next: &next, m, code: depth + 1 };
+        level_states = if parallel {
+            todo.par_iter().with_max_len(1).map(|&c| level.chunk(c)).sum()
+        } else {
+            todo.iter().map(|&c| level.chunk(c)).sum()
+        };
+        if level_states == 0 {
+            break;
+        }
+        reached += level_states;
+        std::mem::swap(&mut cur, &mut next);
+    }
+
+    // each placement's least depth over its regions
+    let m = m as usize;
+    let per = (1usize << 16).max(m);
+    let missing = std::sync::atomic::AtomicU64::new(u64::MAX);
+    let fold = |(i, part): (usize, &mut [u8])| {
+        for (j, entry) in part.iter_mut().enumerate() {
+            let p = i * per + j;
+            let mut best = u8::MAX;
+            for s in p * m..p * m + m {
+                let b = (work[s >> 3].load(Relaxed) >> ((s & 7) * 8) & 0xFF) as u8;
+                if b != 0 && b - 1 < best {
+                    best = b - 1;
+                }
+            }
+            if best == u8::MAX {
+                missing.fetch_min(p as u64, Relaxed);
+            }
+            *entry = best;
+        }
+    };
+    if parallel {
+        out.par_chunks_mut(per).enumerate().for_each(fold);
+    } else {
+        out.chunks_mut(per).enumerate().for_each(fold);
+    }
+    drop(work);
+    let missing = missing.into_inner();
+    if missing != u64::MAX {
+        return Err(Error::BadShape(format!("placement {missing} of the group was never reached: a bug, please report it")));
+    }
+    let mut histogram = out
+        .par_chunks(1 << 20)
+        .map(|c| {
+            let mut h = [0u64; 256];
+            for &b in c {
+                h[b as usize] += 1;
+            }
+            h
+        })
+        .reduce(|| [0u64; 256], |mut a, b| {
+            for (x, y) in a.iter_mut().zip(b) {
+                *x += y;
+            }
+            a
+        })
+        .to_vec();
+    while histogram.last() == Some(&0) {
+        histogram.pop();
+    }
+    Ok(histogram)
+}
+
+/// The pattern distances by a plain 0-1 breadth-first search over (group cells, blank cell)
+/// with a hash map and a double-ended queue, one blank move at a time: the reference the tests
+/// hold [`fill`] to. Small groups on small boards only.
+pub fn reference_pattern_distances(index: &PatternIndex, goal: &Board) -> Vec<u8> {
+    use std::collections::{HashMap, VecDeque};
+    let shape = index.shape();
+    let k = index.k();
+    let cells = index.cells_of(goal).expect("same shape");
+    let mut dist: HashMap<(Vec<u8>, usize), u8> = HashMap::new();
+    let mut queue = VecDeque::new();
+    dist.insert((cells.clone(), goal.blank()), 0);
+    queue.push_back((cells, goal.blank(), 0u8));
+    let mut out = vec![UNREACHED; index.len() as usize];
+    while let Some((cells, blank, d)) = queue.pop_front() {
+        if dist[&(cells.clone(), blank)] < d {
+            continue;
+        }
+        let r = index.rank(&cells) as usize;
+        out[r] = out[r].min(d);
+        for dir in crate::puzzle::board::Dir::ALL {
+            let Some(to) = dir.step(shape, blank) else { continue };
+            let mut next = cells.clone();
+            let cost = match (0..k).find(|&i| next[i] as usize == to) {
+                Some(i) => {
+                    next[i] = blank as u8;
+                    1
+                }
+                None => 0,
+            };
+            let nd = d + cost;
+            let key = (next, to);
+            if dist.get(&key).map_or(true, |&old| nd < old) {
+                dist.insert(key.clone(), nd);
+                if cost == 0 {
+                    queue.push_front((key.0, key.1, nd));
+                } else {
+                    queue.push_back((key.0, key.1, nd));
+                }
+            }
+        }
+    }
+    out
+}
