@@ -11,7 +11,11 @@ fn main() {
     let reflect = args[3] == "1";
     let threads: usize = args[4].parse().unwrap();
     let t = Instant::now();
-    let tables: Vec<GroupTable> = part.groups.iter().map(|g| GroupTable::from_table(&build_pattern(&goal, g, |_| {}).unwrap()).unwrap()).collect();
+    let tables: Vec<GroupTable> = part
+        .groups
+        .iter()
+        .map(|g| GroupTable::from_table(&build_pattern(&goal, g, |_| {}).unwrap()).unwrap())
+        .collect();
     eprintln!("built in {:.2}s", t.elapsed().as_secs_f64());
     let set = PatternSet::new(&goal, part, tables, reflect).unwrap();
     let text = std::fs::read_to_string(&args[5]).unwrap();

@@ -1,43 +1,289 @@
-//! Pattern tables: the fast build against a plain 0-1 breadth-first search, the file round trip,
-//! and admissibility of partitions against the perfect tables.
+//! Pattern tables and additive pattern databases: the fast build against a plain 0-1
+//! breadth-first search, the file kind, partitions, admissibility against the perfect tables,
+//! and IDA* guided by them against the exact distances and linear conflict.
 
+use slidetable::heuristic::pdb::{reflect, transpose_relabelling, GroupTable, Partition, PatternSet};
 use slidetable::index::pattern::PatternIndex;
-use slidetable::table::pattern::{build_pattern, reference_pattern_distances};
-use slidetable::{Board, Goal, Shape};
+use slidetable::lab::sample::{sample_depth, SplitMix64};
+use slidetable::search::{solve, Algorithm, Guide, Options};
+use slidetable::table::format::{Header, PAYLOAD_OFFSET};
+use slidetable::table::pattern::{build_pattern, reference_pattern_distances, PatternTable};
+use slidetable::{build, Board, Dir, Error, Goal, Shape};
 
-fn groups() -> Vec<(Shape, &'static str, Vec<u16>)> {
-    let s33 = Shape::new(3, 3).unwrap();
-    let s34 = Shape::new(3, 4).unwrap();
-    let s43 = Shape::new(4, 3).unwrap();
-    let s44 = Shape::new(4, 4).unwrap();
-    vec![
-        (s33, "blank-last", vec![1, 2, 3]),
-        (s33, "blank-first", vec![5, 7, 8]),
-        (s33, "snail", vec![1, 2, 3, 4]),
-        (s33, "blank-last", vec![4, 5, 6, 7, 8]),
-        (s33, "blank-last", vec![2, 4, 6, 7, 1, 3]),
-        (s34, "blank-last", vec![1, 2, 3]),
-        (s34, "blank-first", vec![8, 9, 10, 11]),
-        (s43, "snail", vec![1, 5, 9]),
-        (s44, "blank-first", vec![1, 2, 3]),
-        (s44, "blank-last", vec![13, 14, 15]),
-    ]
+fn shape(r: usize, c: usize) -> Shape {
+    Shape::new(r, c).unwrap()
+}
+
+fn goal(s: Shape, name: &str) -> Board {
+    Goal::parse(s, name).unwrap().board(s).unwrap()
+}
+
+/// The pattern set of `partition` for `goal`, built in memory.
+fn set(goal: &Board, partition: &str, reflect: bool) -> PatternSet {
+    let part = Partition::parse(goal, partition).unwrap();
+    let tables =
+        part.groups.iter().map(|g| GroupTable::from_table(&build_pattern(goal, g, |_| {}).unwrap()).unwrap()).collect();
+    PatternSet::new(goal, part, tables, reflect).unwrap()
+}
+
+/// A board `moves` random moves from `goal` (never undoing the last one).
+fn walk(goal: &Board, moves: usize, rng: &mut SplitMix64) -> Board {
+    let mut b = goal.clone();
+    let mut last: Option<Dir> = None;
+    let mut done = 0;
+    while done < moves {
+        let d = Dir::ALL[(rng.next_u64() % 4) as usize];
+        if last == Some(d.opposite()) {
+            continue;
+        }
+        if b.apply(d).is_some() {
+            last = Some(d);
+            done += 1;
+        }
+    }
+    b
 }
 
 #[test]
 fn fast_build_equals_plain_zero_one_bfs() {
-    for (shape, goal, tiles) in groups() {
-        let goal = Goal::parse(shape, goal).unwrap().board(shape).unwrap();
+    let cases: Vec<(Shape, &str, Vec<u16>)> = vec![
+        (shape(3, 3), "blank-last", vec![1, 2, 3]),
+        (shape(3, 3), "blank-first", vec![5, 7, 8]),
+        (shape(3, 3), "snail", vec![1, 2, 3, 4]),
+        (shape(3, 3), "blank-last", vec![4, 5, 6, 7, 8]),
+        (shape(3, 3), "blank-last", vec![2, 4, 6, 7, 1, 3]),
+        (shape(3, 3), "2 8 3 1 6 4 7 0 5", vec![8]),
+        (shape(3, 4), "blank-last", vec![1, 2, 3]),
+        (shape(3, 4), "blank-first", vec![8, 9, 10, 11]),
+        (shape(4, 3), "snail", vec![1, 5, 9]),
+        (shape(2, 5), "blank-last", vec![2, 3, 7]),
+        (shape(4, 4), "blank-first", vec![1, 2, 3]),
+        (shape(4, 4), "blank-last", vec![13, 14, 15]),
+        (shape(4, 4), "blank-first", vec![6, 9]),
+        (shape(5, 5), "blank-first", vec![12, 24]),
+    ];
+    for (s, g, tiles) in cases {
+        let goal = goal(s, g);
         let table = build_pattern(&goal, &tiles, |_| {}).unwrap();
-        let index = PatternIndex::new(shape, &tiles).unwrap();
+        let index = PatternIndex::new(s, &tiles).unwrap();
         let reference = reference_pattern_distances(&index, &goal);
-        assert_eq!(table.payload(), &reference[..], "{shape} {goal} {tiles:?}");
+        assert_eq!(table.payload(), &reference[..], "{s} {goal} {tiles:?}");
         let h = table.histogram();
         assert_eq!(h.iter().sum::<u64>(), index.len());
-        assert_eq!(h[0], 1);
-        let again = slidetable::table::PatternTable::new(table.as_bytes().to_vec()).unwrap();
-        again.check_payload_crc().unwrap();
-        assert_eq!(again.tiles(), index.tiles());
-        let _ = Board::parse(shape, &goal.to_string());
+        assert_eq!(h[0], 1, "only the goal placement is at 0");
+        // a single tile's pattern distance is its Manhattan distance
+        if tiles.len() == 1 {
+            let t = tiles[0];
+            let home = goal.cells().iter().position(|&x| x == t).unwrap();
+            for cell in 0..s.cells() {
+                let d = (cell / s.cols()).abs_diff(home / s.cols()) + (cell % s.cols()).abs_diff(home % s.cols());
+                assert_eq!(table.payload()[index.rank(&[cell as u8]) as usize] as usize, d);
+            }
+        }
     }
+}
+
+#[test]
+fn pattern_files_round_trip_and_refuse_damage() {
+    let g = goal(shape(3, 4), "blank-first");
+    let table = build_pattern(&g, &[3, 1, 2], |_| {}).unwrap();
+    let bytes = table.as_bytes().to_vec();
+    let header = Header::parse(&bytes).unwrap();
+    assert_eq!(header.group, vec![1, 2, 3]);
+    assert_eq!(header.goal, g);
+    assert_eq!(header.entries, 12 * 11 * 10);
+    let again = PatternTable::new(bytes.clone()).unwrap();
+    again.check_payload_crc().unwrap();
+    assert_eq!(again.payload(), table.payload());
+    assert_eq!(again.verify(|_| {}).unwrap(), None);
+    assert!(again.header().describe().contains("pattern table of tiles 1,2,3 on 3x4"));
+
+    // a flipped payload byte: the checksum says so, and verify finds the entry
+    let mut flipped = bytes.clone();
+    flipped[PAYLOAD_OFFSET + 100] ^= 1;
+    let bad = PatternTable::new(flipped).unwrap();
+    assert!(matches!(bad.check_payload_crc(), Err(Error::ChecksumMismatch { .. })));
+    assert!(matches!(GroupTable::from_table(&bad), Err(Error::ChecksumMismatch { .. })));
+    // truncated, header byte flipped
+    assert!(matches!(PatternTable::new(bytes[..bytes.len() - 1].to_vec()), Err(Error::WrongLength { .. })));
+    for at in [16, 18, 2112, 2116, 2180] {
+        let mut b = bytes.clone();
+        b[at] ^= 0x40;
+        assert!(PatternTable::new(b).is_err(), "header byte {at}");
+    }
+    // the two kinds are not confused
+    let full = build(&goal(shape(2, 3), "blank-last"), |_| {}).unwrap();
+    assert!(matches!(PatternTable::new(full.as_bytes().to_vec()), Err(Error::WrongKind { .. })));
+    assert!(matches!(slidetable::Table::new(bytes), Err(Error::WrongKind { .. })));
+}
+
+#[test]
+fn partitions_parse_names_and_groups() {
+    let g44 = goal(shape(4, 4), "blank-first");
+    assert_eq!(Partition::parse(&g44, "7-8").unwrap().groups, vec![(1..=7).collect::<Vec<u16>>(), (8..=15).collect()]);
+    // mirrored to the blank's corner: on blank-last, the same cells hold other tiles
+    let bl = goal(shape(4, 4), "blank-last");
+    assert_eq!(Partition::parse(&bl, "7-8").unwrap().groups, vec![(9..=15).collect::<Vec<u16>>(), (1..=8).collect()]);
+    let p = Partition::parse(&g44, "3,2,1 / 4,5").unwrap();
+    assert_eq!(p.groups, vec![vec![1, 2, 3], vec![4, 5]]);
+    for name in ["6-6-3", "5-5-5", "auto"] {
+        let p = Partition::parse(&g44, name).unwrap();
+        let mut all: Vec<u16> = p.groups.concat();
+        all.sort_unstable();
+        assert_eq!(all, (1..16).collect::<Vec<u16>>(), "{name} covers every tile once");
+    }
+    let bad = |text: &str| match Partition::parse(&g44, text) {
+        Err(Error::BadOption(m)) => m,
+        other => panic!("{text}: {other:?}"),
+    };
+    assert!(bad("1,2,3/3,4").contains("tile 3 is in two groups"));
+    assert!(bad("1,2,16").contains("not a tile"));
+    assert!(bad("1,2,x").contains("not a tile number"));
+    assert!(bad("6-6-6-6").contains("is a partition of 5x5"));
+    assert!(bad("9-6").contains("no partition is named"));
+    assert!(bad("1/").contains("empty group"));
+    assert!(Partition::parse(&goal(shape(3, 3), "snail"), "4-4").is_err(), "the snail's blank is not in a corner");
+}
+
+/// On every 3x3 state, the sum over a partition (and its reflected maximum) is at most the exact
+/// distance; on 3x4, the same on a large uniform sample.
+#[test]
+fn partition_sums_never_exceed_the_exact_distance() {
+    for (s, g, partition, reflected) in [
+        (shape(3, 3), "blank-first", "4-4", true),
+        (shape(3, 3), "blank-last", "1,2,3/4,5,6/7,8", true),
+        (shape(3, 3), "snail", "1,2,8/3,4,5,6/7", false),
+        (shape(3, 4), "blank-first", "6-5", false),
+        (shape(3, 4), "blank-last", "1,2,3,4/5,6,7,8/9,10,11", false),
+    ] {
+        let goal = goal(s, g);
+        let pdb = set(&goal, partition, reflected);
+        let table = build(&goal, |_| {}).unwrap();
+        let index = table.index();
+        let step = if s.cells() == 9 { 1 } else { 997 };
+        let mut tight = 0u64;
+        let mut checked = 0u64;
+        for i in (0..index.len()).step_by(step) {
+            let board = index.board(i);
+            let d = table.payload()[i as usize] as u32;
+            let h = pdb.estimate(&board).unwrap();
+            assert!(h <= d, "{s} {partition}: h {h} > d {d} on {board}");
+            assert_eq!(pdb.estimate_cells(board.cells()), h);
+            tight += u64::from(h == d);
+            checked += 1;
+        }
+        assert!(tight > 0 && checked > 100_000, "{partition}: the estimate is exact somewhere");
+    }
+}
+
+#[test]
+fn the_reflection_is_a_symmetry_of_the_puzzle() {
+    for g in ["blank-first", "blank-last", "snail"] {
+        let goal = goal(shape(3, 3), g);
+        let sigma = transpose_relabelling(&goal).unwrap();
+        assert_eq!(reflect(&goal, &sigma), goal);
+        let table = build(&goal, |_| {}).unwrap();
+        for i in (0..table.index().len()).step_by(101) {
+            let b = table.index().board(i);
+            assert_eq!(table.distance(&reflect(&b, &sigma)).unwrap(), Some(table.payload()[i as usize]));
+        }
+    }
+    assert!(transpose_relabelling(&goal(shape(3, 4), "blank-first")).is_none());
+    assert!(transpose_relabelling(&Board::parse(shape(3, 3), "1 0 2 3 4 5 6 7 8").unwrap()).is_none());
+}
+
+/// IDA* with the pattern databases finds solutions exactly as long as the table's distance,
+/// from states of every depth, with and without the reflected lookup and threads.
+#[test]
+fn pattern_ida_is_optimal_on_the_8_puzzle() {
+    let goal = goal(shape(3, 3), "blank-first");
+    let table = build(&goal, |_| {}).unwrap();
+    for reflected in [false, true] {
+        let pdb = set(&goal, "4-4", reflected);
+        for depth in 0..=31u8 {
+            for i in sample_depth(&table, depth, 2.min(table.histogram()[depth as usize] as usize), 7).unwrap() {
+                let d = depth as usize;
+                let start = table.index().board(i);
+                for threads in [1, 2] {
+                    let options = Options { threads, ..Options::new(Algorithm::IdaStar) };
+                    let found = solve(&start, &goal, Guide::Patterns(&pdb), &options).unwrap().unwrap();
+                    assert_eq!(found.moves.len(), d, "{start} threads {threads}");
+                    let mut b = start.clone();
+                    for &m in &found.moves {
+                        b.apply(m).unwrap();
+                    }
+                    assert_eq!(b, goal);
+                }
+                let astar =
+                    solve(&start, &goal, Guide::Patterns(&pdb), &Options::new(Algorithm::AStar)).unwrap().unwrap();
+                assert_eq!(astar.moves.len(), d);
+            }
+        }
+    }
+    // unsolvable: rejected by parity
+    let pdb = set(&goal, "4-4", true);
+    let swapped = Board::parse(shape(3, 3), "0 2 1 3 4 5 6 7 8").unwrap();
+    assert!(solve(&swapped, &goal, Guide::Patterns(&pdb), &Options::new(Algorithm::IdaStar)).unwrap().is_none());
+}
+
+/// On 4x4 boards, IDA* with 5-5-5 (sequential and on two threads, reflected or not) agrees with
+/// IDA* with linear conflict on the optimal length; so does 5x4 with `auto`.
+#[test]
+fn pattern_ida_agrees_with_linear_conflict() {
+    let mut rng = SplitMix64::new(2002);
+    let g44 = goal(shape(4, 4), "blank-first");
+    let sets = [set(&g44, "5-5-5", true), set(&g44, "5-5-5", false)];
+    for n in 0..12 {
+        let start = walk(&g44, 30 + 3 * n, &mut rng);
+        let lc = solve(
+            &start,
+            &g44,
+            Guide::Heuristic(slidetable::heuristic::Heuristic::LinearConflict),
+            &Options::new(Algorithm::IdaStar),
+        )
+        .unwrap()
+        .unwrap();
+        for (k, pdb) in sets.iter().enumerate() {
+            let threads = 1 + (n + k) % 2;
+            let options = Options { threads, ..Options::new(Algorithm::IdaStar) };
+            let found = solve(&start, &g44, Guide::Patterns(pdb), &options).unwrap().unwrap();
+            assert_eq!(found.moves.len(), lc.moves.len(), "{start}");
+            assert!(
+                found.stats.generated <= lc.stats.generated * 4,
+                "{start}: pdb {} lc {}",
+                found.stats.generated,
+                lc.stats.generated
+            );
+            let mut b = start.clone();
+            for &m in &found.moves {
+                b.apply(m).unwrap();
+            }
+            assert_eq!(b, g44);
+        }
+    }
+    let g54 = goal(shape(5, 4), "blank-last");
+    let pdb = set(&g54, "auto", false);
+    for n in 0..4 {
+        let start = walk(&g54, 30 + 4 * n, &mut rng);
+        let lc = solve(
+            &start,
+            &g54,
+            Guide::Heuristic(slidetable::heuristic::Heuristic::LinearConflict),
+            &Options::new(Algorithm::IdaStar),
+        )
+        .unwrap()
+        .unwrap();
+        let found = solve(&start, &g54, Guide::Patterns(&pdb), &Options::new(Algorithm::IdaStar)).unwrap().unwrap();
+        assert_eq!(found.moves.len(), lc.moves.len(), "{start}");
+    }
+}
+
+#[test]
+fn a_node_limit_stops_the_pattern_search() {
+    let g44 = goal(shape(4, 4), "blank-first");
+    let pdb = set(&g44, "5-5-5", false);
+    // Korf's instance 88, 65 moves: far more than 1,000 nodes
+    let start = Board::parse(shape(4, 4), "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4").unwrap();
+    let options = Options { max_nodes: Some(1000), ..Options::new(Algorithm::IdaStar) };
+    assert!(matches!(solve(&start, &g44, Guide::Patterns(&pdb), &options), Err(Error::SearchLimit { .. })));
 }

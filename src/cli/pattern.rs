@@ -66,7 +66,7 @@ pub fn list() -> String {
     for (shape, name, about, groups) in Partition::catalogue() {
         let groups: Vec<String> =
             groups.iter().map(|g| g.iter().map(u16::to_string).collect::<Vec<_>>().join(",")).collect();
-        s.push_str(&format!("  {shape:<4} {name:<8} {}\n           {about}\n", groups.join(" / ")));
+        s.push_str(&format!("  {:<4} {name:<8} {}\n                {about}\n", shape.to_string(), groups.join(" / ")));
     }
     s.push_str(
         "\n  any  auto     consecutive tiles of the goal in groups small enough to build in about a second each\n\
@@ -199,9 +199,8 @@ struct QueryJson {
 pub fn query(path: &Path, text: &str, json: bool) -> Result<ExitCode> {
     let table = open(path)?;
     let shape = table.header().shape;
-    let board = Board::parse(shape, text).map_err(|e| {
-        anyhow!(UsageError(format!("{e} ({} is a pattern table of {shape})", path.display())))
-    })?;
+    let board = Board::parse(shape, text)
+        .map_err(|e| anyhow!(UsageError(format!("{e} ({} is a pattern table of {shape})", path.display()))))?;
     let distance = table.distance(&board)?;
     let cells = table.index().cells_of(&board)?;
     let mut out = std::io::stdout().lock();
@@ -306,7 +305,10 @@ pub fn verify(path: &Path) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Ok(Some(m)) if m.rank == u64::MAX => {
-            eprintln!("table: {} FAILED verification: the header's histogram does not match the entries", path.display());
+            eprintln!(
+                "table: {} FAILED verification: the header's histogram does not match the entries",
+                path.display()
+            );
             Ok(ExitCode::from(EXIT_NO))
         }
         Ok(Some(m)) => {
@@ -332,7 +334,13 @@ pub fn verify(path: &Path) -> Result<ExitCode> {
 /// The tables of `partition` for `goal` from `dir`, loaded for a search (each checksummed once).
 /// Missing tables of groups small enough are built on the spot and saved (said on stderr);
 /// otherwise the error names the exact `table build` command.
-pub fn load_set(goal: &Goal, goal_board: &Board, partition: &Partition, dir: &Path, reflect: bool) -> Result<PatternSet> {
+pub fn load_set(
+    goal: &Goal,
+    goal_board: &Board,
+    partition: &Partition,
+    dir: &Path,
+    reflect: bool,
+) -> Result<PatternSet> {
     let shape = goal_board.shape();
     let mut tables = Vec::with_capacity(partition.groups.len());
     let mut missing: Vec<PathBuf> = Vec::new();
@@ -390,8 +398,7 @@ pub fn found_partition(goal: &Goal, goal_board: &Board, dir: &Path) -> Option<Pa
     for name in Partition::names(shape) {
         let Ok(p) = Partition::parse(goal_board, name) else { continue };
         if p.groups.iter().all(|g| dir.join(pattern_file_name(shape, goal, g)).exists()) {
-            let entries: u64 =
-                p.groups.iter().filter_map(|g| PatternIndex::new(shape, g).ok()).map(|i| i.len()).sum();
+            let entries: u64 = p.groups.iter().filter_map(|g| PatternIndex::new(shape, g).ok()).map(|i| i.len()).sum();
             if best.as_ref().map_or(true, |(e, _)| entries > *e) {
                 best = Some((entries, p));
             }

@@ -94,7 +94,9 @@ pub fn run(mut args: QueryArgs) -> Result<ExitCode> {
         let text = match &args.file {
             Some(f) => {
                 let text = std::fs::read_to_string(f).with_context(|| format!("reading {}", f.display()))?;
-                Board::parse_cos226(&text).with_context(|| format!("reading the puzzle in {}", f.display()))?.to_string()
+                Board::parse_cos226(&text)
+                    .with_context(|| format!("reading the puzzle in {}", f.display()))?
+                    .to_string()
             }
             None if args.tiles.is_empty() => bail!(UsageError("no board given: write its tiles row by row".into())),
             None => args.tiles.join(" "),

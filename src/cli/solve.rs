@@ -11,7 +11,7 @@ use serde::Serialize;
 use slidetable::heuristic::pdb::{Partition, PatternSet};
 use slidetable::heuristic::Heuristic;
 use slidetable::puzzle::board::moves_to_string;
-use slidetable::search::{effective_branching_factor, solve, Algorithm, Exact, Found, Guide, Options};
+use slidetable::search::{effective_branching_factor, solve, Algorithm, ChildOrder, Exact, Found, Guide, Options};
 use slidetable::{Board, Goal, Shape, Table};
 
 use super::input::{preset_list, BoardInput};
@@ -83,6 +83,14 @@ pub(super) enum HeuristicArg {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum OrderArg {
+    /// The children with the lowest estimate first.
+    Estimate,
+    /// Up, left, right, down (the blank's moves).
+    Fixed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum Format {
     /// A readable report.
     Human,
@@ -121,6 +129,11 @@ pub struct SolveArgs {
     /// with --batch, boards are solved in parallel instead, one thread each. [default: all cores]
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
+    /// With -H pdb: the order IDA* tries a node's children in: `estimate` (lowest first) or
+    /// `fixed` (up, left, right, down: Korf & Felner's order, whose published node counts it
+    /// reproduces one for one with --threads 1).
+    #[arg(long, value_enum, value_name = "ORDER", default_value = "estimate")]
+    order: OrderArg,
     /// Solve one board per line of --file (or standard input), in parallel; print one result line
     /// per board, then the totals.
     #[arg(long, conflicts_with_all = ["preset", "steps", "format"])]
@@ -194,6 +207,13 @@ impl SolveArgs {
         })
     }
 
+    pub(super) fn order(&self) -> ChildOrder {
+        match self.order {
+            OrderArg::Estimate => ChildOrder::ByEstimate,
+            OrderArg::Fixed => ChildOrder::Fixed,
+        }
+    }
+
     pub(super) fn dir(&self) -> PathBuf {
         self.dir.clone().unwrap_or_else(|| PathBuf::from("."))
     }
@@ -203,7 +223,12 @@ impl SolveArgs {
     }
 
     /// The pattern databases for -H pdb, loaded (or built on the spot when small).
-    pub(super) fn patterns(&self, heuristic: HeuristicArg, goal: &Goal, goal_board: &Board) -> Result<Option<PatternSet>> {
+    pub(super) fn patterns(
+        &self,
+        heuristic: HeuristicArg,
+        goal: &Goal,
+        goal_board: &Board,
+    ) -> Result<Option<PatternSet>> {
         if heuristic != HeuristicArg::Pdb {
             return Ok(None);
         }
@@ -399,6 +424,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         algorithm,
         max_nodes: args.max_nodes,
         max_bytes: Some(args.max_memory.unwrap_or_else(default_max_memory)),
+        order: args.order(),
         threads: args.threads(),
     };
     let exact = match &table {

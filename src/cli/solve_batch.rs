@@ -47,7 +47,9 @@ struct Totals {
 
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     if !args.input.tiles.is_empty() {
-        bail!(UsageError("--batch reads boards from --file or standard input, one per line, not from arguments".into()));
+        bail!(UsageError(
+            "--batch reads boards from --file or standard input, one per line, not from arguments".into()
+        ));
     }
     let text = match &args.input.file {
         Some(p) if p.as_os_str() != "-" => {
@@ -87,6 +89,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         max_nodes: args.max_nodes,
         // the boards run side by side: each gets its share of the memory limit
         max_bytes: Some(args.max_memory.unwrap_or_else(default_max_memory) / rayon::current_num_threads() as u64),
+        order: args.order(),
         threads: 1,
     };
     let started = Instant::now();

@@ -221,9 +221,11 @@ mod tests {
     /// lexicographic order of the cells: the rank must agree, and unrank must invert it.
     #[test]
     fn rank_is_lexicographic_order_of_placements() {
-        for (shape, tiles) in
-            [(Shape::new(3, 3).unwrap(), vec![1u16, 2, 3]), (Shape::new(2, 3).unwrap(), vec![5, 2]), (Shape::new(3, 4).unwrap(), vec![1, 7, 11, 4])]
-        {
+        for (shape, tiles) in [
+            (Shape::new(3, 3).unwrap(), vec![1u16, 2, 3]),
+            (Shape::new(2, 3).unwrap(), vec![5, 2]),
+            (Shape::new(3, 4).unwrap(), vec![1, 7, 11, 4]),
+        ] {
             let index = PatternIndex::new(shape, &tiles).unwrap();
             let n = shape.cells();
             let k = tiles.len();

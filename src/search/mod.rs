@@ -163,6 +163,8 @@ pub struct Options {
     /// Give up ([`Error::SearchLimit`]) once the search's own data would take more bytes than
     /// this (boards, node records, hash table, open list; IDA* needs only its path).
     pub max_bytes: Option<u64>,
+    /// The order in which IDA* with pattern databases tries a node's children.
+    pub order: ChildOrder,
     /// Threads for one search (IDA* with pattern databases splits each iteration's subtrees
     /// among them); 1 searches on the calling thread.
     pub threads: usize,
@@ -171,7 +173,13 @@ pub struct Options {
 impl Default for Options {
     /// A*, no limits.
     fn default() -> Options {
-        Options { algorithm: Algorithm::AStar, max_nodes: None, max_bytes: None, threads: 1 }
+        Options {
+            algorithm: Algorithm::AStar,
+            max_nodes: None,
+            max_bytes: None,
+            order: ChildOrder::ByEstimate,
+            threads: 1,
+        }
     }
 }
 
@@ -180,6 +188,18 @@ impl Options {
     pub fn new(algorithm: Algorithm) -> Options {
         Options { algorithm, ..Options::default() }
     }
+}
+
+/// The order in which a depth-first search tries a node's children (used by IDA* with pattern
+/// databases).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum ChildOrder {
+    /// Lowest estimate first.
+    #[default]
+    ByEstimate,
+    /// The blank's moves in the order up, left, right, down, as in Korf & Felner's runs, so that
+    /// node counts can be compared with theirs one for one.
+    Fixed,
 }
 
 /// What a search did.

@@ -107,7 +107,12 @@ pub fn open_pattern(path: &Path) -> Result<PatternTable<Mmap>, Error> {
     PatternTable::new(map)
 }
 
-fn fill_file(index: &PatternIndex, goal: &Board, file: &mut [u8], progress: impl FnMut(&Progress)) -> Result<(), Error> {
+fn fill_file(
+    index: &PatternIndex,
+    goal: &Board,
+    file: &mut [u8],
+    progress: impl FnMut(&Progress),
+) -> Result<(), Error> {
     let (head, payload) = file.split_at_mut(PAYLOAD_OFFSET);
     let histogram = fill(index, goal, payload, progress)?;
     let header = Header {
@@ -242,24 +247,17 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
         let mut fresh = vec![0u8; self.index.len() as usize];
         let histogram = fill(&self.index, self.goal(), &mut fresh, progress)?;
         let stored = self.payload();
-        let first = stored
-            .par_chunks(1 << 20)
-            .zip(fresh.par_chunks(1 << 20))
-            .enumerate()
-            .find_first(|(_, (a, b))| a != b)
-            .map(|(chunk, (a, b))| {
-                let at = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(0);
-                (chunk * (1 << 20) + at) as u64
-            });
+        let first =
+            stored.par_chunks(1 << 20).zip(fresh.par_chunks(1 << 20)).enumerate().find_first(|(_, (a, b))| a != b).map(
+                |(chunk, (a, b))| {
+                    let at = a.iter().zip(b).position(|(x, y)| x != y).unwrap_or(0);
+                    (chunk * (1 << 20) + at) as u64
+                },
+            );
         if let Some(rank) = first {
             let mut cells = vec![0u8; self.index.k()];
             self.index.unrank(rank, &mut cells);
-            return Ok(Some(Mismatch {
-                rank,
-                cells,
-                stored: stored[rank as usize],
-                expected: fresh[rank as usize],
-            }));
+            return Ok(Some(Mismatch { rank, cells, stored: stored[rank as usize], expected: fresh[rank as usize] }));
         }
         if histogram != self.header.histogram {
             return Ok(Some(Mismatch { rank: u64::MAX, cells: Vec::new(), stored: 0, expected: 0 }));
@@ -348,12 +346,9 @@ impl Geometry {
     fn flood(&self, seed: u64, free: u64) -> u64 {
         let mut r = seed;
         loop {
-            let g = (r
-                | r << self.cols
-                | r >> self.cols
-                | (r << 1 & self.not_first_col)
-                | (r >> 1 & self.not_last_col))
-                & free;
+            let g =
+                (r | r << self.cols | r >> self.cols | (r << 1 & self.not_first_col) | (r >> 1 & self.not_last_col))
+                    & free;
             if g == r {
                 return r;
             }
@@ -637,7 +632,9 @@ pub fn fill(
     drop(work);
     let missing = missing.into_inner();
     if missing != u64::MAX {
-        return Err(Error::BadShape(format!("placement {missing} of the group was never reached: a bug, please report it")));
+        return Err(Error::BadShape(format!(
+            "placement {missing} of the group was never reached: a bug, please report it"
+        )));
     }
     let mut histogram = out
         .par_chunks(1 << 20)
@@ -648,12 +645,15 @@ pub fn fill(
             }
             h
         })
-        .reduce(|| [0u64; 256], |mut a, b| {
-            for (x, y) in a.iter_mut().zip(b) {
-                *x += y;
-            }
-            a
-        })
+        .reduce(
+            || [0u64; 256],
+            |mut a, b| {
+                for (x, y) in a.iter_mut().zip(b) {
+                    *x += y;
+                }
+                a
+            },
+        )
         .to_vec();
     while histogram.last() == Some(&0) {
         histogram.pop();

@@ -1,0 +1,205 @@
+//! Pattern tables through the real binary: build, query, stats, verify, solve -H pdb, --batch,
+//! and the errors a user meets.
+
+mod common;
+
+use std::fs;
+
+use common::{one_line_error, table};
+use predicates::prelude::*;
+use predicates::str::contains;
+
+/// The two tables of the 3x3 `4-4` partition for the blank-first goal, built in `dir`.
+fn with_4_4() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path())
+        .args(["build", "--board", "3x3", "--goal", "blank-first", "--pattern", "4-4"])
+        .assert()
+        .success()
+        .stdout(contains("building 2 pattern tables for 3x3, goal blank-first, partition 4-4"))
+        .stdout(contains("tiles 1,2,4,5: 3,024 entries"))
+        .stdout(contains("3x3-blank-first-tiles-3-6-7-8.table"));
+    dir
+}
+
+#[test]
+fn build_query_stats_verify_a_pattern_table() {
+    let dir = with_4_4();
+    let file = "3x3-blank-first-tiles-1-2-4-5.table";
+    assert_eq!(fs::metadata(dir.path().join(file)).unwrap().len(), 4096 + 3024);
+    // tile 1 one step from home, the others home: one move of the group's tiles
+    table(dir.path())
+        .args(["query", "--table", file, "1 0 2 3 4 5 6 7 8", "--json"])
+        .assert()
+        .success()
+        .stdout(contains("\"distance\":1"))
+        .stdout(contains("\"group\":[1,2,4,5]"));
+    table(dir.path())
+        .args(["query", "--table", file, "0 1 2 3 4 5 6 7 8"])
+        .assert()
+        .success()
+        .stdout(contains("pattern distance 0"));
+    table(dir.path())
+        .args(["stats", "--table", file])
+        .assert()
+        .success()
+        .stdout(contains("pattern table of tiles 1,2,4,5 on 3x3"))
+        .stdout(contains("entries    3,024 placements of 4 tiles"));
+    table(dir.path())
+        .args(["stats", "--table", file, "--json"])
+        .assert()
+        .success()
+        .stdout(contains("\"entries\": 3024"));
+    table(dir.path()).args(["verify", "--table", file]).assert().success().stdout(contains("ok: "));
+
+    // a flipped entry: verify names it (exit 1); solve refuses the table (exit 3)
+    let path = dir.path().join(file);
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[4096 + 500] ^= 1;
+    fs::write(&path, &bytes).unwrap();
+    table(dir.path()).args(["verify", "--table", file]).assert().code(1).stderr(contains("FAILED verification"));
+    table(dir.path())
+        .args(["solve", "--goal", "blank-first", "-H", "pdb", "--pattern", "4-4", "8 6 7 2 5 4 3 0 1"])
+        .assert()
+        .code(3)
+        .stderr(contains("checksum mismatch"))
+        .stderr(one_line_error());
+    // a truncated one
+    fs::write(&path, &bytes[..5000]).unwrap();
+    table(dir.path()).args(["stats", "--table", file]).assert().code(3).stderr(one_line_error());
+}
+
+#[test]
+fn solve_with_pattern_databases_is_optimal_and_checked() {
+    let dir = with_4_4();
+    // the 8-puzzle's table checks the answer: 30 moves
+    table(dir.path())
+        .args(["solve", "--goal", "blank-first", "-H", "pdb", "--pattern", "4-4", "8 6 7 2 5 4 3 0 1", "--json"])
+        .assert()
+        .success()
+        .stdout(contains("\"heuristic\":\"pdb\""))
+        .stdout(contains("\"algorithm\":\"idastar\""))
+        .stdout(contains("\"optimal\":true"));
+    for algorithm in ["astar", "idastar"] {
+        table(dir.path())
+            .args(["solve", "--goal", "blank-first", "-H", "pdb", "-a", algorithm, "--preset", "hardest-a"])
+            .assert()
+            .success()
+            .stdout(contains("optimal      yes: the exact distance"));
+    }
+}
+
+#[test]
+fn missing_small_tables_are_built_and_large_ones_named() {
+    let dir = tempfile::tempdir().unwrap();
+    // 5-5-5 is small: built on the spot, saved, said on stderr
+    table(dir.path())
+        .args(["solve", "--goal", "blank-first", "-H", "pdb", "--pattern", "5-5-5", "--threads", "2"])
+        .args(["0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15"])
+        .assert()
+        .success()
+        .stdout(contains("moves        42"))
+        .stderr(contains("was missing; built it"));
+    assert!(dir.path().join("4x4-blank-first-tiles-1-2-4-5-8.table").exists());
+    // 7-8 is not: the error names the command
+    table(dir.path())
+        .args([
+            "solve",
+            "--goal",
+            "blank-first",
+            "-H",
+            "pdb",
+            "--pattern",
+            "7-8",
+            "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15",
+        ])
+        .assert()
+        .code(3)
+        .stderr(contains("table build --board 4x4 --goal blank-first --pattern 7-8"))
+        .stderr(one_line_error());
+    // with no -H past 12 cells: the tables found are used
+    table(dir.path())
+        .args(["solve", "--goal", "blank-first", "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15"])
+        .assert()
+        .success()
+        .stdout(contains("with pdb"));
+}
+
+#[test]
+fn batch_solves_every_line_in_order_with_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards = "# Korf's instance 79, a board one move away, a bad line, an unsolvable board\n\
+                  0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15\n\
+                  1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15\n\
+                  1 2 3\n\
+                  0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15\n";
+    fs::write(dir.path().join("boards.txt"), boards).unwrap();
+    table(dir.path())
+        .args(["solve", "--batch", "--file", "boards.txt", "--goal", "blank-first", "-H", "pdb", "--pattern", "5-5-5"])
+        .assert()
+        .code(2)
+        .stdout(contains("2\t42\t"))
+        .stdout(contains("3\t1\t"))
+        .stdout(contains("4\terror"))
+        .stdout(contains("5\tunsolvable"))
+        .stdout(contains("# total: 4 boards, 2 solved, 1 unsolvable, 1 errors"))
+        .stderr(contains("line 4:"));
+    table(dir.path())
+        .args(["solve", "--batch", "--goal", "blank-first", "-H", "pdb", "--pattern", "5-5-5", "--json"])
+        .write_stdin("0 1 2 3 4 5 6 7 8 9 10 11 12 13 15 14\n4 1 2 3 0 5 6 7 8 9 10 11 12 13 14 15\n")
+        .assert()
+        .success()
+        .stdout(contains("{\"line\":1,\"unsolvable\":true}"))
+        .stdout(contains("{\"line\":2,\"moves\":1,\"solution\":\"U\""))
+        .stdout(contains("\"totals\""));
+}
+
+#[test]
+fn bad_patterns_are_one_line_and_exit_2_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, says) in [
+        (vec!["build", "--board", "4x4", "--pattern", "1,2,3/3,4"], "tile 3 is in two groups"),
+        (vec!["build", "--board", "4x4", "--pattern", "1,2,17"], "not a tile of 4x4"),
+        (vec!["build", "--board", "4x4", "--pattern", "6-6-6-6"], "is a partition of 5x5"),
+        (vec!["build", "--board", "4x4", "--pattern", "1,2,3/4,5", "-o", "x.table"], "-o names one file"),
+        (vec!["build", "--board", "6x6", "--pattern", "1,2,3,4,5,6,7,8"], "of memory to build"),
+        (vec!["build", "--board", "3x3", "--pattern", "1,2,3,4,5,6,7"], "leaves fewer than two other tiles"),
+        (
+            vec!["solve", "-H", "manhattan", "--pattern", "7-8", "1 2 3 4 5 6 7 8 0"],
+            "--pattern goes with --heuristic pdb",
+        ),
+    ] {
+        table(dir.path()).args(&args).assert().code(2).stderr(contains(says)).stderr(one_line_error());
+    }
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "nothing was written");
+    table(dir.path())
+        .args(["build", "--pattern", "list"])
+        .assert()
+        .success()
+        .stdout(contains("4x4  7-8      1,2,3,4,5,6,7 / 8,9,10,11,12,13,14,15"))
+        .stdout(contains("5x5  6-6-6-6"));
+}
+
+#[test]
+fn a_single_group_goes_to_the_named_file_and_replaces_it_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path())
+        .args(["build", "--board", "3x4", "--pattern", "1,5,9", "-o", "g.table"])
+        .assert()
+        .success()
+        .stdout(contains("-> g.table"));
+    table(dir.path()).args(["verify", "--table", "g.table"]).assert().success();
+    // a failed build (a group too large for the board) leaves it untouched
+    let before = fs::read(dir.path().join("g.table")).unwrap();
+    table(dir.path())
+        .args(["build", "--board", "3x4", "--pattern", "1,2,3,4,5,6,7,8,9,10", "-o", "g.table"])
+        .assert()
+        .code(2);
+    assert_eq!(fs::read(dir.path().join("g.table")).unwrap(), before);
+    table(dir.path())
+        .args(["build", "--board", "3x4", "--pattern", "1,5,9", "-o", "nodir/g.table"])
+        .assert()
+        .code(3)
+        .stderr(one_line_error());
+    let _ = predicate::always();
+}
