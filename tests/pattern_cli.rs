@@ -203,3 +203,21 @@ fn a_single_group_goes_to_the_named_file_and_replaces_it_whole() {
         .stderr(one_line_error());
     let _ = predicate::always();
 }
+
+#[test]
+fn past_12_cells_without_tables_a_hint_names_the_build() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path())
+        .args(["solve", "--goal", "blank-first", "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15"])
+        .assert()
+        .success()
+        .stdout(contains("with linear-conflict"))
+        .stderr(contains("table: hint: "))
+        .stderr(contains("table build --board 4x4 --goal blank-first --pattern 6-6-3"));
+    // not on 12 cells and fewer, nor when a heuristic is named
+    table(dir.path())
+        .args(["solve", "-H", "manhattan", "--goal", "blank-first", "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15"])
+        .assert()
+        .success()
+        .stderr("");
+}

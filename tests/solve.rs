@@ -158,7 +158,7 @@ fn unsolvable_boards_answer_at_once_even_at_127x127() {
 fn limits_give_up_with_exit_4() {
     let dir = tempfile::tempdir().unwrap();
     table(dir.path())
-        .args(["solve", "--max-nodes", "100", "--file"])
+        .args(["solve", "--max-nodes", "100", "-H", "linear-conflict", "--file"])
         .arg(data("puzzle4x4-44.txt"))
         .assert()
         .code(4)
