@@ -11,6 +11,8 @@
 #                    fixed: up, left, right, down, Korf & Felner's order: with --threads 1 the node
 #                    counts are theirs plus one (the start, which we count)
 #   --threads N      threads per instance (default: all cores)
+#   --walks N        instead of instances: N boards made by random walks of --moves moves (default
+#                    60) from the goal, solved the same way (seeded: --seed S, default 1)
 #   ID ...           instance numbers (default: the five easiest by published nodes: 38 40 25 32 44)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,8 +22,14 @@ limit=600
 order=estimate
 threads=$(nproc)
 ids=()
+walks=0
+walk_moves=60
+seed=1
 while [ $# -gt 0 ]; do
   case "$1" in
+    --walks) walks="$2"; shift 2 ;;
+    --moves) walk_moves="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --limit) limit="$2"; shift 2 ;;
     --order) order="$2"; shift 2 ;;
@@ -42,6 +50,30 @@ done
 if [ $need -eq 1 ]; then
   echo "building the 6-6-6-6 tables into $dir/ ..." >&2
   $table build --board 5x5 --goal blank-first --pattern 6-6-6-6 --dir "$dir" -q >&2
+fi
+
+if [ "$walks" -gt 0 ]; then
+  # random walks from the goal, never undoing the last move: a reproducible awk generator
+  awk -v n="$walks" -v m="$walk_moves" -v seed="$seed" 'BEGIN {
+    srand(seed)
+    for (k = 0; k < n; k++) {
+      for (c = 0; c < 25; c++) b[c] = c
+      blank = 0; last = -1; done = 0
+      while (done < m) {
+        d = int(rand() * 4)
+        if (d == 3 - last) continue            # 0 up 1 left 2 right 3 down: 3-d undoes d
+        r = int(blank / 5); c = blank % 5
+        if (d == 0 && r == 0 || d == 3 && r == 4 || d == 1 && c == 0 || d == 2 && c == 4) continue
+        to = blank + (d == 0 ? -5 : d == 3 ? 5 : d == 1 ? -1 : 1)
+        b[blank] = b[to]; b[to] = 0; blank = to; last = d; done++
+      }
+      line = b[0]; for (c = 1; c < 25; c++) line = line " " b[c]; print line
+    }
+  }' > "$dir/.walks.txt"
+  echo "24-puzzle: $walks random walks of $walk_moves moves (seed $seed), IDA* with 6-6-6-6 and the reflected lookup, boards in parallel"
+  $table solve --batch --file "$dir/.walks.txt" --goal blank-first -H pdb --pattern 6-6-6-6 --dir "$dir" --order "$order"
+  rm -f "$dir/.walks.txt"
+  exit 0
 fi
 
 echo "24-puzzle, IDA* with 6-6-6-6 and the reflected lookup (order: $order, threads: $threads, limit: ${limit} s)"

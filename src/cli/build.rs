@@ -31,10 +31,10 @@ indistinguishable; one byte per placement of the group (n!/(n-k)! entries for k 
 Disjoint groups add up to an admissible heuristic for `table solve -H pdb`, and the larger the
 groups the better it guides. `--pattern list` shows the named partitions; what they cost here:
 
-  4x4 5-5-5     3 x 524,160 entries, 1.5 MB on disk, well under a second to build
-  4x4 6-6-3     2 x 5.8 M + 3,360 entries, 12 MB, about 2 s
-  4x4 7-8       58 M + 519 M entries, 576 MB, about 100 s on 2 cores, 4.4 GiB peak memory
-  5x5 6-6-6-6   4 x 127.5 M entries, 510 MB, a few minutes, 2.5 GiB peak memory
+  4x4 5-5-5     3 x 524,160 entries, 1.5 MiB on disk, 0.2 s to build on 2 cores
+  4x4 6-6-3     2 x 5.8 M + 3,360 entries, 11 MiB, 1.5 s
+  4x4 7-8       58 M + 519 M entries, 549 MiB, about 100 s, 4.4 GiB peak memory
+  5x5 6-6-6-6   4 x 127.5 M entries, 486 MiB, about 130 s, 2.4 GiB peak memory
 
 Each group is written to its own file, RxC-GOAL-tiles-T1-T2-....table, in the current directory
 (or --dir); -o names the file when there is one group. `table solve` finds them there.

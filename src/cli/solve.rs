@@ -32,6 +32,17 @@ search trade that for speed. Where a table covers the board (3x3 and smaller are
 in milliseconds; larger ones up to 12 cells when their file exists), the solution's length is
 checked against the exact distance.
 
+Pattern databases (-H pdb) make the 15-puzzle a millisecond problem and the 24-puzzle solvable:
+for each group of a partition of the tiles, a table (`table build --pattern`) holds the fewest
+moves of the group's tiles that bring them home; disjoint groups add up to an admissible estimate,
+and on a square board the board reflected about the diagonal gives a second one (the larger is
+used). The tables are read from --dir; small missing ones (6-6-3, 5-5-5, auto) are built on the
+spot, large ones (7-8: 100 s; 6-6-6-6: minutes) are named with the command that builds them.
+Without -H, a board past 12 cells uses the pattern tables found in --dir, or linear conflict with
+a hint. IDA* is the default with pdb, its subtrees split over --threads. --batch solves one board
+per line (of --file, or standard input), boards in parallel: one line each (line, moves, nodes
+generated, seconds, solution), then a `# total` line.
+
 Statistics: nodes expanded and generated (a node is generated when a successor is made; the move
 straight back is never made; the start counts), the largest open list, time, the search's peak
 memory, and the effective branching factor b* (N + 1 = 1 + b* + ... + b*^d).
@@ -49,7 +60,9 @@ Examples:
   table solve --file puzzle4x4-50.txt --algorithm idastar
   table solve --file puzzle04.txt --format cos226
   table solve 5 1 2 4 0 6 3 7 8 --board 3x3 --goal blank-first --json
-  table solve --board 2x4 1 2 3 4 5 6 0 7 --algorithm weighted --weight 1.5";
+  table solve --board 2x4 1 2 3 4 5 6 0 7 --algorithm weighted --weight 1.5
+  table solve --goal blank-first -H pdb --pattern 5-5-5 0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15
+  grep -v '^#' data/korf100.tsv | cut -f3 | table solve --batch --goal blank-first -H pdb";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(super) enum AlgorithmArg {
