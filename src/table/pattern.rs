@@ -18,7 +18,7 @@
 //! depth over its regions.
 //!
 //! The stored table is one byte per placement, indexed by
-//! [`PatternIndex`](crate::index::pattern::PatternIndex), in the file layout of
+//! [`PatternIndex`], in the file layout of
 //! [`crate::table::format`] with encoding 2.
 
 use std::fs::File;
