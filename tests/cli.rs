@@ -363,3 +363,31 @@ fn query_takes_a_preset_with_its_goal() {
     table(dir.path()).args(["query", "--preset", "nope"]).assert().code(2).stderr(one_line_error());
     table(dir.path()).args(["query", "--preset", "hard", "1", "2"]).assert().code(2).stderr(one_line_error());
 }
+
+/// A reader that stops early (`| head -1`) is not an error, JSON or not: exit 0, nothing on
+/// stderr. The read end is closed before the command writes, and the output is larger than a
+/// pipe's buffer, so the write fails whatever the timing.
+#[test]
+fn a_closed_pipe_is_not_an_error_json_or_not() {
+    use std::process::{Command, Stdio};
+    let dir = with_eight();
+    for args in [
+        &["stats", "--json"][..],
+        &["stats"],
+        &["sample", "--depth", "20", "--count", "6000", "--json"],
+        &["sample", "--depth", "20", "--count", "6000"],
+    ] {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("table"))
+            .current_dir(dir.path())
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}

@@ -313,8 +313,14 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
 pub struct UsageError(pub String);
 
 /// Whether the error is a write to a closed pipe (`table stats | head`), which is not an error.
+///
+/// The write error may come wrapped: JSON output goes through serde_json, whose error holds the
+/// I/O error without exposing it as a source, so it is asked for the kind too.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|c| c.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe))
+    err.chain().any(|c| {
+        c.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+            || c.downcast_ref::<serde_json::Error>().is_some_and(|e| e.io_error_kind() == Some(io::ErrorKind::BrokenPipe))
+    })
 }
 
 /// The error chain on one line: outermost context first, causes after colons, repeats dropped
