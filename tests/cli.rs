@@ -391,3 +391,39 @@ fn a_closed_pipe_is_not_an_error_json_or_not() {
         assert!(stderr.is_empty(), "{args:?}: {stderr}");
     }
 }
+
+/// `solve` looks for the default-named table to check its answer: a damaged one is reported on
+/// stderr (and the search still answers), never skipped in silence.
+#[test]
+fn solve_says_when_it_skips_a_damaged_default_table() {
+    let dir = with_eight();
+    let path = dir.path().join("eight.table");
+    let mut bytes = fs::read(&path).unwrap();
+    bytes[4096 + 1000] ^= 0x01;
+    fs::write(&path, &bytes).unwrap();
+    table(dir.path())
+        .args(["solve", "8 6 7 2 5 4 3 0 1"])
+        .assert()
+        .success()
+        .stdout(contains("moves        31"))
+        .stderr(contains("table: warning: skipped eight.table"))
+        .stderr(contains("checksum mismatch"));
+    table(dir.path()).args(["query", "8 6 7 2 5 4 3 0 1"]).assert().code(3).stderr(contains("checksum mismatch"));
+}
+
+/// Breadth-first search uses no heuristic and says so (it printed "with linear-conflict").
+#[test]
+fn breadth_first_names_no_heuristic() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path())
+        .args(["solve", "-a", "bfs", "--preset", "hard"])
+        .assert()
+        .success()
+        .stdout(contains("search       bfs (uniform cost: no heuristic)"))
+        .stdout(contains("linear-conflict").not());
+    table(dir.path())
+        .args(["solve", "-a", "bfs", "--preset", "hard", "--json"])
+        .assert()
+        .success()
+        .stdout(contains("\"heuristic\":\"none\""));
+}

@@ -824,3 +824,27 @@ fn solve_index_agrees_with_solve_on_corrupted_tables() {
     }
     assert!(agreed_errors > 0);
 }
+
+/// A header whose checksum is right but whose reserved bytes are not zero (a newer version's
+/// field) is refused, for both kinds of table, at every reserved offset.
+#[test]
+fn reserved_header_bytes_must_be_zero() {
+    let full = built(2, 3).to_vec();
+    let goal = Goal::BlankFirst.board(Shape::new(3, 3).unwrap()).unwrap();
+    let pattern = slidetable::table::pattern::build_pattern(&goal, &[1, 2], |_| {}).unwrap().as_bytes().to_vec();
+    // 2x3 goal: 6 cells, so goal bytes 26..36 are unused; the pattern table has 9 cells, 2 tiles
+    for (bytes, offsets) in [
+        (&full, vec![26, 35, 36, 39, 56, 63, 2112, 3000, 4095]),
+        (&pattern, vec![20, 35, 36, 56, 2114, 2115, 2118, 2179, 2189, 2243, 2244, 4095]),
+    ] {
+        for at in offsets {
+            let mut b = bytes.clone();
+            b[at] = 0x5A;
+            reseal_header(&mut b);
+            let e = Header::parse(&b).unwrap_err();
+            assert!(e.to_string().contains(&format!("reserved header byte {at} is 0x5a")), "{at}: {e}");
+            assert!(e.to_string().contains("newer version"), "{e}");
+        }
+        Header::parse(bytes).unwrap();
+    }
+}

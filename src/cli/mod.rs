@@ -319,7 +319,8 @@ pub struct UsageError(pub String);
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     err.chain().any(|c| {
         c.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            || c.downcast_ref::<serde_json::Error>().is_some_and(|e| e.io_error_kind() == Some(io::ErrorKind::BrokenPipe))
+            || c.downcast_ref::<serde_json::Error>()
+                .is_some_and(|e| e.io_error_kind() == Some(io::ErrorKind::BrokenPipe))
     })
 }
 

@@ -361,10 +361,15 @@ fn find_table(path: Option<&PathBuf>, goal: &Board) -> Result<Option<(Table<Byte
     }
     let name = default_table_name(shape, &slidetable::Goal::identify(goal.clone()));
     if name.exists() {
-        if let Ok(table) = open_file(&name) {
-            if table.goal() == goal {
-                return Ok(Some((table, name.display().to_string())));
-            }
+        // a table the user has but that cannot be used is said, never passed over in silence
+        match open_file(&name) {
+            Ok(table) if table.goal() == goal => return Ok(Some((table, name.display().to_string()))),
+            Ok(table) => eprintln!(
+                "table: warning: skipped {}: its goal is {}, not {goal}; rebuild it with `table build`",
+                name.display(),
+                table.goal()
+            ),
+            Err(e) => eprintln!("table: warning: skipped {}: {}", name.display(), super::one_line(&e)),
         }
     }
     if shape.cells() <= 9 {
@@ -451,8 +456,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         reason: None,
         algorithm: algorithm.name(),
         weight: if let Algorithm::Weighted(w) = algorithm { Some(w) } else { None },
-        heuristic: guide.name(),
-        admissible: guide.is_admissible(),
+        // breadth-first search uses no estimate, whatever -H says
+        heuristic: if algorithm == Algorithm::Bfs { "none" } else { guide.name() },
+        admissible: algorithm == Algorithm::Bfs || guide.is_admissible(),
         moves: None,
         solution: None,
         tiles: None,
@@ -564,7 +570,11 @@ fn human(
     };
     writeln!(out, "board        {shape}, goal {goal_text}")?;
     let weight = report.weight.map(|w| format!(" (w = {w})")).unwrap_or_default();
-    writeln!(out, "search       {}{weight} with {}", report.algorithm, report.heuristic)?;
+    if report.heuristic == "none" {
+        writeln!(out, "search       {} (uniform cost: no heuristic)", report.algorithm)?;
+    } else {
+        writeln!(out, "search       {}{weight} with {}", report.algorithm, report.heuristic)?;
+    }
     if !report.admissible {
         writeln!(
             out,

@@ -13,7 +13,7 @@
 //! |     18 |     1 | encoding (1: one distance byte per state, blank-block Lehmer index)    |
 //! |     19 |     1 | maximum depth                                                          |
 //! |     20 |    16 | goal: the tiles in row-major order, 0 for the blank, unused cells 0    |
-//! |     36 |     4 | reserved, 0                                                            |
+//! |     36 |     4 | reserved, 0 (every reserved or unused byte must be 0 when read)       |
 //! |     40 |     8 | entry count (`u64`, `rows*cols!/2`)                                    |
 //! |     48 |     4 | CRC-32 (IEEE) of the payload                                           |
 //! |     52 |     4 | CRC-32 of the header's 4096 bytes with this field zeroed               |
@@ -246,6 +246,28 @@ impl Header {
         if sum != entries || histogram[0] != 1 {
             // both kinds have exactly one entry at 0: the goal, or the goal's placement
             return Err(corrupt(format!("histogram sums to {sum}, expected {entries} with one goal")));
+        }
+        // every byte the layout does not use must be zero: a future version's new field would
+        // otherwise be read as if it meant nothing
+        let mut zero: Vec<std::ops::Range<usize>> = vec![36..40, 56..64];
+        match encoding {
+            Encoding::DistanceByte => zero.extend([OFF_GOAL + n..OFF_GOAL + 16, OFF_GROUP_LEN..PAYLOAD_OFFSET]),
+            Encoding::PatternByte => zero.extend([
+                OFF_GOAL..OFF_GOAL + 16,
+                OFF_WIDTH + 1..OFF_GROUP,
+                OFF_GROUP + group.len()..OFF_PATTERN_GOAL,
+                OFF_PATTERN_GOAL + n..PAYLOAD_OFFSET,
+            ]),
+        }
+        for range in zero {
+            let start = range.start;
+            if let Some(i) = b[range].iter().position(|&x| x != 0) {
+                return Err(corrupt(format!(
+                    "reserved header byte {} is {:#04x}, not 0 (made by a newer version of slidetable? this one reads format {VERSION})",
+                    start + i,
+                    b[start + i]
+                )));
+            }
         }
         Ok(Header {
             shape,
