@@ -173,11 +173,14 @@ pub enum BoardError {
         shape: Shape,
     },
     /// A tile given twice.
-    #[error("tile {tile} appears more than once")]
+    #[error("{}", if *tile == 0 { "the blank (0, _ or .) appears more than once: a board has one blank".to_string() } else { format!("tile {tile} appears more than once") })]
     Duplicate {
         /// The repeated tile (0 is the blank).
         tile: usize,
     },
+    /// Text that parses, but not as its writer meant: the message says what to type instead.
+    #[error("{0}")]
+    Misread(String),
     /// A puzzle file that does not follow the COS 226 format.
     #[error("{0}")]
     BadFile(String),

@@ -657,3 +657,22 @@ proptest! {
         }
     }
 }
+
+/// Input a user meant otherwise gets a message that says what was meant and what to type.
+#[test]
+fn misread_input_says_what_to_type() {
+    let s = Shape::EIGHT;
+    let e = Board::parse(s, "8_6_7_2_5_4_3_0_1").unwrap_err().to_string();
+    assert!(e.contains("reads as 17 tiles") && e.contains("write `8 6 7 2 5 4 3 0 1`"), "{e}");
+    let e = Board::parse(s, "0 0 0 0 0 0 0 0 0").unwrap_err().to_string();
+    assert!(e.contains("the blank (0, _ or .) appears more than once"), "{e}");
+    let e = Board::parse(s, "1 2 3 4 5 6 7 7 0").unwrap_err().to_string();
+    assert!(e.contains("tile 7 appears more than once"), "{e}");
+    // blanks written as `_` still work where they are blanks
+    assert_eq!(Board::parse(s, "8 6 7/2 5 4/3 _ 1").unwrap(), Board::parse(s, "867254301").unwrap());
+    for (text, name) in [("blank_last", "blank-last"), ("BlankFirst", "blank-first"), ("blank first", "blank-first")] {
+        let e = Goal::parse(s, text).unwrap_err().to_string();
+        assert!(e.contains(&format!("did you mean `--goal {name}`")), "{text}: {e}");
+    }
+    assert_eq!(Goal::parse(s, "Blank-Last").unwrap(), Goal::BlankLast);
+}

@@ -427,3 +427,25 @@ fn breadth_first_names_no_heuristic() {
         .success()
         .stdout(contains("\"heuristic\":\"none\""));
 }
+
+/// A negative weight reaches the range check (it was a clap parse error); a huge unsolvable board
+/// is answered in a few lines, its goal shortened.
+#[test]
+fn negative_weights_and_huge_boards_get_short_clear_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path())
+        .args(["solve", "--preset", "hard", "-a", "weighted", "--weight", "-1"])
+        .assert()
+        .code(2)
+        .stderr(contains("weight -1 is out of range: give a number from 0 to 1000"))
+        .stderr(one_line_error());
+    let n = 127 * 127;
+    let mut tiles: Vec<String> = (1..n).map(|t| t.to_string()).collect();
+    tiles.push("0".into());
+    tiles.swap(0, 1);
+    let out = table(dir.path()).args(["solve", "--board", "127x127"]).arg(tiles.join(" ")).assert().code(1);
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(stdout.len() < 1000, "{} bytes", stdout.len());
+    assert!(stdout.contains("1 2 3 4 5 6 7 8 ... 16126 16127 16128 0 (127x127, 16129 cells)"), "{stdout}");
+    assert!(out.get_output().stderr.is_empty(), "no hint for a board pattern tables cannot serve");
+}

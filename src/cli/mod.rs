@@ -365,6 +365,17 @@ impl BoardJson {
     }
 }
 
+/// A board for a message: whole up to 36 cells; past that its first tiles, an ellipsis, its last
+/// ones and its shape, so a 127x127 goal is not 60 KB on one line.
+pub fn short(board: &Board) -> String {
+    let cells = board.cells();
+    if cells.len() <= 36 {
+        return board.to_string();
+    }
+    let show = |ts: &[u16]| ts.iter().map(u16::to_string).collect::<Vec<_>>().join(" ");
+    format!("{} ... {} ({}, {} cells)", show(&cells[..8]), show(&cells[cells.len() - 4..]), board.shape(), cells.len())
+}
+
 /// `1234567` as `1,234,567`.
 pub fn thousands(n: impl Into<u128>) -> String {
     let n: u128 = n.into();

@@ -152,7 +152,7 @@ pub struct SolveArgs {
     #[arg(long, conflicts_with_all = ["preset", "steps", "format"])]
     batch: bool,
     /// Weighted A*: the weight w of h in g + w*h (0 to 1000). [default: 2]
-    #[arg(long, value_name = "W")]
+    #[arg(long, value_name = "W", allow_negative_numbers = true)]
     weight: Option<f64>,
     /// The table file for --heuristic table and for checking optimality. [default: the one
     /// `table build` names for the board and goal, if it exists; 3x3 and smaller are built in
@@ -198,6 +198,7 @@ impl SolveArgs {
             return Ok(HeuristicArg::Pdb);
         }
         let name = default_partition(shape);
+        // only where pattern tables can serve the board (up to 64 cells)
         if let Ok(p) = Partition::parse(goal_board, name) {
             eprintln!(
                 "table: hint: searching with linear conflict; pattern tables solve this board far faster: `{}`, then `table solve -H pdb --pattern {name}`",
@@ -478,8 +479,10 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
                 writeln!(out)?;
             }
             Format::Human => {
-                write!(out, "{}", board.grid())?;
-                writeln!(out, "unsolvable: this board cannot reach the goal {goal}")?;
+                if board.shape().cells() <= 400 {
+                    write!(out, "{}", board.grid())?;
+                }
+                writeln!(out, "unsolvable: this board cannot reach the goal {}", super::short(&goal))?;
                 writeln!(out, "why: {}", report.reason.as_deref().unwrap_or_default())?;
             }
         }

@@ -106,6 +106,13 @@ impl Partition {
     /// two groups, an empty group or one too large ([`PatternIndex::new`]).
     pub fn parse(goal: &Board, text: &str) -> Result<Partition, Error> {
         let shape = goal.shape();
+        if shape.cells() > crate::index::pattern::MAX_PATTERN_CELLS {
+            return Err(Error::BadShape(format!(
+                "{shape}: pattern tables go up to {} cells, and this board has {}",
+                crate::index::pattern::MAX_PATTERN_CELLS,
+                shape.cells()
+            )));
+        }
         let text = text.trim();
         if text.is_empty() {
             return Err(Error::BadOption(

@@ -192,7 +192,24 @@ impl Board {
     /// [`Error::BadBoard`] naming the problem: a token that is not a number, the wrong count for
     /// the shape, a tile out of range, a duplicate tile.
     pub fn parse(shape: Shape, text: &str) -> Result<Board, Error> {
-        Board::from_values(shape, parse_cells(text, shape.cells())?)
+        let n = shape.cells();
+        Board::from_values(shape, parse_cells(text, n)?).map_err(|e| match e {
+            // `8_6_7_2_5_4_3_0_1`: underscores meant as separators, read as blanks
+            Error::BadBoard(BoardError::WrongCount { .. }) if text.contains('_') => {
+                let numbers: Vec<&str> = text.split(|c: char| c == '_' || c.is_whitespace()).filter(|t| !t.is_empty()).collect();
+                if numbers.len() == n && numbers.iter().all(|t| t.parse::<u64>().is_ok()) {
+                    BoardError::Misread(format!(
+                        "`{text}` reads as {} tiles, because `_` is the blank, not a separator; for these {n} tiles write `{}`",
+                        parse_cells(text, n).map_or(0, |v| v.len()),
+                        numbers.join(" ")
+                    ))
+                    .into()
+                } else {
+                    e
+                }
+            }
+            e => e,
+        })
     }
 
     /// A board from parsed values, checking the count before the range so messages name the

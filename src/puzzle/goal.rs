@@ -35,7 +35,12 @@ impl Goal {
             "blank-last" | "last" | "default" => Ok(Goal::BlankLast),
             "blank-first" | "first" => Ok(Goal::BlankFirst),
             "snail" | "spiral" => Ok(Goal::Snail),
-            _ => {
+            other => {
+                // near misses of a name: `blank_last`, `blanklast`, `Blank Last`
+                let squashed: String = other.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
+                if let Some(name) = Goal::NAMES.iter().find(|n| n.replace('-', "") == squashed) {
+                    return Err(Error::BadGoal(format!("`{text}` is not a goal name: did you mean `--goal {name}`?")));
+                }
                 let board = Board::parse(shape, text).map_err(|e| {
                     Error::BadGoal(format!(
                         "`{text}` is not a goal name ({}) nor a {shape} board: {e}",
