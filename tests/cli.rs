@@ -449,3 +449,29 @@ fn negative_weights_and_huge_boards_get_short_clear_answers() {
     assert!(stdout.contains("1 2 3 4 5 6 7 8 ... 16126 16127 16128 0 (127x127, 16129 cells)"), "{stdout}");
     assert!(out.get_output().stderr.is_empty(), "no hint for a board pattern tables cannot serve");
 }
+
+/// `query --file -` reads the puzzle from standard input, as `solve --file -` does; boards piped
+/// to a plain `query` are pointed to `--batch` and `--file -`.
+#[test]
+fn query_reads_standard_input_when_asked_and_says_how_otherwise() {
+    let dir = with_eight();
+    table(dir.path())
+        .args(["query", "--file", "-"])
+        .write_stdin("3\n1 2 3\n4 5 6\n7 0 8\n")
+        .assert()
+        .success()
+        .stdout(contains("distance        1 move"));
+    table(dir.path())
+        .args(["query", "--batch", "--file", "-"])
+        .write_stdin("123456708\n")
+        .assert()
+        .success()
+        .stdout("1\n");
+    table(dir.path())
+        .arg("query")
+        .write_stdin("123456708\n")
+        .assert()
+        .code(2)
+        .stderr(contains("give --batch for one board per line, or --file - for a COS 226 puzzle"))
+        .stderr(one_line_error());
+}

@@ -1,7 +1,7 @@
 //! `table query`: exact distances, optimal solutions and optimal first moves, one board or a batch.
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, BufRead, BufReader, IsTerminal, Read, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -51,7 +51,8 @@ pub struct QueryArgs {
     tiles: Vec<String>,
     #[command(flatten)]
     table: TableArgs,
-    /// Read the board from a COS 226 puzzle file; with --batch, the file of boards, one per line.
+    /// Read the board from a COS 226 puzzle file (`-`: standard input); with --batch, the file of
+    /// boards, one per line.
     #[arg(long, short = 'f', value_name = "FILE")]
     file: Option<PathBuf>,
     /// A named board (`--preset list` lists them); its goal is used unless --goal is given.
@@ -109,14 +110,20 @@ pub fn run(mut args: QueryArgs) -> Result<ExitCode> {
         }
         let opened = open_table(&args.table, None, true)?;
         let input: Box<dyn Read> = match &args.file {
-            Some(p) => Box::new(File::open(p).with_context(|| format!("opening {}", p.display()))?),
-            None => Box::new(io::stdin().lock()),
+            Some(p) if p.as_os_str() != "-" => {
+                Box::new(File::open(p).with_context(|| format!("opening {}", p.display()))?)
+            }
+            _ => Box::new(io::stdin().lock()),
         };
         return batch(&opened, BufReader::with_capacity(1 << 20, input), args.solve);
     }
     let (opened, board) = match (&args.file, args.tiles.is_empty()) {
         (Some(path), true) => {
-            let text = std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+            let text = if path.as_os_str() == "-" {
+                io::read_to_string(io::stdin().lock()).context("reading the puzzle from standard input")?
+            } else {
+                std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?
+            };
             let board =
                 Board::parse_cos226(&text).with_context(|| format!("reading the puzzle in {}", path.display()))?;
             let opened = open_table(&args.table, Some(board.shape()), true)?;
@@ -124,7 +131,14 @@ pub fn run(mut args: QueryArgs) -> Result<ExitCode> {
         }
         (Some(_), false) => bail!(UsageError("give the board either as arguments or with --file, not both".into())),
         (None, true) => {
-            bail!(UsageError("no board given: write its tiles row by row, like `table query 8 6 7 2 5 4 3 0 1`".into()))
+            let hint = if io::stdin().is_terminal() {
+                ""
+            } else {
+                " (standard input is not read for one board: give --batch for one board per line, or --file - for a COS 226 puzzle)"
+            };
+            bail!(UsageError(format!(
+                "no board given: write its tiles row by row, like `table query 8 6 7 2 5 4 3 0 1`{hint}"
+            )))
         }
         (None, false) => {
             let opened = open_table(&args.table, None, true)?;
