@@ -848,3 +848,25 @@ fn reserved_header_bytes_must_be_zero() {
         Header::parse(bytes).unwrap();
     }
 }
+
+/// An inconsistent pair of neighbours names both entries, since either may be the wrong one.
+#[test]
+fn an_inconsistent_pair_names_both_entries() {
+    let bytes = built(3, 3);
+    let good = Table::new(bytes.to_vec()).unwrap();
+    let k = good.payload().iter().position(|&d| d == 10).unwrap() as u64;
+    let t = corrupted(bytes, k, 14);
+    match t.verify().unwrap_err() {
+        Error::Corrupt { index, detail, .. } => {
+            let other: u64 = if index == k {
+                detail.split("next to index ").nth(1).unwrap().split(' ').next().unwrap().parse().unwrap()
+            } else {
+                assert!(detail.contains(&format!("next to index {k} ")), "{detail}");
+                k
+            };
+            assert!(neighbours(t.index(), k).contains(&if index == k { other } else { index }), "{index} {detail}");
+            assert!(detail.contains("one of the two entries is wrong"), "{detail}");
+        }
+        e => panic!("{e:?}"),
+    }
+}

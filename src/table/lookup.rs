@@ -290,7 +290,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                 }
             });
             if let Some(j) = bad {
-                return Err(self.inconsistent(j, d));
+                return Err(self.inconsistent(b as u64 * block + h as u64, j, d));
             }
             let Some((dir, nb, nh)) = next else {
                 let i = b as u64 * block + h as u64;
@@ -335,7 +335,7 @@ impl<D: AsRef<[u8]>> Table<D> {
             }
         });
         if let Some(j) = bad {
-            return Err(self.inconsistent(j, d));
+            return Err(self.inconsistent(i, j, d));
         }
         if d > 0 && closer == 0 {
             return Err(self.corrupt(i, format!("distance {d} but no neighbour at distance {}", d - 1)));
@@ -440,7 +440,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                 }
             });
             if let Some(j) = bad {
-                return Err(self.inconsistent(j, d));
+                return Err(self.inconsistent(i, j, d));
             }
             if d > 0 && !closer {
                 return Err(self.corrupt(i, format!("distance {d} but no neighbour at distance {}", d - 1)));
@@ -456,11 +456,18 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(())
     }
 
-    /// The error for neighbour `j` of a state at distance `d` whose entry is not `d ± 1`. The
-    /// neighbour is named (either of the two may be the wrong one).
-    fn inconsistent(&self, j: u64, d: u8) -> Error {
+    /// The error for neighbour `j` of state `i`, at distance `d`, whose entry is not `d ± 1`.
+    /// Either of the two may be the wrong one, so both are named: `j` as the index, `i` in the
+    /// detail.
+    fn inconsistent(&self, i: u64, j: u64, d: u8) -> Error {
         match self.entry(j) {
-            Ok(e) => self.corrupt(j, format!("distance {e} next to a state at distance {d}")),
+            Ok(e) => self.corrupt(
+                j,
+                format!(
+                    "distance {e} next to index {i} ({}) at distance {d}: neighbours differ by one, so one of the two entries is wrong",
+                    self.index.board(i)
+                ),
+            ),
             Err(e) => e,
         }
     }
