@@ -479,7 +479,14 @@ pub(crate) fn permutation_is_odd(perm: &[usize]) -> bool {
 fn parse_tile(token: &str) -> Result<u64, Error> {
     match token {
         "_" | "." => Ok(0),
-        _ if token.bytes().all(|b| b.is_ascii_digit()) => Ok(token.parse::<u64>().unwrap_or(u64::MAX)),
+        // a number past 64 bits is named as written, not as u64::MAX
+        _ if token.bytes().all(|b| b.is_ascii_digit()) => token.parse::<u64>().map_err(|_| {
+            BoardError::Misread(format!(
+                "tile {token} is out of range: no board has that many cells (the largest, {MAX_SIDE}x{MAX_SIDE}, has tiles up to {})",
+                MAX_SIDE * MAX_SIDE - 1
+            ))
+            .into()
+        }),
         _ => Err(BoardError::NotANumber(token.to_string()).into()),
     }
 }
