@@ -97,10 +97,8 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(0);
         bar.set_style(
-            ProgressStyle::with_template(
-                "{spinner} depth {msg}  {bar:30} {human_pos}/{human_len} states  {per_sec}  eta {eta}",
-            )
-            .expect("a valid template"),
+            ProgressStyle::with_template("{spinner} depth {msg}  {bar:30} {human_pos}/{human_len} states")
+                .expect("a valid template"),
         );
         bar
     });
@@ -111,7 +109,12 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         if let Some(bar) = &bar {
             bar.set_length(p.total);
             bar.set_position(p.reached);
-            bar.set_message(format!("{:>3} done ({} states at it)", p.depth, thousands(p.level_states)));
+            bar.set_message(format!(
+                "{:>3} done ({} states at it){}",
+                p.depth,
+                thousands(p.level_states),
+                rate_and_eta(p.reached, p.total, p.elapsed)
+            ));
         }
     })
     .with_context(|| format!("building {} (any existing file there is untouched)", path.display()))?;
@@ -137,4 +140,42 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         stats::write_distribution(&mut out, &table, stats::Format::Human)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `  12.3 M states/s, about 4 s left`: the rate rounded, the time left estimated from the states
+/// found so far; empty until a level has taken measurable time (indicatif's own estimate started
+/// at "2y" on the first, nearly empty, levels).
+fn rate_and_eta(reached: u64, total: u64, elapsed: Duration) -> String {
+    let secs = elapsed.as_secs_f64();
+    if secs < 0.05 || reached == 0 {
+        return String::new();
+    }
+    let rate = reached as f64 / secs;
+    let rate_text = if rate >= 1e6 { format!("{:.1} M", rate / 1e6) } else { format!("{:.0} K", rate / 1e3) };
+    let left = total.saturating_sub(reached) as f64 / rate;
+    let left_text = if left < 1.0 {
+        "under a second".to_string()
+    } else if left < 120.0 {
+        format!("about {left:.0} s")
+    } else {
+        format!("about {:.0} min", left / 60.0)
+    };
+    format!("  {rate_text} states/s, {left_text} left")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rate_is_rounded_and_the_estimate_waits_for_a_measurable_level() {
+        assert_eq!(rate_and_eta(3, 239_500_800, Duration::from_micros(40)), "");
+        assert_eq!(rate_and_eta(50_000_000, 239_500_800, Duration::from_secs(1)), "  50.0 M states/s, about 4 s left");
+        assert_eq!(rate_and_eta(100_000, 181_440, Duration::from_millis(100)), "  1.0 M states/s, under a second left");
+        assert_eq!(
+            rate_and_eta(1_000_000, 1_000_000_000, Duration::from_secs(1)),
+            "  1.0 M states/s, about 17 min left"
+        );
+        assert_eq!(rate_and_eta(5_000, 10_000, Duration::from_secs(1)), "  5 K states/s, about 1 s left");
+    }
 }
