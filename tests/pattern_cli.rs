@@ -221,3 +221,31 @@ fn past_12_cells_without_tables_a_hint_names_the_build() {
         .success()
         .stderr("");
 }
+
+#[test]
+fn verify_speaks_json_for_both_kinds() {
+    let dir = with_4_4();
+    let file = "3x3-blank-first-tiles-1-2-4-5.table";
+    table(dir.path())
+        .args(["verify", "--table", file, "--json"])
+        .assert()
+        .success()
+        .stdout(contains("\"ok\":true"))
+        .stdout(contains("\"entries\":3024"));
+    table(dir.path()).args(["build", "-q"]).assert().success();
+    table(dir.path()).args(["verify", "--json"]).assert().success().stdout(contains("\"ok\":true"));
+    // damaged: exit 1, the reason on stderr and in the object
+    for f in [file, "eight.table"] {
+        let path = dir.path().join(f);
+        let mut bytes = fs::read(&path).unwrap();
+        bytes[4096 + 7] ^= 0x10;
+        fs::write(&path, &bytes).unwrap();
+        table(dir.path())
+            .args(["verify", "--table", f, "--json"])
+            .assert()
+            .code(1)
+            .stdout(contains("\"ok\":false"))
+            .stdout(contains("\"failure\":"))
+            .stderr(contains("FAILED verification"));
+    }
+}

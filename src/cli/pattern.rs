@@ -16,7 +16,7 @@ use slidetable::table::format::{Encoding, Header, PAYLOAD_OFFSET};
 use slidetable::table::pattern::{build_pattern, build_pattern_file, open_pattern, working_bytes, PatternTable};
 use slidetable::{Board, Goal, Shape};
 
-use super::{thousands, UsageError, EXIT_NO};
+use super::{thousands, UsageError};
 
 /// Groups whose build has at most this many (placement, free cell) slots are built on the spot
 /// when `solve` misses their table: about a second each.
@@ -289,44 +289,52 @@ pub fn stats(path: &Path, csv: bool, json: bool) -> Result<ExitCode> {
 }
 
 /// `table verify --table PATTERN-FILE`: rebuild and compare.
-pub fn verify(path: &Path) -> Result<ExitCode> {
+pub fn verify(path: &Path, json: bool) -> Result<ExitCode> {
     let table = open(path)?;
     let started = Instant::now();
-    match table.verify(|_| {}) {
+    let h = table.header();
+    let mut verdict = super::verify::Verdict {
+        path: path.display().to_string(),
+        ok: true,
+        table: h.describe(),
+        entries: h.entries,
+        seconds: 0.0,
+        failure: None,
+    };
+    let outcome = table.verify(|_| {});
+    verdict.seconds = started.elapsed().as_secs_f64();
+    match outcome {
+        Ok(None) if json => {
+            serde_json::to_writer(std::io::stdout().lock(), &verdict)?;
+            println!();
+            Ok(ExitCode::SUCCESS)
+        }
         Ok(None) => {
             writeln!(
                 std::io::stdout().lock(),
                 "ok: {} is {}: every one of its {} entries equals a fresh build's (verified in {:.2} s)",
                 path.display(),
-                table.header().describe(),
-                thousands(table.header().entries),
-                started.elapsed().as_secs_f64()
+                h.describe(),
+                thousands(h.entries),
+                verdict.seconds
             )?;
             Ok(ExitCode::SUCCESS)
         }
         Ok(Some(m)) if m.rank == u64::MAX => {
-            eprintln!(
-                "table: {} FAILED verification: the header's histogram does not match the entries",
-                path.display()
-            );
-            Ok(ExitCode::from(EXIT_NO))
+            super::verify::failed(json, verdict, "the header's histogram does not match the entries".into())
         }
         Ok(Some(m)) => {
-            eprintln!(
-                "table: {} FAILED verification: entry {} (tiles {:?} on cells {:?}) is {}, a fresh build gives {}",
-                path.display(),
+            let why = format!(
+                "entry {} (tiles {:?} on cells {:?}) is {}, a fresh build gives {}",
                 m.rank,
                 table.tiles(),
                 m.cells,
                 m.stored,
                 m.expected
             );
-            Ok(ExitCode::from(EXIT_NO))
+            super::verify::failed(json, verdict, why)
         }
-        Err(e @ slidetable::Error::ChecksumMismatch { .. }) => {
-            eprintln!("table: {} FAILED verification: {e}", path.display());
-            Ok(ExitCode::from(EXIT_NO))
-        }
+        Err(e @ slidetable::Error::ChecksumMismatch { .. }) => super::verify::failed(json, verdict, e.to_string()),
         Err(e) => Err(e).with_context(|| format!("verifying {}", path.display())),
     }
 }

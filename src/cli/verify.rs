@@ -25,6 +25,7 @@ goal and group and compared entry by entry.
 
 Examples:
   table verify
+  table verify --json
   table verify --table 2x4.table";
 
 /// Arguments of `table verify`.
@@ -32,26 +33,70 @@ Examples:
 pub struct VerifyArgs {
     #[command(flatten)]
     table: TableArgs,
+    /// Print the verdict as one JSON object on standard output (`ok`, and `failure` when not).
+    #[arg(long)]
+    json: bool,
+}
+
+/// The verdict as `--json` prints it.
+#[derive(serde::Serialize)]
+pub struct Verdict {
+    pub path: String,
+    pub ok: bool,
+    /// What the table is, in words.
+    pub table: String,
+    pub entries: u64,
+    pub seconds: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub failure: Option<String>,
+}
+
+/// Prints a failed verdict (stderr, and the JSON object when asked) and gives exit 1.
+pub fn failed(json: bool, mut verdict: Verdict, why: String) -> Result<ExitCode> {
+    eprintln!("table: {} FAILED verification: {why}", verdict.path);
+    if json {
+        verdict.ok = false;
+        verdict.failure = Some(why);
+        serde_json::to_writer(std::io::stdout().lock(), &verdict)?;
+        println!();
+    }
+    Ok(ExitCode::from(EXIT_NO))
 }
 
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     if let Some(path) = args.table.table.as_ref().filter(|p| super::pattern::is_pattern_file(p)) {
-        return super::pattern::verify(path);
+        return super::pattern::verify(path, args.json);
     }
     let opened = match open_table(&args.table, None, false) {
         Ok(o) => o,
         // Small tables are checksummed on open: a mismatch there is a failed verification too.
         Err(e) if e.chain().any(|c| matches!(c.downcast_ref::<Error>(), Some(Error::ChecksumMismatch { .. }))) => {
-            eprintln!("table: FAILED verification: {}", super::one_line(&e));
-            return Ok(ExitCode::from(EXIT_NO));
+            let path = args.table.table.as_ref().map_or_else(|| "the table".to_string(), |p| p.display().to_string());
+            let verdict = Verdict { path, ok: false, table: String::new(), entries: 0, seconds: 0.0, failure: None };
+            let why = super::one_line(&e);
+            return failed(args.json, verdict, why);
         }
         Err(e) => return Err(e),
     };
     let start = Instant::now();
     let path = opened.path.display();
+    let h = opened.table.header();
+    let mut verdict = Verdict {
+        path: path.to_string(),
+        ok: true,
+        table: h.describe(),
+        entries: h.entries,
+        seconds: 0.0,
+        failure: None,
+    };
     match opened.table.verify() {
+        Ok(()) if args.json => {
+            verdict.seconds = start.elapsed().as_secs_f64();
+            serde_json::to_writer(std::io::stdout().lock(), &verdict)?;
+            println!();
+            Ok(ExitCode::SUCCESS)
+        }
         Ok(()) => {
-            let h = opened.table.header();
             writeln!(
                 std::io::stdout().lock(),
                 "ok: {path} is the exact distance function of {} goal {} ({} states, max depth {}; verified in {:.1} ms)",
@@ -64,8 +109,8 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Err(e @ (Error::Corrupt { .. } | Error::ChecksumMismatch { .. } | Error::CorruptHeader(_))) => {
-            eprintln!("table: {path} FAILED verification: {e}");
-            Ok(ExitCode::from(EXIT_NO))
+            verdict.seconds = start.elapsed().as_secs_f64();
+            failed(args.json, verdict, e.to_string())
         }
         Err(e) => Err(e).with_context(|| format!("verifying {path}")),
     }
