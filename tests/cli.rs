@@ -475,3 +475,20 @@ fn query_reads_standard_input_when_asked_and_says_how_otherwise() {
         .stderr(contains("give --batch for one board per line, or --file - for a COS 226 puzzle"))
         .stderr(one_line_error());
 }
+
+/// `build --json`: the summary as one object, for perfect and pattern tables.
+#[test]
+fn build_speaks_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = table(dir.path()).args(["build", "--board", "2x3", "--json"]).assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["states"], 360);
+    assert_eq!(v["max_depth"], 21);
+    assert_eq!(v["histogram"].as_array().unwrap().len(), 22);
+    assert_eq!(v["path"], "2x3-blank-last.table");
+    let out = table(dir.path()).args(["build", "--board", "3x3", "--pattern", "4-4", "--json"]).assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["partition"], "4-4");
+    assert_eq!(v["tables"].as_array().unwrap().len(), 2);
+    assert_eq!(v["tables"][0]["entries"], 3024);
+}

@@ -43,6 +43,7 @@ Examples:
   table build                                    # the 8-puzzle -> eight.table
   table build --goal snail                       # -> 3x3-snail.table
   table build --board 2x4 --goal blank-first -o 2x4.table
+  table build --board 2x3 --json
   table build --pattern list
   table build --board 4x4 --goal blank-first --pattern 6-6-3
   table build --board 4x4 --pattern 1,2,3,4/5,6,7,8 --dir /tmp";
@@ -65,6 +66,23 @@ pub struct BuildArgs {
     /// With --pattern: the directory for the tables' files. [default: the current directory]
     #[arg(long, value_name = "DIR", requires = "pattern")]
     dir: Option<PathBuf>,
+    /// Print the summary as one JSON object (the distribution included) instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(serde::Serialize)]
+struct Summary {
+    path: String,
+    rows: usize,
+    cols: usize,
+    goal: Vec<u16>,
+    states: u64,
+    max_depth: u8,
+    search_seconds: f64,
+    seconds: f64,
+    bytes: u64,
+    histogram: Vec<u64>,
 }
 
 pub fn run(args: BuildArgs) -> Result<ExitCode> {
@@ -88,7 +106,7 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         let (shape, goal) = board.resolve()?;
         let partition = Partition::parse(&goal.board(shape)?, text)?;
         let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-        return pattern::build(shape, &goal, &partition, &dir, args.output.as_deref(), args.quiet);
+        return pattern::build(shape, &goal, &partition, &dir, args.output.as_deref(), args.quiet, args.json);
     }
     let (shape, goal) = args.board.resolve()?;
     let goal_board = goal.board(shape)?;
@@ -125,6 +143,23 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
 
     let h = table.header();
     let mut out = std::io::stdout().lock();
+    if args.json {
+        let summary = Summary {
+            path: path.display().to_string(),
+            rows: shape.rows(),
+            cols: shape.cols(),
+            goal: h.goal.cells().to_vec(),
+            states: h.entries,
+            max_depth: h.max_depth,
+            search_seconds: searched.as_secs_f64(),
+            seconds: total.as_secs_f64(),
+            bytes: table.as_bytes().len() as u64,
+            histogram: h.histogram.clone(),
+        };
+        serde_json::to_writer(&mut out, &summary)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     writeln!(out, "built {shape} table, goal {goal} ({})", h.goal)?;
     writeln!(out, "  states     {}", thousands(h.entries))?;
     writeln!(out, "  max depth  {}", h.max_depth)?;

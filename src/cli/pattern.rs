@@ -94,6 +94,7 @@ pub fn build(
     dir: &Path,
     output: Option<&Path>,
     quiet: bool,
+    json: bool,
 ) -> Result<ExitCode> {
     let goal_board = goal.board(shape)?;
     if output.is_some() && partition.groups.len() != 1 {
@@ -122,14 +123,17 @@ pub fn build(
         bail!(UsageError(format!("--dir {}: no such directory", dir.display())));
     }
     let mut out = std::io::stdout().lock();
-    writeln!(
-        out,
-        "building {} pattern table{} for {shape}, goal {goal}, partition {} (peak memory {})",
-        partition.groups.len(),
-        if partition.groups.len() == 1 { "" } else { "s" },
-        partition.name,
-        size(peak)
-    )?;
+    let mut built: Vec<BuiltJson> = Vec::new();
+    if !json {
+        writeln!(
+            out,
+            "building {} pattern table{} for {shape}, goal {goal}, partition {} (peak memory {})",
+            partition.groups.len(),
+            if partition.groups.len() == 1 { "" } else { "s" },
+            partition.name,
+            size(peak)
+        )?;
+    }
     let started = Instant::now();
     let mut total_bytes = 0u64;
     for (g, tiles) in partition.groups.iter().enumerate() {
@@ -163,6 +167,18 @@ pub fn build(
         }
         let h = table.header();
         total_bytes += table.as_bytes().len() as u64;
+        if json {
+            built.push(BuiltJson {
+                path: path.display().to_string(),
+                tiles: tiles.clone(),
+                entries: index.len(),
+                max: h.max_depth,
+                mean: mean(&h.histogram),
+                seconds: t.elapsed().as_secs_f64(),
+                peak_bytes: working_bytes(&index) + index.len(),
+            });
+            continue;
+        }
         writeln!(
             out,
             "  tiles {tiles_text}: {} entries, max {}, mean {:.3}, built in {:.2} s (working memory {}) -> {}",
@@ -174,8 +190,46 @@ pub fn build(
             path.display()
         )?;
     }
+    if json {
+        let summary = BuildJson {
+            rows: shape.rows(),
+            cols: shape.cols(),
+            goal: goal_board.cells().to_vec(),
+            partition: partition.name.clone(),
+            tables: built,
+            seconds: started.elapsed().as_secs_f64(),
+            bytes: total_bytes,
+            peak_bytes: peak,
+        };
+        serde_json::to_writer(&mut out, &summary)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     writeln!(out, "done in {:.2} s, {} on disk", started.elapsed().as_secs_f64(), size(total_bytes))?;
     Ok(ExitCode::SUCCESS)
+}
+
+#[derive(Serialize)]
+struct BuiltJson {
+    path: String,
+    tiles: Vec<u16>,
+    entries: u64,
+    max: u8,
+    mean: f64,
+    seconds: f64,
+    peak_bytes: u64,
+}
+
+#[derive(Serialize)]
+struct BuildJson {
+    rows: usize,
+    cols: usize,
+    goal: Vec<u16>,
+    partition: String,
+    tables: Vec<BuiltJson>,
+    seconds: f64,
+    bytes: u64,
+    peak_bytes: u64,
 }
 
 fn mean(histogram: &[u64]) -> f64 {
