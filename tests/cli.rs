@@ -492,3 +492,27 @@ fn build_speaks_json() {
     assert_eq!(v["tables"].as_array().unwrap().len(), 2);
     assert_eq!(v["tables"][0]["entries"], 3024);
 }
+
+/// `query --batch --json`: one object per input line, agreeing with the plain batch's answers.
+#[test]
+fn batch_queries_speak_json_line_by_line() {
+    let dir = with_eight();
+    let input = "867254301\n123456780\nfoo\n123456870\n\n8 6 7 / 2 5 4 / 3 _ 1\n";
+    let plain = table(dir.path()).args(["query", "--batch"]).write_stdin(input).assert().code(2);
+    let plain: Vec<String> = String::from_utf8_lossy(&plain.get_output().stdout).lines().map(String::from).collect();
+    let json = table(dir.path()).args(["query", "--batch", "--json", "--solve"]).write_stdin(input).assert().code(2);
+    let lines: Vec<serde_json::Value> =
+        String::from_utf8_lossy(&json.get_output().stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines.len(), plain.len());
+    for (i, (v, p)) in lines.iter().zip(&plain).enumerate() {
+        assert_eq!(v["line"], i as u64 + 1);
+        match p.as_str() {
+            "unsolvable" => assert_eq!(v["unsolvable"], true),
+            "error" => assert!(v["error"].is_string()),
+            d => {
+                assert_eq!(v["distance"].to_string(), *d);
+                assert_eq!(v["solution"].as_str().unwrap().len().to_string(), *d);
+            }
+        }
+    }
+}
