@@ -516,3 +516,27 @@ fn batch_queries_speak_json_line_by_line() {
         }
     }
 }
+
+/// Completions and the man page come from the clap definitions; a closed pipe is fine.
+#[test]
+fn completions_and_man_page() {
+    let dir = tempfile::tempdir().unwrap();
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        table(dir.path()).args(["completions", shell]).assert().success().stdout(contains("solve"));
+    }
+    table(dir.path()).args(["completions", "bash"]).assert().success().stdout(contains("--pattern"));
+    table(dir.path()).arg("man").assert().success().stdout(contains(".TH table 1")).stdout(contains("solve"));
+    table(dir.path()).args(["completions", "tcsh"]).assert().code(2);
+    use std::process::{Command, Stdio};
+    for args in [&["completions", "bash"][..], &["man"]] {
+        let mut child = Command::new(assert_cmd::cargo::cargo_bin("table"))
+            .args(args)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success() && out.stderr.is_empty(), "{args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+}
