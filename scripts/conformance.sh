@@ -6,9 +6,12 @@
 # cannot finish within TIMEOUT seconds (default 60) or the memory limit is reported as "gave up",
 # which is not a failure; a wrong answer is. Exits non-zero on any mismatch.
 # Usage: scripts/conformance.sh [COS226_DIR]     env: TIMEOUT=60 ALGORITHM=astar HEURISTIC=linear-conflict
+# COS226_DIR defaults to data/cos226, the 150 sample files the repository ships.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-dir=${1:-$root/../shared/cos226}
+dir=${1:-$root/data/cos226}
+[ -d "$dir" ] || { echo "conformance: no directory $dir" >&2; exit 2; }
+dir=$(cd "$dir" && pwd) # the files are read from a scratch directory
 timeout_s=${TIMEOUT:-60}
 algorithm=${ALGORITHM:-astar}
 heuristic=${HEURISTIC:-linear-conflict}

@@ -229,6 +229,9 @@ fn every_2x2_and_3x3_cos226_file_by_its_expected_moves() {
     for line in expected.lines().skip(1) {
         let [file, _, moves] = line.split('\t').collect::<Vec<_>>()[..] else { panic!("bad line {line}") };
         let board = Board::parse_cos226(&fs::read_to_string(dir.join(file)).unwrap()).unwrap();
+        if board.shape().cells() > 9 {
+            continue; // the larger ones are scripts/conformance.sh's
+        }
         let goal = Goal::BlankLast.board(board.shape()).unwrap();
         let table = tables.entry(board.shape()).or_insert_with(|| slidetable::build(&goal, |_| {}).unwrap());
         let exact = table.distance(&board).unwrap();

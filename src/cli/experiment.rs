@@ -14,7 +14,7 @@ use super::sample::DEFAULT_SEED;
 use super::{open_table, plot, TableArgs, UsageError};
 
 pub const LONG_ABOUT: &str = "\
-Russell & Norvig's experiment (AIMA figure 3.29; seed 002): for each solution depth, solve random
+Russell & Norvig's experiment (AIMA figure 3.29, as Hazan & Ra's replication runs it): for each solution depth, solve random
 problems with A* and each heuristic, and report the mean number of nodes generated and the
 effective branching factor b*.
 

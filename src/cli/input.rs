@@ -75,8 +75,8 @@ pub struct BoardInput {
     /// input.
     #[arg(long, short = 'f', value_name = "FILE", conflicts_with = "preset")]
     pub file: Option<PathBuf>,
-    /// A named board: easy, medium, hard, worst (seed 004's presets, snail goal), prolog (seed
-    /// 003's example), hardest-a, hardest-b (the two 31-move 3x3 states), russell-norvig (goal
+    /// A named board: easy, medium, hard, worst (Andes & Artiaga's C solver's presets, snail goal),
+    /// prolog (the Prolog tutorial's example), hardest-a, hardest-b (the two 31-move 3x3 states), russell-norvig (goal
     /// blank-first). The preset's goal is used unless --goal is given. `--preset list` lists them.
     #[arg(long, value_name = "NAME")]
     pub preset: Option<String>,

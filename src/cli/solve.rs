@@ -86,7 +86,7 @@ pub(super) enum HeuristicArg {
     Manhattan,
     /// Manhattan plus two moves for each tile that must leave its row or column.
     LinearConflict,
-    /// Nilsson's P + 3S (seed 003): not admissible, solutions may not be optimal.
+    /// Nilsson's P + 3S (as in the Prolog tutorial): not admissible, solutions may not be optimal.
     Nilsson,
     /// The exact distance from a perfect table (boards of at most 12 cells).
     Table,

@@ -10,7 +10,7 @@
 //!   suffices), so the least number of tiles is used: the line's length less its longest run of
 //!   tiles already in goal order. Admissible and consistent.
 //!
-//! - [`Heuristic::Nilsson`]: Nilsson's P + 3S (1980; seed 003), Manhattan plus three times a
+//! - [`Heuristic::Nilsson`]: Nilsson's P + 3S (1980; as in the Prolog tutorial), Manhattan plus three times a
 //!   *sequence score*: walking the outer ring of cells clockwise, 2 for every tile not followed by
 //!   the tile that follows it in the goal, and 1 for every interior tile off its goal cell. On the
 //!   3x3 snail goal this is Nilsson's definition exactly (a piece in the centre scores 1); on other
@@ -20,7 +20,7 @@
 //! None counts the blank. [`Estimator`] holds the goal cells of every tile and evaluates a
 //! board in O(cells) (linear conflict: O(cells log cols)).
 //!
-//! The Prolog listing in seed 003 differs from Nilsson's text in two ways, neither taken here:
+//! The Prolog tutorial's listing differs from Nilsson's text in two ways, neither taken here:
 //! its `p_fcn` adds the lower-left cell's distance twice and leaves out the bottom-middle one, and
 //! its `s_fcn` scores the blank like a tile (2 unless the blank is followed by tile 1).
 
@@ -266,7 +266,7 @@ mod tests {
         let goal = Board::parse(shape, "1 2 3 8 0 4 7 6 5").unwrap();
         let est = Estimator::new(&goal);
         assert_eq!(est.estimate(Heuristic::Nilsson, goal.cells()), 0);
-        // seed 003's example: 0 8 1 / 2 4 3 / 7 6 5. Ring clockwise: _ 8 1 3 5 6 7 2. Tiles not
+        // the Prolog tutorial's example: 0 8 1 / 2 4 3 / 7 6 5. Ring clockwise: _ 8 1 3 5 6 7 2. Tiles not
         // followed by their successor: 1 (by 3), 3 (by 5), 7 (by 2), 2 (by _): 4 x 2 (8 is
         // followed by 1, as in the goal); the centre holds 4: 1. S = 9. Manhattan: 8 2, 1 2,
         // 2 2, 4 1, 3 1 = 8.

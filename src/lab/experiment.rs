@@ -5,7 +5,7 @@
 //! heuristics h1 (misplaced tiles) and h2 (Manhattan), and reports the mean number of nodes
 //! generated and the *effective branching factor* b*: the branching factor a uniform tree of
 //! depth `d` would need to hold `N + 1` nodes, `N + 1 = 1 + b* + b*^2 + ... + b*^d`. Hazan & Ra
-//! repeated it (seed 002) with the blank-first goal `_ 1 2 / 3 4 5 / 6 7 8`.
+//! repeated it (Hazan & Ra's replication) with the blank-first goal `_ 1 2 / 3 4 5 / 6 7 8`.
 //!
 //! Here the problems are drawn exactly at each depth from the perfect table ([`sample_depth`]),
 //! not made by random walks and kept when their depth happens to match, and every search gets the

@@ -11,7 +11,7 @@ pub enum Goal {
     /// Tiles `1..n-1` in row-major order, blank in the last cell (the 1987 report, COS 226).
     #[default]
     BlankLast,
-    /// Blank in the first cell, then tiles `1..n-1` (Russell & Norvig; seed 002: `0 1 2 / 3 4 5 / 6 7 8`).
+    /// Blank in the first cell, then tiles `1..n-1` (Russell & Norvig; Hazan & Ra: `0 1 2 / 3 4 5 / 6 7 8`).
     BlankFirst,
     /// Tiles `1, 2, ...` along a clockwise spiral from the top-left corner, ending with the blank
     /// (seeds 003 and 004: `1 2 3 / 8 _ 4 / 7 6 5` on 3x3).

@@ -16,7 +16,7 @@
 //! never by searching.
 //!
 //! # How nodes are counted
-//! As in Russell & Norvig's experiment (seed 002): a node is *generated* when a successor board
+//! As in Russell & Norvig's experiment (Hazan & Ra's replication): a node is *generated* when a successor board
 //! is made, and *expanded* when its successors are made. The start counts as generated. The move
 //! straight back to the parent is never made (nor counted). A successor already reached at no
 //! greater cost is still counted as generated, then dropped. IDA* counts every node of every
