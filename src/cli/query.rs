@@ -38,8 +38,8 @@ Exit status for one board: 0 answered; 1 the board cannot reach the goal; 2 malf
 Examples:
   table query 8 6 7 2 5 4 3 0 1
   table query '8 6 7/2 5 4/3 _ 1' --steps
-  table query --file puzzle04.txt --json
-  table query --board 2x4 1 2 3 4 5 6 0 7
+  table query --file data/puzzle04.txt --json
+  table build --board 2x4 -q && table query --board 2x4 1 2 3 4 5 6 0 7
   table query --preset worst
   printf '867254301\\n123456780\\n' | table query --batch --solve
   printf '867254301\\n123456780\\n' | table query --batch --json";

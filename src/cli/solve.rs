@@ -57,8 +57,8 @@ Exit status: 0 solved; 1 the board cannot reach the goal; 2 malformed board or a
 Examples:
   table solve 8 6 7 2 5 4 3 0 1
   table solve --preset worst --heuristic nilsson
-  table solve --file puzzle4x4-50.txt --algorithm idastar
-  table solve --file puzzle04.txt --format cos226
+  table solve --file data/cos226/puzzle4x4-50.txt --algorithm idastar
+  table solve --file data/puzzle04.txt --format cos226
   table solve 5 1 2 4 0 6 3 7 8 --board 3x3 --goal blank-first --json
   table solve --board 2x4 1 2 3 4 5 6 0 7 --algorithm weighted --weight 1.5
   table solve --goal blank-first -H pdb --pattern 5-5-5 0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15

@@ -24,8 +24,8 @@ of its entries over the group's placements.
 Examples:
   table stats
   table stats --csv > dist.csv
-  table stats --table 2x4.table --json
-  table stats --plot dist.svg      (a bar chart: depth against states, SVG)";
+  table build --board 2x4 -o 2x4.table -q && table stats --table 2x4.table --json
+  table stats --plot dist.svg                  # a bar chart: depth against states, SVG";
 
 /// Arguments of `table stats`.
 #[derive(Args, Debug)]

@@ -26,7 +26,7 @@ goal and group and compared entry by entry.
 Examples:
   table verify
   table verify --json
-  table verify --table 2x4.table";
+  table build --board 2x4 -o 2x4.table -q && table verify --table 2x4.table";
 
 /// Arguments of `table verify`.
 #[derive(Args, Debug)]
