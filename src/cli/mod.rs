@@ -99,6 +99,7 @@ const COMPLETIONS_ABOUT: &str = "\
 Print a shell completion script, generated from the command-line definitions, to standard output.
 
 Install, for example:
+  mkdir -p ~/.local/share/bash-completion/completions
   table completions bash > ~/.local/share/bash-completion/completions/table
   table completions zsh > ~/.zfunc/_table        (with ~/.zfunc in fpath)
   table completions fish > ~/.config/fish/completions/table.fish";
