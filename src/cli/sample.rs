@@ -52,8 +52,9 @@ pub struct SampleArgs {
     /// Print one JSON object: the table's shape and goal, the depth, the seed and the boards.
     #[arg(long)]
     json: bool,
-    /// Write each board as a COS 226 puzzle file in DIR (created if missing), named
-    /// d<DEPTH>-<NNN>.txt, and print the file names. Existing files are never overwritten.
+    /// Write each board as a COS 226 puzzle file in DIR (created if missing), named by depth and
+    /// number (d24-001.txt, d24-002.txt, ...), and print the file names. Existing files are never
+    /// overwritten.
     #[arg(long, value_name = "DIR", conflicts_with = "json")]
     out_dir: Option<std::path::PathBuf>,
 }
