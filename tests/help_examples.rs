@@ -3,8 +3,6 @@
 //! under test first on the PATH, in the order the commands are listed (so an example may use a
 //! table an earlier one built), and must exit 0.
 
-mod common;
-
 use std::path::Path;
 use std::process::Command;
 
@@ -23,13 +21,20 @@ fn examples(command: &str) -> Vec<String> {
         .collect()
 }
 
-#[test]
-fn every_help_example_runs_as_written() {
+/// A scratch directory with the repository's `data/` in it, and a PATH with the `table` under test
+/// first.
+fn scratch() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
     let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
     std::os::unix::fs::symlink(&data, dir.path().join("data")).unwrap();
     let bin = assert_cmd::cargo::cargo_bin("table");
     let path = format!("{}:{}", bin.parent().unwrap().display(), std::env::var("PATH").unwrap_or_default());
+    (dir, path)
+}
+
+#[test]
+fn every_help_example_runs_as_written() {
+    let (dir, path) = scratch();
     let mut ran = 0;
     for command in COMMANDS {
         for example in examples(command) {
@@ -73,11 +78,7 @@ fn every_readme_command_runs_as_written() {
             _ => {}
         }
     }
-    let dir = tempfile::tempdir().unwrap();
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
-    std::os::unix::fs::symlink(&data, dir.path().join("data")).unwrap();
-    let bin = assert_cmd::cargo::cargo_bin("table");
-    let path = format!("{}:{}", bin.parent().unwrap().display(), std::env::var("PATH").unwrap_or_default());
+    let (dir, path) = scratch();
     let mut ran = 0;
     for command in commands.iter().filter(|c| !c.starts_with("cargo ") && !c.contains("# long:")) {
         let out = Command::new("sh")

@@ -22,3 +22,21 @@ pub fn data(name: &str) -> PathBuf {
 pub fn one_line_error() -> impl Predicate<str> {
     predicate::function(|s: &str| s.starts_with("table: ") && s.trim_end().lines().count() == 1)
 }
+
+/// Runs `table args` in `dir` with its standard output closed before it writes (a reader that
+/// stopped, as `| head` does) and asserts it exits 0 with nothing on stderr.
+pub fn assert_quiet_on_closed_pipe(dir: &Path, args: &[&str]) {
+    use std::process::Stdio;
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("table"))
+        .current_dir(dir)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{args:?}: {:?} {stderr}", out.status);
+    assert!(stderr.is_empty(), "{args:?}: {stderr}");
+}
