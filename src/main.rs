@@ -9,7 +9,23 @@ use clap::Parser;
 mod cli;
 
 fn main() -> ExitCode {
-    let args = cli::Cli::parse();
+    let args = match cli::Cli::try_parse() {
+        Ok(args) => args,
+        Err(e) => {
+            use clap::error::ErrorKind;
+            if matches!(
+                e.kind(),
+                ErrorKind::DisplayHelp
+                    | ErrorKind::DisplayVersion
+                    | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+            ) {
+                e.exit();
+            }
+            // every error is one line on stderr, argument errors too
+            eprintln!("table: {}", cli::clap_one_line(&e.to_string()));
+            return ExitCode::from(cli::EXIT_USAGE);
+        }
+    };
     match cli::run(args) {
         Ok(code) => code,
         Err(err) => {

@@ -519,3 +519,21 @@ fn completions_and_man_page() {
         common::assert_quiet_on_closed_pipe(dir.path(), args);
     }
 }
+
+/// Argument errors are one line on stderr too (clap's own errors spanned four to seven lines),
+/// with clap's tip kept; help and version still print as usual.
+#[test]
+fn argument_errors_are_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, says) in [
+        (&["solve", "--algorithm", "foo", "1 2 3"][..], "possible values: astar, idastar"),
+        (&["frobnicate"], "unrecognized subcommand 'frobnicate'"),
+        (&["build", "--bord", "3x3"], "(a similar argument exists: '--board')"),
+        (&["query", "--batch", "--steps"], "cannot be used with"),
+        (&["sample", "--depth", "x"], "invalid value 'x'"),
+    ] {
+        table(dir.path()).args(args).assert().code(2).stderr(contains(says)).stderr(one_line_error());
+    }
+    table(dir.path()).arg("--version").assert().success().stdout(contains("table "));
+    table(dir.path()).args(["solve", "--help"]).assert().success().stdout(contains("Examples:"));
+}

@@ -348,6 +348,23 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
     EXIT_FILE
 }
 
+/// One of clap's argument errors on one line: `error: ` and the usage and `--help` lines dropped,
+/// its tips kept in parentheses, and where to read more.
+pub fn clap_one_line(text: &str) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        if line.starts_with("Usage:") || line.starts_with("For more information") {
+            continue;
+        }
+        let line = line.strip_prefix("error: ").unwrap_or(line);
+        match line.strip_prefix("tip: ") {
+            Some(tip) => parts.push(format!("({tip})")),
+            None => parts.push(line.to_string()),
+        }
+    }
+    format!("{}; see `table --help`", parts.join(" "))
+}
+
 /// A usage mistake found after clap's own checks.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
