@@ -205,3 +205,36 @@ fn sample_writes_cos226_files_that_solve_to_their_depth() {
         .stderr(one_line_error());
     assert_eq!(fs::read(out.join("d17-001.txt")).unwrap(), before);
 }
+
+/// `heuristic --json` and `experiment --json` carry the same figures as their CSV.
+#[test]
+fn heuristic_and_experiment_speak_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let csv = table(dir.path()).args(["heuristic", "manhattan", "--csv"]).assert().success();
+    let csv = String::from_utf8_lossy(&csv.get_output().stdout).to_string();
+    let json = table(dir.path()).args(["heuristic", "manhattan", "--json"]).assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&json.get_output().stdout).unwrap();
+    assert_eq!(v["admissible"], true);
+    assert_eq!(v["consistent"], true);
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(rows.len(), v["by_depth"].as_array().unwrap().len() + 1);
+    for (row, j) in rows.iter().zip(v["by_depth"].as_array().unwrap()) {
+        let f: Vec<&str> = row.split(',').collect();
+        assert_eq!(f[1], j["states"].to_string());
+        assert_eq!(f[6], j["overestimates"].to_string());
+    }
+    let csv = table(dir.path()).args(["experiment", "--depths", "4,8", "--count", "10", "--csv"]).assert().success();
+    let csv = String::from_utf8_lossy(&csv.get_output().stdout).to_string();
+    let json = table(dir.path()).args(["experiment", "--depths", "4,8", "--count", "10", "--json"]).assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&json.get_output().stdout).unwrap();
+    let header: Vec<&str> = csv.lines().next().unwrap().split(',').collect();
+    for (line, d) in csv.lines().skip(1).zip(v["depths"].as_array().unwrap()) {
+        let f: Vec<&str> = line.split(',').collect();
+        assert_eq!(f[0], d["depth"].to_string());
+        for (name, value) in header.iter().zip(&f).filter(|(n, _)| n.ends_with("_nodes")) {
+            let label = name.trim_end_matches("_nodes");
+            let mean = d["searches"][label]["mean_generated"].as_f64().unwrap();
+            assert!((mean - value.parse::<f64>().unwrap()).abs() < 0.01, "{label}: {mean} vs {value}");
+        }
+    }
+}

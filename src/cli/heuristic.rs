@@ -31,7 +31,8 @@ A missing eight.table (or other 3x3 table) is built on the spot.
 Examples:
   table heuristic manhattan
   table heuristic nilsson --goal snail
-  table heuristic linear-conflict --board 2x4 --csv";
+  table heuristic linear-conflict --board 2x4 --csv
+  table heuristic manhattan --json";
 
 /// Arguments of `table heuristic`.
 #[derive(Args, Debug)]
@@ -42,8 +43,54 @@ pub struct HeuristicArgs {
     #[command(flatten)]
     table: TableArgs,
     /// CSV: one row per depth, then a row `total`.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "json")]
     csv: bool,
+    /// JSON: one object with the rows by depth, the totals and the verdicts.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(serde::Serialize)]
+struct GradeJson {
+    heuristic: &'static str,
+    rows: usize,
+    cols: usize,
+    goal: Vec<u16>,
+    admissible: bool,
+    consistent: bool,
+    h_at_goal: u32,
+    by_depth: Vec<RowJson>,
+    total: RowJson,
+    seconds: f64,
+}
+
+#[derive(serde::Serialize)]
+struct RowJson {
+    states: u64,
+    mean_h: f64,
+    mean_exact: f64,
+    exact_share: f64,
+    mean_error: f64,
+    overestimates: u64,
+    max_overestimate: u32,
+    edges: u64,
+    inconsistent_edges: u64,
+}
+
+impl From<&DepthGrade> for RowJson {
+    fn from(r: &DepthGrade) -> RowJson {
+        RowJson {
+            states: r.states,
+            mean_h: r.mean_h(),
+            mean_exact: r.mean_exact(),
+            exact_share: r.exact_share(),
+            mean_error: r.mean_error(),
+            overestimates: r.overestimates,
+            max_overestimate: r.max_overestimate,
+            edges: r.edges,
+            inconsistent_edges: r.inconsistent_edges,
+        }
+    }
 }
 
 pub fn run(args: HeuristicArgs) -> Result<ExitCode> {
@@ -59,6 +106,25 @@ pub fn run(args: HeuristicArgs) -> Result<ExitCode> {
     let g = grade(table, h)?;
     let secs = start.elapsed().as_secs_f64();
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    if args.json {
+        let hd = table.header();
+        let j = GradeJson {
+            heuristic: h.name(),
+            rows: hd.shape.rows(),
+            cols: hd.shape.cols(),
+            goal: hd.goal.cells().to_vec(),
+            admissible: g.total.overestimates == 0,
+            consistent: g.total.inconsistent_edges == 0 && g.at_goal == 0,
+            h_at_goal: g.at_goal,
+            by_depth: g.by_depth.iter().map(RowJson::from).collect(),
+            total: RowJson::from(&g.total),
+            seconds: secs,
+        };
+        serde_json::to_writer(&mut out, &j)?;
+        writeln!(out)?;
+        out.flush()?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if args.csv {
         writeln!(
             out,
