@@ -115,7 +115,11 @@ fn heuristic_grades() {
 #[test]
 fn stats_plot_writes_an_svg_or_fails_with_exit_3() {
     let dir = tempfile::tempdir().unwrap();
-    table(dir.path()).args(["stats", "--plot", "dist.svg"]).assert().success();
+    table(dir.path())
+        .args(["stats", "--plot", "dist.svg"])
+        .assert()
+        .success()
+        .stderr(contains("wrote the plot to dist.svg"));
     let svg = fs::read_to_string(dir.path().join("dist.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
     // one bar per depth

@@ -141,6 +141,8 @@ pub fn run(mut args: ExperimentArgs) -> Result<ExitCode> {
         let h = table.header();
         let title = format!("Nodes generated, mean of {} problems per depth ({} goal {})", plan.count, h.shape, h.goal);
         plot::log_lines(path, &title, "solution depth", "nodes generated", &lines)?;
+        // said on stderr, so stdout stays the table (or CSV, JSON) a script reads
+        eprintln!("table: wrote the plot to {}", path.display());
     }
     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     if args.json {

@@ -75,6 +75,8 @@ pub fn run(args: StatsArgs) -> Result<ExitCode> {
         let h = opened.table.header();
         let title = format!("States by distance from the goal: {} table, goal {}", h.shape, h.goal);
         super::plot::distribution(path, &title, &h.histogram)?;
+        // said on stderr, so stdout stays the table (or CSV, JSON) a script reads
+        eprintln!("table: wrote the plot to {}", path.display());
     }
     Ok(ExitCode::SUCCESS)
 }
