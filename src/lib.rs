@@ -50,6 +50,7 @@ pub mod error;
 pub mod heuristic;
 pub mod index;
 pub mod lab;
+mod memory;
 pub mod puzzle;
 pub mod search;
 pub mod table;

@@ -6,7 +6,6 @@ mod common;
 use std::fs;
 
 use common::{one_line_error, table};
-use predicates::prelude::*;
 use predicates::str::contains;
 
 /// The two tables of the 3x3 `4-4` partition for the blank-first goal, built in `dir`.
@@ -201,7 +200,6 @@ fn a_single_group_goes_to_the_named_file_and_replaces_it_whole() {
         .assert()
         .code(3)
         .stderr(one_line_error());
-    let _ = predicate::always();
 }
 
 #[test]

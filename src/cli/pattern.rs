@@ -10,17 +10,13 @@ use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use memmap2::Mmap;
 use serde::Serialize;
-use slidetable::heuristic::pdb::{pattern_file_name, GroupTable, Partition, PatternSet};
+use slidetable::heuristic::pdb::{pattern_file_name, GroupTable, Partition, PatternSet, SMALL_GROUP_SLOTS};
 use slidetable::index::pattern::PatternIndex;
 use slidetable::table::format::{Encoding, Header, PAYLOAD_OFFSET};
 use slidetable::table::pattern::{build_pattern, build_pattern_file, open_pattern, working_bytes, PatternTable};
 use slidetable::{Board, Goal, Shape};
 
 use super::{thousands, UsageError};
-
-/// Groups whose build has at most this many (placement, free cell) slots are built on the spot
-/// when `solve` misses their table: about a second each.
-pub const ON_THE_SPOT_SLOTS: u64 = 64 << 20;
 
 /// Whether the file at `path` is a pattern table (its header says so). False for anything
 /// unreadable: the caller's own open then reports the problem.
@@ -421,7 +417,7 @@ pub fn load_set(
                 );
             }
             tables.push(GroupTable::from_table(&table).with_context(|| format!("checking {}", path.display()))?);
-        } else if working_bytes(&index) <= ON_THE_SPOT_SLOTS {
+        } else if working_bytes(&index) <= SMALL_GROUP_SLOTS {
             let t = Instant::now();
             let table = build_pattern(goal_board, tiles, |_| {})?;
             match table.write(&path) {

@@ -77,9 +77,10 @@ const NAMED: &[Named] = &[
     },
 ];
 
-/// The most (placement, free cell) slots an `auto` group may have: its table builds in about a
-/// second.
-const AUTO_SLOTS: u64 = 64 << 20;
+/// The most (placement, free cell) slots, a byte each in the build's working array, of a group
+/// whose table builds in about a second: the size of `auto`'s groups, and of the tables `solve`
+/// builds on the spot when they are missing.
+pub const SMALL_GROUP_SLOTS: u64 = 64 << 20;
 
 /// A partition of a board's tiles into disjoint groups.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -193,7 +194,7 @@ impl Partition {
         let mut k = 1;
         while k + 1 + 3 <= n {
             let Ok(index) = PatternIndex::new(shape, &(1..=(k as u16 + 1)).collect::<Vec<_>>()) else { break };
-            if index.len().saturating_mul((n - k - 1) as u64) > AUTO_SLOTS {
+            if index.len().saturating_mul((n - k - 1) as u64) > SMALL_GROUP_SLOTS {
                 break;
             }
             k += 1;
@@ -310,7 +311,7 @@ impl GroupTable {
         table.check_payload_crc()?;
         let payload = table.payload();
         let mut entries: Vec<u8> = Vec::with_capacity(payload.len());
-        crate::table::pattern::advise_huge_pages(entries.as_mut_ptr(), payload.len());
+        crate::memory::advise_huge_pages(entries.as_mut_ptr(), payload.len());
         entries.extend_from_slice(payload);
         Ok(GroupTable { index: table.index().clone(), entries })
     }
@@ -426,8 +427,9 @@ impl PatternSet {
                 for (i, &tile) in t.index.tiles().iter().enumerate() {
                     buf[i] = if transposed {
                         // tile `tile` of the reflected board stands where the reflection put the
-                        // original tile that `sigma` sends to it
-                        let c = cell_of[self.inverse_sigma(tile) as usize] as usize;
+                        // original tile `sigma` sends to it, which is `sigma[tile]`: transposing
+                        // twice is the identity, so `sigma` is its own inverse
+                        let c = cell_of[self.sigma.as_ref().map_or(tile, |s| s[tile as usize]) as usize] as usize;
                         ((c % side) * side + c / side) as u8
                     } else {
                         cell_of[tile as usize]
@@ -445,23 +447,16 @@ impl PatternSet {
         }
     }
 
-    /// The tile that the reflection relabels as `t`: `sigma` itself, an involution (transposing
-    /// twice is the identity).
-    fn inverse_sigma(&self, t: u16) -> u16 {
-        self.sigma.as_ref().map_or(t, |sigma| sigma[t as usize])
-    }
-
     /// The estimate of `board`: the sum, or with the reflected lookup the larger of the board's
     /// and its reflection's sums.
     ///
     /// # Errors
     /// [`Error::ShapeMismatch`] for a board of another shape.
     pub fn estimate(&self, board: &Board) -> Result<u32, Error> {
-        let h = self.sum(board)?;
-        match &self.sigma {
-            Some(sigma) => Ok(h.max(self.sum(&reflect(board, sigma))?)),
-            None => Ok(h),
+        if board.shape() != self.goal.shape() {
+            return Err(Error::ShapeMismatch { board: board.shape(), table: self.goal.shape() });
         }
+        Ok(self.estimate_cells(board.cells()))
     }
 }
 

@@ -172,16 +172,8 @@ impl HashSlots {
     /// Asks the processor to start loading the slot a probe for `hash` reads first.
     #[inline]
     pub(super) fn prefetch(&self, hash: u64) {
-        let at = hash as usize & (self.slots.len() - 1);
-        #[cfg(target_arch = "x86_64")]
-        // SAFETY: a prefetch is only a hint: it never faults and changes no memory, and SSE is part
-        // of every x86_64 processor. The pointer is in bounds anyway (`at` is masked).
-        unsafe {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            _mm_prefetch::<_MM_HINT_T0>(self.slots.as_ptr().add(at) as *const i8);
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = at;
+        // `at` is masked, so in bounds
+        crate::memory::prefetch(&self.slots[hash as usize & (self.slots.len() - 1)]);
     }
 
     #[inline]

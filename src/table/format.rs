@@ -294,6 +294,28 @@ impl Header {
         }
     }
 
+    /// Decodes and checks the header of a whole table file of the kind `expected`: as
+    /// [`Header::parse`], then the kind and the file's exact length.
+    ///
+    /// # Errors
+    /// Those of [`Header::parse`]; [`Error::WrongKind`] for a table of the other kind;
+    /// [`Error::WrongLength`] when the file is not exactly as long as the header says.
+    pub fn parse_file(file: &[u8], expected: Encoding) -> Result<Header, Error> {
+        let header = Header::parse(file)?;
+        if header.encoding != expected {
+            let wanted = match expected {
+                Encoding::DistanceByte => "a perfect table",
+                Encoding::PatternByte => "a pattern table",
+            };
+            return Err(Error::WrongKind { expected: wanted, found: header.describe() });
+        }
+        let len = header.file_len();
+        if file.len() as u64 != len {
+            return Err(Error::WrongLength { expected: len, found: file.len() as u64 });
+        }
+        Ok(header)
+    }
+
     /// The exact length of the file this header describes.
     pub fn file_len(&self) -> u64 {
         PAYLOAD_OFFSET as u64 + self.entries

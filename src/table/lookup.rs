@@ -109,7 +109,7 @@ pub fn open(path: &Path) -> Result<Table<Mmap>, Error> {
 /// rewriting the file in place could still make reads fault; every byte read is treated as
 /// untrusted (bounds-checked, values validated), so such a change yields an error, not a wrong
 /// memory access.
-fn map_file(file: &File) -> std::io::Result<Mmap> {
+pub(crate) fn map_file(file: &File) -> std::io::Result<Mmap> {
     // SAFETY: see the function's doc: the file is only ever replaced by rename, never modified in place.
     unsafe { Mmap::map(file) }
 }
@@ -125,15 +125,8 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// [`Error::BadMagic`], [`Error::UnsupportedVersion`], [`Error::CorruptHeader`],
     /// [`Error::WrongLength`], [`Error::ChecksumMismatch`].
     pub fn new(data: D) -> Result<Table<D>, Error> {
-        let bytes = data.as_ref();
-        let header = Header::parse(bytes)?;
-        if header.encoding != Encoding::DistanceByte {
-            return Err(Error::WrongKind { expected: "a perfect table", found: header.describe() });
-        }
+        let header = Header::parse_file(data.as_ref(), Encoding::DistanceByte)?;
         let expected = header.file_len();
-        if bytes.len() as u64 != expected {
-            return Err(Error::WrongLength { expected, found: bytes.len() as u64 });
-        }
         let index = StateIndex::new(&header.goal)?;
         let goal_index = index.index(&header.goal).expect("the goal reaches itself");
         let table = Table { data, header, index, goal_index };

@@ -31,9 +31,11 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::index::pattern::{PatternIndex, MAX_GROUP};
+use crate::memory::{advise_huge_pages, prefetch};
 use crate::puzzle::board::{Board, Shape};
 use crate::table::bfs::Progress;
 use crate::table::format::{payload_crc, write_atomic, Encoding, Header, PendingFile, PAYLOAD_OFFSET, UNREACHED};
+use crate::table::lookup::map_file;
 
 /// Working-array words per chunk: the unit of parallel work and of the "written" flags.
 const CHUNK_WORDS: usize = 1 << 12;
@@ -100,10 +102,7 @@ pub fn build_pattern_file(
 /// [`PatternTable::new`].
 pub fn open_pattern(path: &Path) -> Result<PatternTable<Mmap>, Error> {
     let file = File::open(path).map_err(|e| Error::io("opening", path, e))?;
-    // SAFETY: as for perfect tables (`crate::table::lookup`): slidetable never changes a table
-    // file in place, it writes a new one and renames it over the old name; every byte read is
-    // validated, so a file changed by someone else yields an error or a checksum mismatch.
-    let map = unsafe { Mmap::map(&file) }.map_err(|e| Error::io("memory-mapping", path, e))?;
+    let map = map_file(&file).map_err(|e| Error::io("memory-mapping", path, e))?;
     PatternTable::new(map)
 }
 
@@ -138,15 +137,7 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
     /// [`Error::BadMagic`], [`Error::UnsupportedVersion`], [`Error::CorruptHeader`],
     /// [`Error::WrongLength`], and [`Error::WrongKind`] for a perfect table.
     pub fn new(data: D) -> Result<PatternTable<D>, Error> {
-        let bytes = data.as_ref();
-        let header = Header::parse(bytes)?;
-        if header.encoding != Encoding::PatternByte {
-            return Err(Error::WrongKind { expected: "a pattern table", found: header.describe() });
-        }
-        let expected = header.file_len();
-        if bytes.len() as u64 != expected {
-            return Err(Error::WrongLength { expected, found: bytes.len() as u64 });
-        }
+        let header = Header::parse_file(data.as_ref(), Encoding::PatternByte)?;
         let index = PatternIndex::new(header.shape, &header.group)?;
         Ok(PatternTable { data, header, index })
     }
@@ -502,17 +493,6 @@ impl Ring {
     }
 }
 
-#[inline]
-fn prefetch(word: &AtomicU64) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is a hint that never faults, and the pointer comes from a reference.
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(word.as_ptr() as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = word;
-}
-
 /// A zeroed array of `words` atomic words, with the kernel asked for huge pages (random writes
 /// over gigabytes miss the TLB far less).
 fn zeroed_words(words: usize) -> Vec<AtomicU64> {
@@ -523,25 +503,6 @@ fn zeroed_words(words: usize) -> Vec<AtomicU64> {
     // SAFETY: AtomicU64 has the same size, alignment and bit validity as u64 (its documented
     // guarantee), and the vector's allocation is handed over whole, never used through `v` again.
     unsafe { Vec::from_raw_parts(ptr as *mut AtomicU64, len, cap) }
-}
-
-/// Asks the kernel to back `len` bytes at `ptr` with transparent huge pages, where it can.
-pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
-    #[cfg(target_os = "linux")]
-    {
-        const HUGE: usize = 2 << 20;
-        let start = (ptr as usize).div_ceil(HUGE) * HUGE;
-        let end = (ptr as usize + len) / HUGE * HUGE;
-        if end > start {
-            // SAFETY: madvise only reads the range's page tables; the range lies inside one live
-            // allocation owned by the caller. A failure only means no huge pages.
-            unsafe {
-                libc::madvise(start as *mut libc::c_void, end - start, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (ptr, len);
 }
 
 /// Fills `out` (one byte per placement of `index`) with each placement's pattern distance to
