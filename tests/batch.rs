@@ -1,117 +1,23 @@
 //! Batch queries: the fast driver against the plain one it replaces (`BufRead::lines`,
 //! `Board::parse`, `Table::distance` / `Table::solve`), line for line, and the real binary.
 
-use std::io::{self, BufRead, BufReader, Cursor};
+mod fuzz_targets;
+
+use std::io::{self, BufReader, Cursor};
 use std::path::Path;
-use std::sync::OnceLock;
 
 use assert_cmd::Command;
 use predicates::str::contains;
 use proptest::prelude::*;
 use proptest::sample::select;
-use slidetable::puzzle::board::moves_to_string;
-use slidetable::table::batch::{answer_lines, parse_cells, BatchError, Summary, MAX_FAST_CELLS};
+use slidetable::table::batch::{answer_lines, BatchError, Summary};
 use slidetable::table::format::{Header, PAYLOAD_OFFSET, UNREACHED};
-use slidetable::{Board, Goal, Shape, Table};
+use slidetable::{Board, Shape, Table};
 
 // ---------------------------------------------------------------------------------------------
-// Tables and the two drivers
+// Tables and the two drivers: in `fuzz_targets`, shared with the fuzz targets
 
-/// The tables the tests use, built once: 3x3 with the blank last and the snail goal, 2x3, 2x4.
-fn tables() -> &'static [Table<Vec<u8>>] {
-    static TABLES: OnceLock<Vec<Table<Vec<u8>>>> = OnceLock::new();
-    TABLES.get_or_init(|| {
-        [(3, 3, Goal::BlankLast), (3, 3, Goal::Snail), (2, 3, Goal::BlankLast), (2, 4, Goal::BlankLast)]
-            .into_iter()
-            .map(|(r, c, goal)| slidetable::build(&goal.board(Shape::new(r, c).unwrap()).unwrap(), |_| {}).unwrap())
-            .collect()
-    })
-}
-
-/// What a run printed: the output, the `(line, message)` of each malformed line, and the error
-/// that stopped it, written out.
-#[derive(Debug, PartialEq, Eq)]
-struct Run {
-    out: String,
-    errors: Vec<(u64, String)>,
-    stopped: Option<String>,
-}
-
-/// The batch loop as it was before the fast driver: one `String` and one `Board` per line.
-fn slow(table: &Table<Vec<u8>>, input: &[u8], solve: bool) -> Run {
-    let shape = table.header().shape;
-    let mut run = Run { out: String::new(), errors: Vec::new(), stopped: None };
-    for (n, line) in Cursor::new(input).lines().enumerate() {
-        let line = match line {
-            Ok(line) => line,
-            Err(e) => {
-                run.stopped = Some(format!("reading line {}: {e}", n + 1));
-                break;
-            }
-        };
-        let board = match Board::parse(shape, &line) {
-            Ok(b) => b,
-            Err(e) => {
-                run.out.push_str("error\n");
-                run.errors.push((n as u64 + 1, e.to_string()));
-                continue;
-            }
-        };
-        let answer = if solve {
-            match table.solve(&board).unwrap() {
-                Some(s) => format!("{} {}", s.moves.len(), moves_to_string(&s.moves)),
-                None => "unsolvable".to_string(),
-            }
-        } else {
-            match table.distance(&board).unwrap() {
-                Some(d) => d.to_string(),
-                None => "unsolvable".to_string(),
-            }
-        };
-        run.out.push_str(&answer);
-        run.out.push('\n');
-    }
-    run
-}
-
-/// The fast driver over `input`, read through a buffer of `capacity` bytes.
-fn fast(table: &Table<Vec<u8>>, input: &[u8], solve: bool, capacity: usize) -> (Run, Option<Summary>) {
-    let mut out = Vec::new();
-    let mut errors = Vec::new();
-    let reader = BufReader::with_capacity(capacity, input);
-    let result = answer_lines(table, reader, &mut out, solve, |n, e| errors.push((n, e.to_string())));
-    let (summary, stopped) = match result {
-        Ok(s) => (Some(s), None),
-        Err(e) => (None, Some(e.to_string())),
-    };
-    (Run { out: String::from_utf8(out).unwrap(), errors, stopped }, summary)
-}
-
-/// Checks the fast driver against the slow one on `input`, and the summary against the output.
-fn check(table: &Table<Vec<u8>>, input: &[u8], solve: bool, capacity: usize) {
-    let want = slow(table, input, solve);
-    let (got, summary) = fast(table, input, solve, capacity);
-    assert_eq!(got, want, "input {:?}", String::from_utf8_lossy(input));
-    if let Some(s) = summary {
-        let lines: Vec<&str> = got.out.lines().collect();
-        assert_eq!(s.lines, lines.len() as u64);
-        assert_eq!(s.malformed, lines.iter().filter(|&&l| l == "error").count() as u64);
-        assert_eq!(s.unsolvable, lines.iter().filter(|&&l| l == "unsolvable").count() as u64);
-        assert_eq!(s.solvable + s.unsolvable + s.malformed, s.lines);
-    }
-}
-
-/// Checks the fast parser's contract on one line: `Some` only with exactly `Board::parse`'s cells.
-fn check_parser(shape: Shape, line: &str) -> bool {
-    let mut cells = [0u8; MAX_FAST_CELLS];
-    let fast = parse_cells(line.as_bytes(), shape, &mut cells);
-    if let Some(n) = fast {
-        let board = Board::parse(shape, line).unwrap_or_else(|e| panic!("{line:?}: fast path took it, slow: {e}"));
-        let cells: Vec<u16> = cells[..n].iter().map(|&c| c as u16).collect();
-        assert_eq!(board.cells(), &cells[..], "{line:?}");
-    }
-    fast.is_some()
-}
+use fuzz_targets::{batch_tables as tables, check_batch as check, check_parser, fast};
 
 // ---------------------------------------------------------------------------------------------
 // Hand-picked lines

@@ -1,6 +1,7 @@
 //! The real binary, run the way a user would, in a scratch directory.
 
 mod common;
+mod fuzz_targets;
 
 use std::fs;
 
@@ -221,13 +222,19 @@ fn verify_ok_and_failures() {
     let mut flipped = good.clone();
     flipped[4096 + 1000] ^= 1;
     fs::write(&path, &flipped).unwrap();
-    table(dir.path()).arg("verify").assert().code(1).stderr(contains("FAILED verification"));
+    // a damaged file is refused (exit 3), by verify as by every command
+    table(dir.path()).arg("verify").assert().code(3).stderr(contains("is damaged")).stderr(one_line_error());
     table(dir.path())
         .args(["query", "1 2 3 4 5 6 7 0 8"])
         .assert()
         .code(3)
         .stderr(contains("checksum mismatch"))
         .stderr(one_line_error());
+
+    // checksums that match wrong entries (a file rewritten by another program): verification fails
+    fuzz_targets::fix_checksums(&mut flipped);
+    fs::write(&path, &flipped).unwrap();
+    table(dir.path()).arg("verify").assert().code(1).stderr(contains("FAILED verification")).stderr(one_line_error());
 
     fs::write(&path, &good[..good.len() - 1]).unwrap();
     table(dir.path()).arg("verify").assert().code(3).stderr(contains("truncated")).stderr(one_line_error());

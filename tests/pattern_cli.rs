@@ -2,6 +2,7 @@
 //! and the errors a user meets.
 
 mod common;
+mod fuzz_targets;
 
 use std::fs;
 
@@ -51,18 +52,27 @@ fn build_query_stats_verify_a_pattern_table() {
         .stdout(contains("\"entries\": 3024"));
     table(dir.path()).args(["verify", "--table", file]).assert().success().stdout(contains("ok: "));
 
-    // a flipped entry: verify names it (exit 1); solve refuses the table (exit 3)
+    // a flipped entry: every command refuses the damaged file (exit 3)
     let path = dir.path().join(file);
     let mut bytes = fs::read(&path).unwrap();
     bytes[4096 + 500] ^= 1;
     fs::write(&path, &bytes).unwrap();
-    table(dir.path()).args(["verify", "--table", file]).assert().code(1).stderr(contains("FAILED verification"));
+    table(dir.path()).args(["verify", "--table", file]).assert().code(3).stderr(contains("is damaged"));
+    table(dir.path()).args(["query", "--table", file, "8 6 7 2 5 4 3 0 1"]).assert().code(3).stdout("");
     table(dir.path())
         .args(["solve", "--goal", "blank-first", "-H", "pdb", "--pattern", "4-4", "8 6 7 2 5 4 3 0 1"])
         .assert()
         .code(3)
         .stderr(contains("checksum mismatch"))
         .stderr(one_line_error());
+    // its checksums made to match: intact as a file, so verify rebuilds it and names the entry
+    fuzz_targets::fix_checksums(&mut bytes);
+    fs::write(&path, &bytes).unwrap();
+    table(dir.path())
+        .args(["verify", "--table", file])
+        .assert()
+        .code(1)
+        .stderr(contains("FAILED verification: entry 500"));
     // a truncated one
     fs::write(&path, &bytes[..5000]).unwrap();
     table(dir.path()).args(["stats", "--table", file]).assert().code(3).stderr(one_line_error());
@@ -232,7 +242,7 @@ fn verify_speaks_json_for_both_kinds() {
         .stdout(contains("\"entries\":3024"));
     table(dir.path()).args(["build", "-q"]).assert().success();
     table(dir.path()).args(["verify", "--json"]).assert().success().stdout(contains("\"ok\":true"));
-    // damaged: exit 1, the reason on stderr and in the object
+    // damaged: exit 3, the reason on stderr and in the object
     for f in [file, "eight.table"] {
         let path = dir.path().join(f);
         let mut bytes = fs::read(&path).unwrap();
@@ -241,9 +251,9 @@ fn verify_speaks_json_for_both_kinds() {
         table(dir.path())
             .args(["verify", "--table", f, "--json"])
             .assert()
-            .code(1)
+            .code(3)
             .stdout(contains("\"ok\":false"))
             .stdout(contains("\"failure\":"))
-            .stderr(contains("FAILED verification"));
+            .stderr(contains("is damaged"));
     }
 }

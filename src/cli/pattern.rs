@@ -16,7 +16,7 @@ use slidetable::table::format::{Encoding, Header, PAYLOAD_OFFSET};
 use slidetable::table::pattern::{build_pattern, build_pattern_file, open_pattern, working_bytes, PatternTable};
 use slidetable::{Board, Goal, Shape};
 
-use super::{thousands, UsageError};
+use super::{thousands, UsageError, EXIT_FILE, EXIT_NO};
 
 /// Whether the file at `path` is a pattern table (its header says so). False for anything
 /// unreadable: the caller's own open then reports the problem.
@@ -32,6 +32,14 @@ pub fn is_pattern_file(path: &Path) -> bool {
 /// Opens a pattern table with the path in errors.
 pub fn open(path: &Path) -> Result<PatternTable<Mmap>> {
     open_pattern(path).with_context(|| format!("opening {}", path.display()))
+}
+
+/// Opens a pattern table and checks its whole payload against its checksum, whatever its size:
+/// for `query` and `stats`, which are not hot paths and must never answer from a damaged file.
+fn open_checked(path: &Path) -> Result<PatternTable<Mmap>> {
+    let table = open(path)?;
+    table.check_payload_crc().with_context(|| format!("opening {}", path.display()))?;
+    Ok(table)
 }
 
 /// The physical memory of this machine, if it can be read.
@@ -247,7 +255,7 @@ struct QueryJson {
 
 /// `table query --table PATTERN-FILE BOARD`: the board's pattern distance.
 pub fn query(path: &Path, text: &str, json: bool) -> Result<ExitCode> {
-    let table = open(path)?;
+    let table = open_checked(path)?;
     let shape = table.header().shape;
     let board = Board::parse(shape, text)
         .map_err(|e| anyhow!(UsageError(format!("{e} ({} is a pattern table of {shape})", path.display()))))?;
@@ -288,7 +296,7 @@ struct StatsJson {
 
 /// `table stats --table PATTERN-FILE`: the distribution of the entries.
 pub fn stats(path: &Path, csv: bool, json: bool) -> Result<ExitCode> {
-    let table = open(path)?;
+    let table = open_checked(path)?;
     let h = table.header();
     let mut out = std::io::stdout().lock();
     if json {
@@ -340,7 +348,22 @@ pub fn stats(path: &Path, csv: bool, json: bool) -> Result<ExitCode> {
 
 /// `table verify --table PATTERN-FILE`: rebuild and compare.
 pub fn verify(path: &Path, json: bool) -> Result<ExitCode> {
-    let table = open(path)?;
+    let table = match open(path) {
+        Ok(t) => t,
+        // small tables are checksummed on open: a damaged file, as below
+        Err(e) if e.chain().any(|c| matches!(c.downcast_ref(), Some(slidetable::Error::ChecksumMismatch { .. }))) => {
+            let verdict = super::verify::Verdict {
+                path: path.display().to_string(),
+                ok: false,
+                table: String::new(),
+                entries: 0,
+                seconds: 0.0,
+                failure: None,
+            };
+            return super::verify::failed(json, verdict, super::one_line(&e), EXIT_FILE);
+        }
+        Err(e) => return Err(e),
+    };
     let started = Instant::now();
     let h = table.header();
     let mut verdict = super::verify::Verdict {
@@ -371,7 +394,7 @@ pub fn verify(path: &Path, json: bool) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Ok(Some(m)) if m.rank == u64::MAX => {
-            super::verify::failed(json, verdict, "the header's histogram does not match the entries".into())
+            super::verify::failed(json, verdict, "the header's histogram does not match the entries".into(), EXIT_NO)
         }
         Ok(Some(m)) => {
             let why = format!(
@@ -382,9 +405,11 @@ pub fn verify(path: &Path, json: bool) -> Result<ExitCode> {
                 m.stored,
                 m.expected
             );
-            super::verify::failed(json, verdict, why)
+            super::verify::failed(json, verdict, why, EXIT_NO)
         }
-        Err(e @ slidetable::Error::ChecksumMismatch { .. }) => super::verify::failed(json, verdict, e.to_string()),
+        Err(e @ slidetable::Error::ChecksumMismatch { .. }) => {
+            super::verify::failed(json, verdict, e.to_string(), EXIT_FILE)
+        }
         Err(e) => Err(e).with_context(|| format!("verifying {}", path.display())),
     }
 }

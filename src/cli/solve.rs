@@ -154,9 +154,9 @@ pub struct SolveArgs {
     /// Weighted A*: the weight w of h in g + w*h (0 to 1000). [default: 2]
     #[arg(long, value_name = "W", allow_negative_numbers = true)]
     weight: Option<f64>,
-    /// The table file for --heuristic table and for checking optimality. [default: the one
-    /// `table build` names for the board and goal, if it exists; 3x3 and smaller are built in
-    /// memory]
+    /// The table file for --heuristic table and for checking optimality; it also gives the
+    /// board's shape and, without --goal, the goal. [default: the one `table build` names for the
+    /// board and goal, if it exists; 3x3 and smaller are built in memory]
     #[arg(long, short = 't', value_name = "PATH")]
     table: Option<PathBuf>,
     /// Output format.
@@ -340,10 +340,9 @@ pub(super) fn default_max_memory() -> u64 {
 
 /// A table for the board's shape and goal: the named file, the default file if it exists, or
 /// for 9 cells and fewer one built in memory.
-fn find_table(path: Option<&PathBuf>, goal: &Board) -> Result<Option<(Table<Bytes>, String)>> {
+fn find_table(named: Option<(Table<Bytes>, &PathBuf)>, goal: &Board) -> Result<Option<(Table<Bytes>, String)>> {
     let shape = goal.shape();
-    if let Some(p) = path {
-        let table = open_file(p)?;
+    if let Some((table, p)) = named {
         if table.header().shape != shape {
             return Err(anyhow!(slidetable::Error::ShapeMismatch { board: shape, table: table.header().shape }))
                 .map_err(|e| e.context(format!("{} is a {} table", p.display(), table.header().shape)));
@@ -430,13 +429,21 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     if args.batch {
         return super::solve_batch::run(&args);
     }
-    let given = args.input.read(&args.board, None)?;
+    // A named table is opened first: it decides the shape of a board of tiles and, without
+    // --goal, the goal; a file that cannot be trusted is the error, whatever the board.
+    let named = args.table.as_ref().map(|p| open_file(p).map(|t| (t, p))).transpose()?;
+    let mut given = args.input.read(&args.board, named.as_ref().map(|(t, _)| t.header().shape))?;
+    if let (Some((t, _)), None, None) = (&named, &args.board.goal, &given.preset) {
+        if t.header().shape == given.board.shape() {
+            given.goal = Goal::identify(t.goal().clone());
+        }
+    }
     let board = given.board;
     let goal = given.goal.board(board.shape())?;
     let format = if args.json { Format::Json } else { args.format };
     let heuristic = args.choose_heuristic(&given.goal, &goal)?;
     let algorithm = args.algorithm(heuristic)?;
-    let table = find_table(args.table.as_ref(), &goal)?;
+    let table = find_table(named, &goal)?;
     let patterns = args.patterns(heuristic, &given.goal, &goal)?;
     let guide = args.guide(heuristic, &table, &given.goal, board.shape(), &patterns)?;
     let options = Options {

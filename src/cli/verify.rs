@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use slidetable::Error;
 
-use super::{open_table, thousands, TableArgs, EXIT_NO};
+use super::{open_table, thousands, TableArgs, EXIT_FILE, EXIT_NO};
 
 pub const LONG_ABOUT: &str = "\
 Prove that a table file is the exact distance function of its goal.
@@ -18,7 +18,9 @@ no state is unreached, every move changes the distance by exactly one, every sta
 has a neighbour one closer, and the histogram in the header matches the payload. Together these
 prove each entry is the true distance. Runs in parallel.
 
-Prints one `ok` line and exits 0, or names the first failing index and its board and exits 1.
+Prints one `ok` line and exits 0. A file whose checksums match but whose entries are wrong fails
+verification: the first failing index and its board are named, exit 1. A damaged file (a checksum
+that does not match, a cut or unreadable header) is refused as every command refuses it, exit 3.
 
 A pattern table (--table FILE) is checked against its checksum, then rebuilt from its header's
 goal and group and compared entry by entry.
@@ -51,16 +53,21 @@ pub struct Verdict {
     pub failure: Option<String>,
 }
 
-/// Prints a failed verdict (stderr, and the JSON object when asked) and gives exit 1.
-pub fn failed(json: bool, mut verdict: Verdict, why: String) -> Result<ExitCode> {
-    eprintln!("table: {} FAILED verification: {why}", verdict.path);
+/// Prints a failed verdict (stderr, and the JSON object when asked) and gives `code`: exit 1 for
+/// an intact file with wrong entries, exit 3 for a damaged one.
+pub fn failed(json: bool, mut verdict: Verdict, why: String, code: u8) -> Result<ExitCode> {
+    if code == EXIT_FILE {
+        eprintln!("table: {} is damaged: {why}", verdict.path);
+    } else {
+        eprintln!("table: {} FAILED verification: {why}", verdict.path);
+    }
     if json {
         verdict.ok = false;
         verdict.failure = Some(why);
         serde_json::to_writer(std::io::stdout().lock(), &verdict)?;
         println!();
     }
-    Ok(ExitCode::from(EXIT_NO))
+    Ok(ExitCode::from(code))
 }
 
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
@@ -69,12 +76,12 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     }
     let opened = match open_table(&args.table, None, false) {
         Ok(o) => o,
-        // Small tables are checksummed on open: a mismatch there is a failed verification too.
+        // Small tables are checksummed on open: a mismatch there is a damaged file, as below.
         Err(e) if e.chain().any(|c| matches!(c.downcast_ref::<Error>(), Some(Error::ChecksumMismatch { .. }))) => {
             let path = args.table.table.as_ref().map_or_else(|| "the table".to_string(), |p| p.display().to_string());
             let verdict = Verdict { path, ok: false, table: String::new(), entries: 0, seconds: 0.0, failure: None };
             let why = super::one_line(&e);
-            return failed(args.json, verdict, why);
+            return failed(args.json, verdict, why, EXIT_FILE);
         }
         Err(e) => return Err(e),
     };
@@ -108,9 +115,13 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
             )?;
             Ok(ExitCode::SUCCESS)
         }
-        Err(e @ (Error::Corrupt { .. } | Error::ChecksumMismatch { .. } | Error::CorruptHeader(_))) => {
+        Err(e @ Error::ChecksumMismatch { .. }) => {
             verdict.seconds = start.elapsed().as_secs_f64();
-            failed(args.json, verdict, e.to_string())
+            failed(args.json, verdict, e.to_string(), EXIT_FILE)
+        }
+        Err(e @ (Error::Corrupt { .. } | Error::CorruptHeader(_))) => {
+            verdict.seconds = start.elapsed().as_secs_f64();
+            failed(args.json, verdict, e.to_string(), EXIT_NO)
         }
         Err(e) => Err(e).with_context(|| format!("verifying {path}")),
     }

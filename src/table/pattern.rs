@@ -35,7 +35,7 @@ use crate::memory::{advise_huge_pages, prefetch};
 use crate::puzzle::board::{Board, Shape};
 use crate::table::bfs::Progress;
 use crate::table::format::{payload_crc, write_atomic, Encoding, Header, PendingFile, PAYLOAD_OFFSET, UNREACHED};
-use crate::table::lookup::map_file;
+use crate::table::lookup::{map_file, CHECK_ON_OPEN_LIMIT};
 
 /// Working-array words per chunk: the unit of parallel work and of the "written" flags.
 const CHUNK_WORDS: usize = 1 << 12;
@@ -130,16 +130,23 @@ fn fill_file(
 
 impl<D: AsRef<[u8]>> PatternTable<D> {
     /// Checks and wraps a whole pattern table file held in `data`: magic, version, header
-    /// checksum, kind, shape, group, goal, exact length. The payload checksum is checked by
-    /// [`PatternTable::check_payload_crc`], which a search calls once before trusting the table.
+    /// checksum, kind, shape, group, goal, exact length; and the payload checksum too when the
+    /// file is at most [`CHECK_ON_OPEN_LIMIT`] bytes, as [`Table::new`](crate::Table::new) does.
+    /// Larger payloads are checked by [`PatternTable::check_payload_crc`], which a search calls
+    /// once before trusting the table.
     ///
     /// # Errors
     /// [`Error::BadMagic`], [`Error::UnsupportedVersion`], [`Error::CorruptHeader`],
-    /// [`Error::WrongLength`], and [`Error::WrongKind`] for a perfect table.
+    /// [`Error::WrongLength`], [`Error::WrongKind`] for a perfect table,
+    /// [`Error::ChecksumMismatch`].
     pub fn new(data: D) -> Result<PatternTable<D>, Error> {
         let header = Header::parse_file(data.as_ref(), Encoding::PatternByte)?;
         let index = PatternIndex::new(header.shape, &header.group)?;
-        Ok(PatternTable { data, header, index })
+        let table = PatternTable { data, header, index };
+        if table.header.file_len() <= CHECK_ON_OPEN_LIMIT {
+            table.check_payload_crc()?;
+        }
+        Ok(table)
     }
 
     fn from_parts(data: D, index: PatternIndex) -> Result<PatternTable<D>, Error> {
