@@ -9,6 +9,14 @@ use clap::Parser;
 mod cli;
 
 fn main() -> ExitCode {
+    // A file-size limit (`ulimit -f`) is met with an error naming the file, not a silent death by
+    // SIGXFSZ: with the signal ignored, the write or the allocation fails with EFBIG instead.
+    #[cfg(unix)]
+    // SAFETY: sets one signal's disposition to "ignore" before any other thread exists; no
+    // handler runs, so nothing can be called in a signal context.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let args = match cli::Cli::try_parse() {
         Ok(args) => args,
         Err(e) => {

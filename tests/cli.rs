@@ -544,3 +544,69 @@ fn argument_errors_are_one_line() {
     table(dir.path()).arg("--version").assert().success().stdout(contains("table "));
     table(dir.path()).args(["solve", "--help"]).assert().success().stdout(contains("Examples:"));
 }
+
+/// A file-size limit (`ulimit -f`) below the table's size: a one-line error naming the limit and
+/// exit 3, not a death by SIGXFSZ; the old file untouched, nothing left behind. Pattern tables
+/// and plots too.
+#[cfg(unix)]
+#[test]
+fn a_file_size_limit_is_an_error_not_a_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("eight.table"), b"the user's old table").unwrap();
+    // in blocks of 1 KiB: below the 8-puzzle table (181 KiB), the 5-tile table (19 KiB), the plot
+    let limited = |args: &str| {
+        let blocks = if args.contains("--plot") { 1 } else { 16 };
+        std::process::Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit -f {blocks} && exec \"$0\" {args}"))
+            .arg(assert_cmd::cargo::cargo_bin("table"))
+            .current_dir(dir.path())
+            .output()
+            .unwrap()
+    };
+    for args in ["build -q", "build --pattern 1,2,3,4,5/6,7,8 -q", "stats --board 2x2 --plot p.svg"] {
+        if args.starts_with("stats") {
+            table(dir.path()).args(["build", "--board", "2x2", "-q"]).assert().success();
+        }
+        let out = limited(args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{args}: {:?} {stderr}", out.status);
+        assert!(one_line_error().eval(&stderr), "{args}: {stderr}");
+    }
+    let out = limited("build -q");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("file-size limit"));
+    assert_eq!(fs::read(dir.path().join("eight.table")).unwrap(), b"the user's old table");
+    let mut names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    assert_eq!(names, ["2x2-blank-last.table", "eight.table"]);
+}
+
+/// Builds racing to the same file all succeed, and the file is always one whole table: each
+/// build writes its own unnamed file and renames it into place, so the last one wins and a
+/// reader in between sees the old table or a new one, never a mixture.
+#[test]
+fn concurrent_builds_of_one_file_leave_one_whole_table() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path()).args(["build", "--board", "2x5", "-o", "t.table", "-q"]).assert().success();
+    let children: Vec<_> = (0..4)
+        .map(|i| {
+            std::process::Command::new(assert_cmd::cargo::cargo_bin("table"))
+                .args(["build", "--board", "2x5", "-o", "t.table", "-q", "--goal"])
+                .arg(if i % 2 == 0 { "blank-first" } else { "blank-last" })
+                .current_dir(dir.path())
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    // meanwhile, queries see a whole table every time
+    for _ in 0..20 {
+        table(dir.path()).args(["query", "--table", "t.table", "1 2 3 4 5 6 7 8 0 9"]).assert().success();
+    }
+    for mut child in children {
+        assert!(child.wait().unwrap().success());
+    }
+    table(dir.path()).args(["verify", "--table", "t.table"]).assert().success();
+    let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
+    assert_eq!(names, ["t.table"]);
+}

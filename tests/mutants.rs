@@ -148,3 +148,25 @@ fn every_mutant_of_a_pattern_table_is_refused_by_every_command() {
     let failures = check_all(base.path(), name, mutants, &commands);
     assert!(failures.is_empty(), "{} failures, the first:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// The other commands that read a perfect table, on every 16th mutant (the class, not only the
+/// four commands above).
+#[test]
+fn every_command_that_reads_a_table_refuses_mutants() {
+    let base = tempfile::tempdir().unwrap();
+    table(base.path()).args(["build", "--board", "2x3", "-o", "t.table", "-q"]).assert().success();
+    let commands = [
+        vec!["count", "--table", "t.table", "1 2 3 4 0 5"],
+        vec!["sample", "--table", "t.table", "--depth", "3"],
+        vec!["heuristic", "manhattan", "--table", "t.table"],
+        vec!["experiment", "--table", "t.table", "--count", "2", "--depths", "2,4"],
+        vec!["query", "--table", "t.table", "--batch"],
+    ];
+    for args in &commands {
+        table(base.path()).args(args).write_stdin("1 2 3 4 0 5\n").assert().success();
+    }
+    let file = std::fs::read(base.path().join("t.table")).unwrap();
+    let mutants: Vec<_> = mutants(&file).into_iter().step_by(16).collect();
+    let failures = check_all(base.path(), "t.table", mutants, &commands);
+    assert!(failures.is_empty(), "{} failures, the first:\n{}", failures.len(), failures.join("\n"));
+}

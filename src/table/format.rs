@@ -420,7 +420,7 @@ impl PendingFile {
             None => Pending::Named(temp_beside(path)?),
         };
         let at = file.describe();
-        allocate(file.file(), len).map_err(|e| Error::io("allocating", &at, e))?;
+        allocate(file.file(), len).map_err(|e| Error::io("allocating", path, explain_allocation(e, len)))?;
         let map = map_mut(file.file()).map_err(|e| Error::io("memory-mapping", &at, e))?;
         Ok(PendingFile { file, map, path: path.to_path_buf() })
     }
@@ -544,6 +544,22 @@ fn allocate(file: &File, len: u64) -> std::io::Result<()> {
         libc::EOPNOTSUPP | libc::EINVAL => file.set_len(len as u64),
         e => Err(std::io::Error::from_raw_os_error(e)),
     }
+}
+
+/// The allocation's error, with what it means for a user: how many bytes the file needs, and
+/// which limit it met.
+fn explain_allocation(e: std::io::Error, len: u64) -> std::io::Error {
+    let need = format!("the file needs {len} bytes");
+    let why = match e.raw_os_error() {
+        #[cfg(unix)]
+        Some(libc::ENOSPC) => format!("{e}: {need}, more than the disk has free"),
+        #[cfg(unix)]
+        Some(libc::EFBIG) => format!("{e}: {need}, more than the file-size limit allows (see `ulimit -f`)"),
+        #[cfg(unix)]
+        Some(libc::EDQUOT) => format!("{e}: {need}, more than the disk quota allows"),
+        _ => return e,
+    };
+    std::io::Error::new(e.kind(), why)
 }
 
 #[cfg(not(unix))]
