@@ -102,6 +102,20 @@ pub struct Grade {
 /// [`Error::Corrupt`] for an entry that is not a distance, or an estimate too large to store
 /// (above 254, which no heuristic here reaches on 12 cells).
 pub fn grade<D: AsRef<[u8]> + Sync>(table: &Table<D>, h: Heuristic) -> Result<Grade, Error> {
+    grade_with_progress(table, h, |_| {})
+}
+
+/// As [`grade`], calling `progress(k)` from the worker threads each time `k` more steps are
+/// done, of `2 * table.index().len()` in all (every state is visited twice: once for its
+/// estimate, once for the sums).
+///
+/// # Errors
+/// Those of [`grade`].
+pub fn grade_with_progress<D: AsRef<[u8]> + Sync>(
+    table: &Table<D>,
+    h: Heuristic,
+    progress: impl Fn(u64) + Sync,
+) -> Result<Grade, Error> {
     let index = table.index();
     let est = Estimator::new(table.goal());
     let n = index.len();
@@ -122,6 +136,7 @@ pub fn grade<D: AsRef<[u8]> + Sync>(table: &Table<D>, h: Heuristic) -> Result<Gr
                 detail: format!("estimate {e} does not fit in a byte"),
             })?;
         }
+        progress(out.len() as u64);
         Ok::<(), Error>(())
     })?;
 
@@ -149,6 +164,7 @@ pub fn grade<D: AsRef<[u8]> + Sync>(table: &Table<D>, h: Heuristic) -> Result<Gr
                     }
                 });
             }
+            progress(((c + 1) * CHUNK).min(n) - c * CHUNK);
             Ok::<_, Error>(acc)
         })
         .try_reduce(
