@@ -18,6 +18,8 @@
 //! - [`heuristic`] and [`search`]: distance estimates, A* and IDA* on boards of any size.
 //! - [`lab`]: the laboratory: states drawn at random at one depth, the number of optimal
 //!   solutions, a heuristic graded against the exact distances, Russell & Norvig's experiment.
+//! - [`game`]: the puzzle played move by move, with undo, redo and the exact distance after every
+//!   move (what `table play` shows).
 //! - [`Error`]: everything that can go wrong.
 //!
 //! # Example
@@ -47,6 +49,7 @@
 #![deny(missing_docs)]
 
 pub mod error;
+pub mod game;
 pub mod heuristic;
 pub mod index;
 pub mod lab;

@@ -236,7 +236,7 @@ fn reference_astar(start: &Board, goal: &Board) -> usize {
         }
         for dir in slidetable::Dir::ALL {
             let Some(next) = board.moved(dir) else { continue };
-            if !best.get(&next).is_some_and(|&b| b <= g + 1) {
+            if best.get(&next).is_none_or(|&b| b > g + 1) {
                 best.insert(next.clone(), g + 1);
                 let f = g + 1 + est.manhattan(next.cells()) as usize;
                 open.push(Reverse((f, g + 1, boards.len())));

@@ -93,6 +93,11 @@ pub struct Given {
 }
 
 impl BoardInput {
+    /// Whether a board was given at all (tiles, a file or a preset).
+    pub fn given(&self) -> bool {
+        !self.tiles.is_empty() || self.file.is_some() || self.preset.is_some()
+    }
+
     /// Whether `--preset list` was asked for.
     pub fn wants_list(&self) -> bool {
         self.preset.as_deref().is_some_and(|p| p.eq_ignore_ascii_case("list"))

@@ -482,7 +482,7 @@ pub fn found_partition(goal: &Goal, goal_board: &Board, dir: &Path) -> Option<Pa
         let Ok(p) = Partition::parse(goal_board, name) else { continue };
         if p.groups.iter().all(|g| dir.join(pattern_file_name(shape, goal, g)).exists()) {
             let entries: u64 = p.groups.iter().filter_map(|g| PatternIndex::new(shape, g).ok()).map(|i| i.len()).sum();
-            if best.as_ref().map_or(true, |(e, _)| entries > *e) {
+            if best.as_ref().is_none_or(|(e, _)| entries > *e) {
                 best = Some((entries, p));
             }
         }

@@ -120,8 +120,8 @@ impl Moves {
             up: (b >= cols).then(|| window(m, b - cols, cols, Rotation::Left, b - cols)),
             // down: the tile below (sequence position b + cols - 1) jumps to position b
             down: (b + cols <= m).then(|| window(m, b, cols, Rotation::Right, b + cols)),
-            left: b % cols != 0,
-            right: (b + 1) % cols != 0,
+            left: !b.is_multiple_of(cols),
+            right: !(b + 1).is_multiple_of(cols),
         };
         // threads only pay for themselves on the 12-cell boards (starting the pool costs more
         // than building the 8-puzzle's tables)
@@ -295,7 +295,7 @@ fn even_rank_parity_bits(block: usize, hi_len: usize) -> Box<[u64]> {
     } else {
         bits.chunks_mut(GROUP_WORDS).enumerate().for_each(|(g, group)| fill(g, group));
     }
-    if block % 64 != 0 {
+    if !block.is_multiple_of(64) {
         bits[words - 1] &= (1u64 << (block % 64)) - 1;
     }
     bits

@@ -177,7 +177,7 @@ impl StateIndex {
         let goal_row = goal.blank() / shape.cols();
         let mut odd_block = [false; MAX_TABLE_CELLS];
         for (b, odd) in odd_block.iter_mut().enumerate().take(n) {
-            *odd = shape.cols() % 2 == 0 && (b / shape.cols()).abs_diff(goal_row) % 2 == 1;
+            *odd = shape.cols().is_multiple_of(2) && (b / shape.cols()).abs_diff(goal_row) % 2 == 1;
         }
         Ok(StateIndex {
             shape,
@@ -349,10 +349,10 @@ impl StateIndex {
             t.blank = b + cols;
             f(Dir::Down, self.reachable_index(&t));
         }
-        if b % cols != 0 {
+        if !b.is_multiple_of(cols) {
             f(Dir::Left, index - self.block);
         }
-        if (b + 1) % cols != 0 {
+        if !(b + 1).is_multiple_of(cols) {
             f(Dir::Right, index + self.block);
         }
     }

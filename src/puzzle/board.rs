@@ -130,8 +130,8 @@ impl Dir {
         match self {
             Dir::Up => cell.checked_sub(cols),
             Dir::Down => (cell + cols < shape.cells()).then_some(cell + cols),
-            Dir::Left => (cell % cols != 0).then(|| cell - 1),
-            Dir::Right => ((cell + 1) % cols != 0).then_some(cell + 1),
+            Dir::Left => (!cell.is_multiple_of(cols)).then(|| cell - 1),
+            Dir::Right => (!(cell + 1).is_multiple_of(cols)).then_some(cell + 1),
         }
     }
 }
@@ -357,7 +357,7 @@ impl Board {
         Parity {
             permutation_odd: permutation_is_odd(&perm),
             blank_rows_apart: (self.blank / self.shape.cols()).abs_diff(goal.blank / goal.shape.cols()),
-            cols_even: self.shape.cols() % 2 == 0,
+            cols_even: self.shape.cols().is_multiple_of(2),
         }
     }
 

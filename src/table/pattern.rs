@@ -660,7 +660,7 @@ pub fn reference_pattern_distances(index: &PatternIndex, goal: &Board) -> Vec<u8
             };
             let nd = d + cost;
             let key = (next, to);
-            if dist.get(&key).map_or(true, |&old| nd < old) {
+            if dist.get(&key).is_none_or(|&old| nd < old) {
                 dist.insert(key.clone(), nd);
                 if cost == 0 {
                     queue.push_front((key.0, key.1, nd));

@@ -1,0 +1,508 @@
+//! The state of `table play` and what each key does, apart from drawing (`ui.rs`) and the
+//! terminal (`mod.rs`), so that it can be tested and measured directly. Uses only the library,
+//! ratatui and crossterm (the benchmark includes this file as it is).
+
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+
+use ratatui::crossterm::event::{
+    KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
+use ratatui::layout::Rect;
+use slidetable::game::{optimal_moves, Game, Oracle, Verdict};
+use slidetable::{Board, Dir, Goal, Shape};
+
+/// The boards the start screen offers, tables first.
+pub const SHAPES: [(usize, usize); 14] =
+    [(3, 3), (2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (2, 5), (5, 2), (2, 6), (6, 2), (3, 4), (4, 3), (4, 4), (5, 5)];
+
+/// The goals the start screen offers.
+pub const GOALS: [Goal; 3] = [Goal::BlankLast, Goal::BlankFirst, Goal::Snail];
+
+/// A named starting position.
+#[derive(Clone, Debug)]
+pub struct Preset {
+    pub name: String,
+    pub board: Board,
+    pub goal: Goal,
+}
+
+/// Where a game's exact distances come from, for a board and goal: a table, or a search.
+/// `Err` says why there is none.
+pub type OracleFactory = Box<dyn Fn(Shape, &Goal) -> Result<Arc<dyn Oracle>, String>>;
+
+/// How a position to start from is chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartKind {
+    Preset,
+    Scramble,
+    Typed,
+}
+
+/// The start screen's fields, in order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Field {
+    Board,
+    Goal,
+    Start,
+    Value,
+}
+
+const FIELDS: [Field; 4] = [Field::Board, Field::Goal, Field::Start, Field::Value];
+
+/// The start screen.
+#[derive(Clone, Debug)]
+pub struct Menu {
+    pub field: Field,
+    pub shape: usize,
+    pub goal: usize,
+    pub kind: StartKind,
+    pub preset: usize,
+    /// The distance to scramble to (or the number of random moves where there is no table).
+    pub distance: u32,
+    pub typed: String,
+}
+
+/// Which way an arrow key is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Convention {
+    /// The arrow names the way a tile slides into the blank.
+    Tile,
+    /// The arrow names the way the blank moves.
+    Blank,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Screen {
+    Start,
+    Play,
+}
+
+/// A question for the worker thread, tagged with the game it belongs to.
+struct Job {
+    game: u64,
+    moves: usize,
+    board: Board,
+    hints: bool,
+}
+
+/// Its answer.
+struct Answer {
+    game: u64,
+    moves: usize,
+    board: Board,
+    distance: Result<Option<u32>, String>,
+    hints: Option<Result<Vec<Dir>, String>>,
+}
+
+/// Everything `table play` knows.
+pub struct App {
+    pub screen: Screen,
+    pub menu: Menu,
+    pub presets: Vec<Preset>,
+    pub game: Option<Game>,
+    pub oracle: Option<Arc<dyn Oracle>>,
+    pub convention: Convention,
+    /// h j k l move (and `?` gives hints) when set.
+    pub vi_keys: bool,
+    /// The optimal moves of the blank from the position now, when asked for and known.
+    pub hints: Option<Vec<Dir>>,
+    /// Hints asked for the position now and not yet known.
+    pub hints_pending: bool,
+    /// One line of news: an error, what a key did.
+    pub message: String,
+    pub quit: bool,
+    /// Where the board was last drawn: (area, cell width, cell height), for mouse clicks.
+    pub board_area: Option<(Rect, u16, u16)>,
+    factory: OracleFactory,
+    seed: u64,
+    game_id: u64,
+    jobs: Option<Sender<Job>>,
+    answers: Option<Receiver<Answer>>,
+}
+
+impl App {
+    /// A new app on the start screen.
+    pub fn new(presets: Vec<Preset>, factory: OracleFactory, seed: u64) -> App {
+        App {
+            screen: Screen::Start,
+            menu: Menu {
+                field: Field::Board,
+                shape: 0,
+                goal: 0,
+                kind: StartKind::Preset,
+                preset: 0,
+                distance: 20,
+                typed: String::new(),
+            },
+            presets,
+            game: None,
+            oracle: None,
+            convention: Convention::Tile,
+            vi_keys: false,
+            hints: None,
+            hints_pending: false,
+            message: String::new(),
+            quit: false,
+            board_area: None,
+            factory,
+            seed,
+            game_id: 0,
+            jobs: None,
+            answers: None,
+        }
+    }
+
+    /// The shape the menu has chosen.
+    pub fn menu_shape(&self) -> Shape {
+        let (r, c) = SHAPES[self.menu.shape];
+        Shape::new(r, c).expect("a valid shape")
+    }
+
+    /// The presets for the menu's board and goal.
+    pub fn menu_presets(&self) -> Vec<&Preset> {
+        let shape = self.menu_shape();
+        self.presets.iter().filter(|p| p.board.shape() == shape).collect()
+    }
+
+    /// The typed board, checked: the board, or why it is not one.
+    pub fn typed_board(&self) -> Result<Board, String> {
+        let shape = self.menu_shape();
+        let goal = GOALS[self.menu.goal].board(shape).map_err(|e| e.to_string())?;
+        let board = Board::parse(shape, &self.menu.typed).map_err(|e| e.to_string())?;
+        if !board.is_solvable_to(&goal) {
+            return Err(format!("cannot reach the goal {goal}: {}", board.parity_to(&goal).explain()));
+        }
+        Ok(board)
+    }
+
+    /// Starts a game on `board` toward `goal`, with the oracle for them.
+    pub fn start_game(&mut self, board: Board, goal: &Goal) -> Result<(), String> {
+        let oracle = (self.factory)(board.shape(), goal)?;
+        let goal_board = oracle.goal().clone();
+        let distance = if oracle.is_instant() { oracle.distance(&board).map_err(|e| e.to_string())? } else { None };
+        let game = Game::new(board, goal_board, distance).map_err(|e| e.to_string())?;
+        self.game_id += 1;
+        // a new worker for each game: the old one ends when its queue is dropped
+        if oracle.is_instant() {
+            self.jobs = None;
+            self.answers = None;
+        } else {
+            let (jobs, queue) = channel::<Job>();
+            let (reply, answers) = channel::<Answer>();
+            let worker = Arc::clone(&oracle);
+            std::thread::spawn(move || {
+                while let Ok(job) = queue.recv() {
+                    let distance = worker.distance(&job.board).map_err(|e| e.to_string());
+                    let hints =
+                        job.hints.then(|| optimal_moves(worker.as_ref(), &job.board).map_err(|e| e.to_string()));
+                    let answer = Answer { game: job.game, moves: job.moves, board: job.board, distance, hints };
+                    if reply.send(answer).is_err() {
+                        break;
+                    }
+                }
+            });
+            self.jobs = Some(jobs);
+            self.answers = Some(answers);
+        }
+        self.oracle = Some(oracle);
+        self.game = Some(game);
+        self.hints = None;
+        self.hints_pending = false;
+        self.screen = Screen::Play;
+        self.message.clear();
+        self.ask(false);
+        Ok(())
+    }
+
+    /// Starts the game the menu describes.
+    pub fn start_from_menu(&mut self) {
+        let shape = self.menu_shape();
+        let goal = GOALS[self.menu.goal].clone();
+        let board = match self.menu.kind {
+            StartKind::Typed => self.typed_board(),
+            StartKind::Preset => match self.menu_presets().get(self.menu.preset) {
+                Some(p) => Ok(p.board.clone()),
+                None => Err(format!("no preset for {shape}: choose a scramble or type a board")),
+            },
+            StartKind::Scramble => self.scrambled(shape, &goal),
+        };
+        let goal = match (self.menu.kind, self.menu_presets().get(self.menu.preset)) {
+            (StartKind::Preset, Some(p)) => p.goal.clone(),
+            _ => goal,
+        };
+        match board.and_then(|b| self.start_game(b, &goal)) {
+            Ok(()) => {}
+            Err(e) => self.message = e,
+        }
+    }
+
+    /// A board at the menu's distance: uniform over that depth where a table is at hand, else
+    /// a random walk of that many moves that does not step back.
+    fn scrambled(&mut self, shape: Shape, goal: &Goal) -> Result<Board, String> {
+        self.seed = self.seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let oracle = (self.factory)(shape, goal)?;
+        let goal_board = oracle.goal().clone();
+        let mut rng = slidetable::lab::sample::SplitMix64::new(self.seed);
+        let depth = u8::try_from(self.menu.distance).unwrap_or(u8::MAX);
+        if let Some(drawn) = oracle.scramble(depth, self.seed) {
+            return drawn.map_err(|e| e.to_string());
+        }
+        let mut board = goal_board;
+        let mut last: Option<Dir> = None;
+        for _ in 0..self.menu.distance {
+            let dirs: Vec<Dir> =
+                Dir::ALL.into_iter().filter(|&d| Some(d.opposite()) != last && board.moved(d).is_some()).collect();
+            let d = dirs[(rng.next_u64() % dirs.len() as u64) as usize];
+            board.apply(d);
+            last = Some(d);
+        }
+        Ok(board)
+    }
+
+    /// Asks for the distance of the position now, and its hints when `hints`: at once from a
+    /// table, else from the worker.
+    fn ask(&mut self, hints: bool) {
+        let (Some(game), Some(oracle)) = (&mut self.game, &self.oracle) else { return };
+        if oracle.is_instant() {
+            if game.distance().is_none() {
+                match oracle.distance(game.board()) {
+                    Ok(Some(d)) => game.set_distance(d),
+                    Ok(None) => {}
+                    Err(e) => self.message = e.to_string(),
+                }
+            }
+            if hints {
+                match optimal_moves(oracle.as_ref(), game.board()) {
+                    Ok(h) => self.hints = Some(h),
+                    Err(e) => self.message = e.to_string(),
+                }
+            }
+            return;
+        }
+        if hints {
+            self.hints_pending = true;
+        }
+        if let Some(jobs) = &self.jobs {
+            let job = Job { game: self.game_id, moves: game.moves().len(), board: game.board().clone(), hints };
+            let _ = jobs.send(job);
+        }
+    }
+
+    /// Takes the worker's answers (called between events).
+    pub fn tick(&mut self) {
+        let Some(answers) = &self.answers else { return };
+        while let Ok(a) = answers.try_recv() {
+            if a.game != self.game_id {
+                continue;
+            }
+            let Some(game) = &mut self.game else { continue };
+            match a.distance {
+                Ok(Some(d)) => game.set_distance_at(a.moves, &a.board, d),
+                Ok(None) => {}
+                Err(e) => self.message = e,
+            }
+            let now = game.board() == &a.board && game.moves().len() == a.moves;
+            match a.hints {
+                Some(Ok(h)) if now => {
+                    self.hints = Some(h);
+                    self.hints_pending = false;
+                }
+                Some(Err(e)) => self.message = e,
+                _ => {}
+            }
+        }
+    }
+
+    /// Whether the worker is busy with the position now (a distance or hints not yet known).
+    pub fn thinking(&self) -> bool {
+        self.game.as_ref().is_some_and(|g| g.distance().is_none()) || self.hints_pending
+    }
+
+    /// Handles one key.
+    pub fn on_key(&mut self, key: KeyEvent) {
+        if key.kind == KeyEventKind::Release {
+            return;
+        }
+        if key.modifiers.contains(KeyModifiers::CONTROL) && matches!(key.code, KeyCode::Char('c') | KeyCode::Char('d'))
+        {
+            self.quit = true;
+            return;
+        }
+        match self.screen {
+            Screen::Start => self.on_menu_key(key),
+            Screen::Play => self.on_play_key(key),
+        }
+    }
+
+    fn on_menu_key(&mut self, key: KeyEvent) {
+        let typing = self.menu.field == Field::Value && self.menu.kind == StartKind::Typed;
+        match key.code {
+            KeyCode::Esc => self.quit = true,
+            KeyCode::Char('q') if !typing => self.quit = true,
+            KeyCode::Enter => self.start_from_menu(),
+            KeyCode::Up | KeyCode::BackTab => self.step_field(-1),
+            KeyCode::Down | KeyCode::Tab => self.step_field(1),
+            KeyCode::Left => self.step_value(-1),
+            KeyCode::Right => self.step_value(1),
+            KeyCode::Backspace if typing => {
+                self.menu.typed.pop();
+            }
+            KeyCode::Char(c) if typing => self.menu.typed.push(c),
+            KeyCode::Char(c @ '0'..='9')
+                if self.menu.field == Field::Value && self.menu.kind == StartKind::Scramble =>
+            {
+                let d = self.menu.distance * 10 + c.to_digit(10).unwrap_or(0);
+                self.menu.distance = if d > 999 { c.to_digit(10).unwrap_or(0) } else { d };
+            }
+            KeyCode::Backspace if self.menu.kind == StartKind::Scramble => self.menu.distance /= 10,
+            _ => {}
+        }
+    }
+
+    fn step_field(&mut self, by: i32) {
+        let i = FIELDS.iter().position(|&f| f == self.menu.field).unwrap_or(0) as i32;
+        self.menu.field = FIELDS[(i + by).rem_euclid(FIELDS.len() as i32) as usize];
+    }
+
+    fn step_value(&mut self, by: i32) {
+        let wrap = |v: usize, n: usize| ((v as i32 + by).rem_euclid(n.max(1) as i32)) as usize;
+        match self.menu.field {
+            Field::Board => {
+                self.menu.shape = wrap(self.menu.shape, SHAPES.len());
+                self.menu.preset = 0;
+            }
+            Field::Goal => self.menu.goal = wrap(self.menu.goal, GOALS.len()),
+            Field::Start => {
+                const KINDS: [StartKind; 3] = [StartKind::Preset, StartKind::Scramble, StartKind::Typed];
+                let i = KINDS.iter().position(|&k| k == self.menu.kind).unwrap_or(0);
+                self.menu.kind = KINDS[wrap(i, 3)];
+            }
+            Field::Value => match self.menu.kind {
+                StartKind::Preset => self.menu.preset = wrap(self.menu.preset, self.menu_presets().len()),
+                StartKind::Scramble => self.menu.distance = self.menu.distance.saturating_add_signed(by),
+                StartKind::Typed => {}
+            },
+        }
+    }
+
+    /// The blank's move for an arrow pointing `arrow`, under the convention.
+    fn blank_move(&self, arrow: Dir) -> Dir {
+        match self.convention {
+            Convention::Blank => arrow,
+            Convention::Tile => arrow.opposite(),
+        }
+    }
+
+    fn on_play_key(&mut self, key: KeyEvent) {
+        let arrow = match key.code {
+            KeyCode::Up | KeyCode::Char('w') | KeyCode::Char('W') => Some(Dir::Up),
+            KeyCode::Down | KeyCode::Char('s') | KeyCode::Char('S') => Some(Dir::Down),
+            KeyCode::Left | KeyCode::Char('a') | KeyCode::Char('A') => Some(Dir::Left),
+            KeyCode::Right | KeyCode::Char('d') | KeyCode::Char('D') => Some(Dir::Right),
+            KeyCode::Char('k') if self.vi_keys => Some(Dir::Up),
+            KeyCode::Char('j') if self.vi_keys => Some(Dir::Down),
+            KeyCode::Char('h') if self.vi_keys => Some(Dir::Left),
+            KeyCode::Char('l') if self.vi_keys => Some(Dir::Right),
+            _ => None,
+        };
+        // a game won by moving shows its win screen and takes no more moves (undo still works)
+        let won = self.game.as_ref().is_some_and(|g| g.is_won() && !g.moves().is_empty());
+        if let Some(arrow) = arrow {
+            if won {
+                return;
+            }
+            let dir = self.blank_move(arrow);
+            self.play(|g| g.slide(dir).is_some());
+            return;
+        }
+        match key.code {
+            KeyCode::Char('q') | KeyCode::Esc => self.quit = true,
+            KeyCode::Char('h') | KeyCode::Char('?') if !won => self.ask(true),
+            KeyCode::Char('u') => self.play(Game::undo),
+            KeyCode::Char('r') => self.play(Game::redo),
+            KeyCode::Char('c') => {
+                self.convention = match self.convention {
+                    Convention::Tile => Convention::Blank,
+                    Convention::Blank => Convention::Tile,
+                };
+                self.message = format!("arrows now move the {}", self.convention_word());
+            }
+            KeyCode::Char('v') => {
+                self.vi_keys = !self.vi_keys;
+                self.message = if self.vi_keys {
+                    "h j k l move; ? shows the optimal moves".into()
+                } else {
+                    "h shows the optimal moves; h j k l no longer move".into()
+                };
+            }
+            KeyCode::Char('n') => {
+                self.screen = Screen::Start;
+                self.message.clear();
+            }
+            _ => {}
+        }
+    }
+
+    /// What the arrows move, in a word.
+    pub fn convention_word(&self) -> &'static str {
+        match self.convention {
+            Convention::Tile => "tile into the blank",
+            Convention::Blank => "blank",
+        }
+    }
+
+    /// Applies a change to the game; when it did something, forgets the hints and asks for the
+    /// new distance.
+    fn play(&mut self, change: impl FnOnce(&mut Game) -> bool) {
+        let Some(game) = &mut self.game else { return };
+        if change(game) {
+            self.hints = None;
+            self.hints_pending = false;
+            self.message.clear();
+            self.ask(false);
+        }
+    }
+
+    /// Handles a mouse event: a left click on a tile in the blank's row or column slides it.
+    pub fn on_mouse(&mut self, m: MouseEvent) {
+        if self.screen != Screen::Play || m.kind != MouseEventKind::Down(MouseButton::Left) {
+            return;
+        }
+        let (Some((area, w, h)), Some(game)) = (self.board_area, &self.game) else { return };
+        if game.is_won() && !game.moves().is_empty() {
+            return;
+        }
+        if m.column < area.x || m.row < area.y || w == 0 || h == 0 {
+            return;
+        }
+        let (c, r) = (((m.column - area.x) / w) as usize, ((m.row - area.y) / h) as usize);
+        let shape = game.board().shape();
+        if r >= shape.rows() || c >= shape.cols() {
+            return;
+        }
+        let cell = r * shape.cols() + c;
+        self.play(|g| g.slide_to(cell) > 0);
+    }
+
+    /// The status line scripts read: `distance: N  moves: M` (`?` while the distance is being
+    /// worked out).
+    pub fn status(&self) -> String {
+        let Some(game) = &self.game else { return String::new() };
+        let d = game.distance().map_or("?".to_string(), |d| d.to_string());
+        format!("distance: {d}  moves: {}", game.moves().len())
+    }
+
+    /// One line on the last move and the goal: optimal or not, moves against the optimum.
+    pub fn verdict_line(&self) -> String {
+        let Some(game) = &self.game else { return String::new() };
+        let optimal = game.optimal().map_or("?".to_string(), |d| d.to_string());
+        let last = match game.last_verdict() {
+            Some(Verdict::Closer) => "last move: optimal (one closer)",
+            Some(Verdict::Farther) => "last move: not optimal (one farther)",
+            None if game.moves().is_empty() => "no move yet",
+            None => "last move: ...",
+        };
+        format!("optimal: {optimal}  {last}")
+    }
+}
