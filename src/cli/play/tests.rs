@@ -189,7 +189,7 @@ fn scrambles_are_at_the_distance_asked_and_big_boards_search_in_the_background()
         a.tick();
     }
     let d: u32 = a.status().split_whitespace().nth(1).unwrap().parse().unwrap();
-    assert!(d <= 10 && d % 2 == 0, "a 10-move walk is at most 10 away, with its parity: {d}");
+    assert!(d <= 10 && d.is_multiple_of(2), "a 10-move walk is at most 10 away, with its parity: {d}");
     key(&mut a, KeyCode::Char('h'));
     while a.thinking() && started.elapsed().as_secs() < 30 {
         std::thread::sleep(std::time::Duration::from_millis(5));
