@@ -113,6 +113,12 @@ pub enum Error {
     #[error("{0}")]
     BadOption(String),
 
+    /// A search was stopped through its [`crate::search::Watch`].
+    #[error("the search was cancelled ({generated} nodes generated)")]
+    Cancelled {
+        /// Nodes generated when it stopped.
+        generated: u64,
+    },
     /// A search stopped at a limit before finding a solution.
     #[error("{algorithm} gave up at {what} ({generated} nodes generated, {} MiB held) without a solution: raise the limit, or try `--algorithm idastar` (memory linear in the solution) or a stronger heuristic", bytes / (1 << 20))]
     SearchLimit {

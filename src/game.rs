@@ -102,6 +102,7 @@ impl Oracle for SearchOracle {
             max_bytes: None,
             order: ChildOrder::ByEstimate,
             threads: self.threads,
+            watch: None,
         };
         Ok(solve(board, &self.goal, guide, &options)?.map(|found| found.moves.len() as u32))
     }

@@ -323,3 +323,50 @@ fn four_thousand_uniform_3x3_boards_solve_to_their_exact_distance() {
         }
     }
 }
+
+/// A watched search reports its node count while it runs and stops when cancelled, for each
+/// engine: A* and IDA* on any board, IDA* with pattern databases (one and two threads).
+#[test]
+fn a_watched_search_counts_and_stops_when_cancelled() {
+    use slidetable::heuristic::{Partition, PatternSet};
+    use slidetable::search::{solve, Algorithm, Guide, Options, Watch};
+    use std::sync::Arc;
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Goal::BlankFirst.board(shape).unwrap();
+    // Korf's instance 88 (65 moves): minutes of Manhattan search, seconds with 5-5-5
+    let hard = Board::parse(shape, "15 14 8 12 10 11 9 13 2 6 5 1 3 7 4 0").unwrap();
+    let partition = Partition::parse(&goal, "5-5-5").unwrap();
+    let tables: Vec<_> = partition
+        .groups
+        .iter()
+        .map(|g| {
+            let t = slidetable::table::build_pattern(&goal, g, |_| {}).unwrap();
+            slidetable::heuristic::pdb::GroupTable::from_table(&t).unwrap()
+        })
+        .collect();
+    let set = PatternSet::new(&goal, partition, tables, false).unwrap();
+    let cases: Vec<(Algorithm, Guide, usize)> = vec![
+        (Algorithm::AStar, Guide::Heuristic(Heuristic::Manhattan), 1),
+        (Algorithm::IdaStar, Guide::Heuristic(Heuristic::Manhattan), 1),
+        (Algorithm::IdaStar, Guide::Patterns(&set), 1),
+        (Algorithm::IdaStar, Guide::Patterns(&set), 2),
+    ];
+    for (algorithm, guide, threads) in cases {
+        let watch = Arc::new(Watch::new());
+        let options = Options { algorithm, threads, watch: Some(Arc::clone(&watch)), ..Options::default() };
+        let outcome = std::thread::scope(|s| {
+            let search = s.spawn(|| solve(&hard, &goal, guide, &options));
+            let started = std::time::Instant::now();
+            while watch.generated() < 100_000 && started.elapsed().as_secs() < 20 {
+                std::thread::sleep(std::time::Duration::from_millis(1));
+            }
+            assert!(watch.generated() >= 100_000, "{}: the count moves while the search runs", algorithm.name());
+            watch.cancel();
+            search.join().unwrap()
+        });
+        match outcome {
+            Err(slidetable::Error::Cancelled { generated }) => assert!(generated >= 100_000),
+            other => panic!("{} with {} threads: {:?}", algorithm.name(), threads, other.map(|f| f.map(|f| f.moves.len()))),
+        }
+    }
+}

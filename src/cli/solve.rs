@@ -452,6 +452,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         max_bytes: Some(args.max_memory.unwrap_or_else(default_max_memory)),
         order: args.order(),
         threads: args.threads(),
+        watch: None,
     };
     let exact = match &table {
         Some((t, _)) => t.distance(&board)?.map(u32::from),

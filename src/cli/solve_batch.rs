@@ -91,6 +91,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         max_bytes: Some(args.max_memory.unwrap_or_else(default_max_memory) / rayon::current_num_threads() as u64),
         order: args.order(),
         threads: 1,
+        watch: None,
     };
     let started = Instant::now();
     let solve_one = |&(line, text): &(usize, &str)| -> (usize, Result<Option<Found>, String>) {

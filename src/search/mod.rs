@@ -34,6 +34,8 @@
 //! heap. Manhattan distance, misplaced tiles and linear conflicts are updated per move from the one
 //! tile that moves (linear conflicts: only the two lines it leaves and enters are recounted).
 
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
@@ -154,7 +156,7 @@ impl std::fmt::Debug for Guide<'_> {
 }
 
 /// How to search.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Options {
     /// The algorithm.
     pub algorithm: Algorithm,
@@ -168,6 +170,48 @@ pub struct Options {
     /// Threads for one search (IDA* with pattern databases splits each iteration's subtrees
     /// among them); 1 searches on the calling thread.
     pub threads: usize,
+    /// Lets another thread follow the search's node count and stop it ([`Error::Cancelled`]).
+    pub watch: Option<Arc<Watch>>,
+}
+
+/// A window on a running search from another thread: the nodes generated so far (updated every
+/// thousand or so) and a stop button.
+#[derive(Debug, Default)]
+pub struct Watch {
+    generated: AtomicU64,
+    stop: AtomicBool,
+}
+
+impl Watch {
+    /// A new watch: nothing generated, not stopped.
+    pub fn new() -> Watch {
+        Watch::default()
+    }
+
+    /// The nodes generated so far (a little behind the true count while the search runs).
+    pub fn generated(&self) -> u64 {
+        self.generated.load(Ordering::Relaxed)
+    }
+
+    /// Asks the search to stop; it returns [`Error::Cancelled`] within a few thousand nodes.
+    pub fn cancel(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Whether [`Watch::cancel`] was called.
+    pub fn is_cancelled(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Records the count so far (monotonic: a smaller count is ignored).
+    pub(crate) fn set_generated(&self, n: u64) {
+        self.generated.fetch_max(n, Ordering::Relaxed);
+    }
+
+    /// Adds `n` to the count.
+    pub(crate) fn add_generated(&self, n: u64) {
+        self.generated.fetch_add(n, Ordering::Relaxed);
+    }
 }
 
 impl Default for Options {
@@ -179,6 +223,7 @@ impl Default for Options {
             max_bytes: None,
             order: ChildOrder::ByEstimate,
             threads: 1,
+            watch: None,
         }
     }
 }

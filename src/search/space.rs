@@ -102,7 +102,7 @@ impl<'a, T: Tile> Space<'a, T> {
             est: Estimator::new(goal),
             nbr,
             guide,
-            options: *options,
+            options: options.clone(),
             stats: Stats { iterations: 1, ..Stats::default() },
             fault: std::cell::Cell::new(None),
         }
@@ -209,8 +209,21 @@ impl<'a, T: Tile> Space<'a, T> {
         }
     }
 
-    pub(super) fn over_nodes(&self) -> bool {
-        self.options.max_nodes.is_some_and(|m| self.stats.generated > m)
+    /// The node limit's error, or [`Error::Cancelled`] once the watch is stopped (looked at
+    /// every 1024 expansions, when it also hears the node count).
+    pub(super) fn check_nodes(&self) -> Result<(), Error> {
+        if let Some(watch) = &self.options.watch {
+            if self.stats.expanded.is_multiple_of(1024) {
+                watch.set_generated(self.stats.generated);
+                if watch.is_cancelled() {
+                    return Err(Error::Cancelled { generated: self.stats.generated });
+                }
+            }
+        }
+        if self.options.max_nodes.is_some_and(|m| self.stats.generated > m) {
+            return Err(self.limit_error(format!("the limit of {} nodes", self.options.max_nodes.unwrap_or(0))));
+        }
+        Ok(())
     }
 
     pub(super) fn limit_error(&self, what: String) -> Error {
@@ -337,9 +350,7 @@ impl<'a, T: Tile> Space<'a, T> {
                     self.limit_error(format!("the memory limit of {} bytes", self.options.max_bytes.unwrap_or(0)))
                 );
             }
-            if self.over_nodes() {
-                return Err(self.limit_error(format!("the limit of {} nodes", self.options.max_nodes.unwrap_or(0))));
-            }
+            self.check_nodes()?;
             // node ids are 32 bits (and the hash slots keep id + 1)
             if nodes.len() >= (u32::MAX - 4) as usize {
                 return Err(self.limit_error("the most boards one search can hold (2^32 - 5)".into()));
@@ -431,9 +442,7 @@ impl<'a, T: Tile> Space<'a, T> {
                 }
                 self.stats.expanded += 1;
                 frames.push(Frame { h: nh, next: 0 });
-                if self.over_nodes() {
-                    return Err(self.limit_error(format!("the limit of {} nodes", self.options.max_nodes.unwrap_or(0))));
-                }
+                self.check_nodes()?;
             }
             if least == u32::MAX {
                 return Ok(None); // every branch ended: cannot happen for a solvable board
