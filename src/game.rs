@@ -32,6 +32,11 @@ pub trait Oracle: Send + Sync {
     /// Whether an answer takes microseconds (a table), so that a caller may ask on the spot.
     fn is_instant(&self) -> bool;
 
+    /// The guide this oracle can give a search: a table's exact distance, or pattern databases.
+    fn guide(&self) -> Option<Guide<'_>> {
+        None
+    }
+
     /// A board drawn uniformly at random from those exactly `depth` moves from the goal, where
     /// the oracle knows them all (a table); `None` where it does not.
     fn scramble(&self, depth: u8, seed: u64) -> Option<Result<Board, Error>> {
@@ -67,6 +72,10 @@ impl<D: AsRef<[u8]> + Send + Sync> Oracle for TableOracle<D> {
 
     fn scramble(&self, depth: u8, seed: u64) -> Option<Result<Board, Error>> {
         Some(scramble(&self.table, depth, seed))
+    }
+
+    fn guide(&self) -> Option<Guide<'_>> {
+        Some(Guide::Table(&self.table))
     }
 }
 
@@ -116,6 +125,10 @@ impl Oracle for SearchOracle {
 
     fn is_instant(&self) -> bool {
         false
+    }
+
+    fn guide(&self) -> Option<Guide<'_>> {
+        self.patterns.as_ref().map(Guide::Patterns)
     }
 }
 

@@ -366,7 +366,9 @@ fn a_watched_search_counts_and_stops_when_cancelled() {
         });
         match outcome {
             Err(slidetable::Error::Cancelled { generated }) => assert!(generated >= 100_000),
-            other => panic!("{} with {} threads: {:?}", algorithm.name(), threads, other.map(|f| f.map(|f| f.moves.len()))),
+            other => {
+                panic!("{} with {} threads: {:?}", algorithm.name(), threads, other.map(|f| f.map(|f| f.moves.len())))
+            }
         }
     }
 }

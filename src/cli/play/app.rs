@@ -4,12 +4,15 @@
 
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
+use std::time::Instant;
 
 use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use ratatui::layout::Rect;
 use slidetable::game::{optimal_moves, Game, Oracle, Verdict};
+use slidetable::heuristic::Heuristic;
+use slidetable::search::{solve, Algorithm, Found, Guide, Options, Watch};
 use slidetable::{Board, Dir, Goal, Shape};
 
 /// The boards the start screen offers, tables first.
@@ -76,6 +79,44 @@ pub enum Convention {
 pub enum Screen {
     Start,
     Play,
+    /// Solve and watch: choose a search, run it, animate its solution.
+    Solve,
+}
+
+/// The algorithms the solve screen offers.
+pub const ALGORITHMS: [Algorithm; 4] =
+    [Algorithm::AStar, Algorithm::IdaStar, Algorithm::Greedy, Algorithm::Weighted(2.0)];
+
+/// A guide the solve screen offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GuideChoice {
+    Heuristic(Heuristic),
+    /// The oracle's own: the exact table, or its pattern databases.
+    Oracle,
+}
+
+/// A finished search, as the solve screen shows it.
+#[derive(Clone, Debug)]
+pub struct Solved {
+    pub start: Board,
+    pub found: Found,
+    pub algorithm: Algorithm,
+    pub guide: String,
+}
+
+/// The solve screen: the choices, the search running, its result and the animation.
+pub struct Solver {
+    pub algorithm: usize,
+    pub guide: usize,
+    /// 0: the algorithm line, 1: the guide line.
+    pub line: usize,
+    pub running: Option<(Arc<Watch>, Receiver<Result<Option<Found>, String>>, Instant)>,
+    pub result: Option<Solved>,
+    /// The animation: moves shown, playing or not, milliseconds a move, when the current move began.
+    pub step: usize,
+    pub playing: bool,
+    pub speed_ms: u64,
+    pub move_began: Instant,
 }
 
 /// A question for the worker thread, tagged with the game it belongs to.
@@ -114,6 +155,7 @@ pub struct App {
     pub quit: bool,
     /// Where the board was last drawn: (area, cell width, cell height), for mouse clicks.
     pub board_area: Option<(Rect, u16, u16)>,
+    pub solver: Solver,
     factory: OracleFactory,
     seed: u64,
     game_id: u64,
@@ -145,6 +187,17 @@ impl App {
             message: String::new(),
             quit: false,
             board_area: None,
+            solver: Solver {
+                algorithm: 0,
+                guide: 0,
+                line: 0,
+                running: None,
+                result: None,
+                step: 0,
+                playing: false,
+                speed_ms: 400,
+                move_began: Instant::now(),
+            },
             factory,
             seed,
             game_id: 0,
@@ -289,8 +342,43 @@ impl App {
         }
     }
 
-    /// Takes the worker's answers (called between events).
+    /// Takes the workers' answers and moves the animation on (called between events).
     pub fn tick(&mut self) {
+        if let Some((watch, answer, _)) = &self.solver.running {
+            if let Ok(outcome) = answer.try_recv() {
+                let generated = watch.generated();
+                self.solver.running = None;
+                match outcome {
+                    Ok(Some(found)) => {
+                        let start = self.game.as_ref().map(|g| g.board().clone());
+                        if let Some(start) = start {
+                            let choice = self.guides()[self.solver.guide];
+                            self.solver.result = Some(Solved {
+                                start,
+                                found,
+                                algorithm: ALGORITHMS[self.solver.algorithm],
+                                guide: self.guide_name(choice),
+                            });
+                            self.solver.step = 0;
+                            self.solver.playing = true;
+                            self.solver.move_began = Instant::now();
+                        }
+                    }
+                    Ok(None) => self.message = "no solution: the board cannot reach the goal".into(),
+                    Err(e) if e.contains("cancelled") => self.message = format!("cancelled after {generated} nodes"),
+                    Err(e) => self.message = e,
+                }
+            }
+        }
+        if self.solver.playing {
+            let len = self.solver.result.as_ref().map_or(0, |r| r.found.moves.len());
+            if self.solver.step >= len {
+                self.solver.playing = false;
+            } else if self.solver.move_began.elapsed().as_millis() as u64 >= self.solver.speed_ms {
+                self.solver.step += 1;
+                self.solver.move_began = Instant::now();
+            }
+        }
         let Some(answers) = &self.answers else { return };
         while let Ok(a) = answers.try_recv() {
             if a.game != self.game_id {
@@ -319,6 +407,12 @@ impl App {
         self.game.as_ref().is_some_and(|g| g.distance().is_none()) || self.hints_pending
     }
 
+    /// Whether the screen changes without a key: a search running, a worker thinking, an
+    /// animation playing (the event loop then wakes often).
+    pub fn busy(&self) -> bool {
+        self.thinking() || self.solver.running.is_some() || self.solver.playing
+    }
+
     /// Handles one key.
     pub fn on_key(&mut self, key: KeyEvent) {
         if key.kind == KeyEventKind::Release {
@@ -332,7 +426,150 @@ impl App {
         match self.screen {
             Screen::Start => self.on_menu_key(key),
             Screen::Play => self.on_play_key(key),
+            Screen::Solve => self.on_solve_key(key),
         }
+    }
+
+    /// The guides the solve screen offers for this game: the classic heuristics, and the
+    /// oracle's own when it has one.
+    pub fn guides(&self) -> Vec<GuideChoice> {
+        let mut g = vec![
+            GuideChoice::Heuristic(Heuristic::Hamming),
+            GuideChoice::Heuristic(Heuristic::Manhattan),
+            GuideChoice::Heuristic(Heuristic::LinearConflict),
+        ];
+        if self.oracle.as_ref().is_some_and(|o| o.guide().is_some()) {
+            g.push(GuideChoice::Oracle);
+        }
+        g
+    }
+
+    /// A guide's name on the solve screen.
+    pub fn guide_name(&self, choice: GuideChoice) -> String {
+        match (choice, self.oracle.as_ref().and_then(|o| o.guide().map(|g| g.name()))) {
+            (GuideChoice::Heuristic(h), _) => h.name().to_string(),
+            (GuideChoice::Oracle, Some("table")) => "the exact table".to_string(),
+            (GuideChoice::Oracle, Some(name)) => format!("pattern tables ({name})"),
+            (GuideChoice::Oracle, None) => "none".to_string(),
+        }
+    }
+
+    /// Opens the solve screen on the position now.
+    fn open_solver(&mut self) {
+        self.screen = Screen::Solve;
+        self.solver.result = None;
+        self.solver.running = None;
+        self.solver.line = 0;
+        self.solver.guide = self.solver.guide.min(self.guides().len() - 1);
+        self.message.clear();
+    }
+
+    /// Runs the chosen search on the position now, on a worker thread.
+    fn run_search(&mut self) {
+        let (Some(game), Some(oracle)) = (&self.game, &self.oracle) else { return };
+        let start = game.board().clone();
+        let goal = game.goal().clone();
+        let algorithm = ALGORITHMS[self.solver.algorithm];
+        let choice = self.guides()[self.solver.guide];
+        let watch = Arc::new(Watch::new());
+        let options = Options {
+            algorithm,
+            // a search that would take more memory than this gives up with a message
+            max_bytes: Some(2 << 30),
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            watch: Some(Arc::clone(&watch)),
+            ..Options::default()
+        };
+        let oracle = Arc::clone(oracle);
+        let (reply, answer) = channel();
+        std::thread::spawn(move || {
+            let guide = match choice {
+                GuideChoice::Heuristic(h) => Guide::Heuristic(h),
+                GuideChoice::Oracle => match oracle.guide() {
+                    Some(g) => g,
+                    None => Guide::Heuristic(Heuristic::LinearConflict),
+                },
+            };
+            let _ = reply.send(solve(&start, &goal, guide, &options).map_err(|e| e.to_string()));
+        });
+        self.solver.result = None;
+        self.solver.running = Some((watch, answer, Instant::now()));
+        self.message.clear();
+    }
+
+    fn on_solve_key(&mut self, key: KeyEvent) {
+        if let Some((watch, _, _)) = &self.solver.running {
+            if matches!(key.code, KeyCode::Esc | KeyCode::Char('c') | KeyCode::Char('q')) {
+                watch.cancel();
+            }
+            return;
+        }
+        if self.solver.result.is_some() {
+            let len = self.solver.result.as_ref().map_or(0, |r| r.found.moves.len());
+            let s = &mut self.solver;
+            match key.code {
+                KeyCode::Char(' ') | KeyCode::Char('p') => {
+                    if s.step >= len {
+                        s.step = 0;
+                    }
+                    s.playing = !s.playing;
+                    s.move_began = Instant::now();
+                }
+                KeyCode::Right | KeyCode::Char('.') => {
+                    s.playing = false;
+                    s.step = (s.step + 1).min(len);
+                }
+                KeyCode::Left | KeyCode::Char(',') => {
+                    s.playing = false;
+                    s.step = s.step.saturating_sub(1);
+                }
+                KeyCode::Home => {
+                    s.step = 0;
+                    s.playing = false;
+                }
+                KeyCode::Char('+') | KeyCode::Char('=') | KeyCode::Up => s.speed_ms = (s.speed_ms * 2 / 3).max(30),
+                KeyCode::Char('-') | KeyCode::Down => s.speed_ms = (s.speed_ms * 3 / 2).min(5000),
+                KeyCode::Char('s') => {
+                    s.result = None;
+                    s.playing = false;
+                }
+                KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('x') => self.screen = Screen::Play,
+                _ => {}
+            }
+            return;
+        }
+        let guides = self.guides().len();
+        let s = &mut self.solver;
+        let turn = |v: usize, n: usize, by: i32| ((v as i32 + by).rem_euclid(n as i32)) as usize;
+        match key.code {
+            KeyCode::Up | KeyCode::Down | KeyCode::Tab => s.line = 1 - s.line,
+            KeyCode::Left | KeyCode::Right => {
+                let by = if key.code == KeyCode::Left { -1 } else { 1 };
+                if s.line == 0 {
+                    s.algorithm = turn(s.algorithm, ALGORITHMS.len(), by);
+                } else {
+                    s.guide = turn(s.guide, guides, by);
+                }
+            }
+            KeyCode::Enter => self.run_search(),
+            KeyCode::Esc | KeyCode::Char('q') | KeyCode::Char('x') => self.screen = Screen::Play,
+            _ => {}
+        }
+    }
+
+    /// The board the animation shows now, and the move under way with how far along it is
+    /// (0 to 1), for drawing a tile between two cells.
+    pub fn animation(&self) -> Option<(Board, Option<(Dir, f64)>)> {
+        let r = self.solver.result.as_ref()?;
+        let mut board = r.start.clone();
+        for &d in &r.found.moves[..self.solver.step] {
+            board.apply(d);
+        }
+        let sliding = (self.solver.playing && self.solver.step < r.found.moves.len()).then(|| {
+            let phase = self.solver.move_began.elapsed().as_millis() as f64 / self.solver.speed_ms as f64;
+            (r.found.moves[self.solver.step], phase.min(1.0))
+        });
+        Some((board, sliding))
     }
 
     fn on_menu_key(&mut self, key: KeyEvent) {
@@ -440,6 +677,7 @@ impl App {
                 self.screen = Screen::Start;
                 self.message.clear();
             }
+            KeyCode::Char('x') => self.open_solver(),
             _ => {}
         }
     }

@@ -36,8 +36,11 @@ uniformly from the boards at that distance, from the table). Given a board, --pr
 
 Keys in play: the arrows or W A S D slide a tile into the blank (c switches to moving the blank);
 h shows every optimal move; u undoes, r redoes; a click on a tile in the blank's row or column
-slides it; v turns on h j k l for moving (then ? shows the optimal moves); n starts a new game;
-q quits. The status line always reads `distance: N  moves: M`.
+slides it; v turns on h j k l for moving (then ? shows the optimal moves); x solves: choose the
+algorithm (A*, IDA*, greedy, weighted) and the heuristic (misplaced tiles, Manhattan, linear
+conflict, the exact table or pattern tables), watch its node count (Esc cancels), then its
+statistics and the solution played move by move (space plays or pauses, Left/Right step, +/-
+change the speed); n starts a new game; q quits. The status line always reads `distance: N  moves: M`.
 
 Distances come from the perfect table of the board and goal (the file `table build` names, in the
 current directory, or built in memory up to 10 cells); past that, from IDA* with the pattern
@@ -130,7 +133,7 @@ fn event_loop(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> Result<
     while !app.quit {
         terminal.draw(|frame| ui::draw(frame, app))?;
         // a short wait while a search works, so its answer shows as soon as it comes
-        if event::poll(Duration::from_millis(if app.thinking() { 30 } else { 250 }))? {
+        if event::poll(Duration::from_millis(if app.busy() { 30 } else { 250 }))? {
             match event::read()? {
                 Event::Key(key) => app.on_key(key),
                 Event::Mouse(mouse) => app.on_mouse(mouse),

@@ -208,3 +208,75 @@ fn a_small_window_says_so_and_recovers() {
     let s = screen(&mut a, 80, 24);
     assert!(shows(&s, "distance: 11  moves: 0"), "{s:#?}");
 }
+
+/// Waits (up to 30 s) for the workers: a search, a distance, hints.
+fn settle(a: &mut App) {
+    let started = std::time::Instant::now();
+    while (a.solver.running.is_some() || a.thinking()) && started.elapsed().as_secs() < 30 {
+        std::thread::sleep(std::time::Duration::from_millis(2));
+        a.tick();
+    }
+}
+
+#[test]
+fn solve_and_watch_runs_a_search_shows_its_statistics_and_steps_through_the_solution() {
+    let mut a = app();
+    key(&mut a, KeyCode::Enter);
+    key(&mut a, KeyCode::Char('x'));
+    assert_eq!(a.screen, Screen::Solve);
+    let s = screen(&mut a, 80, 24);
+    assert!(shows(&s, "< astar >") && shows(&s, "< hamming >"), "{s:#?}");
+    key(&mut a, KeyCode::Right); // idastar
+    key(&mut a, KeyCode::Down);
+    key(&mut a, KeyCode::Left); // the exact table, last in the list
+    key(&mut a, KeyCode::Enter);
+    settle(&mut a);
+    let s = screen(&mut a, 80, 24);
+    assert!(shows(&s, "idastar with the exact table: 11 moves (optimal)"), "{s:#?}");
+    assert!(shows(&s, "generated"), "{s:#?}");
+    // step by hand: the board after each step is the start with the solution's moves applied
+    key(&mut a, KeyCode::Char(' '));
+    key(&mut a, KeyCode::Home);
+    for k in 1..=11 {
+        key(&mut a, KeyCode::Right);
+        assert_eq!(a.solver.step, k);
+    }
+    key(&mut a, KeyCode::Right);
+    assert_eq!(a.solver.step, 11, "not past the end");
+    let (end, _) = a.animation().unwrap();
+    assert_eq!(&end, a.game.as_ref().unwrap().goal());
+    key(&mut a, KeyCode::Left);
+    assert_eq!(a.solver.step, 10);
+    key(&mut a, KeyCode::Esc);
+    assert_eq!(a.screen, Screen::Play);
+    assert_eq!(a.status(), "distance: 11  moves: 0", "watching does not move the game");
+}
+
+#[test]
+fn a_long_search_counts_on_screen_and_cancels() {
+    let mut a = app();
+    let shape = Shape::new(4, 4).unwrap();
+    // COS 226's puzzle4x4-45: milliseconds for the game's IDA* with linear conflict, far longer
+    // for A* with misplaced tiles
+    let hard = Board::parse(shape, "6 2 5 3 9 7 1 14 10 0 13 8 11 12 4 15").unwrap();
+    a.start_game(hard, &Goal::BlankLast).unwrap();
+    settle(&mut a);
+    assert_eq!(a.status(), "distance: 45  moves: 0");
+    key(&mut a, KeyCode::Char('x'));
+    key(&mut a, KeyCode::Enter);
+    let started = std::time::Instant::now();
+    loop {
+        let s = screen(&mut a, 80, 30);
+        let line = s.iter().find(|l| l.contains("generated")).cloned().unwrap_or_default();
+        if line.contains(',') || started.elapsed().as_secs() > 20 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    key(&mut a, KeyCode::Esc);
+    settle(&mut a);
+    assert!(a.solver.result.is_none());
+    assert!(a.message.starts_with("cancelled after"), "{}", a.message);
+    let s = screen(&mut a, 80, 30);
+    assert!(shows(&s, "cancelled after"), "{s:#?}");
+}

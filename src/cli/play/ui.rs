@@ -9,7 +9,9 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use ratatui::Frame;
 use slidetable::{Board, Dir};
 
-use super::app::{App, Field, Screen, StartKind, GOALS};
+use slidetable::search::effective_branching_factor;
+
+use super::app::{App, Field, Screen, StartKind, ALGORITHMS, GOALS};
 
 /// The smallest window the screens fit in.
 pub const MIN_WIDTH: u16 = 60;
@@ -31,13 +33,14 @@ pub fn draw(frame: &mut Frame, app: &mut App) {
     match app.screen {
         Screen::Start => draw_menu(frame, app, area),
         Screen::Play => draw_play(frame, app, area),
+        Screen::Solve => draw_solve(frame, app, area),
     }
 }
 
 /// The window size the current screen needs.
 fn needed(app: &App) -> (u16, u16) {
     match (&app.screen, &app.game) {
-        (Screen::Play, Some(g)) => {
+        (Screen::Play | Screen::Solve, Some(g)) => {
             let shape = g.board().shape();
             let (w, h) = cell_size(shape.cells());
             (MIN_WIDTH.max(w * shape.cols() as u16 + 4), (h * shape.rows() as u16 + 9).max(MIN_HEIGHT))
@@ -120,7 +123,7 @@ fn draw_play(frame: &mut Frame, app: &mut App, area: Rect) {
     let Some(game) = &app.game else { return };
     let board = game.board().clone();
     let shape = board.shape();
-    let (w, h) = cell_size(shape.cells());
+    let (_, h) = cell_size(shape.cells());
     let title = match &app.oracle {
         Some(o) => format!(" table play: {shape}, distances from {} ", o.describe()),
         None => " table play ".to_string(),
@@ -142,33 +145,9 @@ fn draw_play(frame: &mut Frame, app: &mut App, area: Rect) {
     frame.render_widget(Paragraph::new(format!("{}{thinking}", app.status())), status);
     frame.render_widget(Paragraph::new(app.verdict_line()), verdict);
 
-    let board_w = w * shape.cols() as u16;
-    let x = board_rows.x + board_rows.width.saturating_sub(board_w) / 2;
-    let board_area = Rect::new(x, board_rows.y, board_w.min(board_rows.width), board_rows.height);
-    app.board_area = Some((board_area, w, h));
     let hinted = hinted_tiles(&board, app.hints.as_deref());
     let goal = game.goal().clone();
-    for r in 0..shape.rows() {
-        for c in 0..shape.cols() {
-            let cell = r * shape.cols() + c;
-            let tile = board.cells()[cell];
-            let rect = Rect::new(board_area.x + c as u16 * w, board_area.y + r as u16 * h, w, h);
-            if tile == 0 {
-                continue;
-            }
-            let mut style = Style::default();
-            if goal.cells()[cell] == tile {
-                style = style.fg(Color::Green);
-            }
-            if hinted.contains(&tile) {
-                style = style.bg(Color::Yellow).fg(Color::Black).add_modifier(Modifier::BOLD);
-            }
-            let label = if hinted.contains(&tile) { format!("*{tile}*") } else { tile.to_string() };
-            let block = Block::default().borders(Borders::ALL).style(style);
-            let text = Paragraph::new(label).alignment(Alignment::Center).block(block);
-            frame.render_widget(text, rect);
-        }
-    }
+    app.board_area = Some(draw_board(frame, board_rows, &board, &goal, &hinted, None));
 
     let hint_text = match (&app.hints, app.hints_pending) {
         (_, true) => "h: finding the optimal moves...".to_string(),
@@ -186,7 +165,7 @@ fn draw_play(frame: &mut Frame, app: &mut App, area: Rect) {
     };
     let key_lines = vec![
         Line::from(hint_text),
-        Line::from("u undo  r redo  click a tile in the blank's line  v vi keys  n new game  q quit"),
+        Line::from("u undo  r redo  click a tile in the blank's line  x solve and watch  v vi keys  n new  q quit"),
     ];
     frame.render_widget(Paragraph::new(key_lines), keys);
     if !app.message.is_empty() {
@@ -195,6 +174,166 @@ fn draw_play(frame: &mut Frame, app: &mut App, area: Rect) {
     if game.is_won() && !game.moves().is_empty() {
         draw_won(frame, app, area);
     }
+}
+
+/// Draws `board` centred in `rows`: tiles in their goal cell in green, `hinted` tiles marked,
+/// and with `sliding` (the blank's move under way and how far along) the tile that moves drawn
+/// between its two cells. Returns where the board is and the size of a cell.
+fn draw_board(
+    frame: &mut Frame,
+    rows: Rect,
+    board: &Board,
+    goal: &Board,
+    hinted: &[u16],
+    sliding: Option<(Dir, f64)>,
+) -> (Rect, u16, u16) {
+    let shape = board.shape();
+    let (w, h) = cell_size(shape.cells());
+    let board_w = w * shape.cols() as u16;
+    let x = rows.x + rows.width.saturating_sub(board_w) / 2;
+    let area = Rect::new(x, rows.y, board_w.min(rows.width), (h * shape.rows() as u16).min(rows.height));
+    // the tile that slides, from its cell toward the blank's
+    let moving = sliding.and_then(|(dir, phase)| {
+        let from = dir.step(shape, board.blank())?;
+        Some((board.cells()[from], from, board.blank(), phase))
+    });
+    let at = |cell: usize| {
+        (
+            area.x as f64 + (cell % shape.cols()) as f64 * w as f64,
+            area.y as f64 + (cell / shape.cols()) as f64 * h as f64,
+        )
+    };
+    for cell in 0..shape.cells() {
+        let tile = board.cells()[cell];
+        if tile == 0 {
+            continue;
+        }
+        let (mut x, mut y) = at(cell);
+        if let Some((t, from, to, phase)) = moving {
+            if t == tile {
+                let ((x0, y0), (x1, y1)) = (at(from), at(to));
+                x = x0 + (x1 - x0) * phase;
+                y = y0 + (y1 - y0) * phase;
+            }
+        }
+        let rect = Rect::new(x.round() as u16, y.round() as u16, w, h).intersection(area);
+        let mut style = Style::default();
+        if goal.cells()[cell] == tile {
+            style = style.fg(Color::Green);
+        }
+        if hinted.contains(&tile) {
+            style = style.bg(Color::Yellow).fg(Color::Black).add_modifier(Modifier::BOLD);
+        }
+        let label = if hinted.contains(&tile) { format!("*{tile}*") } else { tile.to_string() };
+        let block = Block::default().borders(Borders::ALL).style(style);
+        frame.render_widget(Clear, rect);
+        frame.render_widget(Paragraph::new(label).alignment(Alignment::Center).block(block), rect);
+    }
+    (area, w, h)
+}
+
+fn draw_solve(frame: &mut Frame, app: &mut App, area: Rect) {
+    let Some(game) = &app.game else { return };
+    let shape = game.board().shape();
+    let (_, h) = cell_size(shape.cells());
+    let block = Block::default().borders(Borders::ALL).title(format!(" table play: solve and watch ({shape}) "));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let [top, _, board_rows, _, keys] = Layout::vertical([
+        Constraint::Length(5),
+        Constraint::Length(1),
+        Constraint::Length(h * shape.rows() as u16),
+        Constraint::Length(1),
+        Constraint::Min(1),
+    ])
+    .areas(inner);
+    let goal = game.goal().clone();
+    let solver = &app.solver;
+    let (lines, key_help, board, sliding): (Vec<Line>, &str, Board, Option<(Dir, f64)>) =
+        if let Some((watch, _, began)) = &solver.running {
+            let lines = vec![
+                Line::from(format!(
+                    "searching: {} with {}",
+                    ALGORITHMS[solver.algorithm].name(),
+                    app.guide_name(app.guides()[solver.guide])
+                )),
+                Line::from(format!("generated  {}", thousands(watch.generated()))),
+                Line::from(format!("time       {:.1} s", began.elapsed().as_secs_f64())),
+            ];
+            (lines, "Esc cancels", game.board().clone(), None)
+        } else if let (Some(r), Some((board, sliding))) = (&solver.result, app.animation()) {
+            let st = &r.found.stats;
+            let n = r.found.moves.len();
+            let optimal = match game.distance() {
+                Some(d) if d as usize == n => "optimal".to_string(),
+                Some(d) => format!("{} more than the optimum {d}", n - d as usize),
+                None => "optimum not known".to_string(),
+            };
+            let b = effective_branching_factor(st.generated as f64, n as u32)
+                .map_or("-".to_string(), |b| format!("{b:.3}"));
+            let lines = vec![
+                Line::from(format!("{} with {}: {n} moves ({optimal})", r.algorithm.name(), r.guide)),
+                Line::from(format!(
+                    "expanded {}  generated {}  peak open {}  b* {b}",
+                    thousands(st.expanded),
+                    thousands(st.generated),
+                    thousands(st.peak_open)
+                )),
+                Line::from(format!(
+                    "time {:.2} ms  memory {:.1} KiB",
+                    st.elapsed.as_secs_f64() * 1e3,
+                    st.peak_bytes as f64 / 1024.0
+                )),
+                Line::from(format!(
+                    "move {}/{n}  {}  {} ms a move",
+                    solver.step,
+                    if solver.playing { "playing" } else { "paused" },
+                    solver.speed_ms
+                )),
+            ];
+            (
+                lines,
+                "space play/pause  Left/Right step  +/- speed  Home restart  s search again  Esc back",
+                board,
+                sliding,
+            )
+        } else {
+            let choice = |line: usize, text: String| {
+                let style = if solver.line == line {
+                    Style::default().add_modifier(Modifier::REVERSED)
+                } else {
+                    Style::default()
+                };
+                Span::styled(format!("< {text} >"), style)
+            };
+            let lines = vec![
+                Line::from("Solve the position now by search, then watch the solution."),
+                Line::from(vec![Span::raw("algorithm  "), choice(0, ALGORITHMS[solver.algorithm].name().to_string())]),
+                Line::from(vec![Span::raw("heuristic  "), choice(1, app.guide_name(app.guides()[solver.guide]))]),
+            ];
+            (lines, "Up/Down choose  Left/Right change  Enter solves  Esc back", game.board().clone(), None)
+        };
+    frame.render_widget(Paragraph::new(lines), top);
+    app.board_area = None;
+    draw_board(frame, board_rows, &board, &goal, &[], sliding);
+    let mut help = vec![Line::from(key_help)];
+    if !app.message.is_empty() {
+        help.push(Line::styled(app.message.clone(), Style::default().fg(Color::Red)));
+    }
+    frame.render_widget(Paragraph::new(help).wrap(Wrap { trim: true }), keys);
+}
+
+/// A count with thousands separators.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// The tiles that slide when the blank makes one of `hints`.
