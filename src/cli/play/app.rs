@@ -104,13 +104,20 @@ pub struct Solved {
     pub guide: String,
 }
 
+/// A search under way on the worker thread.
+pub struct Running {
+    pub watch: Arc<Watch>,
+    pub answer: Receiver<Result<Option<Found>, String>>,
+    pub began: Instant,
+}
+
 /// The solve screen: the choices, the search running, its result and the animation.
 pub struct Solver {
     pub algorithm: usize,
     pub guide: usize,
     /// 0: the algorithm line, 1: the guide line.
     pub line: usize,
-    pub running: Option<(Arc<Watch>, Receiver<Result<Option<Found>, String>>, Instant)>,
+    pub running: Option<Running>,
     pub result: Option<Solved>,
     /// The animation: moves shown, playing or not, milliseconds a move, when the current move began.
     pub step: usize,
@@ -344,7 +351,7 @@ impl App {
 
     /// Takes the workers' answers and moves the animation on (called between events).
     pub fn tick(&mut self) {
-        if let Some((watch, answer, _)) = &self.solver.running {
+        if let Some(Running { watch, answer, .. }) = &self.solver.running {
             if let Ok(outcome) = answer.try_recv() {
                 let generated = watch.generated();
                 self.solver.running = None;
@@ -493,12 +500,12 @@ impl App {
             let _ = reply.send(solve(&start, &goal, guide, &options).map_err(|e| e.to_string()));
         });
         self.solver.result = None;
-        self.solver.running = Some((watch, answer, Instant::now()));
+        self.solver.running = Some(Running { watch, answer, began: Instant::now() });
         self.message.clear();
     }
 
     fn on_solve_key(&mut self, key: KeyEvent) {
-        if let Some((watch, _, _)) = &self.solver.running {
+        if let Some(Running { watch, .. }) = &self.solver.running {
             if matches!(key.code, KeyCode::Esc | KeyCode::Char('c') | KeyCode::Char('q')) {
                 watch.cancel();
             }

@@ -25,6 +25,8 @@ use slidetable::{Goal, Shape};
 use self::app::{App, OracleFactory, Preset};
 use super::input::{presets, BoardInput};
 use super::{default_table_name, open_file, BoardArgs, UsageError};
+// for ui.rs (the benchmark gives it its own)
+use super::thousands;
 
 pub const LONG_ABOUT: &str = "\
 Play the puzzle in the terminal, full screen, with the exact distance left after every move.

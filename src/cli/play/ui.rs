@@ -12,6 +12,7 @@ use slidetable::{Board, Dir};
 use slidetable::search::effective_branching_factor;
 
 use super::app::{App, Field, Screen, StartKind, ALGORITHMS, GOALS};
+use super::thousands;
 
 /// The smallest window the screens fit in.
 pub const MIN_WIDTH: u16 = 60;
@@ -249,70 +250,63 @@ fn draw_solve(frame: &mut Frame, app: &mut App, area: Rect) {
     .areas(inner);
     let goal = game.goal().clone();
     let solver = &app.solver;
-    let (lines, key_help, board, sliding): (Vec<Line>, &str, Board, Option<(Dir, f64)>) =
-        if let Some((watch, _, began)) = &solver.running {
-            let lines = vec![
-                Line::from(format!(
-                    "searching: {} with {}",
-                    ALGORITHMS[solver.algorithm].name(),
-                    app.guide_name(app.guides()[solver.guide])
-                )),
-                Line::from(format!("generated  {}", thousands(watch.generated()))),
-                Line::from(format!("time       {:.1} s", began.elapsed().as_secs_f64())),
-            ];
-            (lines, "Esc cancels", game.board().clone(), None)
-        } else if let (Some(r), Some((board, sliding))) = (&solver.result, app.animation()) {
-            let st = &r.found.stats;
-            let n = r.found.moves.len();
-            let optimal = match game.distance() {
-                Some(d) if d as usize == n => "optimal".to_string(),
-                Some(d) => format!("{} more than the optimum {d}", n - d as usize),
-                None => "optimum not known".to_string(),
-            };
-            let b = effective_branching_factor(st.generated as f64, n as u32)
-                .map_or("-".to_string(), |b| format!("{b:.3}"));
-            let lines = vec![
-                Line::from(format!("{} with {}: {n} moves ({optimal})", r.algorithm.name(), r.guide)),
-                Line::from(format!(
-                    "expanded {}  generated {}  peak open {}  b* {b}",
-                    thousands(st.expanded),
-                    thousands(st.generated),
-                    thousands(st.peak_open)
-                )),
-                Line::from(format!(
-                    "time {:.2} ms  memory {:.1} KiB",
-                    st.elapsed.as_secs_f64() * 1e3,
-                    st.peak_bytes as f64 / 1024.0
-                )),
-                Line::from(format!(
-                    "move {}/{n}  {}  {} ms a move",
-                    solver.step,
-                    if solver.playing { "playing" } else { "paused" },
-                    solver.speed_ms
-                )),
-            ];
-            (
-                lines,
-                "space play/pause  Left/Right step  +/- speed  Home restart  s search again  Esc back",
-                board,
-                sliding,
-            )
-        } else {
-            let choice = |line: usize, text: String| {
-                let style = if solver.line == line {
-                    Style::default().add_modifier(Modifier::REVERSED)
-                } else {
-                    Style::default()
-                };
-                Span::styled(format!("< {text} >"), style)
-            };
-            let lines = vec![
-                Line::from("Solve the position now by search, then watch the solution."),
-                Line::from(vec![Span::raw("algorithm  "), choice(0, ALGORITHMS[solver.algorithm].name().to_string())]),
-                Line::from(vec![Span::raw("heuristic  "), choice(1, app.guide_name(app.guides()[solver.guide]))]),
-            ];
-            (lines, "Up/Down choose  Left/Right change  Enter solves  Esc back", game.board().clone(), None)
+    let (lines, key_help, board, sliding): (Vec<Line>, &str, Board, Option<(Dir, f64)>) = if let Some(running) =
+        &solver.running
+    {
+        let lines = vec![
+            Line::from(format!(
+                "searching: {} with {}",
+                ALGORITHMS[solver.algorithm].name(),
+                app.guide_name(app.guides()[solver.guide])
+            )),
+            Line::from(format!("generated  {}", thousands(running.watch.generated()))),
+            Line::from(format!("time       {:.1} s", running.began.elapsed().as_secs_f64())),
+        ];
+        (lines, "Esc cancels", game.board().clone(), None)
+    } else if let (Some(r), Some((board, sliding))) = (&solver.result, app.animation()) {
+        let st = &r.found.stats;
+        let n = r.found.moves.len();
+        let optimal = match game.distance() {
+            Some(d) if d as usize == n => "optimal".to_string(),
+            Some(d) => format!("{} more than the optimum {d}", n - d as usize),
+            None => "optimum not known".to_string(),
         };
+        let b =
+            effective_branching_factor(st.generated as f64, n as u32).map_or("-".to_string(), |b| format!("{b:.3}"));
+        let lines = vec![
+            Line::from(format!("{} with {}: {n} moves ({optimal})", r.algorithm.name(), r.guide)),
+            Line::from(format!(
+                "expanded {}  generated {}  peak open {}  b* {b}",
+                thousands(st.expanded),
+                thousands(st.generated),
+                thousands(st.peak_open)
+            )),
+            Line::from(format!(
+                "time {:.2} ms  memory {:.1} KiB",
+                st.elapsed.as_secs_f64() * 1e3,
+                st.peak_bytes as f64 / 1024.0
+            )),
+            Line::from(format!(
+                "move {}/{n}  {}  {} ms a move",
+                solver.step,
+                if solver.playing { "playing" } else { "paused" },
+                solver.speed_ms
+            )),
+        ];
+        (lines, "space play/pause  Left/Right step  +/- speed  Home restart  s search again  Esc back", board, sliding)
+    } else {
+        let choice = |line: usize, text: String| {
+            let style =
+                if solver.line == line { Style::default().add_modifier(Modifier::REVERSED) } else { Style::default() };
+            Span::styled(format!("< {text} >"), style)
+        };
+        let lines = vec![
+            Line::from("Solve the position now by search, then watch the solution."),
+            Line::from(vec![Span::raw("algorithm  "), choice(0, ALGORITHMS[solver.algorithm].name().to_string())]),
+            Line::from(vec![Span::raw("heuristic  "), choice(1, app.guide_name(app.guides()[solver.guide]))]),
+        ];
+        (lines, "Up/Down choose  Left/Right change  Enter solves  Esc back", game.board().clone(), None)
+    };
     frame.render_widget(Paragraph::new(lines), top);
     app.board_area = None;
     draw_board(frame, board_rows, &board, &goal, &[], sliding);
@@ -321,19 +315,6 @@ fn draw_solve(frame: &mut Frame, app: &mut App, area: Rect) {
         help.push(Line::styled(app.message.clone(), Style::default().fg(Color::Red)));
     }
     frame.render_widget(Paragraph::new(help).wrap(Wrap { trim: true }), keys);
-}
-
-/// A count with thousands separators.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The tiles that slide when the blank makes one of `hints`.
