@@ -41,21 +41,20 @@ impl Screen {
     }
 }
 
-#[test]
-fn start_preset_three_moves_hint_undo_quit_in_a_real_terminal() {
-    let dir = tempfile::tempdir().unwrap();
+/// `table ARGS` in a 30x100 pseudo-terminal in `dir`: its screen, the child and its keyboard.
+fn spawn(
+    dir: &std::path::Path,
+    args: &[&str],
+) -> (Screen, Box<dyn portable_pty::Child + Send + Sync>, Box<dyn Write + Send>) {
     let pair = native_pty_system().openpty(PtySize { rows: 30, cols: 100, pixel_width: 0, pixel_height: 0 }).unwrap();
     let mut cmd = CommandBuilder::new(assert_cmd::cargo::cargo_bin("table"));
-    cmd.arg("play");
-    cmd.cwd(dir.path());
+    cmd.args(args);
+    cmd.cwd(dir);
     cmd.env("TERM", "xterm-256color");
-    let mut child = pair.slave.spawn_command(cmd).unwrap();
+    let child = pair.slave.spawn_command(cmd).unwrap();
     drop(pair.slave);
-    let parser = Arc::new(Mutex::new(vt100::Parser::new(
-        std::num::NonZeroU16::new(30).unwrap(),
-        std::num::NonZeroU16::new(100).unwrap(),
-        0,
-    )));
+    let size = |n| std::num::NonZeroU16::new(n).unwrap();
+    let parser = Arc::new(Mutex::new(vt100::Parser::new(size(30), size(100), 0)));
     let mut reader = pair.master.try_clone_reader().unwrap();
     let feed = Arc::clone(&parser);
     std::thread::spawn(move || {
@@ -67,12 +66,17 @@ fn start_preset_three_moves_hint_undo_quit_in_a_real_terminal() {
             feed.lock().unwrap().process(&buf[..n]);
         }
     });
-    let mut keys = pair.master.take_writer().unwrap();
+    (Screen(parser), child, pair.master.take_writer().unwrap())
+}
+
+#[test]
+fn start_preset_three_moves_hint_undo_quit_in_a_real_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let (screen, mut child, mut keys) = spawn(dir.path(), &["play"]);
     let mut press = |bytes: &str| {
         keys.write_all(bytes.as_bytes()).unwrap();
         keys.flush().unwrap();
     };
-    let screen = Screen(parser);
 
     // start screen: 3x3, blank-last, the first preset (easy: 1 3 4 / 8 6 2 / 7 _ 5, 5 moves)
     let start = screen.wait_for("< a preset >");
@@ -121,4 +125,18 @@ fn without_a_terminal_it_says_so_in_one_line() {
         .code(2)
         .stderr(predicates::str::contains("table play needs a terminal"))
         .stderr(common::one_line_error());
+}
+
+/// `solve --animate` on a terminal: each board replaces the one before, so the screen ends with
+/// the last move alone; piped, every board is printed.
+#[test]
+fn solve_animate_plays_the_solution_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    let (screen, mut child, _keys) = spawn(dir.path(), &["solve", "--preset", "easy", "--animate", "--delay", "1"]);
+    let text = screen.wait_for("move 5/5: D (tile 2 slides up), 0 to go");
+    assert!(child.wait().unwrap().success());
+    assert!(!text.contains("move 1/5") && !text.contains("start: 5 moves to go"), "{text}");
+    let piped = common::table(dir.path()).args(["solve", "--preset", "easy", "--animate"]).assert().success();
+    let out = String::from_utf8_lossy(&piped.get_output().stdout).to_string();
+    assert!(out.contains("move 1 (") && out.contains("move 5 ("), "{out}");
 }

@@ -249,6 +249,26 @@ pub fn write_steps(out: &mut impl Write, board: &Board, moves: &[Dir]) -> io::Re
     Ok(())
 }
 
+/// Plays a solution in place on a terminal: each board replaces the one before, `delay` apart,
+/// under a line naming the move (`table solve --animate`).
+pub fn animate(out: &mut impl Write, board: &Board, moves: &[Dir], delay: std::time::Duration) -> io::Result<()> {
+    let rows = board.shape().rows();
+    let n = moves.len();
+    let mut b = board.clone();
+    writeln!(out, "\nstart: {n} moves to go")?;
+    write!(out, "{}", b.grid())?;
+    out.flush()?;
+    for (k, &m) in moves.iter().enumerate() {
+        std::thread::sleep(delay);
+        let line = format!("move {}/{n}: {}, {} to go", k + 1, describe_move(&b, m), n - k - 1);
+        b.apply(m);
+        // up over the last frame (its line and its rows), clear, draw the next
+        write!(out, "\x1b[{}A\x1b[J{line}\n{}", rows + 1, b.grid())?;
+        out.flush()?;
+    }
+    Ok(())
+}
+
 /// `U (tile 5 slides down)`.
 fn describe_move(board: &Board, dir: Dir) -> String {
     let tile = board.moved(dir).map_or(0, |b| board.cells()[b.blank()]);

@@ -1,7 +1,7 @@
 //! `table solve`: heuristic search on a board of any size, with its statistics, checked against a
 //! perfect table where one exists.
 
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -57,6 +57,7 @@ Exit status: 0 solved; 1 the board cannot reach the goal; 2 malformed board or a
 Examples:
   table solve 8 6 7 2 5 4 3 0 1
   table solve --preset worst --heuristic nilsson
+  table solve --preset easy --animate --delay 300
   table solve --file data/cos226/puzzle4x4-50.txt --algorithm idastar
   table solve --file data/puzzle04.txt --format cos226
   table solve 5 1 2 4 0 6 3 7 8 --board 3x3 --goal blank-first --json
@@ -168,6 +169,13 @@ pub struct SolveArgs {
     /// Also print every board along the solution (human format).
     #[arg(long)]
     steps: bool,
+    /// Play the solution in place, one board replacing the last (human format, on a terminal;
+    /// elsewhere the boards are printed one after another, as --steps does).
+    #[arg(long, conflicts_with = "steps")]
+    animate: bool,
+    /// Milliseconds between the boards of --animate.
+    #[arg(long, value_name = "MS", default_value_t = 400, requires = "animate")]
+    delay: u64,
     /// Give up after generating this many nodes.
     #[arg(long, value_name = "N")]
     pub(super) max_nodes: Option<u64>,
@@ -551,7 +559,14 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             if let Some(p) = &given.preset {
                 writeln!(out, "preset {}: {}", p.name, p.source)?;
             }
-            human(&mut out, &board, &goal, &given.goal, &report, &found, &table, args.steps)?
+            let steps = if args.animate && std::io::stdout().is_terminal() && board.shape().rows() <= 40 {
+                Steps::Animate(std::time::Duration::from_millis(args.delay))
+            } else if args.steps || args.animate {
+                Steps::List
+            } else {
+                Steps::None
+            };
+            human(&mut out, &board, &goal, &given.goal, &report, &found, &table, steps)?
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -566,7 +581,7 @@ fn human(
     report: &Report,
     found: &Found,
     table: &Option<(Table<Bytes>, String)>,
-    steps: bool,
+    steps: Steps,
 ) -> Result<()> {
     let d = found.moves.len();
     let shape: Shape = board.shape();
@@ -626,10 +641,20 @@ fn human(
         Some(b) => writeln!(out, "b*           {b:.3}   (effective branching factor)")?,
         None => writeln!(out, "b*           -   (needs at least one move)")?,
     }
-    if steps {
-        super::query::write_steps(out, board, &found.moves)?;
+    match steps {
+        Steps::None => {}
+        Steps::List => super::query::write_steps(out, board, &found.moves)?,
+        Steps::Animate(delay) => super::query::animate(out, board, &found.moves, delay)?,
     }
     Ok(())
+}
+
+/// What follows the report: nothing, every board, or the boards played in place.
+#[derive(Clone, Copy)]
+enum Steps {
+    None,
+    List,
+    Animate(std::time::Duration),
 }
 
 /// `1.2 MiB`.
