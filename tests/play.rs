@@ -95,7 +95,7 @@ fn start_preset_three_moves_hint_undo_quit_in_a_real_terminal() {
     let (d3, _) = screen.status();
     assert!(d3 == 4 || d3 == 6);
     press("h");
-    let hinted = screen.wait_for("optimal: slide tile");
+    let hinted = screen.wait_for("hint: slide tile");
     assert!(hinted.contains('*'), "the optimal tiles are marked: {hinted}");
     press("u");
     screen.wait_for("moves: 2");

@@ -748,6 +748,6 @@ impl App {
             None if game.moves().is_empty() => "no move yet",
             None => "last move: ...",
         };
-        format!("optimal: {optimal}  {last}")
+        format!("fewest possible: {optimal}  {last}")
     }
 }

@@ -77,12 +77,6 @@ pub struct PlayArgs {
 }
 
 pub fn run(args: PlayArgs) -> Result<ExitCode> {
-    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
-        bail!(UsageError(
-            "table play needs a terminal (its input or output is not one); to answer from a script use `table query` or `table solve`"
-                .into()
-        ));
-    }
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64)
     });
@@ -115,6 +109,13 @@ pub fn run(args: PlayArgs) -> Result<ExitCode> {
             let given = args.input.read(&args.board, None)?;
             app.start_game(given.board, &given.goal).map_err(UsageError)?;
         }
+    }
+    // checked after the arguments, so that a bad board is named first
+    if !std::io::stdin().is_terminal() || !std::io::stdout().is_terminal() {
+        bail!(UsageError(
+            "table play needs a terminal (its input or output is not one); to answer from a script use `table query` or `table solve`"
+                .into()
+        ));
     }
     let mut terminal = ratatui::init();
     let _ = execute!(std::io::stdout(), EnableMouseCapture);

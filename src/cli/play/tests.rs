@@ -76,7 +76,7 @@ fn start_preset_three_moves_hint_undo_quit() {
     let hints = a.hints.clone().unwrap();
     assert!(!hints.is_empty());
     let s = screen(&mut a, 80, 24);
-    assert!(shows(&s, "distance: 10  moves: 3") && shows(&s, "optimal: slide tile"), "{s:#?}");
+    assert!(shows(&s, "distance: 10  moves: 3") && shows(&s, "hint: slide tile"), "{s:#?}");
     assert_eq!(s.iter().filter(|l| l.contains('*')).count(), hints.len(), "one marked tile per optimal move");
     key(&mut a, KeyCode::Char('u'));
     assert_eq!(a.status(), "distance: 11  moves: 2");

@@ -44,7 +44,7 @@ fn needed(app: &App) -> (u16, u16) {
         (Screen::Play | Screen::Solve, Some(g)) => {
             let shape = g.board().shape();
             let (w, h) = cell_size(shape.cells());
-            (MIN_WIDTH.max(w * shape.cols() as u16 + 4), (h * shape.rows() as u16 + 9).max(MIN_HEIGHT))
+            (MIN_WIDTH.max(w * shape.cols() as u16 + 4), (h * shape.rows() as u16 + 10).max(MIN_HEIGHT))
         }
         _ => (MIN_WIDTH, MIN_HEIGHT),
     }
@@ -138,7 +138,7 @@ fn draw_play(frame: &mut Frame, app: &mut App, area: Rect) {
         Constraint::Length(1),
         Constraint::Length(h * shape.rows() as u16),
         Constraint::Length(1),
-        Constraint::Length(2),
+        Constraint::Length(3),
         Constraint::Min(1),
     ])
     .areas(inner);
@@ -155,10 +155,14 @@ fn draw_play(frame: &mut Frame, app: &mut App, area: Rect) {
         (Some(h), _) if h.is_empty() => "no move brings the board closer: it is the goal".to_string(),
         (Some(h), _) => {
             let tiles: Vec<String> = hinted.iter().map(u16::to_string).collect();
-            format!("optimal: slide tile {} ({} of them)", tiles.join(" or "), h.len())
+            if h.len() == 1 {
+                format!("hint: slide tile {} (the only optimal move)", tiles[0])
+            } else {
+                format!("hint: slide tile {} ({} optimal moves)", tiles.join(" or "), h.len())
+            }
         }
         (None, _) => format!(
-            "arrows/WASD{} move the {} (c switches), {} hints",
+            "arrows/WASD{} move the {} (c switches); {} hints",
             if app.vi_keys { "/hjkl" } else { "" },
             app.convention_word(),
             if app.vi_keys { "?" } else { "h" }
@@ -166,9 +170,10 @@ fn draw_play(frame: &mut Frame, app: &mut App, area: Rect) {
     };
     let key_lines = vec![
         Line::from(hint_text),
-        Line::from("u undo  r redo  click a tile in the blank's line  x solve and watch  v vi keys  n new  q quit"),
+        Line::from("u undo  r redo  x solve and watch  n new game  q quit"),
+        Line::from("a click on a tile in the blank's row or column slides it; v vi keys"),
     ];
-    frame.render_widget(Paragraph::new(key_lines), keys);
+    frame.render_widget(Paragraph::new(key_lines).wrap(Wrap { trim: true }), keys);
     if !app.message.is_empty() {
         frame.render_widget(Paragraph::new(app.message.clone()).wrap(Wrap { trim: true }), message);
     }
