@@ -57,5 +57,41 @@ fn keypress(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, keypress);
+/// A 4x4 hint from pattern tables (6-6-3, built here in a second or two): the distance of the
+/// position and of each neighbour by IDA*, as the game's worker thread computes it, on boards
+/// from Korf's 100 (the first five).
+fn hint_4x4(c: &mut Criterion) {
+    use slidetable::heuristic::pdb::GroupTable;
+    use slidetable::heuristic::{Partition, PatternSet};
+    let shape = Shape::new(4, 4).unwrap();
+    let goal = Goal::BlankFirst.board(shape).unwrap();
+    let partition = Partition::parse(&goal, "6-6-3").unwrap();
+    let tables = partition
+        .groups
+        .iter()
+        .map(|g| GroupTable::from_table(&slidetable::table::build_pattern(&goal, g, |_| {}).unwrap()).unwrap())
+        .collect();
+    let set = PatternSet::new(&goal, partition, tables, true).unwrap();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let oracle = slidetable::game::SearchOracle::new(goal.clone(), Some(set), threads, None);
+    let boards: Vec<_> = [
+        "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3",
+        "13 5 4 10 9 12 8 14 2 3 7 1 0 15 11 6",
+        "14 7 8 2 13 11 10 4 9 12 5 0 3 6 1 15",
+        "5 12 10 7 15 11 14 0 8 2 1 13 3 4 9 6",
+        "4 7 14 13 10 3 9 12 11 5 6 15 1 2 8 0",
+    ]
+    .iter()
+    .map(|t| slidetable::Board::parse(shape, t).unwrap())
+    .collect();
+    let mut k = 0;
+    c.bench_function("play/4x4/hint (6-6-3, Korf 1-5)", |b| {
+        b.iter(|| {
+            k = (k + 1) % boards.len();
+            slidetable::game::optimal_moves(&oracle, &boards[k]).unwrap()
+        })
+    });
+}
+
+criterion_group!(benches, keypress, hint_4x4);
 criterion_main!(benches);

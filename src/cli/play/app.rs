@@ -11,8 +11,10 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 use slidetable::game::{optimal_moves, Game, Oracle, Verdict};
-use slidetable::heuristic::Heuristic;
+use slidetable::heuristic::pdb::GroupTable;
+use slidetable::heuristic::{Heuristic, Partition, PatternSet};
 use slidetable::search::{solve, Algorithm, Found, Guide, Options, Watch};
+use slidetable::table::build_pattern;
 use slidetable::{Board, Dir, Goal, Shape};
 
 /// The boards the start screen offers, tables first.
@@ -93,6 +95,9 @@ pub enum GuideChoice {
     Heuristic(Heuristic),
     /// The oracle's own: the exact table, or its pattern databases.
     Oracle,
+    /// Pattern databases of the `auto` partition, built for the search (boards of up to 16
+    /// cells whose game has none).
+    AutoPatterns,
 }
 
 /// A finished search, as the solve screen shows it.
@@ -102,6 +107,17 @@ pub struct Solved {
     pub found: Found,
     pub algorithm: Algorithm,
     pub guide: String,
+}
+
+/// The pattern databases of the `auto` partition for `goal`, built in memory.
+fn auto_patterns(goal: &Board) -> Result<PatternSet, slidetable::Error> {
+    let partition = Partition::parse(goal, "auto")?;
+    let tables = partition
+        .groups
+        .iter()
+        .map(|g| GroupTable::from_table(&build_pattern(goal, g, |_| {})?))
+        .collect::<Result<Vec<_>, _>>()?;
+    PatternSet::new(goal, partition, tables, true)
 }
 
 /// A search under way on the worker thread.
@@ -164,6 +180,8 @@ pub struct App {
     pub board_area: Option<(Rect, u16, u16)>,
     pub solver: Solver,
     factory: OracleFactory,
+    /// The last oracle made, kept: pattern tables take a while to load.
+    cached: Option<(Shape, Goal, Arc<dyn Oracle>)>,
     seed: u64,
     game_id: u64,
     jobs: Option<Sender<Job>>,
@@ -206,6 +224,7 @@ impl App {
                 move_began: Instant::now(),
             },
             factory,
+            cached: None,
             seed,
             game_id: 0,
             jobs: None,
@@ -236,9 +255,21 @@ impl App {
         Ok(board)
     }
 
+    /// The oracle for a board and goal: the last one made if it serves, else a new one.
+    fn oracle_for(&mut self, shape: Shape, goal: &Goal) -> Result<Arc<dyn Oracle>, String> {
+        if let Some((s, g, o)) = &self.cached {
+            if *s == shape && g == goal {
+                return Ok(Arc::clone(o));
+            }
+        }
+        let oracle = (self.factory)(shape, goal)?;
+        self.cached = Some((shape, goal.clone(), Arc::clone(&oracle)));
+        Ok(oracle)
+    }
+
     /// Starts a game on `board` toward `goal`, with the oracle for them.
     pub fn start_game(&mut self, board: Board, goal: &Goal) -> Result<(), String> {
-        let oracle = (self.factory)(board.shape(), goal)?;
+        let oracle = self.oracle_for(board.shape(), goal)?;
         let goal_board = oracle.goal().clone();
         let distance = if oracle.is_instant() { oracle.distance(&board).map_err(|e| e.to_string())? } else { None };
         let game = Game::new(board, goal_board, distance).map_err(|e| e.to_string())?;
@@ -252,7 +283,11 @@ impl App {
             let (reply, answers) = channel::<Answer>();
             let worker = Arc::clone(&oracle);
             std::thread::spawn(move || {
-                while let Ok(job) = queue.recv() {
+                while let Ok(mut job) = queue.recv() {
+                    // only the newest position matters: the player moved on from the others
+                    while let Ok(newer) = queue.try_recv() {
+                        job = newer;
+                    }
                     let distance = worker.distance(&job.board).map_err(|e| e.to_string());
                     let hints =
                         job.hints.then(|| optimal_moves(worker.as_ref(), &job.board).map_err(|e| e.to_string()));
@@ -301,7 +336,7 @@ impl App {
     /// a random walk of that many moves that does not step back.
     fn scrambled(&mut self, shape: Shape, goal: &Goal) -> Result<Board, String> {
         self.seed = self.seed.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let oracle = (self.factory)(shape, goal)?;
+        let oracle = self.oracle_for(shape, goal)?;
         let goal_board = oracle.goal().clone();
         let mut rng = slidetable::lab::sample::SplitMix64::new(self.seed);
         let depth = u8::try_from(self.menu.distance).unwrap_or(u8::MAX);
@@ -445,7 +480,11 @@ impl App {
             GuideChoice::Heuristic(Heuristic::Manhattan),
             GuideChoice::Heuristic(Heuristic::LinearConflict),
         ];
-        if self.oracle.as_ref().is_some_and(|o| o.guide().is_some()) {
+        let own = self.oracle.as_ref().and_then(|o| o.guide().map(|g| g.name()));
+        if own != Some("pdb") && self.game.as_ref().is_some_and(|g| g.board().shape().cells() <= 16) {
+            g.push(GuideChoice::AutoPatterns);
+        }
+        if own.is_some() {
             g.push(GuideChoice::Oracle);
         }
         g
@@ -456,8 +495,9 @@ impl App {
         match (choice, self.oracle.as_ref().and_then(|o| o.guide().map(|g| g.name()))) {
             (GuideChoice::Heuristic(h), _) => h.name().to_string(),
             (GuideChoice::Oracle, Some("table")) => "the exact table".to_string(),
-            (GuideChoice::Oracle, Some(name)) => format!("pattern tables ({name})"),
+            (GuideChoice::Oracle, Some(_)) => "the game's pattern tables".to_string(),
             (GuideChoice::Oracle, None) => "none".to_string(),
+            (GuideChoice::AutoPatterns, _) => "pattern tables (auto, built for the search)".to_string(),
         }
     }
 
@@ -490,12 +530,20 @@ impl App {
         let oracle = Arc::clone(oracle);
         let (reply, answer) = channel();
         std::thread::spawn(move || {
-            let guide = match choice {
-                GuideChoice::Heuristic(h) => Guide::Heuristic(h),
-                GuideChoice::Oracle => match oracle.guide() {
-                    Some(g) => g,
-                    None => Guide::Heuristic(Heuristic::LinearConflict),
+            let built = match choice {
+                GuideChoice::AutoPatterns => match auto_patterns(&goal) {
+                    Ok(set) => Some(set),
+                    Err(e) => {
+                        let _ = reply.send(Err(e.to_string()));
+                        return;
+                    }
                 },
+                _ => None,
+            };
+            let guide = match (choice, &built) {
+                (GuideChoice::Heuristic(h), _) => Guide::Heuristic(h),
+                (GuideChoice::AutoPatterns, Some(set)) => Guide::Patterns(set),
+                _ => oracle.guide().unwrap_or(Guide::Heuristic(Heuristic::LinearConflict)),
             };
             let _ = reply.send(solve(&start, &goal, guide, &options).map_err(|e| e.to_string()));
         });

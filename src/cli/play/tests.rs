@@ -247,6 +247,13 @@ fn solve_and_watch_runs_a_search_shows_its_statistics_and_steps_through_the_solu
     assert_eq!(&end, a.game.as_ref().unwrap().goal());
     key(&mut a, KeyCode::Left);
     assert_eq!(a.solver.step, 10);
+    // search again with pattern tables built for it (the one before the exact table)
+    key(&mut a, KeyCode::Char('s'));
+    key(&mut a, KeyCode::Left);
+    key(&mut a, KeyCode::Enter);
+    settle(&mut a);
+    let s = screen(&mut a, 80, 24);
+    assert!(shows(&s, "idastar with pattern tables (auto, built for the search): 11 moves (optimal)"), "{s:#?}");
     key(&mut a, KeyCode::Esc);
     assert_eq!(a.screen, Screen::Play);
     assert_eq!(a.status(), "distance: 11  moves: 0", "watching does not move the game");
