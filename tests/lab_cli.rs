@@ -242,3 +242,70 @@ fn heuristic_and_experiment_speak_json() {
         }
     }
 }
+
+/// `--preset rn` spells out every choice, runs IDS, and prints the book's figures with the ratio;
+/// at depth 2 (all 8 states) the counts are the book's exactly: IDS 10, A* 6 and 6, and b* 1.79
+/// by the equation behind the printed values.
+#[test]
+fn experiment_preset_rn_reproduces_the_book_and_says_how_it_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(table(dir.path()).args(["experiment", "--preset", "rn", "--depths", "2,4", "--per-depth", "20"]));
+    for said in [
+        "goal 1 2 3 / 8 _ 4 / 7 6 5",
+        "problems drawn uniformly",
+        "preset rn: Russell & Norvig",
+        "the move straight back to the parent included",
+        "ties on f: lifo",
+        "IDS: depth-limited tree search",
+        "N = 1 + b* + ... + b*^d",
+        "book: the figure's value; ratio: ours / book",
+    ] {
+        assert!(out.contains(said), "{said:?} not in\n{out}");
+    }
+    let two = out.lines().find(|l| l.trim_start().starts_with("2 ")).unwrap();
+    let words: Vec<&str> = two.split_whitespace().collect();
+    assert_eq!(words, ["2", "8", "10", "2.5414", "10", "1.00", "6", "1.7913", "6", "1.00", "6", "1.7913", "6", "1.00"]);
+    // JSON and CSV carry the setup and the book's column
+    let json = stdout(table(dir.path()).args(["experiment", "--preset", "rn", "--depths", "2", "--json"]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["setup"]["counting"]["ties"], "lifo");
+    assert_eq!(v["setup"]["counting"]["parent_move"], true);
+    assert_eq!(v["depths"][0]["searches"]["A*(hamming)"]["published"], 6);
+    assert_eq!(v["depths"][0]["searches"]["IDS"]["ratio"], 1.0);
+    let csv = stdout(table(dir.path()).args(["experiment", "--preset", "rn", "--depths", "2", "--csv"]));
+    assert!(csv.lines().any(|l| l.starts_with("# counted: the start")), "{csv}");
+    assert!(csv.contains("IDS_book,IDS_ratio") && csv.contains(",10,1.0000"), "{csv}");
+}
+
+/// Each switch on the command line, on the same problems: ties smaller-g first cost more than
+/// larger-g; the move back and the start add to the count; Hazan & Ra's preset draws walks.
+#[test]
+fn experiment_switches_move_the_counts_and_are_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let mean = |extra: &[&str]| -> f64 {
+        let mut args = vec!["experiment", "--depths", "16", "--per-depth", "50", "--heuristics", "manhattan", "--csv"];
+        args.extend_from_slice(extra);
+        let out = stdout(table(dir.path()).args(&args));
+        let last = out.lines().last().unwrap().to_string();
+        last.split(',').nth(2).unwrap().parse().unwrap()
+    };
+    let engine = mean(&[]);
+    let textbook = mean(&["--ties", "larger-g", "--count-start"]);
+    assert_eq!(engine, textbook, "the textbook A* counted as the engine counts gives the engine's figures");
+    assert!(mean(&["--ties", "smaller-g", "--count-start"]) > textbook);
+    assert!(mean(&["--ties", "larger-g"]) < textbook, "without the start");
+    assert!(mean(&["--ties", "larger-g", "--count-start", "--count-parent-move"]) > textbook);
+    let walk =
+        stdout(table(dir.path()).args(["experiment", "--preset", "hazan-ra", "--depths", "8", "--per-depth", "20"]));
+    assert!(
+        walk.contains("random walks of d moves without revisits") && walk.contains("goal _ 1 2 / 3 4 5 / 6 7 8"),
+        "{walk}"
+    );
+    assert!(walk.contains("but the move straight back to the parent, never made"), "{walk}");
+    table(dir.path())
+        .args(["experiment", "--preset", "rn", "--ida"])
+        .assert()
+        .code(2)
+        .stderr(contains("leave out --ida"))
+        .stderr(one_line_error());
+}

@@ -24,7 +24,8 @@ impl Goal {
     /// The goal names, as `--goal` accepts them.
     pub const NAMES: [&'static str; 3] = ["blank-last", "blank-first", "snail"];
 
-    /// Parses a goal name (`blank-last`, `blank-first`, `snail`) or a board in any board syntax.
+    /// Parses a goal name (`blank-last`, `blank-first`, `snail`, also called `center`: on 3x3 the
+    /// spiral ends with the blank in the centre) or a board in any board syntax.
     ///
     /// A custom board equal to a named goal is returned as that name.
     ///
@@ -34,7 +35,8 @@ impl Goal {
         match text.trim().to_ascii_lowercase().as_str() {
             "blank-last" | "last" | "default" => Ok(Goal::BlankLast),
             "blank-first" | "first" => Ok(Goal::BlankFirst),
-            "snail" | "spiral" => Ok(Goal::Snail),
+            // on 3x3 the spiral ends in the centre: the textbook's goal `1 2 3 / 8 _ 4 / 7 6 5`
+            "snail" | "spiral" | "center" | "centre" => Ok(Goal::Snail),
             other => {
                 // near misses of a name: `blank_last`, `blanklast`, `Blank Last`
                 let squashed: String = other.chars().filter(|c| c.is_ascii_alphanumeric()).collect();
