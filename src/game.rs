@@ -11,7 +11,9 @@ use crate::error::Error;
 use crate::heuristic::{Heuristic, PatternSet};
 use crate::lab::sample::sample_depth;
 use crate::puzzle::board::{Board, Dir};
-use crate::search::{solve, Algorithm, ChildOrder, Guide, Options};
+use std::sync::{Arc, Mutex};
+
+use crate::search::{solve, Algorithm, ChildOrder, Guide, Options, Watch};
 use crate::table::Table;
 
 /// Where exact distances come from.
@@ -31,6 +33,10 @@ pub trait Oracle: Send + Sync {
 
     /// Whether an answer takes microseconds (a table), so that a caller may ask on the spot.
     fn is_instant(&self) -> bool;
+
+    /// Stops the searches under way (they return [`Error::Cancelled`]); later ones run. For a
+    /// caller whose questions went stale (the player moved on); a table has nothing to stop.
+    fn interrupt(&self) {}
 
     /// The guide this oracle can give a search: a table's exact distance, or pattern databases.
     fn guide(&self) -> Option<Guide<'_>> {
@@ -85,13 +91,15 @@ pub struct SearchOracle {
     patterns: Option<PatternSet>,
     threads: usize,
     max_nodes: Option<u64>,
+    /// The watch of the searches now running; [`Oracle::interrupt`] cancels it and puts a new one.
+    watch: Mutex<Arc<Watch>>,
 }
 
 impl SearchOracle {
     /// An oracle for `goal` searching with `patterns` (which must be for `goal`) or, without them,
     /// linear conflict; each search on `threads` threads and given up past `max_nodes` nodes.
     pub fn new(goal: Board, patterns: Option<PatternSet>, threads: usize, max_nodes: Option<u64>) -> SearchOracle {
-        SearchOracle { goal, patterns, threads: threads.max(1), max_nodes }
+        SearchOracle { goal, patterns, threads: threads.max(1), max_nodes, watch: Mutex::new(Arc::new(Watch::new())) }
     }
 }
 
@@ -111,7 +119,7 @@ impl Oracle for SearchOracle {
             max_bytes: None,
             order: ChildOrder::ByEstimate,
             threads: self.threads,
-            watch: None,
+            watch: Some(Arc::clone(&self.watch.lock().unwrap_or_else(|e| e.into_inner()))),
         };
         Ok(solve(board, &self.goal, guide, &options)?.map(|found| found.moves.len() as u32))
     }
@@ -125,6 +133,12 @@ impl Oracle for SearchOracle {
 
     fn is_instant(&self) -> bool {
         false
+    }
+
+    fn interrupt(&self) {
+        let mut watch = self.watch.lock().unwrap_or_else(|e| e.into_inner());
+        watch.cancel();
+        *watch = Arc::new(Watch::new());
     }
 
     fn guide(&self) -> Option<Guide<'_>> {
@@ -442,5 +456,23 @@ mod tests {
         assert!(scramble(&oracle.table, 32, 1).is_err());
         let swapped = board("2 1 3 4 5 6 7 8 0");
         assert!(Game::new(swapped, oracle.goal().clone(), None).is_err());
+    }
+
+    #[test]
+    fn an_interrupted_search_oracle_stops_and_answers_the_next_question() {
+        let shape = Shape::new(4, 4).unwrap();
+        let goal = Goal::BlankFirst.board(shape).unwrap();
+        let oracle = SearchOracle::new(goal.clone(), None, 1, None);
+        // Korf's instance 88: minutes with linear conflict
+        let hard = Board::parse(shape, "15 14 8 12 10 11 9 13 2 6 5 1 3 7 4 0").unwrap();
+        let outcome = std::thread::scope(|s| {
+            let search = s.spawn(|| oracle.distance(&hard));
+            std::thread::sleep(std::time::Duration::from_millis(50));
+            oracle.interrupt();
+            search.join().unwrap()
+        });
+        assert!(matches!(outcome, Err(Error::Cancelled { .. })), "{outcome:?}");
+        let easy = goal.moved(Dir::Right).unwrap();
+        assert_eq!(oracle.distance(&easy).unwrap(), Some(1));
     }
 }

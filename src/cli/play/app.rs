@@ -273,6 +273,9 @@ impl App {
         let goal_board = oracle.goal().clone();
         let distance = if oracle.is_instant() { oracle.distance(&board).map_err(|e| e.to_string())? } else { None };
         let game = Game::new(board, goal_board, distance).map_err(|e| e.to_string())?;
+        if let Some(old) = &self.oracle {
+            old.interrupt();
+        }
         self.game_id += 1;
         // a new worker for each game: the old one ends when its queue is dropped
         if oracle.is_instant() {
@@ -379,6 +382,8 @@ impl App {
             self.hints_pending = true;
         }
         if let Some(jobs) = &self.jobs {
+            // what the worker is busy with is stale now: the newest position is all that counts
+            oracle.interrupt();
             let job = Job { game: self.game_id, moves: game.moves().len(), board: game.board().clone(), hints };
             let _ = jobs.send(job);
         }
@@ -427,9 +432,12 @@ impl App {
                 continue;
             }
             let Some(game) = &mut self.game else { continue };
+            // a search interrupted because the player moved on is no news
+            let cancelled = |e: &String| e.starts_with("the search was cancelled");
             match a.distance {
                 Ok(Some(d)) => game.set_distance_at(a.moves, &a.board, d),
                 Ok(None) => {}
+                Err(e) if cancelled(&e) => {}
                 Err(e) => self.message = e,
             }
             let now = game.board() == &a.board && game.moves().len() == a.moves;
@@ -438,7 +446,7 @@ impl App {
                     self.hints = Some(h);
                     self.hints_pending = false;
                 }
-                Some(Err(e)) => self.message = e,
+                Some(Err(e)) if !cancelled(&e) => self.message = e,
                 _ => {}
             }
         }
