@@ -152,7 +152,16 @@ impl Oracle for SearchOracle {
 /// # Errors
 /// Those of [`Oracle::distance`]. A board that cannot reach the goal has no optimal moves.
 pub fn optimal_moves(oracle: &dyn Oracle, board: &Board) -> Result<Vec<Dir>, Error> {
-    let Some(d) = oracle.distance(board)? else { return Ok(Vec::new()) };
+    optimal_moves_at(oracle, board, oracle.distance(board)?)
+}
+
+/// As [`optimal_moves`], for a board whose distance `distance` is already known (`None`: it
+/// cannot reach the goal), so that only the neighbours are asked about.
+///
+/// # Errors
+/// Those of [`Oracle::distance`].
+pub fn optimal_moves_at(oracle: &dyn Oracle, board: &Board, distance: Option<u32>) -> Result<Vec<Dir>, Error> {
+    let Some(d) = distance else { return Ok(Vec::new()) };
     let mut best = Vec::new();
     if d == 0 {
         return Ok(best);

@@ -350,19 +350,7 @@ pub fn stats(path: &Path, csv: bool, json: bool) -> Result<ExitCode> {
 pub fn verify(path: &Path, json: bool) -> Result<ExitCode> {
     let table = match open(path) {
         Ok(t) => t,
-        // small tables are checksummed on open: a damaged file, as below
-        Err(e) if e.chain().any(|c| matches!(c.downcast_ref(), Some(slidetable::Error::ChecksumMismatch { .. }))) => {
-            let verdict = super::verify::Verdict {
-                path: path.display().to_string(),
-                ok: false,
-                table: String::new(),
-                entries: 0,
-                seconds: 0.0,
-                failure: None,
-            };
-            return super::verify::failed(json, verdict, super::one_line(&e), EXIT_FILE);
-        }
-        Err(e) => return Err(e),
+        Err(e) => return super::verify::damaged_on_open(e, path.display().to_string(), json),
     };
     let started = Instant::now();
     let h = table.header();

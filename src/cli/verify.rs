@@ -70,20 +70,26 @@ pub fn failed(json: bool, mut verdict: Verdict, why: String, code: u8) -> Result
     Ok(ExitCode::from(code))
 }
 
+/// A table that failed to open: a checksum mismatch (small tables are checksummed on open) is a
+/// damaged file, reported as a failed verdict with exit 3; any other error is passed on.
+pub fn damaged_on_open(e: anyhow::Error, path: String, json: bool) -> Result<ExitCode> {
+    if !e.chain().any(|c| matches!(c.downcast_ref::<Error>(), Some(Error::ChecksumMismatch { .. }))) {
+        return Err(e);
+    }
+    let verdict = Verdict { path, ok: false, table: String::new(), entries: 0, seconds: 0.0, failure: None };
+    failed(json, verdict, super::one_line(&e), EXIT_FILE)
+}
+
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
     if let Some(path) = args.table.table.as_ref().filter(|p| super::pattern::is_pattern_file(p)) {
         return super::pattern::verify(path, args.json);
     }
     let opened = match open_table(&args.table, None, false) {
         Ok(o) => o,
-        // Small tables are checksummed on open: a mismatch there is a damaged file, as below.
-        Err(e) if e.chain().any(|c| matches!(c.downcast_ref::<Error>(), Some(Error::ChecksumMismatch { .. }))) => {
+        Err(e) => {
             let path = args.table.table.as_ref().map_or_else(|| "the table".to_string(), |p| p.display().to_string());
-            let verdict = Verdict { path, ok: false, table: String::new(), entries: 0, seconds: 0.0, failure: None };
-            let why = super::one_line(&e);
-            return failed(args.json, verdict, why, EXIT_FILE);
+            return damaged_on_open(e, path, args.json);
         }
-        Err(e) => return Err(e),
     };
     let start = Instant::now();
     let path = opened.path.display();

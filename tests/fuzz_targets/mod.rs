@@ -41,12 +41,17 @@ pub fn fix_checksums(file: &mut [u8]) {
 // ---------------------------------------------------------------------------------------------
 // The header parser
 
-/// The header parser on `data` as it is and with its checksums made to match.
-pub fn header(data: &[u8]) {
-    header_once(data);
+/// Runs `check` on `data` as it is, then with its checksums made to match.
+fn as_is_and_forged(data: &[u8], check: fn(&[u8])) {
+    check(data);
     let mut fixed = data.to_vec();
     fix_checksums(&mut fixed);
-    header_once(&fixed);
+    check(&fixed);
+}
+
+/// The header parser on `data` as it is and with its checksums made to match.
+pub fn header(data: &[u8]) {
+    as_is_and_forged(data, header_once);
 }
 
 fn header_once(data: &[u8]) {
@@ -77,10 +82,7 @@ fn header_once(data: &[u8]) {
 /// Both loaders on `data` as it is and with its checksums made to match; whatever they accept is
 /// asked every question a command asks, and a table that passes `verify` must be the true one.
 pub fn table(data: &[u8]) {
-    table_once(data);
-    let mut fixed = data.to_vec();
-    fix_checksums(&mut fixed);
-    table_once(&fixed);
+    as_is_and_forged(data, table_once);
 }
 
 fn table_once(data: &[u8]) {

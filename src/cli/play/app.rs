@@ -10,7 +10,7 @@ use ratatui::crossterm::event::{
     KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
 };
 use ratatui::layout::Rect;
-use slidetable::game::{optimal_moves, Game, Oracle, Verdict};
+use slidetable::game::{optimal_moves_at, Game, Oracle, Verdict};
 use slidetable::heuristic::pdb::GroupTable;
 use slidetable::heuristic::{Heuristic, Partition, PatternSet};
 use slidetable::search::{solve, Algorithm, Found, Guide, Options, Watch};
@@ -292,8 +292,13 @@ impl App {
                         job = newer;
                     }
                     let distance = worker.distance(&job.board).map_err(|e| e.to_string());
-                    let hints =
-                        job.hints.then(|| optimal_moves(worker.as_ref(), &job.board).map_err(|e| e.to_string()));
+                    // the neighbours only: the position's own distance is the one just found
+                    let hints = match &distance {
+                        Ok(d) if job.hints => {
+                            Some(optimal_moves_at(worker.as_ref(), &job.board, *d).map_err(|e| e.to_string()))
+                        }
+                        _ => None,
+                    };
                     let answer = Answer { game: job.game, moves: job.moves, board: job.board, distance, hints };
                     if reply.send(answer).is_err() {
                         break;
@@ -317,17 +322,14 @@ impl App {
     pub fn start_from_menu(&mut self) {
         let shape = self.menu_shape();
         let goal = GOALS[self.menu.goal].clone();
-        let board = match self.menu.kind {
-            StartKind::Typed => self.typed_board(),
+        let (board, goal) = match self.menu.kind {
+            StartKind::Typed => (self.typed_board(), goal),
             StartKind::Preset => match self.menu_presets().get(self.menu.preset) {
-                Some(p) => Ok(p.board.clone()),
-                None => Err(format!("no preset for {shape}: choose a scramble or type a board")),
+                // a preset comes with its own goal
+                Some(p) => (Ok(p.board.clone()), p.goal.clone()),
+                None => (Err(format!("no preset for {shape}: choose a scramble or type a board")), goal),
             },
-            StartKind::Scramble => self.scrambled(shape, &goal),
-        };
-        let goal = match (self.menu.kind, self.menu_presets().get(self.menu.preset)) {
-            (StartKind::Preset, Some(p)) => p.goal.clone(),
-            _ => goal,
+            StartKind::Scramble => (self.scrambled(shape, &goal), goal),
         };
         match board.and_then(|b| self.start_game(b, &goal)) {
             Ok(()) => {}
@@ -371,7 +373,7 @@ impl App {
                 }
             }
             if hints {
-                match optimal_moves(oracle.as_ref(), game.board()) {
+                match optimal_moves_at(oracle.as_ref(), game.board(), game.distance()) {
                     Ok(h) => self.hints = Some(h),
                     Err(e) => self.message = e.to_string(),
                 }
