@@ -20,6 +20,8 @@
 //!   solutions, a heuristic graded against the exact distances, Russell & Norvig's experiment.
 //! - [`game`]: the puzzle played move by move, with undo, redo and the exact distance after every
 //!   move (what `table play` shows).
+//! - [`arrays`]: many boards at once, as one flat array of cells (what the Python package calls):
+//!   distances, ranks, estimates, children, random walks, each board checked, spread over the cores.
 //! - [`Error`]: everything that can go wrong.
 //!
 //! # Example
@@ -48,6 +50,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod arrays;
 pub mod error;
 pub mod game;
 pub mod heuristic;

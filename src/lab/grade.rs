@@ -119,8 +119,6 @@ pub fn grade_with_progress<D: AsRef<[u8]> + Sync>(
     let index = table.index();
     let est = Estimator::new(table.goal());
     let n = index.len();
-    let payload = table.payload();
-    let max = table.header().max_depth;
 
     // Every estimate, one byte per state.
     let mut hs = vec![0u8; n as usize];
@@ -140,6 +138,32 @@ pub fn grade_with_progress<D: AsRef<[u8]> + Sync>(
         Ok::<(), Error>(())
     })?;
 
+    let (by_depth, total) = grade_estimates(table, &hs, progress)?;
+    let at_goal = est.estimate(h, table.goal().cells());
+    Ok(Grade { heuristic: h, by_depth, total, at_goal })
+}
+
+/// Grades estimates given for every state of `table`, `estimates[i]` for the state of index `i`
+/// (any heuristic: one of ours, or a learned one evaluated elsewhere): the per-depth figures and
+/// their total, as in [`Grade`]. `progress` is called as in [`grade_with_progress`], with
+/// `table.index().len()` steps in all.
+///
+/// # Errors
+/// [`Error::BadOption`] when there is not one estimate per state; [`Error::Corrupt`] for an
+/// entry that is not a distance.
+pub fn grade_estimates<D: AsRef<[u8]> + Sync>(
+    table: &Table<D>,
+    estimates: &[u8],
+    progress: impl Fn(u64) + Sync,
+) -> Result<(Vec<DepthGrade>, DepthGrade), Error> {
+    let index = table.index();
+    let n = index.len();
+    let payload = table.payload();
+    let max = table.header().max_depth;
+    if estimates.len() as u64 != n {
+        return Err(Error::BadOption(format!("{} estimates for a table of {n} states", estimates.len())));
+    }
+    let hs = estimates;
     // Per depth sums, over chunks of states in parallel.
     let by_depth = (0..n.div_ceil(CHUNK))
         .into_par_iter()
@@ -180,6 +204,5 @@ pub fn grade_with_progress<D: AsRef<[u8]> + Sync>(
     for g in &by_depth {
         total.add(g);
     }
-    let at_goal = est.estimate(h, table.goal().cells());
-    Ok(Grade { heuristic: h, by_depth, total, at_goal })
+    Ok((by_depth, total))
 }

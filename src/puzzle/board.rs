@@ -145,6 +145,46 @@ pub fn moves_to_string(moves: &[Dir]) -> String {
     }
 }
 
+/// Checks that `cells` (row-major, `0` the blank) is a board of `shape`: the right count, and each
+/// of `0..cells` exactly once. Returns the blank's cell. The check behind [`Board::new`], for
+/// callers that hold many boards in one array and make no `Board` of each.
+///
+/// # Errors
+/// The first problem found: [`BoardError::WrongCount`], [`BoardError::OutOfRange`] or
+/// [`BoardError::Duplicate`].
+#[inline]
+pub fn check_cells<T: Copy + Into<u64>>(shape: Shape, cells: &[T]) -> Result<usize, BoardError> {
+    let n = shape.cells();
+    if cells.len() != n {
+        return Err(BoardError::WrongCount { found: cells.len(), expected: n, shape });
+    }
+    let mut blank = 0;
+    let mut mask = 0u64; // one bit a tile, for boards up to 64 cells: no allocation
+    let mut seen = if n > 64 { vec![false; n] } else { Vec::new() };
+    for (c, &t) in cells.iter().enumerate() {
+        let t: u64 = t.into();
+        if t >= n as u64 {
+            return Err(BoardError::OutOfRange { tile: t, max: n - 1, shape });
+        }
+        let repeated = if n <= 64 {
+            let bit = 1u64 << t;
+            let r = mask & bit != 0;
+            mask |= bit;
+            r
+        } else {
+            std::mem::replace(&mut seen[t as usize], true)
+        };
+        if repeated {
+            return Err(BoardError::Duplicate { tile: t as usize });
+        }
+        if t == 0 {
+            blank = c;
+        }
+    }
+    // Every value is in range and none repeats, so all of 0..n are present: the blank too.
+    Ok(blank)
+}
+
 /// A position: a shape and its cells in row-major order, `0` for the blank.
 ///
 /// A `Board` is always a permutation of `0..cells`; the constructors check it.
@@ -162,23 +202,7 @@ impl Board {
     /// [`Error::BadBoard`] when the count does not match the shape, or the cells are not each of
     /// `0..cells` exactly once.
     pub fn new(shape: Shape, cells: Vec<u16>) -> Result<Board, Error> {
-        let n = shape.cells();
-        if cells.len() != n {
-            return Err(BoardError::WrongCount { found: cells.len(), expected: n, shape }.into());
-        }
-        let mut seen = vec![false; n];
-        for &t in &cells {
-            let t = t as usize;
-            if t >= n {
-                return Err(BoardError::OutOfRange { tile: t as u64, max: n - 1, shape }.into());
-            }
-            if seen[t] {
-                return Err(BoardError::Duplicate { tile: t }.into());
-            }
-            seen[t] = true;
-        }
-        // Every value is in range and none repeats, so all of 0..n are present: the blank too.
-        let blank = cells.iter().position(|&t| t == 0).unwrap_or(0);
+        let blank = check_cells(shape, &cells)?;
         Ok(Board { shape, cells, blank })
     }
 
