@@ -7,7 +7,7 @@ use std::process::ExitCode;
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use slidetable::heuristic::Heuristic;
-use slidetable::lab::experiment::{published, run as run_plan, Column, Ebf, Guidance, Instances, Plan, Row};
+use slidetable::lab::experiment::{published, run as run_plan, Column, Ebf, Guidance, Instances, Plan, Preset, Row};
 use slidetable::lab::textbook::{Counting, Ties};
 use slidetable::search::Algorithm;
 
@@ -66,6 +66,15 @@ Examples:
 enum PresetArg {
     Rn,
     HazanRa,
+}
+
+impl PresetArg {
+    fn preset(self) -> Preset {
+        match self {
+            PresetArg::Rn => Preset::RussellNorvig,
+            PresetArg::HazanRa => Preset::HazanRa,
+        }
+    }
 }
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -171,10 +180,7 @@ fn counting(args: &ExperimentArgs) -> Option<Counting> {
         TiesArg::Lifo => Ties::Lifo,
     });
     match args.preset {
-        Some(PresetArg::Rn) => Some(Counting { parent_move: true, start: true, ties: ties.unwrap_or(Ties::Lifo) }),
-        Some(PresetArg::HazanRa) => {
-            Some(Counting { parent_move: false, start: true, ties: ties.unwrap_or(Ties::Lifo) })
-        }
+        Some(p) => Some(p.preset().counting(ties)),
         None if args.count_parent_move || args.count_start || ties.is_some() => Some(Counting {
             parent_move: args.count_parent_move,
             start: args.count_start,
@@ -197,8 +203,9 @@ pub fn run(mut args: ExperimentArgs) -> Result<ExitCode> {
         ));
     }
     let instances = match (args.preset, args.instances) {
-        (_, Some(InstancesArg::Walk)) | (Some(PresetArg::HazanRa), None) => Instances::Walk,
-        _ => Instances::Uniform,
+        (_, Some(InstancesArg::Walk)) => Instances::Walk,
+        (_, Some(InstancesArg::Uniform)) => Instances::Uniform,
+        (p, None) => p.map_or(Instances::Uniform, |p| p.preset().instances()),
     };
     let heuristics = match (&args.heuristics, args.preset) {
         (Some(h), _) => h.clone(),
@@ -237,8 +244,11 @@ pub fn run(mut args: ExperimentArgs) -> Result<ExitCode> {
     // Russell & Norvig's goal unless another is asked for: blank-first as their figure's
     // replication by Hazan & Ra has it, the centre blank of their code for --preset rn
     if args.table.table.is_none() {
-        let goal = if args.preset == Some(PresetArg::Rn) { "center" } else { "blank-first" };
-        args.table.board.goal.get_or_insert_with(|| goal.to_string());
+        let goal = match args.preset {
+            Some(p) => p.preset().goal().to_string(),
+            None => "blank-first".to_string(),
+        };
+        args.table.board.goal.get_or_insert(goal);
     }
     let opened = open_table(&args.table, None, true)?;
     let table = &opened.table;
@@ -253,8 +263,9 @@ pub fn run(mut args: ExperimentArgs) -> Result<ExitCode> {
         bail!(UsageError("a textbook's count takes boards of up to 16 cells".into()));
     }
     let ebf = match (args.ebf, args.preset) {
-        (Some(EbfArg::Printed), _) | (None, Some(PresetArg::Rn)) => Ebf::Printed,
-        _ => Ebf::Defined,
+        (Some(EbfArg::Printed), _) => Ebf::Printed,
+        (Some(EbfArg::Defined), _) => Ebf::Defined,
+        (None, p) => p.map_or(Ebf::Defined, |p| p.preset().ebf()),
     };
     let plan = Plan {
         depths,

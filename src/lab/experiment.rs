@@ -178,6 +178,91 @@ impl Plan {
     }
 }
 
+/// A published setup of the experiment (`table experiment --preset`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Preset {
+    /// Russell & Norvig's figure: IDS, A* with misplaced tiles and with Manhattan, counted as the
+    /// book counts (the move back to the parent and the start counted, LIFO ties), b* as printed,
+    /// problems uniform at each depth, the goal with the blank in the centre.
+    RussellNorvig,
+    /// Hazan & Ra's replication: A* with the two heuristics, the start counted but not the move
+    /// back, LIFO ties, problems by random walk, the goal blank-first.
+    HazanRa,
+}
+
+impl Preset {
+    /// The names `--preset` takes.
+    pub const NAMES: [&'static str; 2] = ["rn", "hazan-ra"];
+
+    /// The preset named `name` (`rn`, `hazan-ra`).
+    pub fn from_name(name: &str) -> Option<Preset> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "rn" | "russell-norvig" => Some(Preset::RussellNorvig),
+            "hazan-ra" | "hazan_ra" => Some(Preset::HazanRa),
+            _ => None,
+        }
+    }
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Preset::RussellNorvig => "rn",
+            Preset::HazanRa => "hazan-ra",
+        }
+    }
+
+    /// The goal of the setup (on 3x3): `center` for Russell & Norvig's code, blank-first for
+    /// their figure's replication.
+    pub fn goal(self) -> crate::puzzle::Goal {
+        match self {
+            Preset::RussellNorvig => crate::puzzle::Goal::Snail,
+            Preset::HazanRa => crate::puzzle::Goal::BlankFirst,
+        }
+    }
+
+    /// How nodes are counted, with `ties` broken as given (LIFO by default).
+    pub fn counting(self, ties: Option<Ties>) -> Counting {
+        let ties = ties.unwrap_or(Ties::Lifo);
+        match self {
+            Preset::RussellNorvig => Counting { parent_move: true, start: true, ties },
+            Preset::HazanRa => Counting { parent_move: false, start: true, ties },
+        }
+    }
+
+    /// How the problems are drawn.
+    pub fn instances(self) -> Instances {
+        match self {
+            Preset::RussellNorvig => Instances::Uniform,
+            Preset::HazanRa => Instances::Walk,
+        }
+    }
+
+    /// How b* is solved.
+    pub fn ebf(self) -> Ebf {
+        match self {
+            Preset::RussellNorvig => Ebf::Printed,
+            Preset::HazanRa => Ebf::Defined,
+        }
+    }
+
+    /// The whole plan at `depths`, `count` problems a depth, drawn with `seed`.
+    pub fn plan(self, depths: Vec<u8>, count: usize, seed: u64) -> Plan {
+        let mut columns = Vec::new();
+        if self == Preset::RussellNorvig {
+            columns.push(Column { algorithm: Algorithm::IdaStar, guide: Guidance::Uninformed });
+        }
+        for h in [Heuristic::Hamming, Heuristic::Manhattan] {
+            columns.push(Column { algorithm: Algorithm::AStar, guide: Guidance::Heuristic(h) });
+        }
+        Plan {
+            counting: Some(self.counting(None)),
+            instances: self.instances(),
+            ebf: self.ebf(),
+            ..Plan::new(depths, count, seed, columns)
+        }
+    }
+}
+
 /// How the problems at a depth are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Instances {
