@@ -1,0 +1,953 @@
+"""slidetable: exact distances, optimal solutions and pattern databases for sliding-tile puzzles.
+
+The engine is the slidetable Rust library; this package hands it numpy arrays.
+
+Conventions
+-----------
+* A board is an integer array of its cells, row-major, ``0`` the blank: ``[8, 6, 7, 2, 5, 4, 3, 0, 1]``.
+* A batch is ``(N, cells)`` or ``(N, rows, cols)``, of any integer dtype, contiguous or not (it is
+  copied only when it must be). Results are numpy arrays, one entry per board.
+* A board that cannot reach the goal gets ``UNSOLVABLE`` (-1) in batch results, ``None`` from calls
+  on one board.
+* Moves are letters ``U D L R`` or action numbers ``0 1 2 3`` (in that order), in a named
+  convention: ``"blank"`` (the direction the blank moves: slidetable's and the CLI's) or
+  ``"tile"`` (the direction the tile moves, as DeepCubeA, SPGym and most environments write them).
+  :func:`to_tile_moves` and :func:`to_blank_moves` convert.
+* Bad input raises: ``TypeError`` for a non-integer dtype, ``ValueError`` for a wrong shape, a tile
+  out of range or repeated (naming the board), ``OSError`` for a missing or unreadable file,
+  :class:`TableError` (a ``ValueError``) for a damaged table, with the messages of the ``table`` CLI.
+
+Quick start
+-----------
+>>> import slidetable as st
+>>> table = st.Table.build(st.Puzzle(3, 3))
+>>> int(table.distance([8, 6, 7, 2, 5, 4, 3, 0, 1]))
+31
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from typing import Any, Callable, Iterable, Optional, Sequence, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._core import SearchLimitError, TableError
+
+__all__ = [
+    "UNSOLVABLE",
+    "FAILED",
+    "MOVES",
+    "Puzzle",
+    "Table",
+    "PatternDB",
+    "Solver",
+    "Solution",
+    "BatchResult",
+    "Grade",
+    "Instances",
+    "Experiment",
+    "TableError",
+    "SearchLimitError",
+    "parse",
+    "is_solvable",
+    "apply",
+    "expand",
+    "random_walk",
+    "heuristic",
+    "solve",
+    "solve_batch",
+    "instances",
+    "experiment",
+    "to_tile_moves",
+    "to_blank_moves",
+    "moves_to_actions",
+    "actions_to_moves",
+]
+
+__version__: str = _core.__version__
+
+#: The distance (and rank) of a board that cannot reach the goal, in batch results.
+UNSOLVABLE: int = _core.UNSOLVABLE
+#: The length of a board whose search failed (a limit), in :class:`BatchResult`.
+FAILED: int = _core.FAILED
+#: The move letters in action order: action ``i`` is ``MOVES[i]``.
+MOVES = "UDLR"
+#: Heuristics every board has (``Puzzle.heuristic``); ``nilsson`` is not admissible.
+HEURISTICS = ("misplaced", "manhattan", "linear-conflict", "nilsson")
+
+_SWAP = str.maketrans("UDLRudlr", "DURLdurl")
+_CONVENTIONS = ("blank", "tile")
+# action i in the tile convention is the blank's action _TILE_TO_BLANK[i] (the opposite direction)
+_TILE_TO_BLANK = np.array([1, 0, 3, 2])
+
+BoardLike = Union[Sequence[int], npt.ArrayLike]
+MovesLike = Union[str, Sequence[int], npt.ArrayLike]
+
+
+def _convention(convention: str) -> str:
+    if convention not in _CONVENTIONS:
+        raise ValueError(f"unknown move convention {convention!r}: use 'blank' (the blank's direction) or 'tile'")
+    return convention
+
+
+def to_tile_moves(moves: str) -> str:
+    """Moves written as the blank's directions, rewritten as the tiles' (and back: the same swap)."""
+    return moves.translate(_SWAP)
+
+
+def to_blank_moves(moves: str) -> str:
+    """Moves written as the tiles' directions, rewritten as the blank's."""
+    return moves.translate(_SWAP)
+
+
+def moves_to_actions(moves: str, convention: str = "blank") -> np.ndarray:
+    """Move letters as action numbers (``U D L R`` = ``0 1 2 3``) in the same convention."""
+    _convention(convention)
+    try:
+        return np.array([MOVES.index(c) for c in moves.upper() if not c.isspace()], dtype=np.int8)
+    except ValueError:
+        bad = next(c for c in moves.upper() if not c.isspace() and c not in MOVES)
+        raise ValueError(f"`{bad}` is not a move: moves are the letters U, D, L and R") from None
+
+
+def actions_to_moves(actions: Iterable[int], convention: str = "blank") -> str:
+    """Action numbers (``0 1 2 3`` = ``U D L R``) as move letters in the same convention."""
+    _convention(convention)
+    out = []
+    for a in actions:
+        if not 0 <= int(a) <= 3:
+            raise ValueError(f"action {a} is not a move: actions are 0 to 3 (U, D, L, R)")
+        out.append(MOVES[int(a)])
+    return "".join(out)
+
+
+def _blank_moves(moves: MovesLike, convention: str) -> str:
+    """Moves in any accepted form as the blank's letters."""
+    _convention(convention)
+    if isinstance(moves, str):
+        letters = moves
+    else:
+        a = np.asarray(moves)
+        if a.dtype.kind not in "iu":
+            raise TypeError(f"moves must be a string of U D L R or integer actions 0-3, not {a.dtype}")
+        letters = actions_to_moves(a.ravel())
+    return to_blank_moves(letters) if convention == "tile" else letters
+
+
+class Puzzle:
+    """A board shape and its goal.
+
+    ``Puzzle(3, 3)`` is the 8-puzzle with the blank last; ``Puzzle(4, 4, goal="blank-first")`` the
+    15-puzzle of Korf's instances. ``goal`` is a name of the CLI (``blank-last``, ``blank-first``,
+    ``snail``/``center``) or an arrangement (text or an array).
+    """
+
+    __slots__ = ("_p",)
+
+    def __init__(self, rows: int = 3, cols: Optional[int] = None, goal: Union[str, BoardLike] = "blank-last"):
+        cols = rows if cols is None else cols
+        if not isinstance(goal, str):
+            g = np.asarray(goal)
+            if g.dtype.kind not in "iu":
+                raise TypeError(f"goal must be a name or an integer board, not {g.dtype}")
+            goal = [int(t) for t in g.ravel()]
+        self._p = _core.Puzzle(int(rows), int(cols), goal)
+
+    @classmethod
+    def _from_core(cls, rows: int, cols: int, goal: Sequence[int]) -> "Puzzle":
+        return cls(rows, cols, list(goal))
+
+    @property
+    def rows(self) -> int:
+        return int(self._p.rows)
+
+    @property
+    def cols(self) -> int:
+        return int(self._p.cols)
+
+    @property
+    def cells(self) -> int:
+        return int(self._p.cells)
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.rows, self.cols)
+
+    @property
+    def goal(self) -> np.ndarray:
+        """The goal's cells, row-major (a read-only array)."""
+        g = np.array(self._p.goal_cells, dtype=self.dtype)
+        g.flags.writeable = False
+        return g
+
+    @property
+    def goal_name(self) -> str:
+        """``blank-last``, ``blank-first``, ``snail``, or the goal's tiles."""
+        return str(self._p.goal_name)
+
+    @property
+    def dtype(self) -> np.dtype:
+        """The dtype of the boards this package returns: uint8 up to 256 cells, else uint16."""
+        return np.dtype(np.uint8) if self.cells <= 256 else np.dtype(np.uint16)
+
+    def __repr__(self) -> str:
+        return f"Puzzle({self.rows}, {self.cols}, goal={self.goal_name!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Puzzle) and self.shape == other.shape and self._p.goal_cells == other._p.goal_cells
+
+    def __hash__(self) -> int:
+        return hash((self.shape, tuple(self._p.goal_cells)))
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (Puzzle._from_core, (self.rows, self.cols, list(self._p.goal_cells)))
+
+    # -- boards in, checked and shaped ---------------------------------------------------------
+
+    def _boards(self, states: BoardLike, dtype: Any = None) -> tuple[np.ndarray, bool]:
+        """``states`` as a C-contiguous (N, cells) array of ``dtype``, and whether one board was
+        given. Checks the dtype, the shape and the range (repeats are the library's check)."""
+        a = np.asarray(states)
+        if a.dtype.kind not in "iu":
+            if a.dtype.kind == "O" and a.size == 0:
+                a = a.astype(np.int64)
+            else:
+                raise TypeError(f"boards must be integer arrays (0 the blank), not {a.dtype}")
+        n = self.cells
+        single = False
+        if a.ndim == 1:
+            single, a = True, a[None, :]
+        elif a.ndim == 2 and a.shape == (self.rows, self.cols) and n != self.cols:
+            single, a = True, a.reshape(1, n)
+        elif a.ndim == 3:
+            if a.shape[1:] != (self.rows, self.cols):
+                raise ValueError(f"boards of shape {a.shape[1:]} given, but this puzzle is {self.rows}x{self.cols}")
+            a = a.reshape(a.shape[0], n)
+        elif a.ndim != 2:
+            raise ValueError(f"a batch of boards is (N, {n}) or (N, {self.rows}, {self.cols}), not {a.shape}")
+        if a.shape[1] != n:
+            raise ValueError(f"{a.shape[1]} tiles given, but a {self.rows}x{self.cols} board has {n} cells")
+        if a.size:
+            bad = (a < 0) | (a >= n)
+            if bad.any():
+                row = int(np.argmax(bad.any(axis=1)))
+                tile = int(a[row][bad[row]][0])
+                raise ValueError(
+                    f"board {row}: bad board: tile {tile} is out of range: a {self.rows}x{self.cols} board "
+                    f"has tiles 1 to {n - 1} and the blank 0"
+                )
+        return np.ascontiguousarray(a, dtype=dtype or self.dtype), single
+
+    def _one(self, state: BoardLike) -> list[int]:
+        a, single = self._boards(state, np.uint16)
+        if not single:
+            raise ValueError(f"one board expected, got a batch of {a.shape[0]}")
+        return [int(t) for t in a[0]]
+
+    def _out(self, cells: Sequence[int]) -> np.ndarray:
+        return np.array(cells, dtype=self.dtype)
+
+    # -- the calls -----------------------------------------------------------------------------
+
+    def parse(self, text: str) -> np.ndarray:
+        """A board from text in any syntax the CLI accepts (``8 6 7 2 5 4 3 0 1``,
+        ``8,6,7/2,5,4/3,_,1``, ``867254301``), or the text of a COS 226 puzzle file."""
+        return self._out(self._p.parse(text))
+
+    def is_solvable(self, states: BoardLike) -> Union[bool, np.ndarray]:
+        """Whether each board can reach the goal (the parity rule)."""
+        a, single = self._boards(states, np.uint16)
+        r = self._p.solvable(a)
+        return bool(r[0]) if single else r
+
+    def unsolvable_reason(self, state: BoardLike) -> Optional[str]:
+        """Why a board cannot reach the goal, in words; None if it can."""
+        r = self._p.unsolvable_reason(self._one(state))
+        return None if r is None else str(r)
+
+    def apply(self, state: BoardLike, moves: MovesLike, convention: str = "blank") -> np.ndarray:
+        """The board after ``moves`` (letters or actions in ``convention``); raises ValueError,
+        naming the move, if one would leave the board."""
+        return self._out(self._p.apply(self._one(state), _blank_moves(moves, convention)))
+
+    def expand(self, states: BoardLike, convention: str = "blank") -> tuple[np.ndarray, np.ndarray]:
+        """The children of each board, one per action, and which actions are legal: arrays
+        ``(N, 4, cells)`` and ``(N, 4)`` (``(4, cells)`` and ``(4,)`` for one board). An illegal
+        action's child is the board itself."""
+        _convention(convention)
+        a, single = self._boards(states, np.uint16)
+        kids, valid = self._p.expand(a)
+        if convention == "tile":
+            kids, valid = kids[:, _TILE_TO_BLANK], valid[:, _TILE_TO_BLANK]
+        kids = kids.astype(self.dtype, copy=False)
+        return (kids[0], valid[0]) if single else (kids, valid)
+
+    def random_walk(self, n: int, steps: int, seed: int = 0) -> np.ndarray:
+        """``n`` boards reached from the goal by ``steps`` random moves each (never straight back),
+        reproducible from ``seed``. The end of a walk can be nearer than ``steps``: for boards at
+        an exact distance use :meth:`Table.sample`."""
+        if n < 0 or steps < 0:
+            raise ValueError("n and steps must not be negative")
+        return self._p.random_walks(int(n), int(steps), _seed(seed)).astype(self.dtype, copy=False)
+
+    def heuristic(self, states: BoardLike, name: str = "manhattan") -> Union[int, np.ndarray]:
+        """The estimate ``name`` of each board: ``misplaced`` (h1), ``manhattan`` (h2),
+        ``linear-conflict``, or ``nilsson`` (Nilsson's P + 3S: not admissible)."""
+        a, single = self._boards(states, np.uint16)
+        h = self._p.estimates(a, name).astype(np.int32)
+        return int(h[0]) if single else h
+
+    def grid(self, state: BoardLike) -> str:
+        """The board drawn as a grid of rows."""
+        return str(self._p.grid(self._one(state)))
+
+
+def _seed(seed: int) -> int:
+    seed = int(seed)
+    if seed < 0:
+        raise ValueError("seed must not be negative")
+    return seed & (2**64 - 1)
+
+
+def _puzzle_of(states: BoardLike, puzzle: Optional[Puzzle]) -> Puzzle:
+    """The given puzzle, or the square one with the boards' number of cells (blank-last goal)."""
+    if puzzle is not None:
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
+        return puzzle
+    a = np.asarray(states)
+    if a.ndim == 3:
+        return Puzzle(a.shape[1], a.shape[2])
+    cells = a.shape[-1] if a.ndim else 0
+    side = int(round(cells**0.5))
+    if side < 2 or side * side != cells:
+        raise ValueError(f"{cells} cells is not a square board: pass puzzle=Puzzle(rows, cols)")
+    return Puzzle(side, side)
+
+
+def parse(text: str, puzzle: Optional[Puzzle] = None) -> np.ndarray:
+    """A board parsed from text; without ``puzzle``, the square board with that many tiles."""
+    if puzzle is None:
+        first = text.strip().splitlines()[0] if text.strip() else ""
+        if "\n" in text.strip() and len(first.split()) in (1, 2):
+            dims = [int(x) for x in first.split()]
+            puzzle = Puzzle(dims[0], dims[-1])
+        else:
+            count = len([t for t in text.replace(",", " ").replace("/", " ").replace(";", " ").split() if t])
+            if count == 1:
+                count = len(text.strip())
+            side = int(round(count**0.5))
+            if side < 2 or side * side != count:
+                raise ValueError(f"`{text}` is not a square number of tiles: pass puzzle=Puzzle(rows, cols)")
+            puzzle = Puzzle(side, side)
+    return puzzle.parse(text)
+
+
+def is_solvable(states: BoardLike, puzzle: Optional[Puzzle] = None) -> Union[bool, np.ndarray]:
+    """Whether each board can reach the goal of ``puzzle`` (default: the square blank-last one)."""
+    return _puzzle_of(states, puzzle).is_solvable(states)
+
+
+def apply(state: BoardLike, moves: MovesLike, convention: str = "blank", puzzle: Optional[Puzzle] = None) -> np.ndarray:
+    """The board after ``moves``; see :meth:`Puzzle.apply`."""
+    return _puzzle_of(state, puzzle).apply(state, moves, convention)
+
+
+def expand(
+    states: BoardLike, puzzle: Optional[Puzzle] = None, convention: str = "blank"
+) -> tuple[np.ndarray, np.ndarray]:
+    """Children and legal-move mask; see :meth:`Puzzle.expand`."""
+    return _puzzle_of(states, puzzle).expand(states, convention)
+
+
+def random_walk(puzzle: Puzzle, n: int, steps: int, seed: int = 0) -> np.ndarray:
+    """``n`` random walks of ``steps`` moves from the goal; see :meth:`Puzzle.random_walk`."""
+    return puzzle.random_walk(n, steps, seed)
+
+
+def heuristic(states: BoardLike, name: str = "manhattan", puzzle: Optional[Puzzle] = None) -> Union[int, np.ndarray]:
+    """A classic estimate of each board; see :meth:`Puzzle.heuristic`."""
+    return _puzzle_of(states, puzzle).heuristic(states, name)
+
+
+# -- results -----------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Solution:
+    """A solution and what finding it took."""
+
+    moves: str
+    """The moves in the convention asked for (letters ``U D L R``)."""
+    convention: str
+    length: int
+    optimal: Optional[bool]
+    """True when proven optimal (a table, or A*/IDA* with an admissible heuristic), None when not known."""
+    generated: int
+    """Nodes generated (a successor made; the start counts; the move straight back is never made)."""
+    expanded: int
+    seconds: float
+    algorithm: str
+    heuristic: str
+
+    @property
+    def actions(self) -> np.ndarray:
+        """The moves as action numbers 0-3 in the same convention."""
+        return moves_to_actions(self.moves, self.convention)
+
+
+@dataclasses.dataclass(frozen=True)
+class BatchResult:
+    """Many boards solved: one entry per board, in input order."""
+
+    lengths: np.ndarray
+    """Solution lengths (int16); ``UNSOLVABLE`` (-1) for a board that cannot reach the goal,
+    ``FAILED`` (-2) for one whose search stopped at a limit (its reason in ``errors``)."""
+    moves: list
+    """The solutions as move strings in ``convention`` (None for unsolvable boards)."""
+    generated: np.ndarray
+    expanded: np.ndarray
+    seconds: np.ndarray
+    """Each board's search time (the boards run side by side, so these add up to more than the wall time)."""
+    optimal: np.ndarray
+    """Whether each solution is proven optimal."""
+    errors: list
+    """None, or why the board's search failed."""
+    convention: str
+    wall_seconds: float
+    load_seconds: float
+    """Time spent loading (or building) the tables, apart from the searches."""
+
+    def __len__(self) -> int:
+        return int(self.lengths.shape[0])
+
+
+@dataclasses.dataclass(frozen=True)
+class Grade:
+    """A heuristic graded against the exact distance of every state and edge of a table.
+
+    Per-depth arrays are indexed by the true distance ``h*``.
+    """
+
+    name: str
+    states: np.ndarray
+    mean_h: np.ndarray
+    mean_exact: np.ndarray
+    mean_error: np.ndarray
+    """Mean of ``h* - h`` per depth (negative where it overestimates on average)."""
+    exact_share: np.ndarray
+    overestimates: np.ndarray
+    max_overestimate: np.ndarray
+    edges: np.ndarray
+    inconsistent_edges: np.ndarray
+    """Edges (states one move apart) whose estimates differ by more than one move."""
+    total_exact_share: float
+    total_mean_error: float
+    total_overestimates: int
+    total_inconsistent_edges: int
+    at_goal: int
+
+    @property
+    def admissible(self) -> bool:
+        """Whether it never overestimates, on this table."""
+        return self.total_overestimates == 0
+
+    @property
+    def consistent(self) -> bool:
+        """Whether it is consistent on this table: admissible, 0 at the goal, no edge changes by more than one."""
+        return self.admissible and self.at_goal == 0 and self.total_inconsistent_edges == 0
+
+
+def _grade(name: str, d: dict, at_goal: int) -> Grade:
+    states = np.array(d["states"], dtype=np.uint64)
+    n = np.maximum(states, 1).astype(np.float64)
+    sum_h = np.array(d["sum_h"], dtype=np.float64)
+    sum_exact = np.array(d["sum_exact"], dtype=np.float64)
+    t = d["total"]
+    tn = max(t["states"], 1)
+    return Grade(
+        name=name,
+        states=states,
+        mean_h=sum_h / n,
+        mean_exact=sum_exact / n,
+        mean_error=(sum_exact - sum_h) / n,
+        exact_share=np.array(d["exact"], dtype=np.float64) / n,
+        overestimates=np.array(d["overestimates"], dtype=np.uint64),
+        max_overestimate=np.array(d["max_overestimate"], dtype=np.uint32),
+        edges=np.array(d["edges"], dtype=np.uint64),
+        inconsistent_edges=np.array(d["inconsistent_edges"], dtype=np.uint64),
+        total_exact_share=t["exact"] / tn,
+        total_mean_error=(t["sum_exact"] - t["sum_h"]) / tn,
+        total_overestimates=int(t["overestimates"]),
+        total_inconsistent_edges=int(t["inconsistent_edges"]),
+        at_goal=int(at_goal),
+    )
+
+
+# -- tables ------------------------------------------------------------------------------------
+
+
+class Table:
+    """A perfect table: the exact distance of every state of a board of up to 12 cells.
+
+    ``Table.build(Puzzle(3, 3))`` builds the 8-puzzle's in a few milliseconds; ``Table.open(path)``
+    memory-maps a file written by ``Table.build(..., path=...)`` or by ``table build``.
+    """
+
+    __slots__ = ("_t", "puzzle")
+
+    def __init__(self, core: Any):
+        self._t = core
+        self.puzzle = Puzzle._from_core(core.rows, core.cols, core.goal_cells)
+
+    @classmethod
+    def build(
+        cls,
+        puzzle: Puzzle,
+        path: Union[str, os.PathLike, None] = None,
+        progress: Optional[Callable[[dict], Any]] = None,
+    ) -> "Table":
+        """Builds the table by breadth-first search from the goal, in memory or into ``path``
+        (written to a temporary file and renamed: an existing file is untouched if the build
+        fails). ``progress`` is called after each depth with a dict (depth, level_states,
+        reached, total, seconds)."""
+        return cls(_core.Table.build(puzzle._p, None if path is None else os.fspath(path), progress))
+
+    @classmethod
+    def open(cls, path: Union[str, os.PathLike]) -> "Table":
+        """Opens a table file, memory-mapped (no copy), with the CLI's checks on open."""
+        return cls(_core.Table.open(os.fspath(path)))
+
+    @property
+    def path(self) -> Optional[str]:
+        return self._t.path
+
+    @property
+    def max_depth(self) -> int:
+        return int(self._t.max_depth)
+
+    def __len__(self) -> int:
+        return int(self._t.entries)
+
+    def __repr__(self) -> str:
+        where = f", path={self.path!r}" if self.path else ""
+        return f"Table({self.puzzle!r}, entries={len(self)}, max_depth={self.max_depth}{where})"
+
+    def _boards(self, states: BoardLike) -> tuple[np.ndarray, bool]:
+        return self.puzzle._boards(states, np.uint8)
+
+    def distance(self, states: BoardLike) -> Union[int, None, np.ndarray]:
+        """The exact distance of each board (int16, ``UNSOLVABLE`` for a board that cannot reach
+        the goal); for one board an int, or None."""
+        a, single = self._boards(states)
+        d = self._t.distances(a)
+        if single:
+            return None if d[0] < 0 else int(d[0])
+        return d
+
+    def optimal_moves(self, states: BoardLike, convention: str = "blank") -> np.ndarray:
+        """Which actions (``U D L R`` in ``convention``) lead one step closer to the goal: ``(N, 4)``
+        bool (``(4,)`` for one board), all False at the goal and for unsolvable boards. The
+        labels of an optimal policy."""
+        _convention(convention)
+        a, single = self._boards(states)
+        m = self._t.optimal_moves(a)
+        if convention == "tile":
+            m = m[:, _TILE_TO_BLANK]
+        return m[0] if single else m
+
+    def solve(self, state: BoardLike, convention: str = "blank") -> Optional[Solution]:
+        """An optimal solution by hill-climbing down the table; None if the board cannot reach the goal."""
+        _convention(convention)
+        moves = self._t.solve(self.puzzle._one(state))
+        if moves is None:
+            return None
+        moves = to_tile_moves(moves) if convention == "tile" else moves
+        return Solution(moves, convention, len(moves), True, 0, 0, 0.0, "table", "table")
+
+    def count_solutions(self, state: BoardLike) -> Optional[int]:
+        """The number of distinct optimal solutions; None if the board cannot reach the goal."""
+        c = self._t.count_solutions(self.puzzle._one(state))
+        return None if c is None else int(c[1])
+
+    def sample(self, depth: int, count: int, seed: int = 1) -> np.ndarray:
+        """``count`` distinct boards drawn uniformly from those exactly ``depth`` moves from the
+        goal, reproducible from ``seed`` (the same boards as ``table sample --seed``)."""
+        if depth < 0 or depth > 255 or count < 0:
+            raise ValueError(f"depth must be 0 to {self.max_depth} and count not negative")
+        return self._t.sample(int(depth), int(count), _seed(seed)).astype(self.puzzle.dtype, copy=False)
+
+    def histogram(self) -> np.ndarray:
+        """States at each distance (figure 3 of the 1987 report for the 8-puzzle)."""
+        return np.array(self._t.histogram(), dtype=np.uint64)
+
+    def verify(self) -> None:
+        """Checks every entry against the distance function, as ``table verify`` does; raises
+        :class:`TableError` naming the first wrong entry."""
+        self._t.verify()
+
+    def rank(self, states: BoardLike) -> Union[int, None, np.ndarray]:
+        """Each board's index in the table (int64, ``UNSOLVABLE`` for unsolvable boards)."""
+        a, single = self._boards(states)
+        r = self._t.ranks(a)
+        if single:
+            return None if r[0] < 0 else int(r[0])
+        return r
+
+    def unrank(self, indices: Union[int, npt.ArrayLike]) -> np.ndarray:
+        """The boards at ``indices`` (0 to ``len(table) - 1``)."""
+        i = np.asarray(indices)
+        if i.dtype.kind not in "iu":
+            raise TypeError(f"indices must be integers, not {i.dtype}")
+        if i.size and i.min() < 0:
+            raise ValueError(f"index {int(i.min())} is out of range: the table has indices 0 to {len(self) - 1}")
+        boards = self._t.unrank(np.ascontiguousarray(i.ravel(), dtype=np.uint64))
+        return boards[0] if i.ndim == 0 else boards.reshape(i.shape + (self.puzzle.cells,))
+
+    def as_array(self) -> np.ndarray:
+        """The entries, one byte per state in index order: a read-only view of the table's own
+        memory (no copy; the table stays open while the view lives)."""
+        return np.frombuffer(self._t, dtype=np.uint8)
+
+    def grade(self, h: Union[str, Callable[[np.ndarray], npt.ArrayLike]], batch_size: int = 65536) -> Grade:
+        """Grades a heuristic on every state and every edge, as ``table heuristic`` does.
+
+        ``h`` is a name (``misplaced``, ``manhattan``, ``linear-conflict``, ``nilsson``) or a
+        function taking a batch of boards ``(B, cells)`` and returning ``B`` estimates (a learned
+        heuristic). Float estimates are rounded up, which keeps an overestimate an overestimate
+        (distances are whole numbers)."""
+        if isinstance(h, str):
+            d = self._t.grade(h)
+            return _grade(h, d, d["at_goal"])
+        if not callable(h):
+            raise TypeError("h must be a heuristic name or a function of a batch of boards")
+        n = len(self)
+        est = np.empty(n, dtype=np.uint8)
+        for start in range(0, n, batch_size):
+            stop = min(n, start + batch_size)
+            boards = self.unrank(np.arange(start, stop, dtype=np.uint64))
+            est[start:stop] = _estimates(h(boards), stop - start, start)
+        at_goal = _estimates(h(self.puzzle.goal[None, :].copy()), 1, 0)[0]
+        name = getattr(h, "__name__", type(h).__name__)
+        return _grade(name, self._t.grade_estimates(est), int(at_goal))
+
+
+def _estimates(values: npt.ArrayLike, expected: int, first: int) -> np.ndarray:
+    v = np.asarray(values)
+    if v.shape != (expected,):
+        v = v.reshape(-1) if v.size == expected else v
+    if v.shape != (expected,):
+        raise ValueError(f"the heuristic returned shape {np.shape(values)} for a batch of {expected} boards")
+    if v.dtype.kind == "f":
+        if not np.isfinite(v).all():
+            raise ValueError(f"the heuristic returned a non-finite estimate for board {first + int(np.argmin(np.isfinite(v)))}")
+        v = np.ceil(v)
+    elif v.dtype.kind not in "iub":
+        raise TypeError(f"the heuristic must return numbers, not {v.dtype}")
+    if v.size and (v.min() < 0 or v.max() > 254):
+        i = int(np.argmax((v < 0) | (v > 254)))
+        raise ValueError(f"estimate {v[i]} for state {first + i} is outside 0 to 254")
+    return v.astype(np.uint8)
+
+
+# -- pattern databases and search ----------------------------------------------------------------
+
+
+class PatternDB:
+    """Additive pattern databases for a puzzle: for each group of a partition of the tiles, the
+    fewest moves that bring the group home; their sum (and, on square boards, the sum for the
+    board reflected about the diagonal) is an admissible estimate.
+
+    ``PatternDB.load(Puzzle(4, 4), "7-8", dir="tables")`` loads the 7-8 tables from ``tables/``;
+    small missing tables (``auto``, ``6-6-3``, ``5-5-5``) are built there on the spot.
+    """
+
+    __slots__ = ("_db", "puzzle")
+
+    def __init__(self, core: Any, puzzle: Puzzle):
+        self._db = core
+        self.puzzle = puzzle
+
+    @classmethod
+    def load(
+        cls,
+        puzzle: Puzzle,
+        partition: str = "auto",
+        dir: Union[str, os.PathLike] = ".",
+        build_missing: bool = True,
+        reflect: bool = True,
+        notice: Optional[Callable[[str], Any]] = None,
+    ) -> "PatternDB":
+        """Loads (building small missing ones when ``build_missing``) the tables of ``partition``
+        (a name: ``auto``, 4x4 ``5-5-5``/``6-6-3``/``7-8``, 5x5 ``6-6-6-6``; or groups of tiles
+        ``1,2,3/4,5,6,7``) from ``dir``. ``notice`` receives what the CLI would say on stderr."""
+        core = _core.Solver(puzzle._p, "pdb", partition, os.fspath(dir), reflect, build_missing, None, notice)
+        return cls(core, puzzle)
+
+    @property
+    def partition(self) -> str:
+        return str(self._db.partition)
+
+    @property
+    def groups(self) -> list[list[int]]:
+        return [list(g) for g in self._db.groups]
+
+    @property
+    def reflects(self) -> bool:
+        """Whether the reflected lookup is available (square board, blank on the diagonal)."""
+        return bool(self._db.reflects)
+
+    def __repr__(self) -> str:
+        return f"PatternDB({self.puzzle!r}, {self.partition!r})"
+
+    def h(self, states: BoardLike, reflect: bool = True) -> Union[int, np.ndarray]:
+        """The estimate of each board (int32): the sum over the groups, or with ``reflect`` the
+        larger of that and the reflected board's sum."""
+        a, single = self.puzzle._boards(states, np.uint8)
+        h = self._db.h(a, bool(reflect))
+        return int(h[0]) if single else h.astype(np.int32, copy=False)
+
+
+_ALGORITHMS = ("auto", "astar", "a*", "idastar", "ida*", "bfs", "greedy", "weighted")
+
+
+class Solver:
+    """Searches on one puzzle with the tables loaded once: the heuristic is chosen as the CLI
+    chooses it (``auto``: linear conflict up to 12 cells; past that, pattern tables found in
+    ``dir``), the tables found, loaded or built on the spot, and kept for every call."""
+
+    __slots__ = ("_s", "puzzle", "load_seconds")
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        heuristic: Union[str, PatternDB] = "auto",
+        partition: Optional[str] = None,
+        dir: Union[str, os.PathLike] = ".",
+        reflect: bool = True,
+        build_missing: bool = True,
+        table: Union[str, os.PathLike, None] = None,
+        notice: Optional[Callable[[str], Any]] = None,
+    ):
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
+        self.puzzle = puzzle
+        if isinstance(heuristic, PatternDB):
+            if heuristic.puzzle != puzzle:
+                raise ValueError(f"the pattern tables are for {heuristic.puzzle!r}, not {puzzle!r}")
+            self._s = heuristic._db
+            self.load_seconds = 0.0
+            return
+        name = None if heuristic in (None, "auto") else str(heuristic)
+        path = None if table is None else os.fspath(table)
+        self._s = _core.Solver(puzzle._p, name, partition, os.fspath(dir), reflect, build_missing, path, notice)
+        self.load_seconds = float(self._s.load_seconds)
+
+    @property
+    def heuristic(self) -> str:
+        """The heuristic chosen: misplaced (hamming), manhattan, linear-conflict, nilsson, table or pdb."""
+        return str(self._s.heuristic)
+
+    def __repr__(self) -> str:
+        return f"Solver({self.puzzle!r}, heuristic={self.heuristic!r})"
+
+    def _options(self, algorithm: str, weight: Optional[float]) -> tuple[str, Optional[float]]:
+        a = algorithm.lower()
+        if a not in _ALGORITHMS:
+            raise ValueError(f"unknown algorithm {algorithm!r}: use one of {', '.join(_ALGORITHMS)}")
+        if weight is not None and a not in ("auto", "weighted"):
+            raise ValueError("weight goes with algorithm='weighted'")
+        return a, weight
+
+    def solve(
+        self,
+        state: BoardLike,
+        algorithm: str = "auto",
+        weight: Optional[float] = None,
+        max_nodes: Optional[int] = None,
+        max_memory: Optional[int] = None,
+        threads: Optional[int] = None,
+        convention: str = "blank",
+    ) -> Optional[Solution]:
+        """Solves one board; None if it cannot reach the goal. ``algorithm``: ``auto`` (IDA* with
+        pattern tables, else A*), ``astar``, ``idastar``, ``bfs``, ``greedy``, ``weighted`` (with
+        ``weight``). Raises :class:`SearchLimitError` at ``max_nodes`` (generated) or
+        ``max_memory`` (bytes), ``KeyboardInterrupt`` on Ctrl-C."""
+        _convention(convention)
+        a, w = self._options(algorithm, weight)
+        r = self._s.solve(self.puzzle._one(state), a, w, max_nodes, max_memory, threads)
+        return None if r is None else _solution(r, convention)
+
+    def solve_batch(
+        self,
+        states: BoardLike,
+        algorithm: str = "auto",
+        weight: Optional[float] = None,
+        max_nodes: Optional[int] = None,
+        max_memory: Optional[int] = None,
+        threads: Optional[int] = None,
+        convention: str = "blank",
+    ) -> BatchResult:
+        """Solves many boards in parallel (one board per thread at a time, ``threads`` threads,
+        default all cores); results in input order. A board whose search fails (a limit) is
+        marked ``FAILED`` with its reason and the others go on; Ctrl-C stops the batch."""
+        _convention(convention)
+        a, w = self._options(algorithm, weight)
+        boards, _ = self.puzzle._boards(states, np.uint16)
+        r = self._s.solve_batch(boards, a, w, max_nodes, max_memory, threads)
+        moves = [None if m is None else (to_tile_moves(m) if convention == "tile" else m) for m in r["moves"]]
+        return BatchResult(
+            lengths=r["lengths"],
+            moves=moves,
+            generated=r["generated"],
+            expanded=r["expanded"],
+            seconds=r["seconds"],
+            optimal=r["optimal"],
+            errors=list(r["errors"]),
+            convention=convention,
+            wall_seconds=float(r["wall_seconds"]),
+            load_seconds=self.load_seconds,
+        )
+
+
+def _solution(r: dict, convention: str) -> Solution:
+    moves = r["moves"]
+    return Solution(
+        moves=to_tile_moves(moves) if convention == "tile" else moves,
+        convention=convention,
+        length=len(moves),
+        optimal=r["optimal"],
+        generated=int(r["generated"]),
+        expanded=int(r["expanded"]),
+        seconds=float(r["seconds"]),
+        algorithm=str(r["algorithm"]),
+        heuristic=str(r["heuristic"]),
+    )
+
+
+def solve(
+    state: BoardLike,
+    puzzle: Optional[Puzzle] = None,
+    heuristic: Union[str, PatternDB] = "auto",
+    algorithm: str = "auto",
+    max_nodes: Optional[int] = None,
+    threads: Optional[int] = None,
+    dir: Union[str, os.PathLike] = ".",
+    partition: Optional[str] = None,
+    weight: Optional[float] = None,
+    max_memory: Optional[int] = None,
+    convention: str = "blank",
+) -> Optional[Solution]:
+    """Solves one board (see :class:`Solver`, which keeps its tables between calls)."""
+    p = _puzzle_of(state, puzzle)
+    return Solver(p, heuristic, partition, dir).solve(state, algorithm, weight, max_nodes, max_memory, threads, convention)
+
+
+def solve_batch(
+    states: BoardLike,
+    puzzle: Optional[Puzzle] = None,
+    heuristic: Union[str, PatternDB] = "auto",
+    algorithm: str = "auto",
+    max_nodes: Optional[int] = None,
+    threads: Optional[int] = None,
+    dir: Union[str, os.PathLike] = ".",
+    partition: Optional[str] = None,
+    weight: Optional[float] = None,
+    max_memory: Optional[int] = None,
+    convention: str = "blank",
+) -> BatchResult:
+    """Solves many boards in parallel with the tables loaded once; see :meth:`Solver.solve_batch`."""
+    p = _puzzle_of(states, puzzle)
+    s = Solver(p, heuristic, partition, dir)
+    return s.solve_batch(states, algorithm, weight, max_nodes, max_memory, threads, convention)
+
+
+# -- the laboratory ------------------------------------------------------------------------------
+
+
+@dataclasses.dataclass(frozen=True)
+class Instances:
+    """A published benchmark set: boards with their optimal solution lengths."""
+
+    name: str
+    puzzle: Puzzle
+    ids: np.ndarray
+    boards: np.ndarray
+    optimal: np.ndarray
+    published_nodes: np.ndarray
+    """Nodes generated by the published solver (-1 where the source gives none)."""
+
+    def __len__(self) -> int:
+        return int(self.ids.shape[0])
+
+
+def instances(name: str) -> Instances:
+    """``korf100``: Korf's 100 random 15-puzzles (1985); ``korf24``: Korf & Felner's 50 random
+    24-puzzles (2002). Both have the goal ``0 1 2 ...`` (blank first)."""
+    goal, ids, optimal, nodes, boards = _core.instances(name)
+    side = int(round(boards.shape[1] ** 0.5))
+    return Instances(name, Puzzle(side, side, goal), ids, boards, optimal, nodes)
+
+
+@dataclasses.dataclass(frozen=True)
+class Experiment:
+    """Russell & Norvig's table: for each depth and column (an algorithm with a guide), the mean
+    nodes generated and expanded and the effective branching factor b*."""
+
+    depths: np.ndarray
+    problems: np.ndarray
+    columns: list
+    generated: np.ndarray
+    """(depths, columns) mean nodes generated (NaN where a column was skipped)."""
+    expanded: np.ndarray
+    b_star: np.ndarray
+    published: np.ndarray
+    """(depths, columns) the book's figure where it prints one, else NaN."""
+
+
+def experiment(
+    table: Optional[Table] = None,
+    depths: Iterable[int] = range(2, 25, 2),
+    count: int = 100,
+    seed: int = 0x5EED,
+    heuristics: Sequence[str] = ("misplaced", "manhattan"),
+    algorithm: str = "astar",
+    ids: bool = False,
+    preset: Optional[str] = None,
+    ids_max_depth: int = 14,
+    progress: Optional[Callable[[int], Any]] = None,
+) -> Experiment:
+    """Runs the experiment on problems drawn uniformly at each depth of ``table`` (default: the
+    3x3 table with the blank first, or with ``preset='rn'`` Russell & Norvig's setup on the
+    centre-blank goal). ``ids`` adds uninformed iterative deepening (up to ``ids_max_depth``)."""
+    if table is None:
+        goal = "center" if preset in ("rn", "russell-norvig") else "blank-first"
+        table = Table.build(Puzzle(3, 3, goal))
+    columns = ([("idastar", "none")] if ids else []) + [(algorithm, h) for h in heuristics]
+    ds = [int(d) for d in depths]
+    if any(d < 0 or d > 255 for d in ds):
+        raise ValueError("depths must be 0 to 255")
+    labels, rows = _core.experiment(table._t, ds, int(count), _seed(seed), columns, preset, ids_max_depth, progress)
+    shape = (len(rows), len(labels))
+    gen, exp, bs, pub = (np.full(shape, np.nan) for _ in range(4))
+    for i, row in enumerate(rows):
+        for j, label in enumerate(labels):
+            c = row["columns"][label]
+            if not c.get("skipped"):
+                gen[i, j], exp[i, j] = c["mean_generated"], c["mean_expanded"]
+                bs[i, j] = np.nan if c["b_star"] is None else c["b_star"]
+            if c["published"] is not None:
+                pub[i, j] = c["published"]
+    return Experiment(
+        depths=np.array([r["depth"] for r in rows], dtype=np.int64),
+        problems=np.array([r["problems"] for r in rows], dtype=np.int64),
+        columns=list(labels),
+        generated=gen,
+        expanded=exp,
+        b_star=bs,
+        published=pub,
+    )

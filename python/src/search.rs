@@ -1,0 +1,296 @@
+//! `Solver`: the library's solver (heuristic chosen, tables found and loaded once) for searches
+//! and pattern-database estimates. The Python classes `PatternDB` and `Solver` both hold one.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Instant;
+
+use numpy::{PyArray1, PyReadonlyArray2};
+use pyo3::exceptions::PyValueError;
+use numpy::prelude::*;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use slidetable::arrays::{self, Outcome};
+use slidetable::search::{Algorithm, Found, Options, Watch};
+use slidetable::solver::{self, HeuristicKind, Notice, SolverConfig};
+use slidetable::Board;
+
+use crate::puzzle::Puzzle;
+use crate::{error, interruptible, row_error};
+
+/// What the CLI would print on stderr, as one line for a Python callback.
+fn notice_text(n: &Notice) -> String {
+    match n {
+        Notice::BuiltPattern { path, seconds, saved: Ok(()) } => {
+            format!("{} was missing; built it in {seconds:.2} s and saved it", path.display())
+        }
+        Notice::BuiltPattern { path, seconds, saved: Err(e) } => {
+            format!("{} was missing; built it in {seconds:.2} s but could not save it ({e})", path.display())
+        }
+        Notice::BuiltTable { path, seconds, .. } => format!("built {} in {seconds:.2} s", path.display()),
+        Notice::SkippedTable { path, why } => format!("warning: skipped {}: {why}", path.display()),
+        Notice::Hint(h) => format!("hint: {h}"),
+        other => format!("{other:?}"),
+    }
+}
+
+/// A solver on one puzzle: its heuristic and tables, loaded once.
+#[pyclass(frozen, module = "slidetable._core")]
+pub struct Solver {
+    solver: Arc<solver::Solver>,
+    load_seconds: f64,
+}
+
+impl Solver {
+    fn options(&self, algorithm: &str, weight: Option<f64>, max_nodes: Option<u64>, max_memory: Option<u64>) -> PyResult<Options> {
+        let algorithm = match algorithm {
+            "auto" if weight.is_some() => Algorithm::parse("weighted", weight),
+            "auto" => Ok(self.solver.default_algorithm()),
+            name => Algorithm::parse(name, weight),
+        }
+        .map_err(error)?;
+        Ok(Options {
+            algorithm,
+            max_nodes,
+            max_bytes: Some(max_memory.unwrap_or_else(solver::default_max_memory)),
+            ..Options::default()
+        })
+    }
+
+    /// A solution as a dict: moves (the blank's letters), generated, expanded, seconds, optimal,
+    /// algorithm, heuristic.
+    fn found<'py>(&self, py: Python<'py>, board: &Board, found: &Found, algorithm: Algorithm) -> PyResult<Bound<'py, PyDict>> {
+        let d = PyDict::new(py);
+        let moves: String = found.moves.iter().map(|m| m.letter()).collect();
+        d.set_item("moves", moves)?;
+        d.set_item("generated", found.stats.generated)?;
+        d.set_item("expanded", found.stats.expanded)?;
+        d.set_item("seconds", found.stats.elapsed.as_secs_f64())?;
+        d.set_item("optimal", self.optimal(board, found, algorithm)?)?;
+        d.set_item("algorithm", algorithm.name())?;
+        d.set_item("heuristic", if algorithm == Algorithm::Bfs { "none" } else { self.solver.heuristic().name() })?;
+        Ok(d)
+    }
+
+    /// True when proven optimal (the exact distance from a table, or the algorithm's guarantee),
+    /// False when a table shows it is not, None when unknown.
+    fn optimal(&self, board: &Board, found: &Found, algorithm: Algorithm) -> PyResult<Option<bool>> {
+        let exact = self.solver.exact(board).map_err(error)?;
+        let guide = self.solver.guide().map_err(error)?;
+        Ok(match exact {
+            Some(e) => Some(e as usize == found.moves.len()),
+            None if algorithm.proves_optimal(&guide) => Some(true),
+            None => None,
+        })
+    }
+}
+
+/// Runs `f` on a rayon pool of `threads` threads, or the global one.
+fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T, slidetable::Error> {
+    match threads {
+        None => Ok(f()),
+        Some(0) => Err(slidetable::Error::BadOption("threads must be at least 1".into())),
+        Some(n) => rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .map(|pool| pool.install(f))
+            .map_err(|e| slidetable::Error::BadOption(format!("cannot start {n} threads: {e}"))),
+    }
+}
+
+#[pymethods]
+impl Solver {
+    /// Decides the heuristic and loads its tables (see `slidetable::solver::Solver::new`).
+    #[new]
+    #[pyo3(signature = (puzzle, heuristic, partition, dir, reflect, build_missing, table, notice))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        puzzle: &Puzzle,
+        heuristic: Option<&str>,
+        partition: Option<String>,
+        dir: PathBuf,
+        reflect: bool,
+        build_missing: bool,
+        table: Option<PathBuf>,
+        notice: Option<Py<PyAny>>,
+    ) -> PyResult<Solver> {
+        let heuristic = heuristic
+            .map(|name| {
+                HeuristicKind::from_name(name).ok_or_else(|| {
+                    PyValueError::new_err(format!(
+                        "unknown heuristic `{name}`: use auto, misplaced (hamming), manhattan, linear-conflict, nilsson, table or pdb"
+                    ))
+                })
+            })
+            .transpose()?;
+        if !dir.is_dir() {
+            return Err(PyValueError::new_err(format!("dir {}: no such directory", dir.display())));
+        }
+        let config = SolverConfig { heuristic, partition, dir, reflect, build_missing, table };
+        let started = Instant::now();
+        let report = |py: Python<'_>, n: Notice| -> PyResult<()> {
+            if let Some(f) = &notice {
+                f.call1(py, (notice_text(&n),))?;
+            }
+            Ok(())
+        };
+        let (goal, shape) = (puzzle.goal.clone(), puzzle.shape);
+        let made = interruptible(py, &|| {}, report, |note| {
+            solver::Solver::new(&goal, shape, &config, |n| note(n))
+        })?
+        .map_err(error)?;
+        Ok(Solver { solver: Arc::new(made), load_seconds: started.elapsed().as_secs_f64() })
+    }
+
+    /// Seconds spent deciding and loading (or building) the tables.
+    #[getter]
+    fn load_seconds(&self) -> f64 {
+        self.load_seconds
+    }
+
+    /// The heuristic's name.
+    #[getter]
+    fn heuristic(&self) -> &'static str {
+        self.solver.heuristic().name()
+    }
+
+    /// The pattern tables' partition name, or None.
+    #[getter]
+    fn partition(&self) -> Option<String> {
+        self.solver.patterns().map(|p| p.partition().name.clone())
+    }
+
+    /// The pattern tables' groups of tiles.
+    #[getter]
+    fn groups(&self) -> Vec<Vec<u16>> {
+        self.solver.patterns().map(|p| p.partition().groups.clone()).unwrap_or_default()
+    }
+
+    /// Whether the pattern tables have the reflected lookup.
+    #[getter]
+    fn reflects(&self) -> bool {
+        self.solver.patterns().is_some_and(|p| p.reflection().is_some())
+    }
+
+    /// The pattern-database estimate of each board.
+    fn h<'py>(&self, py: Python<'py>, cells: PyReadonlyArray2<'py, u8>, reflect: bool) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let set = self
+            .solver
+            .patterns()
+            .ok_or_else(|| PyValueError::new_err("this solver has no pattern tables"))?;
+        let shape = set.goal().shape();
+        if cells.shape()[1] != shape.cells() {
+            return Err(PyValueError::new_err(format!(
+                "boards of {} cells given, but the tables are for {shape} boards of {} cells",
+                cells.shape()[1],
+                shape.cells()
+            )));
+        }
+        let rows = cells.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let mut out = vec![0u32; cells.shape()[0]];
+        py.detach(|| arrays::pattern_estimates(set, rows, reflect, &mut out)).map_err(row_error)?;
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    /// Solves one board: a dict, or None when it cannot reach the goal.
+    #[pyo3(signature = (cells, algorithm, weight, max_nodes, max_memory, threads))]
+    #[allow(clippy::too_many_arguments)]
+    fn solve<'py>(
+        &self,
+        py: Python<'py>,
+        cells: Vec<u16>,
+        algorithm: &str,
+        weight: Option<f64>,
+        max_nodes: Option<u64>,
+        max_memory: Option<u64>,
+        threads: Option<usize>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let board = Board::new(self.solver.goal_board().shape(), cells).map_err(error)?;
+        let watch = Arc::new(Watch::new());
+        let mut options = self.options(algorithm, weight, max_nodes, max_memory)?;
+        options.threads = match threads {
+            Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
+            Some(n) => n,
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        };
+        options.watch = Some(watch.clone());
+        let algorithm_used = options.algorithm;
+        let found = interruptible(py, &|| watch.cancel(), |_, ()| Ok(()), |_| self.solver.solve(&board, &options))?
+            .map_err(error)?;
+        found.map(|f| self.found(py, &board, &f, algorithm_used)).transpose()
+    }
+
+    /// Solves many boards in parallel: a dict of arrays (lengths with -1 for unsolvable and -2 for
+    /// a failed search, generated, expanded, seconds, optimal) and lists (moves, errors).
+    #[pyo3(signature = (cells, algorithm, weight, max_nodes, max_memory, threads))]
+    #[allow(clippy::too_many_arguments)]
+    fn solve_batch<'py>(
+        &self,
+        py: Python<'py>,
+        cells: PyReadonlyArray2<'py, u16>,
+        algorithm: &str,
+        weight: Option<f64>,
+        max_nodes: Option<u64>,
+        max_memory: Option<u64>,
+        threads: Option<usize>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let shape = self.solver.goal_board().shape();
+        if cells.shape()[1] != shape.cells() {
+            return Err(PyValueError::new_err(format!(
+                "boards of {} cells given, but this solver is for {shape} boards of {} cells",
+                cells.shape()[1],
+                shape.cells()
+            )));
+        }
+        let rows = cells.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let watch = Arc::new(Watch::new());
+        let mut options = self.options(algorithm, weight, max_nodes, max_memory)?;
+        // the boards run side by side: each gets its share of the memory limit
+        let share = threads.unwrap_or_else(rayon::current_num_threads).max(1) as u64;
+        options.max_bytes = options.max_bytes.map(|b| b / share);
+        options.watch = Some(watch.clone());
+        let algorithm_used = options.algorithm;
+        let started = Instant::now();
+        let outcomes = interruptible(py, &|| watch.cancel(), |_, ()| Ok(()), |_| {
+            on_pool(threads, || arrays::solve_many(&self.solver, rows, &options))
+        })?
+        .map_err(error)?
+        .map_err(row_error)?;
+        let wall = started.elapsed().as_secs_f64();
+        let n = outcomes.len();
+        let (mut lengths, mut generated, mut expanded, mut seconds, mut optimal) =
+            (vec![0i16; n], vec![0u64; n], vec![0u64; n], vec![0f64; n], vec![false; n]);
+        let mut moves: Vec<Option<String>> = vec![None; n];
+        let mut errors: Vec<Option<String>> = vec![None; n];
+        for (i, (outcome, board)) in outcomes.iter().zip(rows.chunks(shape.cells())).enumerate() {
+            match outcome {
+                Outcome::Solved(f) => {
+                    let board = Board::new(shape, board.to_vec()).map_err(error)?;
+                    lengths[i] = f.moves.len() as i16;
+                    generated[i] = f.stats.generated;
+                    expanded[i] = f.stats.expanded;
+                    seconds[i] = f.stats.elapsed.as_secs_f64();
+                    optimal[i] = self.optimal(&board, f, algorithm_used)? == Some(true);
+                    moves[i] = Some(f.moves.iter().map(|m| m.letter()).collect());
+                }
+                Outcome::Unsolvable => lengths[i] = slidetable::arrays::UNSOLVABLE as i16,
+                Outcome::Failed(e) => {
+                    lengths[i] = -2;
+                    errors[i] = Some(e.to_string());
+                }
+            }
+        }
+        let d = PyDict::new(py);
+        d.set_item("lengths", PyArray1::from_vec(py, lengths))?;
+        d.set_item("generated", PyArray1::from_vec(py, generated))?;
+        d.set_item("expanded", PyArray1::from_vec(py, expanded))?;
+        d.set_item("seconds", PyArray1::from_vec(py, seconds))?;
+        d.set_item("optimal", PyArray1::from_vec(py, optimal))?;
+        d.set_item("moves", moves)?;
+        d.set_item("errors", errors)?;
+        d.set_item("wall_seconds", wall)?;
+        d.set_item("algorithm", algorithm_used.name())?;
+        Ok(d)
+    }
+}

@@ -1,0 +1,298 @@
+//! `Table`: a perfect table, built or memory-mapped, and every question it answers.
+
+use std::os::raw::c_int;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use memmap2::Mmap;
+use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
+use pyo3::exceptions::PyValueError;
+use numpy::prelude::*;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use pyo3::{ffi, IntoPyObjectExt};
+use slidetable::lab::grade::DepthGrade;
+use slidetable::lab::{count, grade, sample};
+use slidetable::{arrays, Board, Progress};
+
+use crate::puzzle::Puzzle;
+use crate::{error, interruptible, row_error};
+
+/// A table's bytes: a mapped file, or built in memory.
+pub enum Bytes {
+    Map(Mmap),
+    Owned(Vec<u8>),
+}
+
+impl AsRef<[u8]> for Bytes {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            Bytes::Map(m) => m,
+            Bytes::Owned(v) => v,
+        }
+    }
+}
+
+/// A perfect table.
+#[pyclass(frozen, module = "slidetable._core")]
+pub struct Table {
+    pub table: slidetable::Table<Bytes>,
+    path: Option<String>,
+}
+
+impl Table {
+    fn boards<'a>(&self, cells: &'a PyReadonlyArray2<'_, u8>) -> PyResult<&'a [u8]> {
+        let n = self.table.index().shape().cells();
+        if cells.shape()[1] != n {
+            return Err(PyValueError::new_err(format!(
+                "boards of {} cells given, but this table is for {} boards of {n} cells",
+                cells.shape()[1],
+                self.table.index().shape()
+            )));
+        }
+        cells.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))
+    }
+
+    fn board(&self, cells: Vec<u16>) -> PyResult<Board> {
+        Board::new(self.table.index().shape(), cells).map_err(error)
+    }
+}
+
+fn progress_dict<'py>(py: Python<'py>, p: &Progress) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    d.set_item("depth", p.depth)?;
+    d.set_item("level_states", p.level_states)?;
+    d.set_item("reached", p.reached)?;
+    d.set_item("total", p.total)?;
+    d.set_item("seconds", p.elapsed.as_secs_f64())?;
+    Ok(d)
+}
+
+fn grade_dict<'py>(py: Python<'py>, by_depth: &[DepthGrade], total: &DepthGrade) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    let column = |f: &dyn Fn(&DepthGrade) -> u64| -> Vec<u64> { by_depth.iter().map(f).collect() };
+    d.set_item("states", column(&|g| g.states))?;
+    d.set_item("sum_h", column(&|g| g.sum_h))?;
+    d.set_item("sum_exact", column(&|g| g.sum_exact))?;
+    d.set_item("exact", column(&|g| g.exact))?;
+    d.set_item("overestimates", column(&|g| g.overestimates))?;
+    d.set_item("max_overestimate", column(&|g| g.max_overestimate as u64))?;
+    d.set_item("edges", column(&|g| g.edges))?;
+    d.set_item("inconsistent_edges", column(&|g| g.inconsistent_edges))?;
+    let t = PyDict::new(py);
+    t.set_item("states", total.states)?;
+    t.set_item("sum_h", total.sum_h)?;
+    t.set_item("sum_exact", total.sum_exact)?;
+    t.set_item("exact", total.exact)?;
+    t.set_item("overestimates", total.overestimates)?;
+    t.set_item("max_overestimate", total.max_overestimate)?;
+    t.set_item("edges", total.edges)?;
+    t.set_item("inconsistent_edges", total.inconsistent_edges)?;
+    d.set_item("total", t)?;
+    Ok(d)
+}
+
+#[pymethods]
+impl Table {
+    /// Builds the table of `puzzle` by breadth-first search from its goal: in memory, or into the
+    /// file `path` (replaced atomically; an existing file is untouched if the build fails).
+    #[staticmethod]
+    #[pyo3(signature = (puzzle, path=None, progress=None))]
+    fn build(py: Python<'_>, puzzle: &Puzzle, path: Option<PathBuf>, progress: Option<Py<PyAny>>) -> PyResult<Table> {
+        let goal = puzzle.goal_board.clone();
+        let report = |py: Python<'_>, p: Progress| -> PyResult<()> {
+            if let Some(f) = &progress {
+                f.call1(py, (progress_dict(py, &p)?,))?;
+            }
+            Ok(())
+        };
+        // the breadth-first search has no stop switch: Ctrl-C is answered when it ends
+        let built = interruptible(py, &|| {}, report, |note| match &path {
+            Some(p) => slidetable::build_file(&goal, p, |pr| note(pr.clone()))
+                .map(|t| (slidetable::Table::new(Bytes::Map(t.into_inner())), Some(p.display().to_string()))),
+            None => slidetable::build(&goal, |pr| note(pr.clone()))
+                .map(|t| (slidetable::Table::new(Bytes::Owned(t.into_inner())), None)),
+        })?;
+        let (table, path) = built.map_err(error)?;
+        Ok(Table { table: table.map_err(error)?, path })
+    }
+
+    /// Opens a table file (memory-mapped; the cheap checks, and the checksum for tables up to
+    /// the size `table` checks on open).
+    #[staticmethod]
+    fn open(py: Python<'_>, path: PathBuf) -> PyResult<Table> {
+        let context = |e: slidetable::Error| {
+            let err = error(e);
+            Python::attach(|py| PyErr::from_type(err.get_type(py), format!("opening {}: {}", path.display(), err.value(py))))
+        };
+        let table = py.detach(|| slidetable::open(&path).and_then(|t| slidetable::Table::new(Bytes::Map(t.into_inner()))));
+        Ok(Table { table: table.map_err(context)?, path: Some(path.display().to_string()) })
+    }
+
+    #[getter]
+    fn rows(&self) -> usize {
+        self.table.index().shape().rows()
+    }
+
+    #[getter]
+    fn cols(&self) -> usize {
+        self.table.index().shape().cols()
+    }
+
+    #[getter]
+    fn goal_cells(&self) -> Vec<u16> {
+        self.table.goal().cells().to_vec()
+    }
+
+    #[getter]
+    fn path(&self) -> Option<String> {
+        self.path.clone()
+    }
+
+    #[getter]
+    fn entries(&self) -> u64 {
+        self.table.index().len()
+    }
+
+    #[getter]
+    fn max_depth(&self) -> u8 {
+        self.table.header().max_depth
+    }
+
+    fn histogram(&self) -> Vec<u64> {
+        self.table.histogram().to_vec()
+    }
+
+    fn distances<'py>(&self, py: Python<'py>, cells: PyReadonlyArray2<'py, u8>) -> PyResult<Bound<'py, PyArray1<i16>>> {
+        let rows = self.boards(&cells)?;
+        let mut out = vec![0i16; cells.shape()[0]];
+        py.detach(|| arrays::distances(&self.table, rows, &mut out)).map_err(row_error)?;
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    fn ranks<'py>(&self, py: Python<'py>, cells: PyReadonlyArray2<'py, u8>) -> PyResult<Bound<'py, PyArray1<i64>>> {
+        let rows = self.boards(&cells)?;
+        let mut out = vec![0i64; cells.shape()[0]];
+        py.detach(|| arrays::ranks(self.table.index(), rows, &mut out)).map_err(row_error)?;
+        Ok(PyArray1::from_vec(py, out))
+    }
+
+    fn unrank<'py>(&self, py: Python<'py>, indices: PyReadonlyArray1<'py, u64>) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        let indices = indices.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let n = self.table.index().shape().cells();
+        let mut out = vec![0u8; indices.len() * n];
+        py.detach(|| arrays::unrank(self.table.index(), indices, &mut out)).map_err(row_error)?;
+        Ok(PyArray1::from_vec(py, out).reshape([indices.len(), n])?)
+    }
+
+    fn optimal_moves<'py>(
+        &self,
+        py: Python<'py>,
+        cells: PyReadonlyArray2<'py, u8>,
+    ) -> PyResult<Bound<'py, PyArray2<bool>>> {
+        let rows = self.boards(&cells)?;
+        let n = cells.shape()[0];
+        let mut out = vec![false; n * 4];
+        py.detach(|| arrays::optimal_moves(&self.table, rows, &mut out)).map_err(row_error)?;
+        Ok(PyArray1::from_vec(py, out).reshape([n, 4])?)
+    }
+
+    /// An optimal solution (the blank's moves, U D L R) by hill-climbing, or None.
+    fn solve(&self, py: Python<'_>, cells: Vec<u16>) -> PyResult<Option<String>> {
+        let board = self.board(cells)?;
+        let solution = py.detach(|| self.table.solve(&board)).map_err(error)?;
+        Ok(solution.map(|s| s.moves.iter().map(|d| d.letter()).collect()))
+    }
+
+    /// (distance, number of optimal solutions, states on optimal paths, widest level), or None.
+    fn count_solutions(&self, py: Python<'_>, cells: Vec<u16>) -> PyResult<Option<(u8, Py<PyAny>, u64, u64)>> {
+        let board = self.board(cells)?;
+        let c = py.detach(|| count::count_solutions(&self.table, &board)).map_err(error)?;
+        c.map(|c| Ok((c.distance, c.solutions.into_py_any(py)?, c.cone, c.widest_level))).transpose()
+    }
+
+    /// `count` distinct boards drawn uniformly from those at exactly `depth` (as `table sample`).
+    fn sample<'py>(&self, py: Python<'py>, depth: u8, count: usize, seed: u64) -> PyResult<Bound<'py, PyArray2<u8>>> {
+        let n = self.table.index().shape().cells();
+        let boards = py
+            .detach(|| {
+                let indices = sample::sample_depth(&self.table, depth, count, seed)?;
+                let mut out = vec![0u8; indices.len() * n];
+                arrays::unrank(self.table.index(), &indices, &mut out).map_err(|e| e.error)?;
+                Ok::<_, slidetable::Error>(out)
+            })
+            .map_err(error)?;
+        Ok(PyArray1::from_vec(py, boards).reshape([count, n])?)
+    }
+
+    /// Checks every entry against the distance function (as `table verify`); raises if one is wrong.
+    fn verify(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| {
+            self.table.check_payload_crc()?;
+            self.table.verify()
+        })
+        .map_err(error)
+    }
+
+    /// A classic heuristic graded on every state and edge.
+    fn grade<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+        let h = slidetable::heuristic::Heuristic::from_name(name).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "unknown heuristic `{name}`: use misplaced (hamming), manhattan, linear-conflict or nilsson, or a function"
+            ))
+        })?;
+        let g = py.detach(|| grade::grade(&self.table, h)).map_err(error)?;
+        let d = grade_dict(py, &g.by_depth, &g.total)?;
+        d.set_item("at_goal", g.at_goal)?;
+        Ok(d)
+    }
+
+    /// Estimates given for every state, in index order, graded.
+    fn grade_estimates<'py>(
+        &self,
+        py: Python<'py>,
+        estimates: PyReadonlyArray1<'py, u8>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let hs = estimates.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let (by_depth, total) = py.detach(|| grade::grade_estimates(&self.table, hs, |_| {})).map_err(error)?;
+        grade_dict(py, &by_depth, &total)
+    }
+
+    /// The entries as a read-only buffer (for `numpy.frombuffer`: no copy).
+    unsafe fn __getbuffer__(slf: Bound<'_, Self>, view: *mut ffi::Py_buffer, flags: c_int) -> PyResult<()> {
+        let payload = slf.get().table.payload();
+        // SAFETY: `view` comes from Python's buffer protocol. The bytes live as long as this
+        // object (a memory map or a vector that is never changed or moved), and FillInfo takes a
+        // reference to the object for the view's lifetime; the view is marked read-only, so a
+        // request for a writable buffer is refused by FillInfo itself.
+        let r = unsafe {
+            ffi::PyBuffer_FillInfo(
+                view,
+                slf.as_ptr(),
+                payload.as_ptr() as *mut std::os::raw::c_void,
+                payload.len() as ffi::Py_ssize_t,
+                1,
+                flags,
+            )
+        };
+        if r == -1 {
+            return Err(PyErr::fetch(slf.py()));
+        }
+        Ok(())
+    }
+}
+
+/// Times the library's batch distance call on boards already in Rust memory (the reference
+/// for the Python path's overhead): (seconds, sum of the distances).
+#[pyfunction]
+pub fn bench_distance_loop(py: Python<'_>, table: &Table, cells: PyReadonlyArray2<'_, u8>) -> PyResult<(f64, i64)> {
+    let owned: Vec<u8> = table.boards(&cells)?.to_vec();
+    let mut out = vec![0i16; cells.shape()[0]];
+    let result = py.detach(|| {
+        let t = Instant::now();
+        let r = arrays::distances(&table.table, &owned, &mut out);
+        let seconds = t.elapsed().as_secs_f64();
+        r.map(|()| (seconds, out.iter().map(|&d| d as i64).sum::<i64>()))
+    });
+    result.map_err(row_error)
+}
