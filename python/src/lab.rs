@@ -1,8 +1,8 @@
 //! The laboratory's calls: the shipped benchmark instances and Russell & Norvig's experiment.
 
+use numpy::prelude::*;
 use numpy::{PyArray1, PyArray2};
 use pyo3::exceptions::PyValueError;
-use numpy::prelude::*;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use slidetable::heuristic::Heuristic;
@@ -82,7 +82,9 @@ pub fn experiment<'py>(
     }
     let max = table.table.header().max_depth;
     if let Some(&d) = depths.iter().find(|&&d| d > max) {
-        return Err(PyValueError::new_err(format!("no states at depth {d}: the deepest states of this table are at depth {max}")));
+        return Err(PyValueError::new_err(format!(
+            "no states at depth {d}: the deepest states of this table are at depth {max}"
+        )));
     }
     let mut plan = match preset {
         Some(name) => {
@@ -107,10 +109,9 @@ pub fn experiment<'py>(
         }
         Ok(())
     };
-    let rows: Vec<Row> = interruptible(py, &|| {}, report, |note| {
-        exp::run(&table.table, &plan, |row| note(row.depth))
-    })?
-    .map_err(error)?;
+    let rows: Vec<Row> =
+        interruptible(py, &|| {}, report, |note| exp::run(&table.table, &plan, |row| note(row.depth)))?
+            .map_err(error)?;
     let mut out = Vec::with_capacity(rows.len());
     for row in &rows {
         let d = PyDict::new(py);

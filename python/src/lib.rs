@@ -15,7 +15,9 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 use pyo3::create_exception;
-use pyo3::exceptions::{PyFileNotFoundError, PyKeyboardInterrupt, PyOSError, PyPermissionError, PyRuntimeError, PyValueError};
+use pyo3::exceptions::{
+    PyFileNotFoundError, PyKeyboardInterrupt, PyOSError, PyPermissionError, PyRuntimeError, PyValueError,
+};
 use pyo3::prelude::*;
 
 mod lab;
@@ -62,7 +64,7 @@ pub(crate) fn error(e: slidetable::Error) -> PyErr {
 /// A batch call's error: the kind of its board's error, the board's row in the message.
 pub(crate) fn row_error(e: slidetable::arrays::RowError) -> PyErr {
     let text = e.to_string();
-    let err = error(e.error);
+    let err = error(*e.error);
     Python::attach(|py| {
         let kind = err.get_type(py);
         PyErr::from_type(kind, text)

@@ -1,9 +1,9 @@
 //! `Puzzle`: a board shape and a goal, and the calls that need nothing more (parsing, the parity
 //! rule, moves, children, random walks, the classic heuristics).
 
+use numpy::prelude::*;
 use numpy::{PyArray1, PyArray2, PyArray3, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
-use numpy::prelude::*;
 use pyo3::prelude::*;
 use slidetable::heuristic::Heuristic;
 use slidetable::puzzle::board::Dir;
@@ -66,7 +66,9 @@ impl Puzzle {
             })?;
             let cells = cells
                 .into_iter()
-                .map(|t| u16::try_from(t).map_err(|_| PyValueError::new_err(format!("bad goal: tile {t} is out of range"))))
+                .map(|t| {
+                    u16::try_from(t).map_err(|_| PyValueError::new_err(format!("bad goal: tile {t} is out of range")))
+                })
                 .collect::<PyResult<Vec<u16>>>()?;
             Goal::identify(Board::new(shape, cells).map_err(|e| PyValueError::new_err(format!("bad goal: {e}")))?)
         };
@@ -127,7 +129,11 @@ impl Puzzle {
     }
 
     /// Whether each board can reach the goal.
-    fn solvable<'py>(&self, py: Python<'py>, cells: PyReadonlyArray2<'py, u16>) -> PyResult<Bound<'py, PyArray1<bool>>> {
+    fn solvable<'py>(
+        &self,
+        py: Python<'py>,
+        cells: PyReadonlyArray2<'py, u16>,
+    ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let rows = self.boards(&cells)?;
         let mut out = vec![false; cells.shape()[0]];
         py.detach(|| arrays::solvable(&self.goal_board, rows, &mut out)).map_err(row_error)?;
@@ -187,7 +193,7 @@ impl Puzzle {
         let c = self.shape.cells();
         let mut out = vec![0u16; count * c];
         py.detach(|| arrays::random_walks(&self.goal_board, count, steps, seed, &mut out));
-        Ok(PyArray1::from_vec(py, out).reshape([count, c])?)
+        PyArray1::from_vec(py, out).reshape([count, c])
     }
 
     /// Why a board cannot reach the goal (the parity rule), or None if it can.

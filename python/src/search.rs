@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Instant;
 
+use numpy::prelude::*;
 use numpy::{PyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
-use numpy::prelude::*;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use slidetable::arrays::{self, Outcome};
@@ -42,7 +42,13 @@ pub struct Solver {
 }
 
 impl Solver {
-    fn options(&self, algorithm: &str, weight: Option<f64>, max_nodes: Option<u64>, max_memory: Option<u64>) -> PyResult<Options> {
+    fn options(
+        &self,
+        algorithm: &str,
+        weight: Option<f64>,
+        max_nodes: Option<u64>,
+        max_memory: Option<u64>,
+    ) -> PyResult<Options> {
         let algorithm = match algorithm {
             "auto" if weight.is_some() => Algorithm::parse("weighted", weight),
             "auto" => Ok(self.solver.default_algorithm()),
@@ -59,7 +65,13 @@ impl Solver {
 
     /// A solution as a dict: moves (the blank's letters), generated, expanded, seconds, optimal,
     /// algorithm, heuristic.
-    fn found<'py>(&self, py: Python<'py>, board: &Board, found: &Found, algorithm: Algorithm) -> PyResult<Bound<'py, PyDict>> {
+    fn found<'py>(
+        &self,
+        py: Python<'py>,
+        board: &Board,
+        found: &Found,
+        algorithm: Algorithm,
+    ) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         let moves: String = found.moves.iter().map(|m| m.letter()).collect();
         d.set_item("moves", moves)?;
@@ -136,10 +148,8 @@ impl Solver {
             Ok(())
         };
         let (goal, shape) = (puzzle.goal.clone(), puzzle.shape);
-        let made = interruptible(py, &|| {}, report, |note| {
-            solver::Solver::new(&goal, shape, &config, |n| note(n))
-        })?
-        .map_err(error)?;
+        let made = interruptible(py, &|| {}, report, |note| solver::Solver::new(&goal, shape, &config, note))?
+            .map_err(error)?;
         Ok(Solver { solver: Arc::new(made), load_seconds: started.elapsed().as_secs_f64() })
     }
 
@@ -174,11 +184,13 @@ impl Solver {
     }
 
     /// The pattern-database estimate of each board.
-    fn h<'py>(&self, py: Python<'py>, cells: PyReadonlyArray2<'py, u8>, reflect: bool) -> PyResult<Bound<'py, PyArray1<u32>>> {
-        let set = self
-            .solver
-            .patterns()
-            .ok_or_else(|| PyValueError::new_err("this solver has no pattern tables"))?;
+    fn h<'py>(
+        &self,
+        py: Python<'py>,
+        cells: PyReadonlyArray2<'py, u8>,
+        reflect: bool,
+    ) -> PyResult<Bound<'py, PyArray1<u32>>> {
+        let set = self.solver.patterns().ok_or_else(|| PyValueError::new_err("this solver has no pattern tables"))?;
         let shape = set.goal().shape();
         if cells.shape()[1] != shape.cells() {
             return Err(PyValueError::new_err(format!(
@@ -252,9 +264,12 @@ impl Solver {
         options.watch = Some(watch.clone());
         let algorithm_used = options.algorithm;
         let started = Instant::now();
-        let outcomes = interruptible(py, &|| watch.cancel(), |_, ()| Ok(()), |_| {
-            on_pool(threads, || arrays::solve_many(&self.solver, rows, &options))
-        })?
+        let outcomes = interruptible(
+            py,
+            &|| watch.cancel(),
+            |_, ()| Ok(()),
+            |_| on_pool(threads, || arrays::solve_many(&self.solver, rows, &options)),
+        )?
         .map_err(error)?
         .map_err(row_error)?;
         let wall = started.elapsed().as_secs_f64();

@@ -5,9 +5,9 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use memmap2::Mmap;
+use numpy::prelude::*;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
-use numpy::prelude::*;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use pyo3::{ffi, IntoPyObjectExt};
@@ -108,9 +108,9 @@ impl Table {
         };
         // the breadth-first search has no stop switch: Ctrl-C is answered when it ends
         let built = interruptible(py, &|| {}, report, |note| match &path {
-            Some(p) => slidetable::build_file(&goal, p, |pr| note(pr.clone()))
+            Some(p) => slidetable::build_file(&goal, p, |pr| note(*pr))
                 .map(|t| (slidetable::Table::new(Bytes::Map(t.into_inner())), Some(p.display().to_string()))),
-            None => slidetable::build(&goal, |pr| note(pr.clone()))
+            None => slidetable::build(&goal, |pr| note(*pr))
                 .map(|t| (slidetable::Table::new(Bytes::Owned(t.into_inner())), None)),
         })?;
         let (table, path) = built.map_err(error)?;
@@ -123,9 +123,12 @@ impl Table {
     fn open(py: Python<'_>, path: PathBuf) -> PyResult<Table> {
         let context = |e: slidetable::Error| {
             let err = error(e);
-            Python::attach(|py| PyErr::from_type(err.get_type(py), format!("opening {}: {}", path.display(), err.value(py))))
+            Python::attach(|py| {
+                PyErr::from_type(err.get_type(py), format!("opening {}: {}", path.display(), err.value(py)))
+            })
         };
-        let table = py.detach(|| slidetable::open(&path).and_then(|t| slidetable::Table::new(Bytes::Map(t.into_inner()))));
+        let table =
+            py.detach(|| slidetable::open(&path).and_then(|t| slidetable::Table::new(Bytes::Map(t.into_inner()))));
         Ok(Table { table: table.map_err(context)?, path: Some(path.display().to_string()) })
     }
 
@@ -182,7 +185,7 @@ impl Table {
         let n = self.table.index().shape().cells();
         let mut out = vec![0u8; indices.len() * n];
         py.detach(|| arrays::unrank(self.table.index(), indices, &mut out)).map_err(row_error)?;
-        Ok(PyArray1::from_vec(py, out).reshape([indices.len(), n])?)
+        PyArray1::from_vec(py, out).reshape([indices.len(), n])
     }
 
     fn optimal_moves<'py>(
@@ -194,7 +197,7 @@ impl Table {
         let n = cells.shape()[0];
         let mut out = vec![false; n * 4];
         py.detach(|| arrays::optimal_moves(&self.table, rows, &mut out)).map_err(row_error)?;
-        Ok(PyArray1::from_vec(py, out).reshape([n, 4])?)
+        PyArray1::from_vec(py, out).reshape([n, 4])
     }
 
     /// An optimal solution (the blank's moves, U D L R) by hill-climbing, or None.
@@ -205,6 +208,7 @@ impl Table {
     }
 
     /// (distance, number of optimal solutions, states on optimal paths, widest level), or None.
+    #[allow(clippy::type_complexity)]
     fn count_solutions(&self, py: Python<'_>, cells: Vec<u16>) -> PyResult<Option<(u8, Py<PyAny>, u64, u64)>> {
         let board = self.board(cells)?;
         let c = py.detach(|| count::count_solutions(&self.table, &board)).map_err(error)?;
@@ -218,11 +222,11 @@ impl Table {
             .detach(|| {
                 let indices = sample::sample_depth(&self.table, depth, count, seed)?;
                 let mut out = vec![0u8; indices.len() * n];
-                arrays::unrank(self.table.index(), &indices, &mut out).map_err(|e| e.error)?;
+                arrays::unrank(self.table.index(), &indices, &mut out).map_err(|e| *e.error)?;
                 Ok::<_, slidetable::Error>(out)
             })
             .map_err(error)?;
-        Ok(PyArray1::from_vec(py, boards).reshape([count, n])?)
+        PyArray1::from_vec(py, boards).reshape([count, n])
     }
 
     /// Checks every entry against the distance function (as `table verify`); raises if one is wrong.
