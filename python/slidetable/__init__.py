@@ -231,9 +231,14 @@ class Puzzle:
             raise ValueError(f"a batch of boards is (N, {n}) or (N, {self.rows}, {self.cols}), not {a.shape}")
         if a.shape[1] != n:
             raise ValueError(f"{a.shape[1]} tiles given, but a {self.rows}x{self.cols} board has {n} cells")
-        if a.size:
-            bad = (a < 0) | (a >= n)
-            if bad.any():
+        # values that the conversion to `dtype` could wrap are refused here; the rest (a tile
+        # too large for the board, a repeat) is the library's check, board by board
+        target = np.dtype(dtype or self.dtype)
+        if a.size and a.dtype != target:
+            lo = int(a.min()) if a.dtype.kind == "i" else 0
+            hi = int(a.max())
+            if lo < 0 or hi >= n:
+                bad = (a < 0) | (a >= n)
                 row = int(np.argmax(bad.any(axis=1)))
                 tile = int(a[row][bad[row]][0])
                 raise ValueError(

@@ -1,0 +1,174 @@
+#!/usr/bin/env python3
+"""Benchmarks of the Python package against its targets (issue 18), medians of repeated runs.
+
+    python scripts/python_bench.py distance            # Table.distance, 1 M random 3x3 boards, vs Rust
+    python scripts/python_bench.py pdb --dir tables    # PatternDB.h 7-8 + reflection, 1 M 15-puzzle boards
+    python scripts/python_bench.py batch --dir tables  # solve_batch, 1,000 random 15-puzzles, 7-8 + reflection
+    python scripts/python_bench.py dask --dir tables   # the same on a 2-worker LocalCluster
+    python scripts/python_bench.py slidingpuzzle       # side by side with PyPI `slidingpuzzle`
+
+The 7-8 tables (about 575 MB, 100 s to build) are built into --dir by `table build --board 4x4
+--goal blank-first --pattern 7-8 --dir DIR` or on first use with --build. Needs the package
+installed (`pip install ./python`), and for the last two `distributed` / `slidingpuzzle`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+
+import numpy as np
+
+import slidetable as st
+
+
+def median_time(f, repeat: int) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        f()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def random_boards(n: int, cells: int, seed: int) -> np.ndarray:
+    """Uniformly random arrangements (half of them unsolvable)."""
+    rng = np.random.default_rng(seed)
+    return np.argsort(rng.random((n, cells)), axis=1).astype(np.uint8)
+
+
+def random_solvable(puzzle: st.Puzzle, n: int, seed: int) -> np.ndarray:
+    """Uniformly random boards that can reach the goal: random arrangements, the unsolvable ones
+    made solvable by swapping two tiles (a bijection between the halves, so still uniform)."""
+    b = random_boards(n, puzzle.cells, seed)
+    bad = ~puzzle.is_solvable(b)
+    for row in np.nonzero(bad)[0]:
+        tiles = [i for i in range(puzzle.cells) if b[row, i] != 0][:2]
+        b[row, tiles[0]], b[row, tiles[1]] = b[row, tiles[1]], b[row, tiles[0]]
+    assert puzzle.is_solvable(b).all()
+    return b
+
+
+def bench_distance(args) -> None:
+    table = st.Table.build(st.Puzzle(3, 3))
+    boards = random_boards(1_000_000, 9, 1)
+    table.distance(boards)  # warm up
+    py = median_time(lambda: table.distance(boards), args.repeat)
+    rust = statistics.median(st._core.bench_distance_loop(table._t, boards)[0] for _ in range(args.repeat))
+    as_int64 = boards.astype(np.int64)
+    py64 = median_time(lambda: table.distance(as_int64), args.repeat)
+    print(f"Table.distance, 1,000,000 random 3x3 boards (uint8): {py * 1e3:.1f} ms = {1e6 / py / 1e6:.1f} M boards/s")
+    print(f"  the same call from Rust on the same boards:        {rust * 1e3:.1f} ms = {1e6 / rust / 1e6:.1f} M boards/s")
+    print(f"  ratio Python / Rust: {py / rust:.2f}  (target <= 1.3; >= 20 M boards/s)")
+    print(f"  from int64 boards (one conversion copy): {py64 * 1e3:.1f} ms = {1e6 / py64 / 1e6:.1f} M boards/s")
+
+
+def pattern_db(args) -> st.PatternDB:
+    puzzle = st.Puzzle(4, 4, "blank-first")
+    t = time.perf_counter()
+    db = st.PatternDB.load(puzzle, "7-8", dir=args.dir, build_missing=args.build, notice=print)
+    print(f"7-8 tables loaded in {time.perf_counter() - t:.1f} s")
+    return db
+
+
+def bench_pdb(args) -> None:
+    db = pattern_db(args)
+    boards = random_solvable(db.puzzle, 1_000_000, 2)
+    db.h(boards)
+    secs = median_time(lambda: db.h(boards), args.repeat)
+    plain = median_time(lambda: db.h(boards, reflect=False), args.repeat)
+    print(f"PatternDB.h 7-8 + reflection, 1,000,000 random 15-puzzle boards: {secs * 1e3:.0f} ms = "
+          f"{1e6 / secs / 1e6:.1f} M boards/s (target >= 10)")
+    print(f"  without reflection: {plain * 1e3:.0f} ms = {1e6 / plain / 1e6:.1f} M boards/s")
+
+
+def bench_batch(args) -> None:
+    puzzle = st.Puzzle(4, 4, "blank-first")
+    t = time.perf_counter()
+    solver = st.Solver(puzzle, heuristic="pdb", partition="7-8", dir=args.dir, build_missing=args.build)
+    print(f"tables loaded in {time.perf_counter() - t:.1f} s (apart from the searches)")
+    boards = random_solvable(puzzle, args.boards, 3)
+    r = solver.solve_batch(boards)
+    assert (r.lengths >= 0).all() and r.optimal.all()
+    for b, m in zip(boards[:50], r.moves):
+        assert (puzzle.apply(b, m) == puzzle.goal).all()
+    print(f"solve_batch, {len(boards)} random 15-puzzles, 7-8 + reflection: {r.wall_seconds:.2f} s = "
+          f"{len(boards) / r.wall_seconds:.0f} boards/s (target >= 500); mean length {r.lengths.mean():.2f}, "
+          f"mean generated {r.generated.mean():,.0f}")
+    return r.wall_seconds
+
+
+def bench_dask(args) -> None:
+    from distributed import Client, LocalCluster
+
+    import slidetable.dask as sd
+
+    puzzle = st.Puzzle(4, 4, "blank-first")
+    boards = random_solvable(puzzle, args.boards, 3)
+    local = st.Solver(puzzle, heuristic="pdb", partition="7-8", dir=args.dir)
+    direct = local.solve_batch(boards)
+    del local
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster) as client:
+            t = time.perf_counter()
+            r = sd.solve_batch(boards, puzzle, client=client, heuristic="pdb", partition="7-8", dir=args.dir)
+            wall = time.perf_counter() - t
+    assert (r.lengths == direct.lengths).all()
+    print(f"solve_batch in-process: {direct.wall_seconds:.2f} s; on a 2-worker LocalCluster: {wall:.2f} s "
+          f"(table loading included: {r.load_seconds:.1f} s per worker); ratio {wall / direct.wall_seconds:.2f} "
+          f"(target <= 1.5)")
+
+
+def bench_slidingpuzzle(args) -> None:
+    import slidingpuzzle as sp  # PyPI `slidingpuzzle`
+
+    p3 = st.Puzzle(3, 3)
+    table = st.Table.build(p3)
+    boards = random_solvable(p3, 200, 4)
+    exact = table.distance(boards)
+
+    def theirs(board, n):
+        b = [list(map(int, board[r * n:(r + 1) * n])) for r in range(n)]
+        return sp.search(b, "a*", heuristic=sp.manhattan_distance)
+
+    t = time.perf_counter()
+    their = [theirs(b, 3) for b in boards]
+    their_s = time.perf_counter() - t
+    t = time.perf_counter()
+    ours = st.solve_batch(boards, p3, heuristic="manhattan", algorithm="astar", threads=1)
+    ours_s = time.perf_counter() - t
+    their_len = np.array([len(r.solution) for r in their])
+    assert (their_len == exact).all() and (ours.lengths == exact).all()
+    print(f"200 random 8-puzzles, A* Manhattan: slidingpuzzle {their_s:.2f} s, slidetable {ours_s:.3f} s "
+          f"(one thread): {their_s / ours_s:.0f}x; lengths equal")
+    p4 = st.Puzzle(4, 4)
+    hard = random_solvable(p4, args.fifteen, 5)
+    t = time.perf_counter()
+    ours = st.solve_batch(hard, p4, heuristic="linear-conflict", algorithm="idastar", threads=1)
+    ours_s = time.perf_counter() - t
+    t = time.perf_counter()
+    their = [theirs(b, 4) for b in hard]
+    their_s = time.perf_counter() - t
+    their_len = np.array([len(r.solution) for r in their])
+    same = (their_len == ours.lengths).all()
+    print(f"{len(hard)} random 15-puzzles, slidingpuzzle A* Manhattan {their_s:.1f} s, slidetable IDA* linear conflict "
+          f"{ours_s:.2f} s (one thread): {their_s / ours_s:.0f}x; lengths equal: {same}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("what", choices=["distance", "pdb", "batch", "dask", "slidingpuzzle"])
+    ap.add_argument("--dir", default="tables", help="where the 7-8 tables are")
+    ap.add_argument("--build", action="store_true", help="build missing 7-8 tables (100 s, 2 GB of memory)")
+    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--boards", type=int, default=1000)
+    ap.add_argument("--fifteen", type=int, default=20)
+    args = ap.parse_args()
+    {"distance": bench_distance, "pdb": bench_pdb, "batch": bench_batch, "dask": bench_dask,
+     "slidingpuzzle": bench_slidingpuzzle}[args.what](args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
