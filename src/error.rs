@@ -1,9 +1,9 @@
 //! The library's one error type.
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use crate::puzzle::board::Shape;
+use crate::puzzle::board::{Board, Shape};
 
 /// Everything that can go wrong in slidetable. Messages are one line and say what to do.
 #[derive(Debug, thiserror::Error)]
@@ -146,6 +146,66 @@ pub enum Error {
     /// A count does not fit in its integer type.
     #[error("{0} overflows its counter")]
     Overflow(&'static str),
+
+    /// An error about one file, with what was being done to it: `opening x.table: ...`.
+    #[error("{}", in_file_message(action, path, source))]
+    InFile {
+        /// What was being done ("opening", "checking").
+        action: &'static str,
+        /// The file.
+        path: PathBuf,
+        /// What went wrong.
+        #[source]
+        source: Box<Error>,
+    },
+
+    /// A perfect table file for another board shape than the one asked about.
+    #[error("{} is a {table} table: {}", path.display(), Error::ShapeMismatch { board: *board, table: *table })]
+    TableShape {
+        /// The file.
+        path: PathBuf,
+        /// The board's shape.
+        board: Shape,
+        /// The table's shape.
+        table: Shape,
+    },
+
+    /// Pattern tables a search needs are not in their folder (and are too large to build on the
+    /// spot, or were not to be built).
+    #[error("no pattern table at {}: build the tables with `{command}`", paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "))]
+    MissingTables {
+        /// The missing files.
+        paths: Vec<PathBuf>,
+        /// The `table build` command that makes them.
+        command: String,
+    },
+
+    /// A file under a pattern table's name that is not that table (another group, goal or board).
+    #[error(
+        "{} is {}, not the table of tiles {:?} for goal {}; rebuild it with `{}`",
+        .0.path.display(), .0.found, .0.tiles, .0.goal, .0.command
+    )]
+    WrongPatternTable(Box<PatternTableMismatch>),
+
+    /// A check of the library's own answer failed: a bug, to be reported.
+    #[error("internal check failed: {0}; please report this")]
+    Internal(String),
+}
+
+/// The facts of [`Error::WrongPatternTable`] (boxed there, so that every `Result` of the library
+/// stays small).
+#[derive(Debug)]
+pub struct PatternTableMismatch {
+    /// The file.
+    pub path: PathBuf,
+    /// What the file is, as its header describes it.
+    pub found: String,
+    /// The group whose table belongs under that name.
+    pub tiles: Vec<u16>,
+    /// The goal it should be for.
+    pub goal: Board,
+    /// The `table build` command that makes the right tables.
+    pub command: String,
 }
 
 /// What is wrong with a board's text or tiles.
@@ -196,5 +256,22 @@ impl Error {
     /// Wraps an I/O error with what was being done to which file.
     pub fn io(action: &'static str, path: impl Into<PathBuf>, source: io::Error) -> Error {
         Error::Io { action, path: path.into(), source }
+    }
+
+    /// Wraps an error with what was being done to which file ([`Error::InFile`]).
+    pub fn in_file(action: &'static str, path: impl Into<PathBuf>, source: Error) -> Error {
+        Error::InFile { action, path: path.into(), source: Box::new(source) }
+    }
+}
+
+/// `ACTION PATH: SOURCE`, or the source alone when it already starts with `ACTION PATH`
+/// (`opening x: opening x: denied` would say it twice).
+fn in_file_message(action: &str, path: &Path, source: &Error) -> String {
+    let head = format!("{action} {}", path.display());
+    let inner = source.to_string();
+    if inner.starts_with(&head) {
+        inner
+    } else {
+        format!("{head}: {inner}")
     }
 }

@@ -22,6 +22,8 @@
 //!   move (what `table play` shows).
 //! - [`arrays`]: many boards at once, as one flat array of cells (what the Python package calls):
 //!   distances, ranks, estimates, children, random walks, each board checked, spread over the cores.
+//! - [`solver`]: what every front end decides the same way before a search: the heuristic, the
+//!   pattern tables (found, or built on the spot), the perfect table that checks the answer.
 //! - [`Error`]: everything that can go wrong.
 //!
 //! # Example
@@ -59,6 +61,7 @@ pub mod lab;
 mod memory;
 pub mod puzzle;
 pub mod search;
+pub mod solver;
 pub mod table;
 
 pub use error::{BoardError, Error};

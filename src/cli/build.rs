@@ -10,9 +10,10 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use slidetable::heuristic::pdb::Partition;
+use slidetable::solver::default_table_name;
 use slidetable::Shape;
 
-use super::{default_table_name, pattern, stats, thousands, BoardArgs};
+use super::{pattern, stats, thousands, BoardArgs};
 
 pub const LONG_ABOUT: &str = "\
 Build a table by breadth-first search from the goal and write it to a file.

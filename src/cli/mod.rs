@@ -7,7 +7,7 @@ use std::process::ExitCode;
 
 use anyhow::{anyhow, Context, Result};
 use clap::{Args, Parser, Subcommand};
-use memmap2::Mmap;
+use slidetable::solver::{self, default_table_name, Notice, TableBytes};
 use slidetable::{Board, Error, Goal, Shape, Table};
 
 mod build;
@@ -202,17 +202,6 @@ pub struct TableArgs {
     board: BoardArgs,
 }
 
-/// The file name `table build` uses when `-o` is not given: `eight.table` for the 8-puzzle with
-/// the blank last, otherwise `RxC-GOAL.table` (`2x4-blank-last.table`, `3x3-snail.table`,
-/// `3x3-goal-123804765.table`).
-pub fn default_table_name(shape: Shape, goal: &Goal) -> PathBuf {
-    if shape == Shape::EIGHT && *goal == Goal::BlankLast {
-        PathBuf::from("eight.table")
-    } else {
-        PathBuf::from(format!("{shape}-{}.table", goal.slug()))
-    }
-}
-
 /// The `table build` command line that makes the table `args` asks for.
 fn build_command(shape: Shape, goal: &Goal, path: &Path) -> String {
     let mut cmd = String::from("table build");
@@ -221,7 +210,7 @@ fn build_command(shape: Shape, goal: &Goal, path: &Path) -> String {
     }
     match goal {
         Goal::BlankLast => {}
-        Goal::Custom(b) => cmd.push_str(&format!(" --goal '{}'", sample::board_line(b))),
+        Goal::Custom(b) => cmd.push_str(&format!(" --goal '{}'", b.to_numbers())),
         g => cmd.push_str(&format!(" --goal {g}")),
     }
     if path != default_table_name(shape, goal) {
@@ -230,26 +219,9 @@ fn build_command(shape: Shape, goal: &Goal, path: &Path) -> String {
     cmd
 }
 
-/// A table's bytes: memory-mapped from its file, or built in memory just now.
-pub enum Bytes {
-    /// A mapped file.
-    Map(Mmap),
-    /// Built in memory.
-    Owned(Vec<u8>),
-}
-
-impl AsRef<[u8]> for Bytes {
-    fn as_ref(&self) -> &[u8] {
-        match self {
-            Bytes::Map(m) => m,
-            Bytes::Owned(v) => v,
-        }
-    }
-}
-
 /// An opened table and where it came from.
 pub struct Opened {
-    pub table: Table<Bytes>,
+    pub table: Table<TableBytes>,
     pub path: PathBuf,
 }
 
@@ -262,8 +234,9 @@ pub fn open_table(args: &TableArgs, fallback_shape: Option<Shape>, build_missing
     let explicit = args.table.is_some();
     let path = args.table.clone().unwrap_or_else(|| default_table_name(shape, &goal));
     if !path.exists() {
-        if !explicit && build_missing && shape == Shape::EIGHT {
-            return build_on_the_spot(shape, &goal, path);
+        if !explicit && build_missing && solver::builds_on_the_spot(shape) {
+            let table = solver::build_table_on_the_spot(&goal, shape, &path, print_notice)?;
+            return Ok(Opened { table, path });
         }
         let cmd = build_command(shape, &goal, &path);
         let hint = if explicit && !args.board.given() {
@@ -294,32 +267,38 @@ pub fn open_table(args: &TableArgs, fallback_shape: Option<Shape>, build_missing
 }
 
 /// Opens the table file at `path`, memory-mapped.
-pub fn open_file(path: &Path) -> Result<Table<Bytes>> {
-    let opened = slidetable::open(path).with_context(|| format!("opening {}", path.display()))?;
-    Table::new(Bytes::Map(opened.into_inner())).with_context(|| format!("opening {}", path.display()))
+pub fn open_file(path: &Path) -> Result<Table<TableBytes>> {
+    solver::open_table(path).with_context(|| format!("opening {}", path.display()))
 }
 
-fn build_on_the_spot(shape: Shape, goal: &Goal, path: PathBuf) -> Result<Opened> {
-    let start = std::time::Instant::now();
-    let built = slidetable::build(&goal.board(shape)?, |_| {})?;
-    let ms = start.elapsed().as_secs_f64() * 1e3;
-    match built.write(&path) {
-        Ok(()) => eprintln!(
-            "table: {} was missing; built it in {ms:.1} ms and saved it ({} states)",
+/// Says on stderr what the library reports while it finds, builds or skips tables.
+pub fn print_notice(notice: Notice) {
+    match notice {
+        Notice::BuiltPattern { path, seconds, saved: Ok(()) } => {
+            eprintln!("table: {} was missing; built it in {seconds:.2} s and saved it", path.display())
+        }
+        Notice::BuiltPattern { path, seconds, saved: Err(e) } => {
+            eprintln!("table: {} was missing; built it in {seconds:.2} s but could not save it ({e})", path.display())
+        }
+        Notice::BuiltTable { path, seconds, states, saved: Ok(()) } => eprintln!(
+            "table: {} was missing; built it in {:.1} ms and saved it ({} states)",
             path.display(),
-            thousands(built.header().entries)
+            seconds * 1e3,
+            thousands(states)
         ),
-        Err(e) => eprintln!(
-            "table: {} was missing; built it in {ms:.1} ms but could not save it ({e}); answering from memory",
-            path.display()
+        Notice::BuiltTable { path, seconds, saved: Err(e), .. } => eprintln!(
+            "table: {} was missing; built it in {:.1} ms but could not save it ({e}); answering from memory",
+            path.display(),
+            seconds * 1e3
         ),
+        Notice::SkippedTable { path, why } => eprintln!("table: warning: skipped {}: {why}", path.display()),
+        Notice::Hint(text) => eprintln!("table: hint: {text}"),
+        _ => {}
     }
-    let table = Table::new(Bytes::Owned(built.into_inner()))?;
-    Ok(Opened { table, path })
 }
 
 /// Parses a board for a table's shape, saying which table when the count is wrong.
-pub fn parse_board_for(table: &Table<Bytes>, path: &Path, text: &str) -> Result<Board> {
+pub fn parse_board_for(table: &Table<TableBytes>, path: &Path, text: &str) -> Result<Board> {
     let shape = table.header().shape;
     Board::parse(shape, text).map_err(|e| match &e {
         Error::BadBoard(slidetable::BoardError::WrongCount { .. }) => anyhow!(UsageError(format!(
@@ -335,11 +314,14 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
     for cause in err.chain() {
         if let Some(e) = cause.downcast_ref::<Error>() {
             return match e {
+                // the file's error comes next in the chain and decides
+                Error::InFile { .. } => continue,
                 Error::BadShape(_)
                 | Error::BadBoard(_)
                 | Error::BadGoal(_)
                 | Error::TableTooLarge { .. }
                 | Error::ShapeMismatch { .. }
+                | Error::TableShape { .. }
                 | Error::NotEnoughStates { .. }
                 | Error::BadOption(_) => EXIT_USAGE,
                 Error::SearchLimit { .. } => EXIT_GAVE_UP,

@@ -1,8 +1,8 @@
 //! Pattern tables on the command line: `table build --pattern`, and the pattern-table branches of
-//! `query`, `stats` and `verify`; loading a partition's tables for `solve -H pdb`.
+//! `query`, `stats` and `verify` (a search's tables are found and loaded by `slidetable::solver`).
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
@@ -10,10 +10,10 @@ use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use memmap2::Mmap;
 use serde::Serialize;
-use slidetable::heuristic::pdb::{pattern_file_name, GroupTable, Partition, PatternSet, SMALL_GROUP_SLOTS};
+use slidetable::heuristic::pdb::{pattern_file_name, Partition};
 use slidetable::index::pattern::PatternIndex;
 use slidetable::table::format::{Encoding, Header, PAYLOAD_OFFSET};
-use slidetable::table::pattern::{build_pattern, build_pattern_file, open_pattern, working_bytes, PatternTable};
+use slidetable::table::pattern::{build_pattern_file, open_pattern, working_bytes, PatternTable};
 use slidetable::{Board, Goal, Shape};
 
 use super::{thousands, UsageError, EXIT_FILE, EXIT_NO};
@@ -40,14 +40,6 @@ fn open_checked(path: &Path) -> Result<PatternTable<Mmap>> {
     let table = open(path)?;
     table.check_payload_crc().with_context(|| format!("opening {}", path.display()))?;
     Ok(table)
-}
-
-/// The physical memory of this machine, if it can be read.
-fn physical_memory() -> Option<u64> {
-    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
-    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib * 1024)
 }
 
 /// `4.3 GiB`, `57 MiB`.
@@ -79,16 +71,6 @@ pub fn list() -> String {
     s
 }
 
-/// The `table build` command line for `partition` of `shape` and `goal`.
-pub fn build_command(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path) -> String {
-    let goal = match goal {
-        Goal::Custom(b) => format!("'{}'", super::sample::board_line(b)),
-        g => g.to_string(),
-    };
-    let dir = if dir == Path::new(".") { String::new() } else { format!(" --dir {}", dir.display()) };
-    format!("table build --board {shape} --goal {goal} --pattern {}{dir}", partition.name)
-}
-
 /// What `table build --pattern` does: every group's table into `dir` (or the one group into
 /// `output`).
 pub fn build(
@@ -111,7 +93,7 @@ pub fn build(
     // refuse what cannot fit before any work
     let needs = partition.build_bytes();
     let peak = needs.iter().copied().max().unwrap_or(0);
-    if let Some(mem) = physical_memory() {
+    if let Some(mem) = slidetable::solver::physical_memory() {
         if peak > mem / 10 * 9 {
             let (g, _) = needs.iter().enumerate().max_by_key(|(_, &b)| b).unwrap_or((0, &0));
             bail!(UsageError(format!(
@@ -400,80 +382,4 @@ pub fn verify(path: &Path, json: bool) -> Result<ExitCode> {
         }
         Err(e) => Err(e).with_context(|| format!("verifying {}", path.display())),
     }
-}
-
-/// The tables of `partition` for `goal` from `dir`, loaded for a search (each checksummed once).
-/// Missing tables of groups small enough are built on the spot and saved (said on stderr);
-/// otherwise the error names the exact `table build` command.
-pub fn load_set(
-    goal: &Goal,
-    goal_board: &Board,
-    partition: &Partition,
-    dir: &Path,
-    reflect: bool,
-) -> Result<PatternSet> {
-    let shape = goal_board.shape();
-    let mut tables = Vec::with_capacity(partition.groups.len());
-    let mut missing: Vec<PathBuf> = Vec::new();
-    for tiles in &partition.groups {
-        let path = dir.join(pattern_file_name(shape, goal, tiles));
-        let index = PatternIndex::new(shape, tiles)?;
-        if path.exists() {
-            let table = open(&path)?;
-            if table.goal() != goal_board || table.tiles() != index.tiles() {
-                bail!(
-                    "{} is {}, not the table of tiles {:?} for goal {goal_board}; rebuild it with `{}`",
-                    path.display(),
-                    table.header().describe(),
-                    index.tiles(),
-                    build_command(shape, goal, partition, dir)
-                );
-            }
-            tables.push(GroupTable::from_table(&table).with_context(|| format!("checking {}", path.display()))?);
-        } else if working_bytes(&index) <= SMALL_GROUP_SLOTS {
-            let t = Instant::now();
-            let table = build_pattern(goal_board, tiles, |_| {})?;
-            match table.write(&path) {
-                Ok(()) => eprintln!(
-                    "table: {} was missing; built it in {:.2} s and saved it",
-                    path.display(),
-                    t.elapsed().as_secs_f64()
-                ),
-                Err(e) => eprintln!(
-                    "table: {} was missing; built it in {:.2} s but could not save it ({e})",
-                    path.display(),
-                    t.elapsed().as_secs_f64()
-                ),
-            }
-            tables.push(GroupTable::from_table(&table)?);
-        } else {
-            missing.push(path);
-        }
-    }
-    if !missing.is_empty() {
-        let names: Vec<String> = missing.iter().map(|p| p.display().to_string()).collect();
-        bail!(
-            "no pattern table at {}: build the tables with `{}`",
-            names.join(", "),
-            build_command(shape, goal, partition, dir)
-        );
-    }
-    Ok(PatternSet::new(goal_board, partition.clone(), tables, reflect)?)
-}
-
-/// The best named partition of the board whose tables are all in `dir` (the largest tables win),
-/// if any.
-pub fn found_partition(goal: &Goal, goal_board: &Board, dir: &Path) -> Option<Partition> {
-    let shape = goal_board.shape();
-    let mut best: Option<(u64, Partition)> = None;
-    for name in Partition::names(shape) {
-        let Ok(p) = Partition::parse(goal_board, name) else { continue };
-        if p.groups.iter().all(|g| dir.join(pattern_file_name(shape, goal, g)).exists()) {
-            let entries: u64 = p.groups.iter().filter_map(|g| PatternIndex::new(shape, g).ok()).map(|i| i.len()).sum();
-            if best.as_ref().is_none_or(|(e, _)| entries > *e) {
-                best = Some((entries, p));
-            }
-        }
-    }
-    best.map(|(_, p)| p)
 }

@@ -9,10 +9,11 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
 use slidetable::puzzle::board::moves_to_string;
+use slidetable::solver::TableBytes;
 use slidetable::table::batch::{answer_lines, BatchError};
 use slidetable::{Board, Dir, Error, Table};
 
-use super::{open_table, parse_board_for, BoardJson, Bytes, Opened, TableArgs, UsageError, EXIT_NO, EXIT_USAGE};
+use super::{open_table, parse_board_for, BoardJson, Opened, TableArgs, UsageError, EXIT_NO, EXIT_USAGE};
 
 pub const LONG_ABOUT: &str = "\
 The exact distance of a board, an optimal solution, and every optimal first move.
@@ -334,7 +335,7 @@ fn batch_json(opened: &Opened, input: impl BufRead, solve: bool) -> Result<ExitC
 }
 
 fn batch(opened: &Opened, input: impl BufRead, solve: bool) -> Result<ExitCode> {
-    let table: &Table<Bytes> = &opened.table;
+    let table: &Table<TableBytes> = &opened.table;
     let on_error = |line: u64, e: &Error| eprintln!("table: line {line}: {e}");
     let summary = match answer_lines(table, input, io::stdout().lock(), solve, on_error) {
         Ok(summary) => summary,

@@ -113,14 +113,9 @@ pub fn run(args: SampleArgs) -> Result<ExitCode> {
         writeln!(out)?;
     } else {
         for b in &boards {
-            writeln!(out, "{}", board_line(b))?;
+            writeln!(out, "{}", b.to_numbers())?;
         }
     }
     out.flush()?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// `8 6 7 2 5 4 3 0 1`: the board as `table query --batch` reads it.
-pub fn board_line(board: &Board) -> String {
-    board.cells().iter().map(u16::to_string).collect::<Vec<_>>().join(" ")
 }

@@ -5,17 +5,16 @@ use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use slidetable::heuristic::pdb::{Partition, PatternSet};
-use slidetable::heuristic::Heuristic;
 use slidetable::puzzle::board::moves_to_string;
-use slidetable::search::{effective_branching_factor, solve, Algorithm, ChildOrder, Exact, Found, Guide, Options};
-use slidetable::{Board, Goal, Shape, Table};
+use slidetable::search::{effective_branching_factor, Algorithm, ChildOrder, Found, Options};
+use slidetable::solver::{default_max_memory, HeuristicKind, Solver, SolverConfig};
+use slidetable::{Board, Goal, Shape};
 
 use super::input::{preset_list, BoardInput};
-use super::{default_table_name, open_file, pattern, thousands, BoardArgs, BoardJson, Bytes, UsageError, EXIT_NO};
+use super::{open_file, print_notice, thousands, BoardArgs, BoardJson, UsageError, EXIT_NO};
 
 pub const LONG_ABOUT: &str = "\
 Solve a board by heuristic search: A* (the default), IDA*, breadth-first, greedy best-first or
@@ -185,47 +184,42 @@ pub struct SolveArgs {
     pub(super) max_memory: Option<u64>,
 }
 
+impl HeuristicArg {
+    fn kind(self) -> HeuristicKind {
+        match self {
+            HeuristicArg::Hamming => HeuristicKind::Hamming,
+            HeuristicArg::Manhattan => HeuristicKind::Manhattan,
+            HeuristicArg::LinearConflict => HeuristicKind::LinearConflict,
+            HeuristicArg::Nilsson => HeuristicKind::Nilsson,
+            HeuristicArg::Table => HeuristicKind::Table,
+            HeuristicArg::Pdb => HeuristicKind::Pdb,
+        }
+    }
+}
+
 impl SolveArgs {
-    /// The heuristic asked for, or the default: linear conflict, or past 12 cells the pattern
-    /// databases when their tables are found (else linear conflict, with a hint).
-    pub(super) fn choose_heuristic(&self, goal: &Goal, goal_board: &Board) -> Result<HeuristicArg> {
-        if let Some(h) = self.heuristic {
-            if self.pattern.is_some() && h != HeuristicArg::Pdb {
-                bail!(UsageError("--pattern goes with --heuristic pdb".into()));
-            }
-            return Ok(h);
+    /// What the library needs to choose the heuristic and load its tables. A table named with
+    /// --table is opened by `run` itself, first (it gives the board's shape).
+    pub(super) fn config(&self) -> SolverConfig {
+        SolverConfig {
+            heuristic: self.heuristic.map(HeuristicArg::kind),
+            partition: self.pattern.clone(),
+            dir: self.dir.clone().unwrap_or_else(|| PathBuf::from(".")),
+            reflect: !self.no_reflect,
+            ..SolverConfig::default()
         }
-        let shape = goal_board.shape();
-        if self.pattern.is_some() {
-            return Ok(HeuristicArg::Pdb);
-        }
-        if shape.cells() <= 12 {
-            return Ok(HeuristicArg::LinearConflict);
-        }
-        if pattern::found_partition(goal, goal_board, &self.dir()).is_some() {
-            return Ok(HeuristicArg::Pdb);
-        }
-        let name = default_partition(shape);
-        // only where pattern tables can serve the board (up to 64 cells)
-        if let Ok(p) = Partition::parse(goal_board, name) {
-            eprintln!(
-                "table: hint: searching with linear conflict; pattern tables solve this board far faster: `{}`, then `table solve -H pdb --pattern {name}`",
-                pattern::build_command(shape, goal, &p, &self.dir())
-            );
-        }
-        Ok(HeuristicArg::LinearConflict)
     }
 
-    pub(super) fn algorithm(&self, heuristic: HeuristicArg) -> Result<Algorithm> {
+    /// The algorithm asked for, or `None` for the solver's default.
+    pub(super) fn algorithm(&self) -> Result<Option<Algorithm>> {
         Ok(match (self.algorithm, self.weight) {
-            (None, None) if heuristic == HeuristicArg::Pdb => Algorithm::IdaStar,
-            (None, None) => Algorithm::AStar,
-            (None | Some(AlgorithmArg::Weighted), w) => Algorithm::Weighted(w.unwrap_or(2.0)),
+            (None, None) => None,
+            (None | Some(AlgorithmArg::Weighted), w) => Some(Algorithm::Weighted(w.unwrap_or(2.0))),
             (Some(_), Some(_)) => bail!(UsageError("--weight goes with --algorithm weighted".into())),
-            (Some(AlgorithmArg::Astar), None) => Algorithm::AStar,
-            (Some(AlgorithmArg::Idastar), None) => Algorithm::IdaStar,
-            (Some(AlgorithmArg::Bfs), None) => Algorithm::Bfs,
-            (Some(AlgorithmArg::Greedy), None) => Algorithm::Greedy,
+            (Some(AlgorithmArg::Astar), None) => Some(Algorithm::AStar),
+            (Some(AlgorithmArg::Idastar), None) => Some(Algorithm::IdaStar),
+            (Some(AlgorithmArg::Bfs), None) => Some(Algorithm::Bfs),
+            (Some(AlgorithmArg::Greedy), None) => Some(Algorithm::Greedy),
         })
     }
 
@@ -236,79 +230,8 @@ impl SolveArgs {
         }
     }
 
-    pub(super) fn dir(&self) -> PathBuf {
-        self.dir.clone().unwrap_or_else(|| PathBuf::from("."))
-    }
-
     pub(super) fn threads(&self) -> usize {
         self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
-    }
-
-    /// The pattern databases for -H pdb, loaded (or built on the spot when small).
-    pub(super) fn patterns(
-        &self,
-        heuristic: HeuristicArg,
-        goal: &Goal,
-        goal_board: &Board,
-    ) -> Result<Option<PatternSet>> {
-        if heuristic != HeuristicArg::Pdb {
-            return Ok(None);
-        }
-        let shape = goal_board.shape();
-        let dir = self.dir();
-        let partition = match &self.pattern {
-            Some(text) => Partition::parse(goal_board, text)?,
-            None => match pattern::found_partition(goal, goal_board, &dir) {
-                Some(p) => p,
-                None => Partition::parse(goal_board, default_partition(shape))?,
-            },
-        };
-        Ok(Some(pattern::load_set(goal, goal_board, &partition, &dir, !self.no_reflect)?))
-    }
-
-    pub(super) fn guide<'a>(
-        &self,
-        heuristic: HeuristicArg,
-        table: &'a Option<(Table<Bytes>, String)>,
-        goal: &Goal,
-        shape: Shape,
-        patterns: &'a Option<PatternSet>,
-    ) -> Result<Guide<'a>> {
-        Ok(match heuristic {
-            HeuristicArg::Hamming => Guide::Heuristic(Heuristic::Hamming),
-            HeuristicArg::Manhattan => Guide::Heuristic(Heuristic::Manhattan),
-            HeuristicArg::LinearConflict => Guide::Heuristic(Heuristic::LinearConflict),
-            HeuristicArg::Nilsson => Guide::Heuristic(Heuristic::Nilsson),
-            HeuristicArg::Pdb => match patterns {
-                Some(set) => Guide::Patterns(set),
-                None => unreachable!("loaded for pdb"),
-            },
-            HeuristicArg::Table => match table {
-                Some((t, _)) => Guide::Table(t as &dyn Exact),
-                None => {
-                    if shape.cells() > 12 {
-                        bail!(UsageError(format!(
-                            "--heuristic table needs a perfect table, and tables go up to 12 cells; a {shape} board has {}; try -H pdb",
-                            shape.cells()
-                        )));
-                    }
-                    let name = default_table_name(shape, goal);
-                    bail!(UsageError(format!(
-                        "--heuristic table: no table for this {shape} board; build it with `table build --board {shape} --goal {goal}` (it writes {}) or give --table PATH",
-                        name.display()
-                    )));
-                }
-            },
-        })
-    }
-}
-
-/// The partition `-H pdb` uses when none is given and none is found.
-fn default_partition(shape: Shape) -> &'static str {
-    match (shape.rows(), shape.cols()) {
-        (4, 4) => "6-6-3",
-        (5, 5) => "6-6-6-6",
-        _ => "auto",
     }
 }
 
@@ -333,58 +256,6 @@ fn parse_size(text: &str) -> Result<u64, String> {
         return Err(format!("`{text}` is not a positive size"));
     }
     Ok((n * (1u64 << shift) as f64) as u64)
-}
-
-/// Three quarters of the memory available now (Linux), at most 16 GiB; 4 GiB when unknown.
-pub(super) fn default_max_memory() -> u64 {
-    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
-        m.lines()
-            .find(|l| l.starts_with("MemAvailable:"))
-            .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
-            .map(|kib| kib * 1024)
-    });
-    available.map_or(4 << 30, |a| (a / 4 * 3).min(16 << 30))
-}
-
-/// A table for the board's shape and goal: the named file, the default file if it exists, or
-/// for 9 cells and fewer one built in memory.
-fn find_table(named: Option<(Table<Bytes>, &PathBuf)>, goal: &Board) -> Result<Option<(Table<Bytes>, String)>> {
-    let shape = goal.shape();
-    if let Some((table, p)) = named {
-        if table.header().shape != shape {
-            return Err(anyhow!(slidetable::Error::ShapeMismatch { board: shape, table: table.header().shape }))
-                .map_err(|e| e.context(format!("{} is a {} table", p.display(), table.header().shape)));
-        }
-        if table.goal() != goal {
-            return Err(anyhow!(slidetable::Error::BadGoal(format!(
-                "{} has goal {}, but the board's goal is {goal}",
-                p.display(),
-                table.goal()
-            ))));
-        }
-        return Ok(Some((table, p.display().to_string())));
-    }
-    if shape.cells() > 12 {
-        return Ok(None);
-    }
-    let name = default_table_name(shape, &slidetable::Goal::identify(goal.clone()));
-    if name.exists() {
-        // a table the user has but that cannot be used is said, never passed over in silence
-        match open_file(&name) {
-            Ok(table) if table.goal() == goal => return Ok(Some((table, name.display().to_string()))),
-            Ok(table) => eprintln!(
-                "table: warning: skipped {}: its goal is {}, not {goal}; rebuild it with `table build`",
-                name.display(),
-                table.goal()
-            ),
-            Err(e) => eprintln!("table: warning: skipped {}: {}", name.display(), super::one_line(&e)),
-        }
-    }
-    if shape.cells() <= 9 {
-        let built = slidetable::build(goal, |_| {})?;
-        return Ok(Some((Table::new(Bytes::Owned(built.into_inner()))?, "a table built in memory".into())));
-    }
-    Ok(None)
 }
 
 #[derive(Serialize)]
@@ -449,11 +320,21 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let board = given.board;
     let goal = given.goal.board(board.shape())?;
     let format = if args.json { Format::Json } else { args.format };
-    let heuristic = args.choose_heuristic(&given.goal, &goal)?;
-    let algorithm = args.algorithm(heuristic)?;
-    let table = find_table(named, &goal)?;
-    let patterns = args.patterns(heuristic, &given.goal, &goal)?;
-    let guide = args.guide(heuristic, &table, &given.goal, board.shape(), &patterns)?;
+    // a usage mistake is said before any table is looked for or built
+    let algorithm = args.algorithm()?;
+    let config = args.config();
+    let solver = match named {
+        Some((table, p)) => Solver::with_table(
+            &given.goal,
+            board.shape(),
+            &config,
+            Some((table, p.display().to_string())),
+            print_notice,
+        )?,
+        None => Solver::new(&given.goal, board.shape(), &config, print_notice)?,
+    };
+    let algorithm = algorithm.unwrap_or_else(|| solver.default_algorithm());
+    let guide = solver.guide()?;
     let options = Options {
         algorithm,
         max_nodes: args.max_nodes,
@@ -462,10 +343,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         threads: args.threads(),
         watch: None,
     };
-    let exact = match &table {
-        Some((t, _)) => t.distance(&board)?.map(u32::from),
-        None => None,
-    };
+    let exact = solver.exact(&board)?;
 
     let mut report = Report {
         preset: given.preset.as_ref().map(|p| p.name.clone()),
@@ -483,7 +361,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         optimal: None,
         stats: None,
     };
-    let found = solve(&board, &goal, guide, &options)?;
+    let found = solver.solve(&board, &options)?;
     let mut out = io::stdout().lock();
     let Some(found) = found else {
         report.head.solvable = false;
@@ -511,21 +389,10 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         None if guaranteed || matches!(algorithm, Algorithm::Bfs) => Some(true),
         None => None,
     };
-    if exact.is_some_and(|e| e as usize != d) && (guaranteed || algorithm == Algorithm::Bfs) {
-        // an optimal algorithm disagreeing with the table: one of them is wrong; say so loudly
-        bail!(
-            "internal check failed: {} found {d} moves but the table says {}; please report this",
-            algorithm.name(),
-            exact.unwrap_or_default()
-        );
-    }
     let mut tiles = Vec::with_capacity(d);
     let mut b = board.clone();
     for &m in &found.moves {
         tiles.push(b.apply(m).unwrap_or(0));
-    }
-    if b != goal {
-        bail!("internal check failed: the solution does not end on the goal; please report this");
     }
     report.moves = Some(d);
     report.solution = Some(moves_to_string(&found.moves));
@@ -566,7 +433,8 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             } else {
                 Steps::None
             };
-            human(&mut out, &board, &goal, &given.goal, &report, &found, &table, steps)?
+            let from = solver.table().map(|(_, from)| from);
+            human(&mut out, &board, &goal, &given.goal, &report, &found, from, steps)?
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -580,7 +448,7 @@ fn human(
     goal_name: &slidetable::Goal,
     report: &Report,
     found: &Found,
-    table: &Option<(Table<Bytes>, String)>,
+    table_from: Option<&str>,
     steps: Steps,
 ) -> Result<()> {
     let d = found.moves.len();
@@ -614,9 +482,9 @@ fn human(
         let tiles: Vec<String> = report.tiles.iter().flatten().map(u16::to_string).collect();
         writeln!(out, "tiles        {}   (the tiles that slide)", tiles.join(" "))?;
     }
-    let optimal = match (report.exact, table) {
-        (Some(e), Some((_, from))) if e as usize == d => format!("yes: the exact distance is {e} ({from})"),
-        (Some(e), Some((_, from))) => format!("no: the exact distance is {e} ({from}), {} more", d - e as usize),
+    let optimal = match (report.exact, table_from) {
+        (Some(e), Some(from)) if e as usize == d => format!("yes: the exact distance is {e} ({from})"),
+        (Some(e), Some(from)) => format!("no: the exact distance is {e} ({from}), {} more", d - e as usize),
         _ if report.optimal == Some(true) => {
             format!("yes, by {} with an admissible heuristic (no table checks this board)", report.algorithm)
         }

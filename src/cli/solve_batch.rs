@@ -8,11 +8,12 @@ use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use slidetable::puzzle::board::moves_to_string;
-use slidetable::search::{solve, Found, Options};
+use slidetable::search::{Found, Options};
+use slidetable::solver::{default_max_memory, Solver};
 use slidetable::{Board, Goal};
 
-use super::solve::{default_max_memory, SolveArgs};
-use super::{thousands, UsageError, EXIT_USAGE};
+use super::solve::SolveArgs;
+use super::{print_notice, thousands, UsageError, EXIT_USAGE};
 
 #[derive(Serialize)]
 struct Line {
@@ -79,11 +80,13 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         Some(g) => Goal::parse(shape, g)?,
         None => Goal::BlankLast,
     };
-    let goal_board = goal.board(shape)?;
-    let heuristic = args.choose_heuristic(&goal, &goal_board)?;
-    let algorithm = args.algorithm(heuristic)?;
-    let patterns = args.patterns(heuristic, &goal, &goal_board)?;
-    let guide = args.guide(heuristic, &None, &goal, shape, &patterns)?;
+    // a usage mistake is said before any table is looked for or built
+    let algorithm = args.algorithm()?;
+    // no perfect table: a batch reports no exact distances
+    let solver = Solver::with_table(&goal, shape, &args.config(), None, print_notice)?;
+    let algorithm = algorithm.unwrap_or_else(|| solver.default_algorithm());
+    // -H table without a table is one error, not one per line
+    solver.guide()?;
     let options = Options {
         algorithm,
         max_nodes: args.max_nodes,
@@ -99,21 +102,8 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             Ok(b) => b,
             Err(e) => return (line, Err(e.to_string())),
         };
-        match solve(&board, &goal_board, guide, &options) {
-            Ok(Some(found)) => {
-                // the solution is checked before it is reported
-                let mut b = board.clone();
-                for &m in &found.moves {
-                    b.apply(m);
-                }
-                if b != goal_board {
-                    return (line, Err("internal check failed: the solution does not reach the goal".into()));
-                }
-                (line, Ok(Some(found)))
-            }
-            Ok(None) => (line, Ok(None)),
-            Err(e) => (line, Err(e.to_string())),
-        }
+        // the solution is checked before it is reported
+        (line, solver.solve(&board, &options).map_err(|e| e.to_string()))
     };
     let results: Vec<(usize, Result<Option<Found>, String>)> =
         lines.par_iter().with_max_len(1).map(solve_one).collect();

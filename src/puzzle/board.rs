@@ -414,6 +414,13 @@ impl Board {
         }
         s
     }
+
+    /// The tiles row by row on one line, separated by single spaces, 0 for the blank:
+    /// `8 6 7 2 5 4 3 0 1`, as `table sample` prints boards and `table query --batch` reads them
+    /// ([`Board::parse`] reads it back).
+    pub fn to_numbers(&self) -> String {
+        self.cells.iter().map(u16::to_string).collect::<Vec<_>>().join(" ")
+    }
 }
 
 /// One line, with tiles separated by spaces and rows by ` / `, `_` for the blank:

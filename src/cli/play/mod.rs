@@ -18,13 +18,12 @@ use anyhow::{bail, Result};
 use clap::Args;
 use ratatui::crossterm::event::{self, DisableMouseCapture, EnableMouseCapture, Event};
 use ratatui::crossterm::execute;
-use slidetable::game::{Oracle, SearchOracle, TableOracle};
-use slidetable::index::rank::MAX_TABLE_CELLS;
+use slidetable::game::Oracle;
 use slidetable::{Goal, Shape};
 
 use self::app::{App, OracleFactory, Preset};
 use super::input::{presets, BoardInput};
-use super::{default_table_name, open_file, BoardArgs, UsageError};
+use super::{BoardArgs, UsageError};
 // for ui.rs (the benchmark gives it its own)
 use super::thousands;
 
@@ -148,34 +147,12 @@ fn event_loop(terminal: &mut ratatui::DefaultTerminal, app: &mut App) -> Result<
     Ok(())
 }
 
-/// Where a game's distances come from: the perfect table in the current directory, or built in
-/// memory (up to 10 cells, under a second); else IDA* with the pattern tables found in `dir`, or
-/// with linear conflict.
+/// The game's oracle for each board and goal, as the library chooses it
+/// ([`slidetable::solver::game_oracle`]): a perfect table, or IDA* with the pattern tables found in
+/// `dir`.
 fn factory(dir: PathBuf) -> OracleFactory {
     Box::new(move |shape: Shape, goal: &Goal| -> Result<Arc<dyn Oracle>, String> {
-        let goal_board = goal.board(shape).map_err(|e| e.to_string())?;
-        if shape.cells() <= MAX_TABLE_CELLS {
-            let name = default_table_name(shape, goal);
-            if name.exists() {
-                let table = open_file(&name).map_err(|e| super::one_line(&e))?;
-                if table.goal() == &goal_board {
-                    return Ok(Arc::new(TableOracle { table, name: name.display().to_string() }));
-                }
-            }
-            if shape.cells() <= 10 {
-                let table = slidetable::build(&goal_board, |_| {}).map_err(|e| e.to_string())?;
-                let table =
-                    slidetable::Table::new(super::Bytes::Owned(table.into_inner())).map_err(|e| e.to_string())?;
-                return Ok(Arc::new(TableOracle { table, name: "a table built in memory".into() }));
-            }
-        }
-        let patterns = match super::pattern::found_partition(goal, &goal_board, &dir) {
-            Some(p) => {
-                Some(super::pattern::load_set(goal, &goal_board, &p, &dir, true).map_err(|e| super::one_line(&e))?)
-            }
-            None => None,
-        };
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-        Ok(Arc::new(SearchOracle::new(goal_board, patterns, threads, None)))
+        slidetable::solver::game_oracle(goal, shape, &dir, threads).map_err(|e| e.to_string())
     })
 }

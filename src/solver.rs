@@ -1,0 +1,643 @@
+//! What every front end decides the same way before a search: which heuristic, which tables.
+//!
+//! The command line, the Python package and a web server all turn "solve this board" into the
+//! same choices, made here once: the heuristic when none is named ([`SolverConfig::heuristic`]),
+//! the pattern tables of a partition (found in a folder, small missing ones built on the spot and
+//! saved: [`load_patterns`]), the perfect table that checks the answer (a named file, the
+//! default-named file, or one built in memory), and the algorithm that suits the guide.
+//! [`Solver`] holds the outcome for one goal and runs searches with it; [`game_oracle`] makes the
+//! same choices for a game played move by move.
+//!
+//! Nothing here prints: what a front end may want to tell its user (a table built and saved, a
+//! table skipped, a hint) comes through a callback as a [`Notice`].
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use memmap2::Mmap;
+
+use crate::error::{Error, PatternTableMismatch};
+use crate::game::{Oracle, SearchOracle, TableOracle};
+use crate::heuristic::pdb::{pattern_file_name, GroupTable, Partition, PatternSet, SMALL_GROUP_SLOTS};
+use crate::heuristic::Heuristic;
+use crate::index::pattern::PatternIndex;
+use crate::index::rank::MAX_TABLE_CELLS;
+use crate::puzzle::board::{Board, Shape};
+use crate::puzzle::goal::Goal;
+use crate::search::{self, Algorithm, Exact, Found, Guide, Options};
+use crate::table::lookup::map_file;
+use crate::table::pattern::{build_pattern, open_pattern, working_bytes};
+use crate::table::Table;
+
+/// A heuristic as a front end names it: the four estimates of [`Heuristic`], a perfect table's
+/// exact distance, or additive pattern databases.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HeuristicKind {
+    /// Tiles out of place (h1).
+    Hamming,
+    /// Manhattan distance (h2).
+    Manhattan,
+    /// Manhattan plus two moves for each tile that must leave its row or column.
+    LinearConflict,
+    /// Nilsson's P + 3S: not admissible.
+    Nilsson,
+    /// The exact distance from a perfect table (boards of at most 12 cells).
+    Table,
+    /// Additive pattern databases, with the reflected lookup on square boards.
+    Pdb,
+}
+
+impl HeuristicKind {
+    /// The name used on the command line: `hamming`, `manhattan`, `linear-conflict`, `nilsson`,
+    /// `table`, `pdb`.
+    pub fn name(self) -> &'static str {
+        match self.estimate() {
+            Some(h) => h.name(),
+            None if self == HeuristicKind::Table => "table",
+            None => "pdb",
+        }
+    }
+
+    /// The heuristic named `name`: a name [`HeuristicKind::name`] gives, or one
+    /// [`Heuristic::from_name`] accepts (`misplaced`, `linear_conflict`, `lc`, ...); any case.
+    pub fn from_name(name: &str) -> Option<HeuristicKind> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "table" => Some(HeuristicKind::Table),
+            "pdb" => Some(HeuristicKind::Pdb),
+            other => Heuristic::from_name(other).map(|h| match h {
+                Heuristic::Hamming => HeuristicKind::Hamming,
+                Heuristic::Manhattan => HeuristicKind::Manhattan,
+                Heuristic::LinearConflict => HeuristicKind::LinearConflict,
+                Heuristic::Nilsson => HeuristicKind::Nilsson,
+            }),
+        }
+    }
+
+    /// Every kind, in the order of the command line's list.
+    pub fn all() -> [HeuristicKind; 6] {
+        use HeuristicKind::*;
+        [Hamming, Manhattan, LinearConflict, Nilsson, Table, Pdb]
+    }
+
+    /// The estimate computed from the board alone, if this kind is one.
+    fn estimate(self) -> Option<Heuristic> {
+        match self {
+            HeuristicKind::Hamming => Some(Heuristic::Hamming),
+            HeuristicKind::Manhattan => Some(Heuristic::Manhattan),
+            HeuristicKind::LinearConflict => Some(Heuristic::LinearConflict),
+            HeuristicKind::Nilsson => Some(Heuristic::Nilsson),
+            HeuristicKind::Table | HeuristicKind::Pdb => None,
+        }
+    }
+}
+
+/// How a front end asks for a search's guide.
+#[derive(Clone, Debug)]
+pub struct SolverConfig {
+    /// The heuristic, or `None` for the default rule: linear conflict up to 12 cells; past 12,
+    /// pattern databases when a named partition's tables are all in `dir`, else linear conflict
+    /// (with a [`Notice::Hint`] naming the command that builds the tables).
+    pub heuristic: Option<HeuristicKind>,
+    /// With [`HeuristicKind::Pdb`]: the partition, a name (`6-6-3`, `auto`) or groups of tiles
+    /// (`1,2,3/4,5,6`). Given with no heuristic, it means pattern databases; with another
+    /// heuristic it is an error. `None`: the best named partition whose tables are in `dir`, else
+    /// [`default_partition`].
+    pub partition: Option<String>,
+    /// Where the pattern tables are looked for (and small missing ones saved).
+    pub dir: PathBuf,
+    /// Whether pattern databases also look up the board reflected about the diagonal.
+    pub reflect: bool,
+    /// Whether a missing pattern table small enough to build in about a second
+    /// ([`SMALL_GROUP_SLOTS`]) is built on the spot and saved in `dir`, rather than refused.
+    pub build_missing: bool,
+    /// A perfect table file to use (for [`HeuristicKind::Table`] and to check answers); `None`:
+    /// the default-named file in the current directory if it is there, else for 9 cells and
+    /// fewer one built in memory.
+    pub table: Option<PathBuf>,
+}
+
+impl Default for SolverConfig {
+    /// No heuristic named, no partition, tables in `.`, reflection on, small tables built on the
+    /// spot, the default perfect table.
+    fn default() -> SolverConfig {
+        SolverConfig {
+            heuristic: None,
+            partition: None,
+            dir: PathBuf::from("."),
+            reflect: true,
+            build_missing: true,
+            table: None,
+        }
+    }
+}
+
+/// Something a front end may want to tell its user; the library itself never prints.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Notice {
+    /// A missing pattern table was built on the spot; `saved` says whether it could be written
+    /// to `path` (the search goes on from memory either way).
+    BuiltPattern {
+        /// Where it was (to be) saved.
+        path: PathBuf,
+        /// How long the build took.
+        seconds: f64,
+        /// `Err` with the reason when it could not be written.
+        saved: Result<(), String>,
+    },
+    /// A missing perfect table was built on the spot ([`build_table_on_the_spot`]); `saved` says
+    /// whether it could be written to `path`.
+    BuiltTable {
+        /// Where it was (to be) saved.
+        path: PathBuf,
+        /// How long the build took.
+        seconds: f64,
+        /// Its number of states.
+        states: u64,
+        /// `Err` with the reason when it could not be written.
+        saved: Result<(), String>,
+    },
+    /// A default-named perfect table was there but could not be used; the search goes on
+    /// without it.
+    SkippedTable {
+        /// The file.
+        path: PathBuf,
+        /// Why, in one line.
+        why: String,
+    },
+    /// Advice: a faster way to solve such boards.
+    Hint(String),
+}
+
+/// A table's bytes: memory-mapped from its file, or built in memory.
+pub enum TableBytes {
+    /// A mapped file.
+    Map(Mmap),
+    /// Built in memory.
+    Owned(Vec<u8>),
+}
+
+impl AsRef<[u8]> for TableBytes {
+    fn as_ref(&self) -> &[u8] {
+        match self {
+            TableBytes::Map(m) => m,
+            TableBytes::Owned(v) => v,
+        }
+    }
+}
+
+/// A perfect table and where it came from: its path, or "a table built in memory".
+type Sourced = (Table<TableBytes>, String);
+
+/// Everything a search toward one goal needs, decided and loaded once: the goal, the heuristic,
+/// the pattern tables and the perfect table. Shareable across threads: one solver serves a batch
+/// of boards solved in parallel.
+pub struct Solver {
+    goal: Goal,
+    goal_board: Board,
+    heuristic: HeuristicKind,
+    patterns: Option<PatternSet>,
+    table: Option<Sourced>,
+}
+
+impl Solver {
+    /// Decides the heuristic (see [`SolverConfig::heuristic`]), finds the perfect table
+    /// ([`SolverConfig::table`]: that file, checked for `shape` and `goal`; else the default-named
+    /// file in the current directory, a damaged or foreign one reported as
+    /// [`Notice::SkippedTable`]; else for 9 cells and fewer one built in memory), and loads the
+    /// pattern tables for [`HeuristicKind::Pdb`] ([`load_patterns`]).
+    ///
+    /// # Errors
+    /// [`Error::BadOption`] for a partition with another heuristic or a partition that does not
+    /// parse; [`Error::BadGoal`] for a goal that is not one of `shape`; [`Error::InFile`] for a
+    /// named table that cannot be opened, [`Error::TableShape`] or [`Error::BadGoal`] for one of
+    /// another board; those of [`load_patterns`].
+    pub fn new(goal: &Goal, shape: Shape, config: &SolverConfig, notice: impl FnMut(Notice)) -> Result<Solver, Error> {
+        Solver::make(goal, shape, config, None, notice)
+    }
+
+    /// As [`Solver::new`], with the perfect table already opened (`table` and where it came
+    /// from, checked here for `shape` and `goal`), or with none at all: `config.table` is not
+    /// used and no default table is looked for or built.
+    ///
+    /// # Errors
+    /// As [`Solver::new`].
+    pub fn with_table(
+        goal: &Goal,
+        shape: Shape,
+        config: &SolverConfig,
+        table: Option<(Table<TableBytes>, String)>,
+        notice: impl FnMut(Notice),
+    ) -> Result<Solver, Error> {
+        Solver::make(goal, shape, config, Some(table), notice)
+    }
+
+    /// `given`: `None` to find the perfect table, `Some` for the caller's (or none at all).
+    fn make(
+        goal: &Goal,
+        shape: Shape,
+        config: &SolverConfig,
+        given: Option<Option<Sourced>>,
+        mut notice: impl FnMut(Notice),
+    ) -> Result<Solver, Error> {
+        let goal_board = goal.board(shape)?;
+        let heuristic = choose_heuristic(goal, &goal_board, config, &mut notice)?;
+        let table = match given {
+            Some(Some((table, from))) => Some(check_table(table, from, &goal_board)?),
+            Some(None) => None,
+            None => find_table(&goal_board, config.table.as_deref(), &mut notice)?,
+        };
+        let patterns = if heuristic == HeuristicKind::Pdb {
+            let partition = match &config.partition {
+                Some(text) => Partition::parse(&goal_board, text)?,
+                None => match found_partition(goal, &goal_board, &config.dir) {
+                    Some(p) => p,
+                    None => Partition::parse(&goal_board, default_partition(shape))?,
+                },
+            };
+            let (dir, reflect, build) = (&config.dir, config.reflect, config.build_missing);
+            Some(load_patterns(goal, &goal_board, &partition, dir, reflect, build, notice)?)
+        } else {
+            None
+        };
+        Ok(Solver { goal: goal.clone(), goal_board, heuristic, patterns, table })
+    }
+
+    /// The goal, as named.
+    pub fn goal(&self) -> &Goal {
+        &self.goal
+    }
+
+    /// The goal's board.
+    pub fn goal_board(&self) -> &Board {
+        &self.goal_board
+    }
+
+    /// The heuristic decided.
+    pub fn heuristic(&self) -> HeuristicKind {
+        self.heuristic
+    }
+
+    /// The guide of a search: the estimate, the perfect table or the pattern databases.
+    ///
+    /// # Errors
+    /// [`Error::BadOption`] for [`HeuristicKind::Table`] without a perfect table, saying how to
+    /// get one.
+    pub fn guide(&self) -> Result<Guide<'_>, Error> {
+        if let Some(h) = self.heuristic.estimate() {
+            return Ok(Guide::Heuristic(h));
+        }
+        if self.heuristic == HeuristicKind::Pdb {
+            return match &self.patterns {
+                Some(set) => Ok(Guide::Patterns(set)),
+                None => Err(Error::Internal("the pattern tables were not loaded".into())),
+            };
+        }
+        if let Some((t, _)) = &self.table {
+            return Ok(Guide::Table(t as &dyn Exact));
+        }
+        let shape = self.goal_board.shape();
+        if shape.cells() > MAX_TABLE_CELLS {
+            return Err(Error::BadOption(format!(
+                "--heuristic table needs a perfect table, and tables go up to 12 cells; a {shape} board has {}; try -H pdb",
+                shape.cells()
+            )));
+        }
+        Err(Error::BadOption(format!(
+            "--heuristic table: no table for this {shape} board; build it with `table build --board {shape} --goal {}` (it writes {}) or give --table PATH",
+            self.goal,
+            default_table_name(shape, &self.goal).display()
+        )))
+    }
+
+    /// The pattern databases, with [`HeuristicKind::Pdb`].
+    pub fn patterns(&self) -> Option<&PatternSet> {
+        self.patterns.as_ref()
+    }
+
+    /// The perfect table, if there is one, and where it came from (its path, or "a table built in
+    /// memory").
+    pub fn table(&self) -> Option<(&Table<TableBytes>, &str)> {
+        self.table.as_ref().map(|(t, from)| (t, from.as_str()))
+    }
+
+    /// The algorithm when none is asked for: IDA* with pattern databases (its memory is the path
+    /// alone, and its subtrees spread over threads), A* otherwise.
+    pub fn default_algorithm(&self) -> Algorithm {
+        if self.heuristic == HeuristicKind::Pdb {
+            Algorithm::IdaStar
+        } else {
+            Algorithm::AStar
+        }
+    }
+
+    /// The exact distance of `board` from the perfect table, or `None` without a table (or for a
+    /// board that cannot reach the goal).
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] for a board of another shape; [`Error::Corrupt`] from the table.
+    pub fn exact(&self, board: &Board) -> Result<Option<u32>, Error> {
+        match &self.table {
+            Some((t, _)) => Ok(t.distance(board)?.map(u32::from)),
+            None => Ok(None),
+        }
+    }
+
+    /// Searches from `board` to the goal with this solver's guide ([`search::solve`]); `None` for
+    /// a board that cannot reach the goal. The solution is checked: it ends on the goal, and an
+    /// optimal search agrees with the perfect table where there is one.
+    ///
+    /// # Errors
+    /// Those of [`Solver::guide`] and [`search::solve`]; [`Error::Internal`] when a check fails.
+    pub fn solve(&self, board: &Board, options: &Options) -> Result<Option<Found>, Error> {
+        let guide = self.guide()?;
+        let Some(found) = search::solve(board, &self.goal_board, guide, options)? else { return Ok(None) };
+        let d = found.moves.len();
+        let algorithm = options.algorithm;
+        let optimal =
+            algorithm == Algorithm::Bfs || (guide.is_admissible() && algorithm.is_optimal_with_admissible_guide());
+        if let Some(e) = self.exact(board)? {
+            if optimal && e as usize != d {
+                // an optimal algorithm disagreeing with the table: one of them is wrong
+                return Err(Error::Internal(format!("{} found {d} moves but the table says {e}", algorithm.name())));
+            }
+        }
+        let mut b = board.clone();
+        for &m in &found.moves {
+            b.apply(m);
+        }
+        if b != self.goal_board {
+            return Err(Error::Internal("the solution does not end on the goal".into()));
+        }
+        Ok(Some(found))
+    }
+}
+
+/// The heuristic `config` asks for, or the default rule's.
+fn choose_heuristic(
+    goal: &Goal,
+    goal_board: &Board,
+    config: &SolverConfig,
+    notice: &mut impl FnMut(Notice),
+) -> Result<HeuristicKind, Error> {
+    if let Some(h) = config.heuristic {
+        if config.partition.is_some() && h != HeuristicKind::Pdb {
+            return Err(Error::BadOption("--pattern goes with --heuristic pdb".into()));
+        }
+        return Ok(h);
+    }
+    let shape = goal_board.shape();
+    if config.partition.is_some() {
+        return Ok(HeuristicKind::Pdb);
+    }
+    if shape.cells() <= MAX_TABLE_CELLS {
+        return Ok(HeuristicKind::LinearConflict);
+    }
+    if found_partition(goal, goal_board, &config.dir).is_some() {
+        return Ok(HeuristicKind::Pdb);
+    }
+    let name = default_partition(shape);
+    // only where pattern tables can serve the board (up to 64 cells)
+    if let Ok(p) = Partition::parse(goal_board, name) {
+        notice(Notice::Hint(format!(
+            "searching with linear conflict; pattern tables solve this board far faster: `{}`, then `table solve -H pdb --pattern {name}`",
+            pattern_build_command(shape, goal, &p, &config.dir)
+        )));
+    }
+    Ok(HeuristicKind::LinearConflict)
+}
+
+/// A table the caller opened, if it is for `goal`'s shape and goal.
+fn check_table(table: Table<TableBytes>, from: String, goal: &Board) -> Result<Sourced, Error> {
+    let found = table.header().shape;
+    if found != goal.shape() {
+        return Err(Error::TableShape { path: PathBuf::from(from), board: goal.shape(), table: found });
+    }
+    if table.goal() != goal {
+        return Err(Error::BadGoal(format!("{from} has goal {}, but the board's goal is {goal}", table.goal())));
+    }
+    Ok((table, from))
+}
+
+/// The perfect table for `goal`: the file `named`, the default-named file if it is there and
+/// usable, or for 9 cells and fewer one built in memory (milliseconds).
+fn find_table(goal: &Board, named: Option<&Path>, notice: &mut impl FnMut(Notice)) -> Result<Option<Sourced>, Error> {
+    if let Some(path) = named {
+        let table = open_table(path).map_err(|e| Error::in_file("opening", path, e))?;
+        return check_table(table, path.display().to_string(), goal).map(Some);
+    }
+    let shape = goal.shape();
+    if shape.cells() > MAX_TABLE_CELLS {
+        return Ok(None);
+    }
+    let name = default_table_name(shape, &Goal::identify(goal.clone()));
+    if name.exists() {
+        // a table the user has but that cannot be used is said, never passed over in silence
+        match open_table(&name).map_err(|e| Error::in_file("opening", &name, e)) {
+            Ok(table) if table.goal() == goal => return Ok(Some((table, name.display().to_string()))),
+            Ok(table) => notice(Notice::SkippedTable {
+                why: format!("its goal is {}, not {goal}; rebuild it with `table build`", table.goal()),
+                path: name,
+            }),
+            Err(e) => notice(Notice::SkippedTable { path: name, why: e.to_string() }),
+        }
+    }
+    if shape.cells() <= 9 {
+        let built = crate::build(goal, |_| {})?;
+        return Ok(Some((Table::new(TableBytes::Owned(built.into_inner()))?, "a table built in memory".into())));
+    }
+    Ok(None)
+}
+
+/// The partition pattern databases use on `shape` when none is given and none is found:
+/// `6-6-3` on 4x4 (small enough to build on the spot), `6-6-6-6` on 5x5, else `auto`.
+pub fn default_partition(shape: Shape) -> &'static str {
+    match (shape.rows(), shape.cols()) {
+        (4, 4) => "6-6-3",
+        (5, 5) => "6-6-6-6",
+        _ => "auto",
+    }
+}
+
+/// The best named partition of the board whose tables are all in `dir` (the largest tables win),
+/// if any.
+pub fn found_partition(goal: &Goal, goal_board: &Board, dir: &Path) -> Option<Partition> {
+    let shape = goal_board.shape();
+    let mut best: Option<(u64, Partition)> = None;
+    for name in Partition::names(shape) {
+        let Ok(p) = Partition::parse(goal_board, name) else { continue };
+        if p.groups.iter().all(|g| dir.join(pattern_file_name(shape, goal, g)).exists()) {
+            let entries: u64 = p.groups.iter().filter_map(|g| PatternIndex::new(shape, g).ok()).map(|i| i.len()).sum();
+            if best.as_ref().is_none_or(|(e, _)| entries > *e) {
+                best = Some((entries, p));
+            }
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
+/// The tables of `partition` for `goal` from `dir`, loaded for a search (each checksummed once).
+/// With `build_missing`, a missing table of a group small enough to build in about a second
+/// ([`SMALL_GROUP_SLOTS`]) is built on the spot and saved in `dir` ([`Notice::BuiltPattern`]).
+///
+/// # Errors
+/// [`Error::MissingTables`] naming the missing files and the command that builds them;
+/// [`Error::WrongPatternTable`] for a file under a table's name that is another table;
+/// [`Error::InFile`] for one that cannot be opened or fails its checksum; those of
+/// [`PatternIndex::new`] and [`PatternSet::new`].
+pub fn load_patterns(
+    goal: &Goal,
+    goal_board: &Board,
+    partition: &Partition,
+    dir: &Path,
+    reflect: bool,
+    build_missing: bool,
+    mut notice: impl FnMut(Notice),
+) -> Result<PatternSet, Error> {
+    let shape = goal_board.shape();
+    let mut tables = Vec::with_capacity(partition.groups.len());
+    let mut missing: Vec<PathBuf> = Vec::new();
+    for tiles in &partition.groups {
+        let path = dir.join(pattern_file_name(shape, goal, tiles));
+        let index = PatternIndex::new(shape, tiles)?;
+        if path.exists() {
+            let table = open_pattern(&path).map_err(|e| Error::in_file("opening", &path, e))?;
+            if table.goal() != goal_board || table.tiles() != index.tiles() {
+                return Err(Error::WrongPatternTable(Box::new(PatternTableMismatch {
+                    found: table.header().describe(),
+                    path,
+                    tiles: index.tiles().to_vec(),
+                    goal: goal_board.clone(),
+                    command: pattern_build_command(shape, goal, partition, dir),
+                })));
+            }
+            tables.push(GroupTable::from_table(&table).map_err(|e| Error::in_file("checking", &path, e))?);
+        } else if build_missing && working_bytes(&index) <= SMALL_GROUP_SLOTS {
+            let t = Instant::now();
+            let table = build_pattern(goal_board, tiles, |_| {})?;
+            let saved = table.write(&path).map_err(|e| e.to_string());
+            notice(Notice::BuiltPattern { path, seconds: t.elapsed().as_secs_f64(), saved });
+            tables.push(GroupTable::from_table(&table)?);
+        } else {
+            missing.push(path);
+        }
+    }
+    if !missing.is_empty() {
+        return Err(Error::MissingTables {
+            paths: missing,
+            command: pattern_build_command(shape, goal, partition, dir),
+        });
+    }
+    PatternSet::new(goal_board, partition.clone(), tables, reflect)
+}
+
+/// The `table build` command line that builds `partition`'s tables of `shape` and `goal` in
+/// `dir`: `table build --board 4x4 --goal blank-first --pattern 6-6-3 --dir tables`.
+pub fn pattern_build_command(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path) -> String {
+    let goal = match goal {
+        Goal::Custom(b) => format!("'{}'", b.to_numbers()),
+        g => g.to_string(),
+    };
+    let dir = if dir == Path::new(".") { String::new() } else { format!(" --dir {}", dir.display()) };
+    format!("table build --board {shape} --goal {goal} --pattern {}{dir}", partition.name)
+}
+
+/// The file name `table build` gives a perfect table: `eight.table` for the 8-puzzle with the
+/// blank last, otherwise `RxC-GOAL.table` (`2x4-blank-last.table`, `3x3-snail.table`,
+/// `3x3-goal-123804765.table`).
+pub fn default_table_name(shape: Shape, goal: &Goal) -> PathBuf {
+    if shape == Shape::EIGHT && *goal == Goal::BlankLast {
+        PathBuf::from("eight.table")
+    } else {
+        PathBuf::from(format!("{shape}-{}.table", goal.slug()))
+    }
+}
+
+/// Opens the perfect table file at `path`, memory-mapped, with the cheap checks of
+/// [`Table::new`].
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be opened or mapped; those of [`Table::new`].
+pub fn open_table(path: &Path) -> Result<Table<TableBytes>, Error> {
+    let file = std::fs::File::open(path).map_err(|e| Error::io("opening", path, e))?;
+    let map = map_file(&file).map_err(|e| Error::io("memory-mapping", path, e))?;
+    Table::new(TableBytes::Map(map))
+}
+
+/// Whether a missing perfect table of `shape` is built on the spot when a front end asks for it
+/// by its default name: only 3x3, whose tables build in milliseconds.
+pub fn builds_on_the_spot(shape: Shape) -> bool {
+    shape == Shape::EIGHT
+}
+
+/// Builds the perfect table of `goal` on `shape` in memory and saves it at `path`
+/// ([`Notice::BuiltTable`] says how long it took and whether it could be saved; the table is
+/// usable either way).
+///
+/// # Errors
+/// Those of [`Goal::board`] and [`crate::build`].
+pub fn build_table_on_the_spot(
+    goal: &Goal,
+    shape: Shape,
+    path: &Path,
+    mut notice: impl FnMut(Notice),
+) -> Result<Table<TableBytes>, Error> {
+    let start = Instant::now();
+    let built = crate::build(&goal.board(shape)?, |_| {})?;
+    let seconds = start.elapsed().as_secs_f64();
+    let saved = built.write(path).map_err(|e| e.to_string());
+    notice(Notice::BuiltTable { path: path.to_path_buf(), seconds, states: built.header().entries, saved });
+    Table::new(TableBytes::Owned(built.into_inner()))
+}
+
+/// Where a game's exact distances come from ([`crate::game`]): the perfect table under its
+/// default name in the current directory (up to 12 cells), or one built in memory (up to 10
+/// cells, under a second); else IDA* on `threads` threads with the pattern tables of the best
+/// named partition found in `dir`, or with linear conflict.
+///
+/// # Errors
+/// [`Error::BadGoal`] for a goal not of `shape`; [`Error::InFile`] for a default-named table that
+/// cannot be opened; those of [`crate::build`] and [`load_patterns`].
+pub fn game_oracle(goal: &Goal, shape: Shape, dir: &Path, threads: usize) -> Result<Arc<dyn Oracle>, Error> {
+    let goal_board = goal.board(shape)?;
+    if shape.cells() <= MAX_TABLE_CELLS {
+        let name = default_table_name(shape, goal);
+        if name.exists() {
+            let table = open_table(&name).map_err(|e| Error::in_file("opening", &name, e))?;
+            if table.goal() == &goal_board {
+                return Ok(Arc::new(TableOracle { table, name: name.display().to_string() }));
+            }
+        }
+        if shape.cells() <= 10 {
+            let table = Table::new(TableBytes::Owned(crate::build(&goal_board, |_| {})?.into_inner()))?;
+            return Ok(Arc::new(TableOracle { table, name: "a table built in memory".into() }));
+        }
+    }
+    let patterns = match found_partition(goal, &goal_board, dir) {
+        // every table was found, so nothing is built
+        Some(p) => Some(load_patterns(goal, &goal_board, &p, dir, true, false, |_| {})?),
+        None => None,
+    };
+    Ok(Arc::new(SearchOracle::new(goal_board, patterns, threads, None)))
+}
+
+/// The physical memory of this machine (Linux), if it can be read.
+pub fn physical_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib * 1024)
+}
+
+/// The memory limit of a search when none is given: three quarters of the memory available now
+/// (Linux), at most 16 GiB; 4 GiB when unknown.
+pub fn default_max_memory() -> u64 {
+    let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
+        m.lines()
+            .find(|l| l.starts_with("MemAvailable:"))
+            .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
+            .map(|kib| kib * 1024)
+    });
+    available.map_or(4 << 30, |a| (a / 4 * 3).min(16 << 30))
+}
