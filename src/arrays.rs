@@ -17,6 +17,8 @@ use crate::heuristic::{Estimator, Heuristic, PatternSet};
 use crate::index::StateIndex;
 use crate::lab::sample::SplitMix64;
 use crate::puzzle::board::{check_cells, Board, Dir, Shape};
+use crate::search::{Found, Options};
+use crate::solver::Solver;
 use crate::table::Table;
 
 /// The distance or rank of a board that cannot reach the goal, in batch results.
@@ -32,18 +34,18 @@ const CHUNK: usize = 4096;
 pub struct RowError {
     /// The board's position in the batch, from 0.
     pub row: usize,
-    /// What is wrong with it.
-    pub error: Error,
+    /// What is wrong with it (boxed: an error travels through every call's `Result`).
+    pub error: Box<Error>,
 }
 
 fn row_error(row: usize, error: impl Into<Error>) -> RowError {
-    RowError { row, error: error.into() }
+    RowError { row, error: Box::new(error.into()) }
 }
 
 /// Checks that `cells` holds whole boards of `shape` and returns how many.
 fn count<T>(shape: Shape, cells: &[T]) -> Result<usize, RowError> {
     let n = shape.cells();
-    if cells.len() % n != 0 {
+    if !cells.len().is_multiple_of(n) {
         let detail = format!("{} cells do not make whole boards of {n} cells ({shape})", cells.len());
         return Err(row_error(cells.len() / n, Error::BadShape(detail)));
     }
@@ -161,11 +163,7 @@ pub fn unrank(index: &StateIndex, indices: &[u64], out: &mut [u8]) -> Result<(),
 ///
 /// # Panics
 /// If `out` does not hold four flags per board.
-pub fn optimal_moves<D: AsRef<[u8]> + Sync>(
-    table: &Table<D>,
-    cells: &[u8],
-    out: &mut [bool],
-) -> Result<(), RowError> {
+pub fn optimal_moves<D: AsRef<[u8]> + Sync>(table: &Table<D>, cells: &[u8], out: &mut [bool]) -> Result<(), RowError> {
     let shape = table.index().shape();
     for_each_board(shape, cells, out, 4, |row, board, flags| {
         let board = Board::new(shape, board.iter().map(|&t| t as u16).collect()).map_err(|e| row_error(row, e))?;
@@ -337,6 +335,58 @@ pub fn random_walks(goal: &Board, count: usize, steps: usize, seed: u64, out: &m
     });
 }
 
+/// What became of one board of [`solve_many`].
+#[derive(Debug)]
+pub enum Outcome {
+    /// Solved: the solution, checked to reach the goal.
+    Solved(Found),
+    /// The board cannot reach the goal.
+    Unsolvable,
+    /// The search failed on this board (a limit, a damaged table): the reason.
+    Failed(Error),
+}
+
+/// Solves every board with `solver`, boards side by side on the current rayon pool (each search
+/// on one thread), and returns their outcomes in input order. A board whose search fails does not
+/// stop the others; a cancelled search (through `options.watch`) stops the whole batch.
+///
+/// # Errors
+/// A [`RowError`] for the first malformed board (before any search), or [`Error::Cancelled`]
+/// (as a [`RowError`] of the board that saw it) when the watch was cancelled.
+///
+/// # Panics
+/// If `options.threads` is not 1 (the boards, not one search, are spread over the threads).
+pub fn solve_many(solver: &Solver, cells: &[u16], options: &Options) -> Result<Vec<Outcome>, RowError> {
+    assert_eq!(options.threads, 1, "solve_many runs one thread per search");
+    let shape = solver.goal_board().shape();
+    let n = shape.cells();
+    let boards = count(shape, cells)?;
+    let mut ok = vec![(); boards];
+    for_each_board(shape, cells, &mut ok, 1, |row, board, _| {
+        check_cells(shape, board).map(|_| ()).map_err(|e| row_error(row, e))
+    })?;
+    let outcomes: Vec<Outcome> = cells
+        .par_chunks(n)
+        .with_max_len(1)
+        .map(|board| {
+            let board = match Board::new(shape, board.to_vec()) {
+                Ok(b) => b,
+                Err(e) => return Outcome::Failed(e),
+            };
+            match solver.solve(&board, options) {
+                Ok(Some(found)) => Outcome::Solved(found),
+                Ok(None) => Outcome::Unsolvable,
+                Err(e) => Outcome::Failed(e),
+            }
+        })
+        .collect();
+    if let Some(row) = outcomes.iter().position(|o| matches!(o, Outcome::Failed(Error::Cancelled { .. }))) {
+        let generated = options.watch.as_ref().map_or(0, |w| w.generated());
+        return Err(row_error(row, Error::Cancelled { generated }));
+    }
+    Ok(outcomes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -404,6 +454,36 @@ mod tests {
         let mut h = vec![0u32; 1];
         let e = pattern_estimates(&set, &[1, 2, 3, 4, 5, 6, 7, 8, 9], true, &mut h).unwrap_err();
         assert!(e.to_string().contains("tile 9 is out of range"), "{e}");
+    }
+
+    #[test]
+    fn solve_many_matches_the_table_and_keeps_going_past_a_failure() {
+        use crate::solver::{HeuristicKind, SolverConfig};
+        let goal = Goal::BlankLast;
+        let board = goal.board(Shape::EIGHT).unwrap();
+        let t = crate::build(&board, |_| {}).unwrap();
+        let config = SolverConfig { heuristic: Some(HeuristicKind::Manhattan), ..SolverConfig::default() };
+        let solver = Solver::with_table(&goal, Shape::EIGHT, &config, None, |_| {}).unwrap();
+        let mut walks = vec![0u16; 40 * 9];
+        random_walks(&board, 40, 25, 3, &mut walks);
+        // an unsolvable board last
+        walks.extend_from_slice(&[2, 1, 3, 4, 5, 6, 7, 8, 0]);
+        let outcomes = solve_many(&solver, &walks, &Options::new(crate::search::Algorithm::AStar)).unwrap();
+        for (cells, outcome) in walks.chunks(9).zip(&outcomes) {
+            let b = Board::new(Shape::EIGHT, cells.to_vec()).unwrap();
+            match (t.distance(&b).unwrap(), outcome) {
+                (Some(d), Outcome::Solved(f)) => assert_eq!(f.moves.len(), d as usize),
+                (None, Outcome::Unsolvable) => {}
+                (d, o) => panic!("{d:?} {o:?}"),
+            }
+        }
+        // a node limit fails the deep boards, not the batch
+        let limited = Options { max_nodes: Some(50), ..Options::new(crate::search::Algorithm::AStar) };
+        let outcomes = solve_many(&solver, &walks, &limited).unwrap();
+        assert!(outcomes.iter().any(|o| matches!(o, Outcome::Failed(Error::SearchLimit { .. }))));
+        assert!(outcomes.iter().any(|o| matches!(o, Outcome::Solved(_))));
+        let bad = [1u16, 1, 3, 4, 5, 6, 7, 8, 0];
+        assert_eq!(solve_many(&solver, &bad, &Options::default()).unwrap_err().row, 0);
     }
 
     #[test]

@@ -80,6 +80,37 @@ impl Algorithm {
         }
     }
 
+    /// The algorithm named `name` as the CLI's `--algorithm` and the Python package take it
+    /// (`astar`/`a*`, `idastar`/`ida*`, `bfs`, `greedy`, `weighted`); `weight` goes with
+    /// `weighted` (default 2) and only with it.
+    ///
+    /// # Errors
+    /// [`Error::BadOption`] for an unknown name, or a weight with another algorithm.
+    pub fn parse(name: &str, weight: Option<f64>) -> Result<Algorithm, Error> {
+        let a = match name.trim().to_ascii_lowercase().as_str() {
+            "astar" | "a*" => Algorithm::AStar,
+            "idastar" | "ida*" => Algorithm::IdaStar,
+            "bfs" | "breadth-first" => Algorithm::Bfs,
+            "greedy" => Algorithm::Greedy,
+            "weighted" | "wa*" => return Ok(Algorithm::Weighted(weight.unwrap_or(2.0))),
+            other => {
+                return Err(Error::BadOption(format!(
+                    "unknown algorithm `{other}`: use astar, idastar, bfs, greedy or weighted"
+                )))
+            }
+        };
+        match weight {
+            Some(_) => Err(Error::BadOption("a weight goes with the weighted algorithm".into())),
+            None => Ok(a),
+        }
+    }
+
+    /// Whether a solution found with `guide` is proven optimal: breadth-first always; A*, IDA*
+    /// (and weight 1) with an admissible guide.
+    pub fn proves_optimal(self, guide: &Guide<'_>) -> bool {
+        self == Algorithm::Bfs || (guide.is_admissible() && self.is_optimal_with_admissible_guide())
+    }
+
     /// Whether the algorithm's solution is optimal when its guide is admissible.
     pub fn is_optimal_with_admissible_guide(self) -> bool {
         matches!(self, Algorithm::AStar | Algorithm::IdaStar | Algorithm::Bfs)
