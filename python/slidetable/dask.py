@@ -1,0 +1,492 @@
+"""Many boards solved on a Dask cluster: :func:`solve_batch` split into tasks, tables opened once per worker.
+
+Needs the ``dask`` extra (``pip install slidetable[dask]``, which installs ``distributed``).
+
+Point it at a real cluster::
+
+    import slidetable.dask
+    from distributed import Client
+    client = Client("tcp://scheduler:8786")
+    result = slidetable.dask.solve_batch(boards, puzzle, client=client, dir="/shared/tables")
+
+The tables directory (``dir``) is opened by every worker on its own machine, so it must be
+readable there at that path: a shared file system, or a copy at the same path on each machine.
+Build the pattern tables once beforehand (``slidetable.PatternDB.load(puzzle, partition,
+dir=...)`` or the CLI) rather than letting every worker build the missing ones at once.
+
+How it works
+------------
+* The boards are cut into chunks of ``chunk_size``; each chunk is one Dask task, which runs
+  :meth:`slidetable.Solver.solve_batch` on it (``threads`` threads, default 1: Dask runs as
+  many tasks at once per worker as the worker has threads).
+* The solver, with its tables, lives on each worker: a :class:`SolverPlugin` (a
+  ``distributed.WorkerPlugin``) registered on the client opens it once when the worker starts
+  it (and on every worker that joins later, e.g. one restarted after a crash), keyed by the
+  solver's parameters so that solvers for different puzzles or heuristics live side by side.
+  :func:`worker_stats` tells how many times each worker opened each solver.
+* Results come back as the tasks finish and are put in input order. A worker that dies
+  mid-run loses its running tasks, which Dask runs again elsewhere; each chunk's result is
+  kept once (by its index), whatever happens.
+* With ``results_file``, every finished chunk is appended there at once as a JSON line, so an
+  interrupted run can be resumed: run the same call again and only the chunks missing from
+  the file are computed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import threading
+import time
+import uuid
+from typing import Any, Callable, Optional, Union
+
+import numpy as np
+
+try:
+    import distributed
+    from distributed import WorkerPlugin
+except ImportError as e:  # pragma: no cover - exercised only without the extra
+    raise ImportError(
+        "slidetable.dask needs Dask's distributed scheduler: pip install slidetable[dask] "
+        "(or pip install distributed)"
+    ) from e
+
+import slidetable as st
+
+__all__ = ["solve_batch", "SolverPlugin", "worker_stats", "RESULTS_VERSION"]
+
+#: The ``"version"`` of the lines :func:`solve_batch` writes to a results file.
+RESULTS_VERSION = 1
+
+# In each worker process: how many times each solver (by plugin name) was opened, and the
+# solvers opened outside a plugin (a task that ran on a worker without the plugin).
+_LOADS: dict[str, int] = {}
+_FALLBACK: dict[str, "SolverPlugin"] = {}
+_LOCK = threading.Lock()
+
+
+class SolverPlugin(WorkerPlugin):
+    """Opens a :class:`slidetable.Solver` once on each worker and keeps it there.
+
+    Registered by :func:`solve_batch` under :attr:`name` (derived from the parameters, so two
+    different solvers coexist and a second run with the same parameters reuses the solver
+    already open: the plugin is ``idempotent``). The tasks find it with
+    ``distributed.get_worker().plugins[name]``. Its ``setup`` loads the tables in a thread, so
+    the worker keeps answering the scheduler while a large table is read.
+
+    Counters kept on the worker (see :func:`worker_stats`): :attr:`load_seconds` (the time the
+    solver took to open), :attr:`chunks` and :attr:`boards` (the work done with it).
+    """
+
+    idempotent = True
+
+    def __init__(
+        self,
+        puzzle: st.Puzzle,
+        heuristic: str = "auto",
+        partition: Optional[str] = None,
+        dir: Union[str, os.PathLike] = ".",
+        reflect: bool = True,
+        build_missing: bool = True,
+    ):
+        if not isinstance(puzzle, st.Puzzle):
+            raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
+        if not isinstance(heuristic, str):
+            raise TypeError(
+                "heuristic must be a name (a PatternDB cannot be sent to the workers: pass "
+                "heuristic='pdb', its partition and the dir each worker loads it from)"
+            )
+        self.puzzle = puzzle
+        self.heuristic = heuristic
+        self.partition = partition
+        self.dir = os.fspath(dir)
+        self.reflect = bool(reflect)
+        self.build_missing = bool(build_missing)
+        key = repr(
+            (puzzle.shape, [int(t) for t in puzzle.goal], heuristic, partition, self.dir, self.reflect, self.build_missing)
+        )
+        #: The plugin's name on the workers: ``slidetable-solver-`` and a digest of the parameters.
+        self.name = "slidetable-solver-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+        self.solver: Optional[st.Solver] = None
+        self.load_seconds = 0.0
+        self.chunks = 0
+        self.boards = 0
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["solver"] = None  # the open tables stay where they are; a copy opens its own
+        return state
+
+    def __repr__(self) -> str:
+        return f"SolverPlugin({self.puzzle!r}, heuristic={self.heuristic!r}, partition={self.partition!r}, dir={self.dir!r})"
+
+    async def setup(self, worker: Any) -> None:
+        """Opens the solver on ``worker`` (in a thread, off the worker's event loop)."""
+        await asyncio.get_running_loop().run_in_executor(None, self.load)
+
+    def teardown(self, worker: Any) -> None:
+        self.solver = None
+
+    def load(self) -> st.Solver:
+        """Opens the solver if it is not open yet (once per plugin, whatever the threads)."""
+        with _LOCK:
+            if self.solver is None:
+                start = time.perf_counter()
+                solver = st.Solver(
+                    self.puzzle,
+                    self.heuristic,
+                    self.partition,
+                    self.dir,
+                    reflect=self.reflect,
+                    build_missing=self.build_missing,
+                )
+                self.load_seconds = time.perf_counter() - start
+                self.solver = solver
+                _LOADS[self.name] = _LOADS.get(self.name, 0) + 1
+            return self.solver
+
+
+def _worker_plugin(plugin: SolverPlugin) -> tuple[SolverPlugin, str]:
+    """The copy of ``plugin`` set up on this worker (or, failing that, one kept in this process)
+    and the worker's address."""
+    try:
+        worker = distributed.get_worker()
+    except ValueError:  # not on a worker (a test calling the task function directly)
+        worker = None
+    if worker is not None:
+        mine = worker.plugins.get(plugin.name)
+        if isinstance(mine, SolverPlugin):
+            mine.load()  # a no-op unless its setup failed or has not run
+            return mine, str(worker.address)
+    with _LOCK:
+        mine = _FALLBACK.setdefault(plugin.name, plugin)
+    mine.load()
+    return mine, "" if worker is None else str(worker.address)
+
+
+def _solve_chunk(plugin: SolverPlugin, boards: np.ndarray, options: dict[str, Any]) -> dict[str, Any]:
+    """The task: one chunk solved with this worker's solver (moves in the blank convention)."""
+    mine, address = _worker_plugin(plugin)
+    assert mine.solver is not None
+    # an array unpickled from Dask's out-of-band buffers can be misaligned, which the engine
+    # refuses (np.ascontiguousarray keeps it so): take an aligned copy
+    boards = np.require(boards, np.uint16, ["C_CONTIGUOUS", "ALIGNED"])
+    r = mine.solver.solve_batch(boards, **options)
+    with _LOCK:
+        mine.chunks += 1
+        mine.boards += len(boards)
+    return {
+        "lengths": r.lengths,
+        "moves": list(r.moves),
+        "generated": r.generated,
+        "expanded": r.expanded,
+        "seconds": r.seconds,
+        "optimal": r.optimal,
+        "errors": [None if e is None else str(e) for e in r.errors],
+        "worker": address,
+        "load_seconds": float(mine.load_seconds),
+    }
+
+
+def _stats(dask_worker: Any = None) -> dict[str, dict[str, Any]]:
+    plugins = dict(getattr(dask_worker, "plugins", {}) or {})
+    out: dict[str, dict[str, Any]] = {}
+    for source, table in (("plugin", plugins), ("fallback", _FALLBACK)):
+        for name, p in table.items():
+            if isinstance(p, SolverPlugin) and name not in out:
+                out[name] = {
+                    "loads": _LOADS.get(name, 0),
+                    "chunks": p.chunks,
+                    "boards": p.boards,
+                    "load_seconds": p.load_seconds,
+                    "open": p.solver is not None,
+                    "source": source,
+                    "solver": repr(p),
+                }
+    return out
+
+
+def worker_stats(client: Optional[distributed.Client] = None) -> dict[str, dict[str, dict[str, Any]]]:
+    """What each worker did, by worker address and then by solver (plugin name): ``loads`` (how
+    many times this worker process opened the solver: 1 once it has been used), ``chunks`` and
+    ``boards`` solved with it, ``load_seconds``, ``open``, ``source`` (``plugin``, or
+    ``fallback`` for one opened by a task on a worker without the plugin), ``solver``.
+
+    Counts belong to the worker process: a worker restarted by its nanny starts again from 0.
+    """
+    return _client(client).run(_stats)
+
+
+def _client(client: Optional[distributed.Client]) -> distributed.Client:
+    if client is not None:
+        return client
+    try:
+        return distributed.default_client()
+    except ValueError:
+        raise ValueError(
+            "no Dask client: pass client=distributed.Client(...) (a LocalCluster or a scheduler's address)"
+        ) from None
+
+
+def _chunk_hash(puzzle: st.Puzzle, boards: np.ndarray) -> str:
+    """A digest of a chunk's boards (and the puzzle), to recognise them in a results file."""
+    h = hashlib.sha256(f"{puzzle.rows}x{puzzle.cols}:{[int(t) for t in puzzle.goal]}:".encode())
+    h.update(np.ascontiguousarray(boards, dtype="<u2").tobytes())
+    return h.hexdigest()[:32]
+
+
+_FIELDS = ("lengths", "moves", "generated", "expanded", "seconds", "optimal", "errors")
+
+
+def _read_results(path: str, hashes: list[str], chunk_size: int, total: int) -> tuple[dict[int, dict[str, Any]], int]:
+    """The chunks recorded in ``path`` (checked against this input) and the length of the file
+    up to its last complete line: a last line without its newline is a write cut short (a
+    killed run) and is dropped."""
+    with open(path, "rb") as f:
+        data = f.read()
+    end = data.rfind(b"\n") + 1
+    done: dict[int, dict[str, Any]] = {}
+    for number, line in enumerate(data[:end].split(b"\n")[:-1], 1):
+        if not line.strip():
+            continue
+        where = f"results file {path}, line {number}"
+        try:
+            rec = json.loads(line)
+            i, start, count, digest = int(rec["chunk"]), int(rec["start"]), int(rec["count"]), str(rec["hash"])
+            if any(len(rec[k]) != count for k in _FIELDS):
+                raise ValueError("a field has the wrong number of entries")
+        except (ValueError, KeyError, TypeError) as e:
+            raise ValueError(f"{where} is not a slidetable.dask result ({e}): pass another results_file") from None
+        if not 0 <= i < len(hashes) or start != i * chunk_size or count != min(chunk_size, total - start):
+            raise ValueError(
+                f"{where}: chunk {i} (boards {start} to {start + count - 1}) does not fit {total} boards "
+                f"in chunks of {chunk_size}: the file was written for other boards or another chunk_size"
+            )
+        if digest != hashes[i]:
+            raise ValueError(
+                f"{where}: chunk {i} was solved for other boards than these (a different input or "
+                "puzzle): pass another results_file, or remove this one to start over"
+            )
+        done.setdefault(i, rec)  # a chunk recorded twice (two runs at once) counts once
+    return done, end
+
+
+def _record(i: int, start: int, digest: str, r: dict[str, Any]) -> dict[str, Any]:
+    """A finished chunk as the JSON-ready line of a results file."""
+    return {
+        "version": RESULTS_VERSION,
+        "chunk": i,
+        "start": start,
+        "count": len(r["lengths"]),
+        "hash": digest,
+        "lengths": [int(x) for x in r["lengths"]],
+        "moves": r["moves"],
+        "generated": [int(x) for x in r["generated"]],
+        "expanded": [int(x) for x in r["expanded"]],
+        "seconds": [float(x) for x in r["seconds"]],
+        "optimal": [bool(x) for x in r["optimal"]],
+        "errors": r["errors"],
+        "worker": r["worker"],
+        "load_seconds": r["load_seconds"],
+    }
+
+
+def solve_batch(
+    states: st.BoardLike,
+    puzzle: st.Puzzle,
+    client: Optional[distributed.Client] = None,
+    heuristic: str = "auto",
+    partition: Optional[str] = None,
+    dir: Union[str, os.PathLike] = ".",
+    algorithm: str = "auto",
+    chunk_size: int = 64,
+    results_file: Union[str, os.PathLike, None] = None,
+    max_nodes: Optional[int] = None,
+    weight: Optional[float] = None,
+    max_memory: Optional[int] = None,
+    threads: Optional[int] = 1,
+    convention: str = "blank",
+    reflect: bool = True,
+    build_missing: bool = True,
+    progress: Optional[Callable[[int, int], Any]] = None,
+    timeout: Optional[float] = None,
+) -> st.BatchResult:
+    """Solves many boards on a Dask cluster; the result is :func:`slidetable.solve_batch`'s.
+
+    Parameters
+    ----------
+    states, puzzle:
+        The boards (``(N, cells)`` or ``(N, rows, cols)``, checked here before anything is sent)
+        and their puzzle.
+    client:
+        A ``distributed.Client``; default: the current one (the last created).
+    heuristic, partition, dir, reflect, build_missing:
+        The solver each worker opens, as :class:`slidetable.Solver` takes them; ``dir`` is read
+        on the workers, so it must exist there (see the module's notes).
+    algorithm, weight, max_nodes, max_memory, convention:
+        As :meth:`slidetable.Solver.solve_batch`: a board whose search hits a limit is marked
+        ``FAILED`` with its reason in ``errors``; moves are returned in ``convention``.
+    threads:
+        Threads each task's search uses (default 1: the parallelism is Dask's, one task per
+        worker thread). ``None`` uses every core of the worker for each task.
+    chunk_size:
+        Boards per task. Larger chunks cost less scheduling; smaller ones balance better,
+        lose less when a worker dies, and resume finer.
+    results_file:
+        A file of JSON lines, one per finished chunk, appended as each chunk arrives (fields:
+        ``chunk``, ``start``, ``count``, ``hash`` of the chunk's boards, ``lengths``, ``moves``
+        in the blank convention, ``generated``, ``expanded``, ``seconds``, ``optimal``,
+        ``errors``, ``worker``, ``load_seconds``). If it exists, the chunks it records are
+        taken from it and not solved again; its chunks must be of these boards with this
+        ``chunk_size`` (else ``ValueError``). A last line cut short by a killed run is dropped.
+        One run at a time per file.
+    progress:
+        Called as ``progress(done_boards, total_boards)``: once before any task finishes (with
+        the boards taken from ``results_file``), then after each chunk.
+    timeout:
+        Seconds the whole run may take; past them ``TimeoutError`` is raised and the remaining
+        tasks are cancelled (the chunks already written to ``results_file`` stay there).
+
+    Returns
+    -------
+    slidetable.BatchResult
+        In input order; ``wall_seconds`` is the time from the first submitted task to the last
+        result, ``load_seconds`` the longest time a worker that solved a chunk of this run took
+        to open its solver (as with :class:`slidetable.Solver`, reported again when the solver
+        was already open from an earlier run; 0 if nothing was left to solve).
+
+    Raises the error of a failing task (a bad board, missing tables) after cancelling the rest;
+    Ctrl-C cancels the remaining tasks too.
+    """
+    if convention not in ("blank", "tile"):
+        raise ValueError(f"unknown move convention {convention!r}: use 'blank' (the blank's direction) or 'tile'")
+    if int(chunk_size) < 1:
+        raise ValueError("chunk_size must be at least 1")
+    chunk_size = int(chunk_size)
+    plugin = SolverPlugin(puzzle, heuristic, partition, dir, reflect, build_missing)
+    boards = _checked_boards(puzzle, states)
+    total = len(boards)
+    starts = list(range(0, total, chunk_size))
+    hashes = [_chunk_hash(puzzle, boards[s : s + chunk_size]) for s in starts]
+
+    done: dict[int, dict[str, Any]] = {}
+    path = None if results_file is None else os.fspath(results_file)
+    keep = 0
+    if path is not None and os.path.exists(path):
+        done, keep = _read_results(path, hashes, chunk_size, total)
+
+    options = {"algorithm": algorithm, "weight": weight, "max_nodes": max_nodes, "max_memory": max_memory, "threads": threads}
+    todo = [i for i in range(len(starts)) if i not in done]
+    boards_done = sum(len(done[i]["lengths"]) for i in done)
+    if progress is not None:
+        progress(boards_done, total)
+    load_seconds = 0.0
+    wall = 0.0
+    if todo:
+        out = None
+        if path is not None:
+            out = open(path, "r+b" if os.path.exists(path) else "wb")
+            out.truncate(keep)  # drop a line cut short, so the next one starts on its own line
+            out.seek(keep)
+        try:
+            c = _client(client)
+            _register(c, plugin)
+            begin = time.perf_counter()
+            run = uuid.uuid4().hex[:8]
+            futures: dict[distributed.Future, int] = {}
+            try:
+                for i in todo:
+                    s = starts[i]
+                    f = c.submit(_solve_chunk, plugin, boards[s : s + chunk_size], options, key=f"slidetable-chunk-{run}-{i}")
+                    futures[f] = i
+                for f in distributed.as_completed(list(futures), timeout=timeout):
+                    i = futures[f]
+                    r = f.result()  # raises the task's error
+                    f.release()
+                    if i in done:  # a duplicate completion: the chunk is already kept
+                        continue
+                    rec = _record(i, starts[i], hashes[i], r)
+                    done[i] = rec
+                    if out is not None:
+                        out.write((json.dumps(rec, separators=(",", ":")) + "\n").encode())
+                        out.flush()
+                        os.fsync(out.fileno())
+                    load_seconds = max(load_seconds, float(r["load_seconds"]))
+                    boards_done += rec["count"]
+                    if progress is not None:
+                        progress(boards_done, total)
+            finally:
+                left = [f for f in futures if not f.done()]
+                if left:
+                    c.cancel(left)
+            wall = time.perf_counter() - begin
+        finally:
+            if out is not None:
+                out.close()
+    missing = [i for i in range(len(starts)) if i not in done]
+    if missing:  # cannot happen: every future was waited for
+        raise RuntimeError(f"chunks {missing[:10]} have no result")
+    return _assemble(done, starts, total, convention, wall, load_seconds)
+
+
+def _checked_boards(puzzle: st.Puzzle, states: st.BoardLike) -> np.ndarray:
+    """``states`` as an (N, cells) uint16 array, checked as the solver would check it (a
+    wrong shape, a tile out of range or repeated raise ``ValueError`` here, not on a worker)."""
+    if not isinstance(puzzle, st.Puzzle):
+        raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
+    a = np.asarray(states)
+    if a.size == 0:
+        return np.zeros((0, puzzle.cells), dtype=np.uint16)
+    puzzle.is_solvable(a)  # checks the dtype, the shape and every tile, naming a bad board
+    return np.ascontiguousarray(a.reshape(-1, puzzle.cells), dtype=np.uint16)  # one board is a batch of one
+
+
+def _register(client: distributed.Client, plugin: SolverPlugin) -> None:
+    """Registers ``plugin`` (each worker opens the solver now, and every worker that joins
+    later on joining); a failure (e.g. missing tables) unregisters it so a later run retries."""
+    try:
+        client.register_plugin(plugin, name=plugin.name)
+    except Exception:
+        try:
+            client.unregister_worker_plugin(plugin.name)
+        except Exception:
+            pass
+        raise
+
+
+def _assemble(
+    done: dict[int, dict[str, Any]], starts: list[int], total: int, convention: str, wall: float, load_seconds: float
+) -> st.BatchResult:
+    lengths = np.empty(total, dtype=np.int16)
+    generated = np.empty(total, dtype=np.uint64)
+    expanded = np.empty(total, dtype=np.uint64)
+    seconds = np.empty(total, dtype=np.float64)
+    optimal = np.empty(total, dtype=np.bool_)
+    moves: list[Optional[str]] = [None] * total
+    errors: list[Optional[str]] = [None] * total
+    for i, s in enumerate(starts):
+        rec = done[i]
+        e = s + len(rec["lengths"])
+        lengths[s:e] = rec["lengths"]
+        generated[s:e] = rec["generated"]
+        expanded[s:e] = rec["expanded"]
+        seconds[s:e] = rec["seconds"]
+        optimal[s:e] = rec["optimal"]
+        for k, m in enumerate(rec["moves"]):
+            moves[s + k] = None if m is None else (st.to_tile_moves(m) if convention == "tile" else m)
+        errors[s:e] = rec["errors"]
+    return st.BatchResult(
+        lengths=lengths,
+        moves=moves,
+        generated=generated,
+        expanded=expanded,
+        seconds=seconds,
+        optimal=optimal,
+        errors=errors,
+        convention=convention,
+        wall_seconds=wall,
+        load_seconds=load_seconds,
+    )
