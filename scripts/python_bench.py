@@ -121,6 +121,31 @@ def bench_dask(args) -> None:
           f"(target <= 1.5)")
 
 
+def _their_solve(board: list, n: int, heuristic: str, out) -> None:
+    """PyPI slidingpuzzle's A* on one board (run in a child process, so a board can be timed out)."""
+    import slidingpuzzle as sp
+
+    rows = [board[r * n:(r + 1) * n] for r in range(n)]
+    t = time.perf_counter()
+    r = sp.search(sp.from_rows(*rows), "a*", heuristic=getattr(sp, heuristic))
+    out.put((len(r.solution), time.perf_counter() - t, r.generated))
+
+
+def their_solve(board: np.ndarray, n: int, heuristic: str, timeout: float):
+    """(length, seconds, generated), or None when it did not finish within `timeout` seconds."""
+    import multiprocessing as mp
+
+    q = mp.Queue()
+    p = mp.Process(target=_their_solve, args=([int(t) for t in board], n, heuristic, q))
+    p.start()
+    p.join(timeout)
+    if p.is_alive():
+        p.kill()
+        p.join()
+        return None
+    return q.get()
+
+
 def bench_slidingpuzzle(args) -> None:
     import slidingpuzzle as sp  # PyPI `slidingpuzzle`
 
@@ -128,33 +153,44 @@ def bench_slidingpuzzle(args) -> None:
     table = st.Table.build(p3)
     boards = random_solvable(p3, 200, 4)
     exact = table.distance(boards)
-
-    def theirs(board, n):
-        b = [list(map(int, board[r * n:(r + 1) * n])) for r in range(n)]
-        return sp.search(b, "a*", heuristic=sp.manhattan_distance)
-
     t = time.perf_counter()
-    their = [theirs(b, 3) for b in boards]
+    their = [sp.search(sp.from_rows(*[list(map(int, b[r * 3:r * 3 + 3])) for r in range(3)]), "a*",
+                       heuristic=sp.manhattan_distance) for b in boards]
     their_s = time.perf_counter() - t
     t = time.perf_counter()
     ours = st.solve_batch(boards, p3, heuristic="manhattan", algorithm="astar", threads=1)
     ours_s = time.perf_counter() - t
     their_len = np.array([len(r.solution) for r in their])
     assert (their_len == exact).all() and (ours.lengths == exact).all()
-    print(f"200 random 8-puzzles, A* Manhattan: slidingpuzzle {their_s:.2f} s, slidetable {ours_s:.3f} s "
-          f"(one thread): {their_s / ours_s:.0f}x; lengths equal")
+    print(f"200 random 8-puzzles, A* with Manhattan: slidingpuzzle {their_s:.2f} s "
+          f"({np.mean([r.generated for r in their]):,.0f} nodes generated a board), slidetable {ours_s * 1e3:.1f} ms "
+          f"({ours.generated.mean():,.0f}), one thread each: {their_s / ours_s:.0f}x; lengths equal to the table's")
+    # 15-puzzle: theirs A* with their linear conflict, ours IDA* with the 7-8 tables (or linear conflict)
     p4 = st.Puzzle(4, 4)
     hard = random_solvable(p4, args.fifteen, 5)
-    t = time.perf_counter()
-    ours = st.solve_batch(hard, p4, heuristic="linear-conflict", algorithm="idastar", threads=1)
-    ours_s = time.perf_counter() - t
-    t = time.perf_counter()
-    their = [theirs(b, 4) for b in hard]
-    their_s = time.perf_counter() - t
-    their_len = np.array([len(r.solution) for r in their])
-    same = (their_len == ours.lengths).all()
-    print(f"{len(hard)} random 15-puzzles, slidingpuzzle A* Manhattan {their_s:.1f} s, slidetable IDA* linear conflict "
-          f"{ours_s:.2f} s (one thread): {their_s / ours_s:.0f}x; lengths equal: {same}")
+    try:
+        solver = st.Solver(p4, heuristic="pdb", partition="7-8", dir=args.dir, build_missing=False)
+        how = "IDA* with 7-8 + reflection"
+    except (OSError, ValueError):
+        solver = st.Solver(p4, heuristic="linear-conflict")
+        how = "IDA* with linear conflict"
+    print(f"{len(hard)} random 15-puzzles: slidingpuzzle A* with linear_conflict_distance, at most {args.timeout:.0f} s "
+          f"a board, against slidetable {how} (one thread)")
+    done, ratios = 0, []
+    for i, b in enumerate(hard):
+        ours = solver.solve(b, threads=1)
+        theirs = their_solve(b, 4, "linear_conflict_distance", args.timeout)
+        if theirs is None:
+            print(f"  board {i + 1:2}: ours {ours.length} moves in {ours.seconds * 1e3:8.1f} ms; "
+                  f"theirs did not finish in {args.timeout:.0f} s")
+            continue
+        done += 1
+        ratios.append(theirs[1] / ours.seconds)
+        print(f"  board {i + 1:2}: ours {ours.length} moves in {ours.seconds * 1e3:8.1f} ms; theirs {theirs[0]} moves "
+              f"in {theirs[1]:.1f} s ({theirs[2]:,} generated); {'equal' if theirs[0] == ours.length else 'DIFFER'}")
+    if ratios:
+        print(f"  theirs finished {done} of {len(hard)}; on those, median ratio theirs/ours "
+              f"{statistics.median(ratios):,.0f}x")
 
 
 def main() -> None:
@@ -165,6 +201,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=7)
     ap.add_argument("--boards", type=int, default=1000)
     ap.add_argument("--fifteen", type=int, default=20)
+    ap.add_argument("--timeout", type=float, default=300, help="seconds slidingpuzzle gets for one 15-puzzle")
     args = ap.parse_args()
     {"distance": bench_distance, "pdb": bench_pdb, "batch": bench_batch, "dask": bench_dask,
      "slidingpuzzle": bench_slidingpuzzle}[args.what](args)

@@ -245,7 +245,8 @@ class Puzzle:
                     f"board {row}: bad board: tile {tile} is out of range: a {self.rows}x{self.cols} board "
                     f"has tiles 1 to {n - 1} and the blank 0"
                 )
-        return np.ascontiguousarray(a, dtype=dtype or self.dtype), single
+        # C order and aligned (an array unpickled from a byte stream can be misaligned)
+        return np.require(a, dtype=dtype or self.dtype, requirements=["C", "A"]), single
 
     def _one(self, state: BoardLike) -> list[int]:
         a, single = self._boards(state, np.uint16)
@@ -610,7 +611,7 @@ class Table:
             raise TypeError(f"indices must be integers, not {i.dtype}")
         if i.size and i.min() < 0:
             raise ValueError(f"index {int(i.min())} is out of range: the table has indices 0 to {len(self) - 1}")
-        boards = self._t.unrank(np.ascontiguousarray(i.ravel(), dtype=np.uint64))
+        boards = self._t.unrank(np.require(i.ravel(), dtype=np.uint64, requirements=["C", "A"]))
         return boards[0] if i.ndim == 0 else boards.reshape(i.shape + (self.puzzle.cells,))
 
     def as_array(self) -> np.ndarray:

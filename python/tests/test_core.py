@@ -109,6 +109,13 @@ def test_dtypes_layouts_and_batches(eight):
     np.testing.assert_array_equal(eight.distance(boards.tolist()), want)
     assert eight.distance(np.array(HARDEST).reshape(3, 3)) == 31
     assert eight.distance(np.empty((0, 9), dtype=np.uint8)).shape == (0,)
+    # a misaligned array (as unpickling can make) is taken, not refused
+    raw = bytearray(1 + boards.size * 2)
+    raw[1:] = boards.astype("<u2").tobytes()
+    odd = np.frombuffer(bytes(raw), dtype="<u2", offset=1).reshape(-1, 9)
+    assert not odd.flags.aligned
+    assert eight.puzzle.is_solvable(odd).all()
+    np.testing.assert_array_equal(eight.puzzle.heuristic(odd), eight.puzzle.heuristic(boards))
     # unsolvable boards get the sentinel in batches
     mixed = np.array([HARDEST, [2, 1, 3, 4, 5, 6, 7, 8, 0]])
     assert eight.distance(mixed).tolist() == [31, st.UNSOLVABLE]
