@@ -115,6 +115,10 @@ pub struct SolverConfig {
     /// the default-named file in the current directory if it is there, else for 9 cells and
     /// fewer one built in memory.
     pub table: Option<PathBuf>,
+    /// Keep each pattern table's file mapping instead of a private copy: processes on one
+    /// machine (a Dask worker per core) then share one copy in the page cache, at some cost in
+    /// lookup speed (no huge pages). Tables built on the spot are private either way.
+    pub share_tables: bool,
 }
 
 impl Default for SolverConfig {
@@ -128,6 +132,7 @@ impl Default for SolverConfig {
             reflect: true,
             build_missing: true,
             table: None,
+            share_tables: false,
         }
     }
 }
@@ -256,8 +261,9 @@ impl Solver {
                     None => Partition::parse(&goal_board, default_partition(shape))?,
                 },
             };
-            let (dir, reflect, build) = (&config.dir, config.reflect, config.build_missing);
-            Some(load_patterns(goal, &goal_board, &partition, dir, reflect, build, notice)?)
+            let load =
+                Load { reflect: config.reflect, build_missing: config.build_missing, shared: config.share_tables };
+            Some(load_patterns(goal, &goal_board, &partition, &config.dir, load, notice)?)
         } else {
             None
         };
@@ -477,8 +483,8 @@ pub fn found_partition(goal: &Goal, goal_board: &Board, dir: &Path) -> Option<Pa
     best.map(|(_, p)| p)
 }
 
-/// The tables of `partition` for `goal` from `dir`, loaded for a search (each checksummed once).
-/// With `build_missing`, a missing table of a group small enough to build in about a second
+/// The tables of `partition` for `goal` from `dir`, loaded for a search (each checksummed once)
+/// as `load` says. With `load.build_missing`, a missing table of a group small enough to build in about a second
 /// ([`SMALL_GROUP_SLOTS`]) is built on the spot and saved in `dir` ([`Notice::BuiltPattern`]).
 ///
 /// # Errors
@@ -491,10 +497,10 @@ pub fn load_patterns(
     goal_board: &Board,
     partition: &Partition,
     dir: &Path,
-    reflect: bool,
-    build_missing: bool,
+    load: Load,
     mut notice: impl FnMut(Notice),
 ) -> Result<PatternSet, Error> {
+    let Load { reflect, build_missing, shared } = load;
     let shape = goal_board.shape();
     let mut tables = Vec::with_capacity(partition.groups.len());
     let mut missing: Vec<PathBuf> = Vec::new();
@@ -512,7 +518,8 @@ pub fn load_patterns(
                     command: pattern_build_command(shape, goal, partition, dir),
                 })));
             }
-            tables.push(GroupTable::from_table(&table).map_err(|e| Error::in_file("checking", &path, e))?);
+            let group = if shared { GroupTable::mapped(table) } else { GroupTable::from_table(&table) };
+            tables.push(group.map_err(|e| Error::in_file("checking", &path, e))?);
         } else if build_missing && working_bytes(&index) <= SMALL_GROUP_SLOTS {
             let t = Instant::now();
             let table = build_pattern(goal_board, tiles, |_| {})?;
@@ -530,6 +537,25 @@ pub fn load_patterns(
         });
     }
     PatternSet::new(goal_board, partition.clone(), tables, reflect)
+}
+
+/// How [`load_patterns`] loads a partition's tables.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Load {
+    /// Also look up the board reflected about the diagonal (where the goal allows).
+    pub reflect: bool,
+    /// Build missing tables small enough to build in about a second, and save them.
+    pub build_missing: bool,
+    /// Keep the files' mappings, shared between processes, instead of private copies
+    /// ([`SolverConfig::share_tables`]).
+    pub shared: bool,
+}
+
+impl Default for Load {
+    /// Reflected, small tables built on the spot, private copies.
+    fn default() -> Load {
+        Load { reflect: true, build_missing: true, shared: false }
+    }
 }
 
 /// The `table build` command line that builds `partition`'s tables of `shape` and `goal` in
@@ -616,7 +642,9 @@ pub fn game_oracle(goal: &Goal, shape: Shape, dir: &Path, threads: usize) -> Res
     }
     let patterns = match found_partition(goal, &goal_board, dir) {
         // every table was found, so nothing is built
-        Some(p) => Some(load_patterns(goal, &goal_board, &p, dir, true, false, |_| {})?),
+        Some(p) => {
+            Some(load_patterns(goal, &goal_board, &p, dir, Load { build_missing: false, ..Load::default() }, |_| {})?)
+        }
         None => None,
     };
     Ok(Arc::new(SearchOracle::new(goal_board, patterns, threads, None)))

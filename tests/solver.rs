@@ -7,7 +7,7 @@ use slidetable::heuristic::pdb::Partition;
 use slidetable::search::{Algorithm, ChildOrder, Options};
 use slidetable::solver::{
     default_partition, default_table_name, found_partition, game_oracle, load_patterns, pattern_build_command,
-    HeuristicKind, Notice, Solver, SolverConfig, TableBytes,
+    HeuristicKind, Load, Notice, Solver, SolverConfig, TableBytes,
 };
 use slidetable::{Board, Error, Goal, Shape, Table};
 
@@ -36,7 +36,7 @@ fn five_five_five(dir: &Path) {
     let goal = Goal::BlankFirst.board(four()).unwrap();
     let partition = Partition::parse(&goal, "5-5-5").unwrap();
     let mut notices = Vec::new();
-    load_patterns(&Goal::BlankFirst, &goal, &partition, dir, true, true, collect(&mut notices)).unwrap();
+    load_patterns(&Goal::BlankFirst, &goal, &partition, dir, Load::default(), collect(&mut notices)).unwrap();
     assert_eq!(notices.len(), 3, "{notices:?}");
     for n in notices {
         assert!(matches!(n, Notice::BuiltPattern { saved: Ok(()), .. }), "{n:?}");
@@ -155,7 +155,15 @@ fn missing_tables_not_to_be_built_are_named_with_their_command() {
     let dir = tempfile::tempdir().unwrap();
     let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
     let partition = Partition::parse(&goal, "1,2,3/4,5,6").unwrap();
-    let err = load_patterns(&Goal::BlankLast, &goal, &partition, dir.path(), true, false, |_| {}).unwrap_err();
+    let err = load_patterns(
+        &Goal::BlankLast,
+        &goal,
+        &partition,
+        dir.path(),
+        Load { build_missing: false, ..Load::default() },
+        |_| {},
+    )
+    .unwrap_err();
     let command =
         format!("table build --board 3x3 --goal blank-last --pattern 1,2,3/4,5,6 --dir {}", dir.path().display());
     match &err {
@@ -185,10 +193,18 @@ fn a_file_under_a_pattern_tables_name_that_is_another_table_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
     let partition = Partition::parse(&goal, "1,2,3/4,5,6").unwrap();
-    load_patterns(&Goal::BlankLast, &goal, &partition, dir.path(), true, true, |_| {}).unwrap();
+    load_patterns(&Goal::BlankLast, &goal, &partition, dir.path(), Load::default(), |_| {}).unwrap();
     let right = dir.path().join("3x3-blank-last-tiles-4-5-6.table");
     std::fs::copy(dir.path().join("3x3-blank-last-tiles-1-2-3.table"), &right).unwrap();
-    let err = load_patterns(&Goal::BlankLast, &goal, &partition, dir.path(), true, false, |_| {}).unwrap_err();
+    let err = load_patterns(
+        &Goal::BlankLast,
+        &goal,
+        &partition,
+        dir.path(),
+        Load { build_missing: false, ..Load::default() },
+        |_| {},
+    )
+    .unwrap_err();
     match &err {
         Error::WrongPatternTable(wrong) => {
             assert_eq!(wrong.path, right);
@@ -205,7 +221,15 @@ fn a_file_under_a_pattern_tables_name_that_is_another_table_is_refused() {
     );
     // not a table at all: the file is named
     std::fs::write(&right, b"hello").unwrap();
-    let err = load_patterns(&Goal::BlankLast, &goal, &partition, dir.path(), true, false, |_| {}).unwrap_err();
+    let err = load_patterns(
+        &Goal::BlankLast,
+        &goal,
+        &partition,
+        dir.path(),
+        Load { build_missing: false, ..Load::default() },
+        |_| {},
+    )
+    .unwrap_err();
     assert!(matches!(&err, Error::InFile { action: "opening", path, .. } if path == &right), "{err}");
     assert_eq!(err.to_string(), format!("opening {}: not a slidetable table file (bad magic bytes)", right.display()));
 }
@@ -311,4 +335,33 @@ fn a_game_asks_a_table_or_a_search() {
     assert_eq!(pdb.describe(), "IDA* with pattern tables 5-5-5");
     let board = Board::parse(four(), "1 0 2 3 4 5 6 7 8 9 10 11 12 13 14 15").unwrap();
     assert_eq!(pdb.distance(&board).unwrap(), Some(1));
+}
+
+#[test]
+fn shared_tables_keep_the_file_mapping_and_give_the_same_estimates() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
+    let partition = Partition::parse(&goal, "1,2,3,4/5,6,7,8").unwrap();
+    let private = load_patterns(&Goal::BlankLast, &goal, &partition, dir.path(), Load::default(), |_| {}).unwrap();
+    assert!(private.tables().iter().all(|t| !t.is_mapped()));
+    let shared = Load { shared: true, ..Load::default() };
+    let mapped = load_patterns(&Goal::BlankLast, &goal, &partition, dir.path(), shared, |_| {}).unwrap();
+    assert!(mapped.tables().iter().all(|t| t.is_mapped()));
+    let table = slidetable::build(&goal, |_| {}).unwrap();
+    for i in (0..table.index().len()).step_by(97) {
+        let board = table.index().board(i);
+        assert_eq!(mapped.estimate(&board).unwrap(), private.estimate(&board).unwrap());
+    }
+    // through a solver, the search is the same
+    let config = SolverConfig {
+        heuristic: Some(HeuristicKind::Pdb),
+        partition: Some("1,2,3,4/5,6,7,8".into()),
+        share_tables: true,
+        ..config_in(dir.path())
+    };
+    let solver = Solver::new(&Goal::BlankLast, Shape::EIGHT, &config, |_| {}).unwrap();
+    assert!(solver.patterns().unwrap().tables().iter().all(|t| t.is_mapped()));
+    let hardest = Board::parse(Shape::EIGHT, "8 6 7 2 5 4 3 0 1").unwrap();
+    let found = solver.solve(&hardest, &Options::new(slidetable::search::Algorithm::IdaStar)).unwrap().unwrap();
+    assert_eq!(found.moves.len(), 31);
 }

@@ -687,11 +687,14 @@ class PatternDB:
         build_missing: bool = True,
         reflect: bool = True,
         notice: Optional[Callable[[str], Any]] = None,
+        share: bool = False,
     ) -> "PatternDB":
         """Loads (building small missing ones when ``build_missing``) the tables of ``partition``
         (a name: ``auto``, 4x4 ``5-5-5``/``6-6-3``/``7-8``, 5x5 ``6-6-6-6``; or groups of tiles
-        ``1,2,3/4,5,6,7``) from ``dir``. ``notice`` receives what the CLI would say on stderr."""
-        core = _core.Solver(puzzle._p, "pdb", partition, os.fspath(dir), reflect, build_missing, None, notice)
+        ``1,2,3/4,5,6,7``) from ``dir``. ``notice`` receives what the CLI would say on stderr.
+        With ``share``, the tables stay the files' memory mappings instead of private copies:
+        processes on one machine then share one copy (lookups are somewhat slower)."""
+        core = _core.Solver(puzzle._p, "pdb", partition, os.fspath(dir), reflect, build_missing, None, notice, share)
         return cls(core, puzzle)
 
     @property
@@ -706,6 +709,11 @@ class PatternDB:
     def reflects(self) -> bool:
         """Whether the reflected lookup is available (square board, blank on the diagonal)."""
         return bool(self._db.reflects)
+
+    @property
+    def shared(self) -> bool:
+        """Whether the tables are the files' memory mappings (``share=True``)."""
+        return bool(self._db.shares_tables)
 
     def __repr__(self) -> str:
         return f"PatternDB({self.puzzle!r}, {self.partition!r})"
@@ -738,6 +746,7 @@ class Solver:
         build_missing: bool = True,
         table: Union[str, os.PathLike, None] = None,
         notice: Optional[Callable[[str], Any]] = None,
+        share_tables: bool = False,
     ):
         if not isinstance(puzzle, Puzzle):
             raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
@@ -750,8 +759,15 @@ class Solver:
             return
         name = None if heuristic in (None, "auto") else str(heuristic)
         path = None if table is None else os.fspath(table)
-        self._s = _core.Solver(puzzle._p, name, partition, os.fspath(dir), reflect, build_missing, path, notice)
+        self._s = _core.Solver(
+            puzzle._p, name, partition, os.fspath(dir), reflect, build_missing, path, notice, share_tables
+        )
         self.load_seconds = float(self._s.load_seconds)
+
+    @property
+    def shares_tables(self) -> bool:
+        """Whether the pattern tables are the files' mappings, shared with other processes."""
+        return bool(self._s.shares_tables)
 
     @property
     def heuristic(self) -> str:

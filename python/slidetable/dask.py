@@ -91,6 +91,7 @@ class SolverPlugin(WorkerPlugin):
         dir: Union[str, os.PathLike] = ".",
         reflect: bool = True,
         build_missing: bool = True,
+        share_tables: bool = True,
     ):
         if not isinstance(puzzle, st.Puzzle):
             raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
@@ -105,8 +106,18 @@ class SolverPlugin(WorkerPlugin):
         self.dir = os.fspath(dir)
         self.reflect = bool(reflect)
         self.build_missing = bool(build_missing)
+        self.share_tables = bool(share_tables)
         key = repr(
-            (puzzle.shape, [int(t) for t in puzzle.goal], heuristic, partition, self.dir, self.reflect, self.build_missing)
+            (
+                puzzle.shape,
+                [int(t) for t in puzzle.goal],
+                heuristic,
+                partition,
+                self.dir,
+                self.reflect,
+                self.build_missing,
+                self.share_tables,
+            )
         )
         #: The plugin's name on the workers: ``slidetable-solver-`` and a digest of the parameters.
         self.name = "slidetable-solver-" + hashlib.sha256(key.encode()).hexdigest()[:16]
@@ -142,6 +153,7 @@ class SolverPlugin(WorkerPlugin):
                     self.dir,
                     reflect=self.reflect,
                     build_missing=self.build_missing,
+                    share_tables=self.share_tables,
                 )
                 self.load_seconds = time.perf_counter() - start
                 self.solver = solver
@@ -313,6 +325,7 @@ def solve_batch(
     build_missing: bool = True,
     progress: Optional[Callable[[int, int], Any]] = None,
     timeout: Optional[float] = None,
+    share_tables: bool = True,
 ) -> st.BatchResult:
     """Solves many boards on a Dask cluster; the result is :func:`slidetable.solve_batch`'s.
 
@@ -326,6 +339,10 @@ def solve_batch(
     heuristic, partition, dir, reflect, build_missing:
         The solver each worker opens, as :class:`slidetable.Solver` takes them; ``dir`` is read
         on the workers, so it must exist there (see the module's notes).
+    share_tables:
+        The workers keep the pattern tables as the files' memory mappings (default), so the
+        workers of one machine share one copy in the page cache; False gives each worker a
+        private copy (somewhat faster lookups, memory times the workers).
     algorithm, weight, max_nodes, max_memory, convention:
         As :meth:`slidetable.Solver.solve_batch`: a board whose search hits a limit is marked
         ``FAILED`` with its reason in ``errors``; moves are returned in ``convention``.
@@ -366,7 +383,7 @@ def solve_batch(
     if int(chunk_size) < 1:
         raise ValueError("chunk_size must be at least 1")
     chunk_size = int(chunk_size)
-    plugin = SolverPlugin(puzzle, heuristic, partition, dir, reflect, build_missing)
+    plugin = SolverPlugin(puzzle, heuristic, partition, dir, reflect, build_missing, share_tables)
     boards = _checked_boards(puzzle, states)
     total = len(boards)
     starts = list(range(0, total, chunk_size))

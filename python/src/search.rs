@@ -114,7 +114,7 @@ fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Res
 impl Solver {
     /// Decides the heuristic and loads its tables (see `slidetable::solver::Solver::new`).
     #[new]
-    #[pyo3(signature = (puzzle, heuristic, partition, dir, reflect, build_missing, table, notice))]
+    #[pyo3(signature = (puzzle, heuristic, partition, dir, reflect, build_missing, table, notice, share_tables=false))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -126,6 +126,7 @@ impl Solver {
         build_missing: bool,
         table: Option<PathBuf>,
         notice: Option<Py<PyAny>>,
+        share_tables: bool,
     ) -> PyResult<Solver> {
         let heuristic = heuristic
             .map(|name| {
@@ -139,7 +140,7 @@ impl Solver {
         if !dir.is_dir() {
             return Err(PyValueError::new_err(format!("dir {}: no such directory", dir.display())));
         }
-        let config = SolverConfig { heuristic, partition, dir, reflect, build_missing, table };
+        let config = SolverConfig { heuristic, partition, dir, reflect, build_missing, table, share_tables };
         let started = Instant::now();
         let report = |py: Python<'_>, n: Notice| -> PyResult<()> {
             if let Some(f) = &notice {
@@ -175,6 +176,12 @@ impl Solver {
     #[getter]
     fn groups(&self) -> Vec<Vec<u16>> {
         self.solver.patterns().map(|p| p.partition().groups.clone()).unwrap_or_default()
+    }
+
+    /// Whether the pattern tables are the files' mappings, shared between processes.
+    #[getter]
+    fn shares_tables(&self) -> bool {
+        self.solver.patterns().is_some_and(|p| p.tables().iter().all(|t| t.is_mapped()))
     }
 
     /// Whether the pattern tables have the reflected lookup.

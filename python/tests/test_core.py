@@ -246,7 +246,9 @@ def test_pattern_databases_are_admissible_and_match_the_reference(tmp_path, eigh
     # loaded again: from the files, nothing built
     notes.clear()
     again = st.PatternDB.load(p, "1,2,3,4/5,6,7,8", dir=tmp_path, notice=notes.append)
-    assert notes == [] and (again.h(boards) == h).all()
+    assert notes == [] and (again.h(boards) == h).all() and not again.shared
+    mapped = st.PatternDB.load(p, "1,2,3,4/5,6,7,8", dir=tmp_path, share=True)
+    assert mapped.shared and (mapped.h(boards) == h).all()
     s = st.Solver(p, heuristic=again)
     assert s.heuristic == "pdb"
     r = s.solve_batch(boards[:20])

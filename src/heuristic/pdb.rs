@@ -297,7 +297,17 @@ pub fn pattern_file_name(shape: Shape, goal: &Goal, tiles: &[u16]) -> PathBuf {
 #[derive(Debug)]
 pub struct GroupTable {
     index: PatternIndex,
-    entries: Vec<u8>,
+    entries: Entries,
+}
+
+/// Where a group's entries live.
+#[derive(Debug)]
+enum Entries {
+    /// A private copy, on huge pages where the system allows: the fastest random lookups.
+    Owned(Vec<u8>),
+    /// The file's own mapping: processes on one machine that map the same file share one copy
+    /// in the page cache (a Dask worker per core, say), at some cost in TLB misses.
+    Mapped(PatternTable<memmap2::Mmap>),
 }
 
 impl GroupTable {
@@ -313,7 +323,22 @@ impl GroupTable {
         let mut entries: Vec<u8> = Vec::with_capacity(payload.len());
         crate::memory::advise_huge_pages(entries.as_mut_ptr(), payload.len());
         entries.extend_from_slice(payload);
-        Ok(GroupTable { index: table.index().clone(), entries })
+        Ok(GroupTable { index: table.index().clone(), entries: Entries::Owned(entries) })
+    }
+
+    /// Keeps an opened table file's mapping instead of copying it, after checking its payload
+    /// checksum: every process that maps the same file shares one copy of it in memory.
+    ///
+    /// # Errors
+    /// [`Error::ChecksumMismatch`].
+    pub fn mapped(table: PatternTable<memmap2::Mmap>) -> Result<GroupTable, Error> {
+        table.check_payload_crc()?;
+        Ok(GroupTable { index: table.index().clone(), entries: Entries::Mapped(table) })
+    }
+
+    /// Whether the entries are the file's mapping (shared between processes) rather than a copy.
+    pub fn is_mapped(&self) -> bool {
+        matches!(self.entries, Entries::Mapped(_))
     }
 
     /// The placement index.
@@ -323,7 +348,10 @@ impl GroupTable {
 
     /// The entries, one per placement.
     pub fn entries(&self) -> &[u8] {
-        &self.entries
+        match &self.entries {
+            Entries::Owned(v) => v,
+            Entries::Mapped(t) => t.payload(),
+        }
     }
 }
 
@@ -407,7 +435,7 @@ impl PatternSet {
     pub fn sum(&self, board: &Board) -> Result<u32, Error> {
         let mut h = 0u32;
         for t in &self.tables {
-            h += t.entries[t.index.rank_board(board)? as usize] as u32;
+            h += t.entries()[t.index.rank_board(board)? as usize] as u32;
         }
         Ok(h)
     }
@@ -435,7 +463,7 @@ impl PatternSet {
                         cell_of[tile as usize]
                     };
                 }
-                h += t.entries[t.index.rank(&buf[..t.index.k()]) as usize] as u32;
+                h += t.entries()[t.index.rank(&buf[..t.index.k()]) as usize] as u32;
             }
             h
         };
@@ -465,6 +493,7 @@ impl PatternSet {
         let groups = self.tables.len();
         let per_board = if sigma.is_some() { 2 * groups } else { groups };
         let mut ranks = vec![0usize; BLOCK * per_board];
+        let entries: Vec<&[u8]> = self.tables.iter().map(GroupTable::entries).collect();
         for (boards, answers) in cells.chunks(BLOCK * n).zip(out.chunks_mut(BLOCK)) {
             for (b, board) in boards.chunks_exact(n).enumerate() {
                 let mut cell_of = [0u8; crate::index::pattern::MAX_PATTERN_CELLS];
@@ -479,7 +508,7 @@ impl PatternSet {
                         buf[i] = cell_of[tile as usize];
                     }
                     let r = t.index.rank(&buf[..tiles.len()]) as usize;
-                    crate::memory::prefetch(&t.entries[r]);
+                    crate::memory::prefetch(&entries[g][r]);
                     slots[g] = r;
                     if let Some(sigma) = sigma {
                         for (i, &tile) in tiles.iter().enumerate() {
@@ -488,16 +517,15 @@ impl PatternSet {
                             buf[i] = ((c % side) * side + c / side) as u8;
                         }
                         let r = t.index.rank(&buf[..tiles.len()]) as usize;
-                        crate::memory::prefetch(&t.entries[r]);
+                        crate::memory::prefetch(&entries[g][r]);
                         slots[groups + g] = r;
                     }
                 }
             }
             for (b, answer) in answers.iter_mut().enumerate() {
                 let slots = &ranks[b * per_board..(b + 1) * per_board];
-                let sum = |first: usize| -> u32 {
-                    self.tables.iter().enumerate().map(|(g, t)| t.entries[slots[first + g]] as u32).sum()
-                };
+                let sum =
+                    |first: usize| -> u32 { entries.iter().enumerate().map(|(g, e)| e[slots[first + g]] as u32).sum() };
                 let h = sum(0);
                 *answer = if sigma.is_some() { h.max(sum(groups)) } else { h };
             }
