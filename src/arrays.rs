@@ -42,6 +42,14 @@ fn row_error(row: usize, error: impl Into<Error>) -> RowError {
     RowError { row, error: Box::new(error.into()) }
 }
 
+/// The error of the lowest row among those found (the workers stop at their chunk's first).
+fn first(errors: Vec<RowError>) -> Result<(), RowError> {
+    match errors.into_iter().min_by_key(|e| e.row) {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
 /// Checks that `cells` holds whole boards of `shape` and returns how many.
 fn count<T>(shape: Shape, cells: &[T]) -> Result<usize, RowError> {
     let n = shape.cells();
@@ -77,10 +85,7 @@ fn for_each_board<T: Sync, A: Send>(
             None
         })
         .collect();
-    match errors.into_iter().min_by_key(|e| e.row) {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    first(errors)
 }
 
 /// The exact distance of every board in `cells` from `table`, [`UNSOLVABLE`] for a board that
@@ -148,10 +153,7 @@ pub fn unrank(index: &StateIndex, indices: &[u64], out: &mut [u8]) -> Result<(),
             None
         })
         .collect();
-    match errors.into_iter().min_by_key(|e| e.row) {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    first(errors)
 }
 
 /// For every board, which of the blank's four moves (`U D L R`, in [`Dir::ALL`]'s order) lead one
@@ -274,10 +276,7 @@ pub fn expand(shape: Shape, cells: &[u16], children: &mut [u16], valid: &mut [bo
             None
         })
         .collect();
-    match errors.into_iter().min_by_key(|e| e.row) {
-        Some(e) => Err(e),
-        None => Ok(()),
-    }
+    first(errors)
 }
 
 /// Plays `moves` of the blank on `board`, one after another.

@@ -4,7 +4,6 @@ use std::os::raw::c_int;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use memmap2::Mmap;
 use numpy::prelude::*;
 use numpy::{PyArray1, PyArray2, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
@@ -13,25 +12,11 @@ use pyo3::types::PyDict;
 use pyo3::{ffi, IntoPyObjectExt};
 use slidetable::lab::grade::DepthGrade;
 use slidetable::lab::{count, grade, sample};
+use slidetable::solver::TableBytes as Bytes;
 use slidetable::{arrays, Board, Progress};
 
 use crate::puzzle::Puzzle;
 use crate::{error, interruptible, row_error};
-
-/// A table's bytes: a mapped file, or built in memory.
-pub enum Bytes {
-    Map(Mmap),
-    Owned(Vec<u8>),
-}
-
-impl AsRef<[u8]> for Bytes {
-    fn as_ref(&self) -> &[u8] {
-        match self {
-            Bytes::Map(m) => m,
-            Bytes::Owned(v) => v,
-        }
-    }
-}
 
 /// A perfect table.
 #[pyclass(frozen, module = "slidetable._core")]
