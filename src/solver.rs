@@ -267,7 +267,10 @@ impl Solver {
         } else {
             None
         };
-        Ok(Solver { goal: goal.clone(), goal_board, heuristic, patterns, table })
+        let solver = Solver { goal: goal.clone(), goal_board, heuristic, patterns, table };
+        // a table heuristic without a table is refused now, not at every search
+        solver.guide()?;
+        Ok(solver)
     }
 
     /// The goal, as named.

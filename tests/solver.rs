@@ -277,14 +277,15 @@ fn a_given_table_is_checked_and_none_means_none() {
     let given = Some((in_memory(&goal), "z.table".to_string()));
     let solver = Solver::with_table(&Goal::BlankLast, Shape::EIGHT, &SolverConfig::default(), given, |_| {}).unwrap();
     assert_eq!(solver.table().map(|(_, from)| from), Some("z.table"));
-    // none: -H table has nothing to go on, and says how to get a table
-    let config = SolverConfig { heuristic: Some(HeuristicKind::Table), ..SolverConfig::default() };
-    let solver = Solver::with_table(&Goal::BlankLast, Shape::EIGHT, &config, None, |_| {}).unwrap();
+    // none: no table to check answers with
+    let solver = Solver::with_table(&Goal::BlankLast, Shape::EIGHT, &SolverConfig::default(), None, |_| {}).unwrap();
     assert!(solver.table().is_none());
     assert_eq!(solver.exact(&Board::parse(Shape::EIGHT, "1 2 3 4 5 6 7 0 8").unwrap()).unwrap(), None);
-    match solver.guide() {
+    // and -H table has nothing to go on: refused when the solver is made, saying how to get a table
+    let config = SolverConfig { heuristic: Some(HeuristicKind::Table), ..SolverConfig::default() };
+    match Solver::with_table(&Goal::BlankLast, Shape::EIGHT, &config, None, |_| {}) {
         Err(Error::BadOption(text)) => assert!(text.contains("no table for this 3x3 board"), "{text}"),
-        other => panic!("{:?}", other.map(|g| g.name())),
+        other => panic!("{:?}", other.map(|s| s.heuristic())),
     }
 }
 

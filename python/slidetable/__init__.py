@@ -88,6 +88,21 @@ BoardLike = Union[Sequence[int], npt.ArrayLike]
 MovesLike = Union[str, Sequence[int], npt.ArrayLike]
 
 
+def _int(value: Any, name: str, low: int = 0) -> int:
+    """An integer argument: ints and numpy integers only (a float or a bool is a mistake, not a
+    number to truncate), at least ``low``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, not {type(value).__name__}")
+    v = int(value)
+    if v < low:
+        raise ValueError(f"{name} must be at least {low}, not {v}")
+    return v
+
+
+def _opt_int(value: Any, name: str, low: int = 0) -> Optional[int]:
+    return None if value is None else _int(value, name, low)
+
+
 def _convention(convention: str) -> str:
     if convention not in _CONVENTIONS:
         raise ValueError(f"unknown move convention {convention!r}: use 'blank' (the blank's direction) or 'tile'")
@@ -96,32 +111,50 @@ def _convention(convention: str) -> str:
 
 def to_tile_moves(moves: str) -> str:
     """Moves written as the blank's directions, rewritten as the tiles' (and back: the same swap)."""
-    return moves.translate(_SWAP)
+    return _letters(moves).translate(_SWAP)
 
 
 def to_blank_moves(moves: str) -> str:
     """Moves written as the tiles' directions, rewritten as the blank's."""
-    return moves.translate(_SWAP)
+    return _letters(moves).translate(_SWAP)
+
+
+def _letters(moves: str) -> str:
+    """The move letters of ``moves`` (either case; spaces, commas and dashes between them are
+    ignored, as the CLI does), checked."""
+    if not isinstance(moves, str):
+        raise TypeError(f"moves must be a string of U, D, L and R, not {type(moves).__name__}")
+    out = []
+    for c in moves:
+        if c.isspace() or c in ",-":
+            continue
+        if c not in "UDLRudlr":
+            raise ValueError(f"`{c}` is not a move: moves are the letters U, D, L and R")
+        out.append(c.upper())
+    return "".join(out)
 
 
 def moves_to_actions(moves: str, convention: str = "blank") -> np.ndarray:
     """Move letters as action numbers (``U D L R`` = ``0 1 2 3``) in the same convention."""
     _convention(convention)
-    try:
-        return np.array([MOVES.index(c) for c in moves.upper() if not c.isspace()], dtype=np.int8)
-    except ValueError:
-        bad = next(c for c in moves.upper() if not c.isspace() and c not in MOVES)
-        raise ValueError(f"`{bad}` is not a move: moves are the letters U, D, L and R") from None
+    return np.array([MOVES.index(c) for c in _letters(moves)], dtype=np.int8)
 
 
-def actions_to_moves(actions: Iterable[int], convention: str = "blank") -> str:
+def actions_to_moves(actions: Union[Iterable[int], npt.ArrayLike], convention: str = "blank") -> str:
     """Action numbers (``0 1 2 3`` = ``U D L R``) as move letters in the same convention."""
     _convention(convention)
+    if isinstance(actions, str):
+        raise TypeError("actions must be integers 0 to 3; for letters use the string itself")
+    a = np.asarray(actions)
+    if a.size == 0:
+        return ""
+    if a.dtype.kind not in "iu":
+        raise TypeError(f"actions must be integers 0 to 3, not {a.dtype}")
     out = []
-    for a in actions:
-        if not 0 <= int(a) <= 3:
-            raise ValueError(f"action {a} is not a move: actions are 0 to 3 (U, D, L, R)")
-        out.append(MOVES[int(a)])
+    for x in a.ravel():
+        if not 0 <= int(x) <= 3:
+            raise ValueError(f"action {x} is not a move: actions are 0 to 3 (U, D, L, R)")
+        out.append(MOVES[int(x)])
     return "".join(out)
 
 
@@ -129,12 +162,9 @@ def _blank_moves(moves: MovesLike, convention: str) -> str:
     """Moves in any accepted form as the blank's letters."""
     _convention(convention)
     if isinstance(moves, str):
-        letters = moves
+        letters = _letters(moves)
     else:
-        a = np.asarray(moves)
-        if a.dtype.kind not in "iu":
-            raise TypeError(f"moves must be a string of U D L R or integer actions 0-3, not {a.dtype}")
-        letters = actions_to_moves(a.ravel())
+        letters = actions_to_moves(moves)
     return to_blank_moves(letters) if convention == "tile" else letters
 
 
@@ -149,7 +179,8 @@ class Puzzle:
     __slots__ = ("_p",)
 
     def __init__(self, rows: int = 3, cols: Optional[int] = None, goal: Union[str, BoardLike] = "blank-last"):
-        cols = rows if cols is None else cols
+        rows = _int(rows, "rows", 2)
+        cols = rows if cols is None else _int(cols, "cols", 2)
         if not isinstance(goal, str):
             g = np.asarray(goal)
             if g.dtype.kind not in "iu":
@@ -213,8 +244,8 @@ class Puzzle:
         given. Checks the dtype, the shape and the range (repeats are the library's check)."""
         a = np.asarray(states)
         if a.dtype.kind not in "iu":
-            if a.dtype.kind == "O" and a.size == 0:
-                a = a.astype(np.int64)
+            if a.size == 0:  # [] is float64 to numpy: no boards at all
+                a = a.astype(np.int64).reshape(0, self.cells)
             else:
                 raise TypeError(f"boards must be integer arrays (0 the blank), not {a.dtype}")
         n = self.cells
@@ -296,9 +327,8 @@ class Puzzle:
         """``n`` boards reached from the goal by ``steps`` random moves each (never straight back),
         reproducible from ``seed``. The end of a walk can be nearer than ``steps``: for boards at
         an exact distance use :meth:`Table.sample`."""
-        if n < 0 or steps < 0:
-            raise ValueError("n and steps must not be negative")
-        return self._p.random_walks(int(n), int(steps), _seed(seed)).astype(self.dtype, copy=False)
+        n, steps = _int(n, "n"), _int(steps, "steps")
+        return self._p.random_walks(n, steps, _seed(seed)).astype(self.dtype, copy=False)
 
     def heuristic(self, states: BoardLike, name: str = "manhattan") -> Union[int, np.ndarray]:
         """The estimate ``name`` of each board: ``misplaced`` (h1), ``manhattan`` (h2),
@@ -313,10 +343,7 @@ class Puzzle:
 
 
 def _seed(seed: int) -> int:
-    seed = int(seed)
-    if seed < 0:
-        raise ValueError("seed must not be negative")
-    return seed & (2**64 - 1)
+    return _int(seed, "seed") & (2**64 - 1)
 
 
 def _puzzle_of(states: BoardLike, puzzle: Optional[Puzzle]) -> Puzzle:
@@ -328,6 +355,12 @@ def _puzzle_of(states: BoardLike, puzzle: Optional[Puzzle]) -> Puzzle:
     a = np.asarray(states)
     if a.ndim == 3:
         return Puzzle(a.shape[1], a.shape[2])
+    if a.ndim == 2 and a.shape[0] == a.shape[1] >= 2:
+        # one board as a grid, unless it reads as rows of square boards: (4, 4) is one 4x4
+        # board or four 2x2 ones, and only tiles above 3 tell; pass puzzle= to say
+        side = int(round(a.shape[1] ** 0.5))
+        if side * side != a.shape[1] or (a.size and a.dtype.kind in "iu" and int(a.max()) >= a.shape[1]):
+            return Puzzle(a.shape[0], a.shape[1])
     cells = a.shape[-1] if a.ndim else 0
     side = int(round(cells**0.5))
     if side < 2 or side * side != cells:
@@ -337,6 +370,8 @@ def _puzzle_of(states: BoardLike, puzzle: Optional[Puzzle]) -> Puzzle:
 
 def parse(text: str, puzzle: Optional[Puzzle] = None) -> np.ndarray:
     """A board parsed from text; without ``puzzle``, the square board with that many tiles."""
+    if not isinstance(text, str):
+        raise TypeError(f"text must be a string, not {type(text).__name__}")
     if puzzle is None:
         first = text.strip().splitlines()[0] if text.strip() else ""
         if "\n" in text.strip() and len(first.split()) in (1, 2):
@@ -520,7 +555,10 @@ class Table:
         """Builds the table by breadth-first search from the goal, in memory or into ``path``
         (written to a temporary file and renamed: an existing file is untouched if the build
         fails). ``progress`` is called after each depth with a dict (depth, level_states,
-        reached, total, seconds)."""
+        reached, total, seconds). The search cannot be stopped half-way: an exception from
+        ``progress`` (or Ctrl-C) is raised when it ends, and with ``path`` the file is written."""
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
         return cls(_core.Table.build(puzzle._p, None if path is None else os.fspath(path), progress))
 
     @classmethod
@@ -538,6 +576,13 @@ class Table:
 
     def __len__(self) -> int:
         return int(self._t.entries)
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # a file table is opened again from its path; one built in memory is built again (the
+        # same table: milliseconds up to 10 cells, seconds for 12)
+        if self.path is not None:
+            return (Table.open, (self.path,))
+        return (Table.build, (self.puzzle,))
 
     def __repr__(self) -> str:
         where = f", path={self.path!r}" if self.path else ""
@@ -583,9 +628,10 @@ class Table:
     def sample(self, depth: int, count: int, seed: int = 1) -> np.ndarray:
         """``count`` distinct boards drawn uniformly from those exactly ``depth`` moves from the
         goal, reproducible from ``seed`` (the same boards as ``table sample --seed``)."""
-        if depth < 0 or depth > 255 or count < 0:
-            raise ValueError(f"depth must be 0 to {self.max_depth} and count not negative")
-        return self._t.sample(int(depth), int(count), _seed(seed)).astype(self.puzzle.dtype, copy=False)
+        depth, count = _int(depth, "depth"), _int(count, "count")
+        if depth > 255:
+            raise ValueError(f"no states at depth {depth}: the deepest are at depth {self.max_depth}")
+        return self._t.sample(depth, count, _seed(seed)).astype(self.puzzle.dtype, copy=False)
 
     def histogram(self) -> np.ndarray:
         """States at each distance (figure 3 of the 1987 report for the 8-puzzle)."""
@@ -607,6 +653,8 @@ class Table:
     def unrank(self, indices: Union[int, npt.ArrayLike]) -> np.ndarray:
         """The boards at ``indices`` (0 to ``len(table) - 1``)."""
         i = np.asarray(indices)
+        if i.size == 0:
+            i = i.astype(np.uint64)
         if i.dtype.kind not in "iu":
             raise TypeError(f"indices must be integers, not {i.dtype}")
         if i.size and i.min() < 0:
@@ -631,23 +679,27 @@ class Table:
             return _grade(h, d, d["at_goal"])
         if not callable(h):
             raise TypeError("h must be a heuristic name or a function of a batch of boards")
+        batch_size = _int(batch_size, "batch_size", 1)
         n = len(self)
         est = np.empty(n, dtype=np.uint8)
         for start in range(0, n, batch_size):
             stop = min(n, start + batch_size)
             boards = self.unrank(np.arange(start, stop, dtype=np.uint64))
             est[start:stop] = _estimates(h(boards), stop - start, start)
-        at_goal = _estimates(h(self.puzzle.goal[None, :].copy()), 1, 0)[0]
+        at_goal = _estimates(h(self.puzzle.goal[None, :].copy()), 1, -1)[0]
         name = getattr(h, "__name__", type(h).__name__)
         return _grade(name, self._t.grade_estimates(est), int(at_goal))
 
 
 def _estimates(values: npt.ArrayLike, expected: int, first: int) -> np.ndarray:
     v = np.asarray(values)
+    if v.shape == (expected, 1):
+        v = v[:, 0]
     if v.shape != (expected,):
-        v = v.reshape(-1) if v.size == expected else v
-    if v.shape != (expected,):
-        raise ValueError(f"the heuristic returned shape {np.shape(values)} for a batch of {expected} boards")
+        raise ValueError(
+            f"the heuristic returned shape {np.shape(values)} for a batch of {expected} boards: "
+            f"return one estimate per board, shape ({expected},)"
+        )
     if v.dtype.kind == "f":
         if not np.isfinite(v).all():
             raise ValueError(f"the heuristic returned a non-finite estimate for board {first + int(np.argmin(np.isfinite(v)))}")
@@ -656,7 +708,8 @@ def _estimates(values: npt.ArrayLike, expected: int, first: int) -> np.ndarray:
         raise TypeError(f"the heuristic must return numbers, not {v.dtype}")
     if v.size and (v.min() < 0 or v.max() > 254):
         i = int(np.argmax((v < 0) | (v > 254)))
-        raise ValueError(f"estimate {v[i]} for state {first + i} is outside 0 to 254")
+        where = "the goal" if first < 0 else f"state {first + i}"
+        raise ValueError(f"estimate {v[i]} for {where} is outside 0 to 254")
     return v.astype(np.uint8)
 
 
@@ -672,11 +725,16 @@ class PatternDB:
     small missing tables (``auto``, ``6-6-3``, ``5-5-5``) are built there on the spot.
     """
 
-    __slots__ = ("_db", "puzzle")
+    __slots__ = ("_db", "puzzle", "_args")
 
-    def __init__(self, core: Any, puzzle: Puzzle):
+    def __init__(self, core: Any, puzzle: Puzzle, args: tuple = ()):
         self._db = core
         self.puzzle = puzzle
+        self._args = args
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # loaded again from its files where it is unpickled (a Dask worker, a subprocess)
+        return (_load_patterns, self._args)
 
     @classmethod
     def load(
@@ -694,8 +752,10 @@ class PatternDB:
         ``1,2,3/4,5,6,7``) from ``dir``. ``notice`` receives what the CLI would say on stderr.
         With ``share``, the tables stay the files' memory mappings instead of private copies:
         processes on one machine then share one copy (lookups are somewhat slower)."""
-        core = _core.Solver(puzzle._p, "pdb", partition, os.fspath(dir), reflect, build_missing, None, notice, share)
-        return cls(core, puzzle)
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
+        core = _core.Solver(puzzle._p, "pdb", partition, _dir(dir), reflect, build_missing, None, notice, share)
+        return cls(core, puzzle, (puzzle, partition, os.fspath(dir), build_missing, reflect, share))
 
     @property
     def partition(self) -> str:
@@ -726,6 +786,20 @@ class PatternDB:
         return int(h[0]) if single else h.astype(np.int32, copy=False)
 
 
+def _dir(dir: Union[str, os.PathLike]) -> str:
+    """A tables directory that exists (FileNotFoundError, NotADirectoryError otherwise)."""
+    path = os.fspath(dir)
+    if not os.path.isdir(path):
+        if os.path.exists(path):
+            raise NotADirectoryError(f"dir {path}: not a directory")
+        raise FileNotFoundError(f"dir {path}: no such directory")
+    return path
+
+
+def _load_patterns(puzzle: Puzzle, partition: str, dir: str, build_missing: bool, reflect: bool, share: bool) -> "PatternDB":
+    return PatternDB.load(puzzle, partition, dir, build_missing, reflect, None, share)
+
+
 _ALGORITHMS = ("auto", "astar", "a*", "idastar", "ida*", "bfs", "greedy", "weighted")
 
 
@@ -734,7 +808,7 @@ class Solver:
     chooses it (``auto``: linear conflict up to 12 cells; past that, pattern tables found in
     ``dir``), the tables found, loaded or built on the spot, and kept for every call."""
 
-    __slots__ = ("_s", "puzzle", "load_seconds")
+    __slots__ = ("_s", "puzzle", "load_seconds", "_args")
 
     def __init__(
         self,
@@ -751,16 +825,19 @@ class Solver:
         if not isinstance(puzzle, Puzzle):
             raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
         self.puzzle = puzzle
+        self._args = (puzzle, heuristic, partition, dir, reflect, build_missing, table, None, share_tables)
         if isinstance(heuristic, PatternDB):
             if heuristic.puzzle != puzzle:
                 raise ValueError(f"the pattern tables are for {heuristic.puzzle!r}, not {puzzle!r}")
             self._s = heuristic._db
             self.load_seconds = 0.0
             return
+        if heuristic is not None and not isinstance(heuristic, str):
+            raise TypeError(f"heuristic must be a name or a PatternDB, not {type(heuristic).__name__}")
         name = None if heuristic in (None, "auto") else str(heuristic)
         path = None if table is None else os.fspath(table)
         self._s = _core.Solver(
-            puzzle._p, name, partition, os.fspath(dir), reflect, build_missing, path, notice, share_tables
+            puzzle._p, name, partition, _dir(dir), reflect, build_missing, path, notice, share_tables
         )
         self.load_seconds = float(self._s.load_seconds)
 
@@ -777,7 +854,18 @@ class Solver:
     def __repr__(self) -> str:
         return f"Solver({self.puzzle!r}, heuristic={self.heuristic!r})"
 
-    def _options(self, algorithm: str, weight: Optional[float]) -> tuple[str, Optional[float]]:
+    def __reduce__(self) -> tuple[Any, ...]:
+        # opened again, tables and all, where it is unpickled
+        return (Solver, self._args)
+
+    def _options(
+        self, algorithm: str, weight: Optional[float], max_nodes: Any, max_memory: Any, threads: Any
+    ) -> tuple[str, Optional[float]]:
+        _opt_int(max_nodes, "max_nodes")
+        _opt_int(max_memory, "max_memory", 1)
+        _opt_int(threads, "threads", 1)
+        if not isinstance(algorithm, str):
+            raise TypeError(f"algorithm must be a name, not {type(algorithm).__name__}")
         a = algorithm.lower()
         if a not in _ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r}: use one of {', '.join(_ALGORITHMS)}")
@@ -800,7 +888,7 @@ class Solver:
         ``weight``). Raises :class:`SearchLimitError` at ``max_nodes`` (generated) or
         ``max_memory`` (bytes), ``KeyboardInterrupt`` on Ctrl-C."""
         _convention(convention)
-        a, w = self._options(algorithm, weight)
+        a, w = self._options(algorithm, weight, max_nodes, max_memory, threads)
         r = self._s.solve(self.puzzle._one(state), a, w, max_nodes, max_memory, threads)
         return None if r is None else _solution(r, convention)
 
@@ -818,7 +906,7 @@ class Solver:
         default all cores); results in input order. A board whose search fails (a limit) is
         marked ``FAILED`` with its reason and the others go on; Ctrl-C stops the batch."""
         _convention(convention)
-        a, w = self._options(algorithm, weight)
+        a, w = self._options(algorithm, weight, max_nodes, max_memory, threads)
         boards, _ = self.puzzle._boards(states, np.uint16)
         r = self._s.solve_batch(boards, a, w, max_nodes, max_memory, threads)
         moves = [None if m is None else (to_tile_moves(m) if convention == "tile" else m) for m in r["moves"]]
@@ -949,8 +1037,12 @@ def experiment(
     if table is None:
         goal = "center" if preset in ("rn", "russell-norvig") else "blank-first"
         table = Table.build(Puzzle(3, 3, goal))
+    count = _int(count, "count", 1)
+    ids_max_depth = _int(ids_max_depth, "ids_max_depth")
+    if ids_max_depth > 255:
+        raise ValueError("ids_max_depth must be at most 255")
     columns = ([("idastar", "none")] if ids else []) + [(algorithm, h) for h in heuristics]
-    ds = [int(d) for d in depths]
+    ds = [_int(d, "a depth") for d in depths]
     if any(d < 0 or d > 255 for d in ds):
         raise ValueError("depths must be 0 to 255")
     labels, rows = _core.experiment(table._t, ds, int(count), _seed(seed), columns, preset, ids_max_depth, progress)

@@ -243,9 +243,10 @@ def _client(client: Optional[distributed.Client]) -> distributed.Client:
         ) from None
 
 
-def _chunk_hash(puzzle: st.Puzzle, boards: np.ndarray) -> str:
-    """A digest of a chunk's boards (and the puzzle), to recognise them in a results file."""
-    h = hashlib.sha256(f"{puzzle.rows}x{puzzle.cols}:{[int(t) for t in puzzle.goal]}:".encode())
+def _chunk_hash(puzzle: st.Puzzle, boards: np.ndarray, settings: str = "") -> str:
+    """A digest of a chunk's boards, the puzzle and the search's settings, to recognise them in
+    a results file (a rerun with another heuristic or limit must not reuse old answers)."""
+    h = hashlib.sha256(f"{puzzle.rows}x{puzzle.cols}:{[int(t) for t in puzzle.goal]}:{settings}:".encode())
     h.update(np.ascontiguousarray(boards, dtype="<u2").tobytes())
     return h.hexdigest()[:32]
 
@@ -279,8 +280,9 @@ def _read_results(path: str, hashes: list[str], chunk_size: int, total: int) -> 
             )
         if digest != hashes[i]:
             raise ValueError(
-                f"{where}: chunk {i} was solved for other boards than these (a different input or "
-                "puzzle): pass another results_file, or remove this one to start over"
+                f"{where}: chunk {i} was solved for other boards or settings than these (a different "
+                "input, puzzle, heuristic, algorithm or limit): pass another results_file, or remove "
+                "this one to start over"
             )
         done.setdefault(i, rec)  # a chunk recorded twice (two runs at once) counts once
     return done, end
@@ -387,7 +389,8 @@ def solve_batch(
     boards = _checked_boards(puzzle, states)
     total = len(boards)
     starts = list(range(0, total, chunk_size))
-    hashes = [_chunk_hash(puzzle, boards[s : s + chunk_size]) for s in starts]
+    settings = repr((heuristic, partition, reflect, algorithm, weight, max_nodes, max_memory))
+    hashes = [_chunk_hash(puzzle, boards[s : s + chunk_size], settings) for s in starts]
 
     done: dict[int, dict[str, Any]] = {}
     path = None if results_file is None else os.fspath(results_file)

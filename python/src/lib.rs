@@ -42,6 +42,12 @@ create_exception!(
 pub(crate) fn error(e: slidetable::Error) -> PyErr {
     use slidetable::Error as E;
     let text = e.to_string();
+    // the kind is the innermost error's (a file that could not be opened is an OSError whatever
+    // was being done with it); the message is the whole chain's
+    let mut e = e;
+    while let E::InFile { source, .. } = e {
+        e = *source;
+    }
     match e {
         E::Io { source, .. } => match source.kind() {
             std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(text),

@@ -3,7 +3,7 @@
 
 use numpy::prelude::*;
 use numpy::{PyArray1, PyArray2, PyArray3, PyReadonlyArray2};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyMemoryError, PyValueError};
 use pyo3::prelude::*;
 use slidetable::heuristic::Heuristic;
 use slidetable::puzzle::board::Dir;
@@ -191,7 +191,11 @@ impl Puzzle {
         seed: u64,
     ) -> PyResult<Bound<'py, PyArray2<u16>>> {
         let c = self.shape.cells();
-        let mut out = vec![0u16; count * c];
+        let too_many = || format!("{count} boards of {c} cells do not fit in memory");
+        let len = count.checked_mul(c).ok_or_else(|| PyValueError::new_err(too_many()))?;
+        let mut out: Vec<u16> = Vec::new();
+        out.try_reserve_exact(len).map_err(|_| PyMemoryError::new_err(too_many()))?;
+        out.resize(len, 0);
         py.detach(|| arrays::random_walks(&self.goal_board, count, steps, seed, &mut out));
         PyArray1::from_vec(py, out).reshape([count, c])
     }

@@ -106,15 +106,12 @@ impl Table {
     /// the size `table` checks on open).
     #[staticmethod]
     fn open(py: Python<'_>, path: PathBuf) -> PyResult<Table> {
-        let context = |e: slidetable::Error| {
-            let err = error(e);
-            Python::attach(|py| {
-                PyErr::from_type(err.get_type(py), format!("opening {}: {}", path.display(), err.value(py)))
-            })
-        };
-        let table =
-            py.detach(|| slidetable::open(&path).and_then(|t| slidetable::Table::new(Bytes::Map(t.into_inner()))));
-        Ok(Table { table: table.map_err(context)?, path: Some(path.display().to_string()) })
+        let table = py.detach(|| {
+            slidetable::open(&path)
+                .and_then(|t| slidetable::Table::new(Bytes::Map(t.into_inner())))
+                .map_err(|e| slidetable::Error::in_file("opening", &path, e))
+        });
+        Ok(Table { table: table.map_err(error)?, path: Some(path.display().to_string()) })
     }
 
     #[getter]

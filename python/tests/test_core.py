@@ -33,10 +33,10 @@ def bfs_distances(rows: int, cols: int, goal: tuple[int, ...]) -> dict[tuple[int
         for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
             nr, nc = r + dr, c + dc
             if 0 <= nr < rows and 0 <= nc < cols:
-                t = list(s)
+                cells = list(s)
                 n = nr * cols + nc
-                t[b], t[n] = t[n], t[b]
-                t = tuple(t)
+                cells[b], cells[n] = cells[n], cells[b]
+                t = tuple(cells)
                 if t not in dist:
                     dist[t] = dist[s] + 1
                     queue.append(t)
@@ -407,3 +407,61 @@ def test_stubs_match_the_extension(tmp_path):
         [sys.executable, "-m", "mypy.stubtest", "slidetable._core"], capture_output=True, text=True, cwd=tmp_path
     )
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_what_a_review_found(tmp_path, eight_file):
+    p = st.Puzzle(3, 3)
+    # an impossible allocation is an exception, not a crash
+    with pytest.raises((MemoryError, ValueError)):
+        p.random_walk(2**62, 1)
+    # numbers are whole numbers: floats and bools are refused, negatives are ValueErrors
+    for bad in (lambda: st.Puzzle(2.5, 3), lambda: p.random_walk(2.5, 5), lambda: p.random_walk(2, 5, seed=1.7),
+                lambda: st.Table.build(p).sample(5.5, 1), lambda: st.actions_to_moves([1.5]),
+                lambda: st.Puzzle(True, 3), lambda: st.parse(123), lambda: st.moves_to_actions(5),
+                lambda: st.Table.build("3x3")):
+        with pytest.raises(TypeError):
+            bad()
+    for bad in (lambda: st.Puzzle(-1, 3), lambda: st.solve(HARDEST, max_nodes=-1), lambda: st.solve(HARDEST, threads=0),
+                lambda: st.experiment(count=-1), lambda: st.moves_to_actions("U,X")):
+        with pytest.raises(ValueError):
+            bad()
+    # grade's batch size, and a heuristic of the wrong shape
+    t = st.Table.build(st.Puzzle(2, 3))
+    with pytest.raises(ValueError, match="batch_size"):
+        t.grade(lambda b: np.zeros(len(b)), batch_size=-1)
+    with pytest.raises(ValueError, match="one estimate per board"):
+        t.grade(lambda b: np.zeros((2, len(b) // 2)))
+    # empty Python lists are empty batches; no moves is no moves
+    assert t.distance([]).shape == (0,) and t.unrank([]).shape == (0, 6)
+    assert (p.apply(p.goal, []) == p.goal).all()
+    # one board given as a grid, to the module-level calls
+    fifteen = st.instances("korf100").boards[0]
+    assert st.heuristic(fifteen.reshape(4, 4), puzzle=st.Puzzle(4, 4, "blank-first")) == st.heuristic(
+        fifteen, puzzle=st.Puzzle(4, 4, "blank-first"))
+    assert st.solve(np.array(HARDEST).reshape(3, 3)).length == 31
+    # file errors keep their kind through the solver
+    with pytest.raises(FileNotFoundError):
+        st.Solver(p, heuristic="table", table=tmp_path / "missing.table")
+    with pytest.raises(FileNotFoundError):
+        st.Solver(p, dir=tmp_path / "nowhere")
+    with pytest.raises(FileNotFoundError, match="^opening [^:]*: No such file"):
+        st.Table.open(tmp_path / "nope.table")
+    damaged = tmp_path / "damaged.table"
+    data = bytearray(open(eight_file, "rb").read())
+    data[-10] ^= 1
+    damaged.write_bytes(bytes(data))
+    with pytest.raises(st.TableError):
+        st.Solver(p, heuristic="table", table=damaged)
+    # a table heuristic without a table is refused when the solver is made, not at every search
+    with pytest.raises(ValueError, match="no table"):
+        st.Solver(st.Puzzle(2, 5), heuristic="table", dir=tmp_path)
+    # tables, solvers and pattern databases pickle (opened or built again where unpickled)
+    import pickle
+
+    t2 = pickle.loads(pickle.dumps(st.Table.open(eight_file)))
+    assert t2.distance(HARDEST) == 31
+    assert pickle.loads(pickle.dumps(t)).distance([1, 2, 3, 4, 0, 5]) == 1
+    s = pickle.loads(pickle.dumps(st.Solver(p, heuristic="manhattan")))
+    assert s.heuristic == "manhattan" and s.solve(HARDEST).length == 31
+    db = st.PatternDB.load(p, "1,2,3,4/5,6,7,8", dir=tmp_path)
+    assert (pickle.loads(pickle.dumps(db)).h(HARDEST)) == db.h(HARDEST)

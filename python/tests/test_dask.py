@@ -185,7 +185,7 @@ def test_tables_are_opened_once_per_worker(client, tmp_path):
 
 def test_missing_tables_raise_and_leave_no_plugin(client, tmp_path):
     kw: dict[str, Any] = dict(heuristic="pdb", partition="auto", dir=str(tmp_path / "nowhere"), build_missing=False)
-    with pytest.raises(ValueError, match="no such directory"):
+    with pytest.raises(FileNotFoundError, match="no such directory"):
         sd.solve_batch(BOARDS[:10], P33, client=client, **kw)
     name = solver_name(puzzle=P33, **kw)
     plugins = client.run(lambda dask_worker: list(dask_worker.plugins))
