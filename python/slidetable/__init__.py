@@ -173,7 +173,8 @@ class Puzzle:
 
     ``Puzzle(3, 3)`` is the 8-puzzle with the blank last; ``Puzzle(4, 4, goal="blank-first")`` the
     15-puzzle of Korf's instances. ``goal`` is a name of the CLI (``blank-last``, ``blank-first``,
-    ``snail``/``center``) or an arrangement (text or an array).
+    ``snail``: the tiles along a clockwise spiral, which ends in the centre on 3x3, hence its other
+    name ``center``) or an arrangement (text or an array).
     """
 
     __slots__ = ("_p",)
