@@ -119,6 +119,12 @@ pub enum Error {
         /// Nodes generated when it stopped.
         generated: u64,
     },
+    /// A build was stopped (its stop flag set) before it finished; nothing was written.
+    #[error("the build was cancelled after depth {depth}; no table was written")]
+    BuildCancelled {
+        /// The last depth completed.
+        depth: u32,
+    },
     /// A search stopped at a limit before finding a solution.
     #[error("{algorithm} gave up at {what} ({generated} nodes generated, {} MiB held) without a solution: raise the limit, or try `--algorithm idastar` (memory linear in the solution) or a stronger heuristic", bytes / (1 << 20))]
     SearchLimit {

@@ -870,3 +870,37 @@ fn an_inconsistent_pair_names_both_entries() {
         e => panic!("{e:?}"),
     }
 }
+
+#[test]
+fn a_stopped_build_writes_nothing_and_leaves_the_old_file() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.table");
+    std::fs::write(&path, b"the user's old file").unwrap();
+    let goal = slidetable::Goal::BlankLast.board(slidetable::Shape::EIGHT).unwrap();
+    let stop = AtomicBool::new(false);
+    let mut levels = 0;
+    let err = slidetable::table::build_file_until(
+        &goal,
+        &path,
+        |p| {
+            levels += 1;
+            if p.depth == 5 {
+                stop.store(true, Ordering::Relaxed);
+            }
+        },
+        &stop,
+    )
+    .err()
+    .unwrap();
+    assert!(matches!(err, slidetable::Error::BuildCancelled { depth: 5 }), "{err}");
+    assert_eq!(levels, 6);
+    assert_eq!(std::fs::read(&path).unwrap(), b"the user's old file");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "no temporary file left");
+    // in memory too
+    let stop = AtomicBool::new(true);
+    assert!(matches!(
+        slidetable::table::build_until(&goal, |_| {}, &stop),
+        Err(slidetable::Error::BuildCancelled { depth: 0 })
+    ));
+}

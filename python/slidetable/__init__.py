@@ -556,8 +556,8 @@ class Table:
         """Builds the table by breadth-first search from the goal, in memory or into ``path``
         (written to a temporary file and renamed: an existing file is untouched if the build
         fails). ``progress`` is called after each depth with a dict (depth, level_states,
-        reached, total, seconds). The search cannot be stopped half-way: an exception from
-        ``progress`` (or Ctrl-C) is raised when it ends, and with ``path`` the file is written."""
+        reached, total, seconds). Ctrl-C, or an exception from ``progress``, stops the build
+        after the depth in progress (the file is not written; an old one stays as it was)."""
         if not isinstance(puzzle, Puzzle):
             raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
         return cls(_core.Table.build(puzzle._p, None if path is None else os.fspath(path), progress))

@@ -62,7 +62,7 @@ pub(crate) fn error(e: slidetable::Error) -> PyErr {
         | E::ChecksumMismatch { .. }
         | E::Corrupt { .. } => TableError::new_err(text),
         E::SearchLimit { .. } => SearchLimitError::new_err(text),
-        E::Cancelled { .. } => PyKeyboardInterrupt::new_err(text),
+        E::Cancelled { .. } | E::BuildCancelled { .. } => PyKeyboardInterrupt::new_err(text),
         _ => PyValueError::new_err(text),
     }
 }

@@ -2,6 +2,7 @@
 
 use std::os::raw::c_int;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use numpy::prelude::*;
@@ -91,11 +92,13 @@ impl Table {
             }
             Ok(())
         };
-        // the breadth-first search has no stop switch: Ctrl-C is answered when it ends
-        let built = interruptible(py, &|| {}, report, |note| match &path {
-            Some(p) => slidetable::build_file(&goal, p, |pr| note(*pr))
+        // Ctrl-C, or a progress callback that raises, stops the search after the level in
+        // progress; a file being written is then dropped and any old one left as it was
+        let stop = AtomicBool::new(false);
+        let built = interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| match &path {
+            Some(p) => slidetable::table::build_file_until(&goal, p, |pr| note(*pr), &stop)
                 .map(|t| (slidetable::Table::new(Bytes::Map(t.into_inner())), Some(p.display().to_string()))),
-            None => slidetable::build(&goal, |pr| note(*pr))
+            None => slidetable::table::build_until(&goal, |pr| note(*pr), &stop)
                 .map(|t| (slidetable::Table::new(Bytes::Owned(t.into_inner())), None)),
         })?;
         let (table, path) = built.map_err(error)?;

@@ -465,3 +465,23 @@ def test_what_a_review_found(tmp_path, eight_file):
     assert s.heuristic == "manhattan" and s.solve(HARDEST).length == 31
     db = st.PatternDB.load(p, "1,2,3,4/5,6,7,8", dir=tmp_path)
     assert (pickle.loads(pickle.dumps(db)).h(HARDEST)) == db.h(HARDEST)
+
+
+def test_a_failing_progress_callback_stops_the_build(tmp_path):
+    path = tmp_path / "t.table"
+    path.write_bytes(b"the user's old file")
+    seen = []
+
+    def progress(p):
+        seen.append(p["depth"])
+        if p["depth"] == 2:
+            raise ZeroDivisionError("stop here")
+
+    # 3x4: 239,500,800 states, seconds to build in full; stopped after a few levels
+    started = time.perf_counter()
+    with pytest.raises(ZeroDivisionError, match="stop here"):
+        st.Table.build(st.Puzzle(3, 4), path, progress=progress)
+    assert time.perf_counter() - started < 2.5
+    assert path.read_bytes() == b"the user's old file"
+    assert os.listdir(tmp_path) == ["t.table"]
+    assert seen[:3] == [0, 1, 2] and len(seen) < 20

@@ -58,7 +58,22 @@ const PARALLEL_MIN: usize = 1 << 18;
 /// # Errors
 /// [`Error::BadShape`] if `table` is not exactly `index.len()` bytes, or if a distance would not fit
 /// in a byte below the unreached marker (impossible for boards of up to 12 cells).
-pub fn fill(index: &StateIndex, table: &mut [u8], mut progress: impl FnMut(&Progress)) -> Result<Vec<u64>, Error> {
+pub fn fill(index: &StateIndex, table: &mut [u8], progress: impl FnMut(&Progress)) -> Result<Vec<u64>, Error> {
+    fill_until(index, table, progress, &AtomicBool::new(false))
+}
+
+/// As [`fill`], stopping with [`Error::BuildCancelled`] after the first level at which `stop` is
+/// set (checked after each level, where `progress` is called: a callback that wants the build
+/// stopped can set it).
+///
+/// # Errors
+/// Those of [`fill`], and [`Error::BuildCancelled`].
+pub fn fill_until(
+    index: &StateIndex,
+    table: &mut [u8],
+    mut progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<Vec<u64>, Error> {
     let start = Instant::now();
     if table.len() as u64 != index.len() {
         return Err(Error::BadShape(format!("table of {} bytes for {} states", table.len(), index.len())));
@@ -136,6 +151,9 @@ pub fn fill(index: &StateIndex, table: &mut [u8], mut progress: impl FnMut(&Prog
             total: index.len(),
             elapsed: start.elapsed(),
         });
+        if stop.load(Relaxed) {
+            return Err(Error::BuildCancelled { depth: depth as u32 });
+        }
     }
     if reached != index.len() {
         return Err(Error::BadShape(format!(

@@ -3,6 +3,7 @@
 use std::fs::File;
 use std::ops::Range;
 use std::path::Path;
+use std::sync::atomic::AtomicBool;
 
 use memmap2::Mmap;
 use rayon::prelude::*;
@@ -47,9 +48,18 @@ pub struct Solution {
 /// # Errors
 /// [`Error::TableTooLarge`] for boards of more than 12 cells.
 pub fn build(goal: &Board, progress: impl FnMut(&Progress)) -> Result<Table<Vec<u8>>, Error> {
+    build_until(goal, progress, &AtomicBool::new(false))
+}
+
+/// As [`build`], stopping with [`Error::BuildCancelled`] after the first level at which `stop`
+/// is set (a front end's Ctrl-C, or its progress callback's failure).
+///
+/// # Errors
+/// Those of [`build`], and [`Error::BuildCancelled`].
+pub fn build_until(goal: &Board, progress: impl FnMut(&Progress), stop: &AtomicBool) -> Result<Table<Vec<u8>>, Error> {
     let index = StateIndex::new(goal)?;
     let mut data = vec![0u8; PAYLOAD_OFFSET + index.len() as usize];
-    fill_file(&index, &mut data, progress)?;
+    fill_file(&index, &mut data, progress, stop)?;
     Table::from_parts(data, index)
 }
 
@@ -65,17 +75,36 @@ pub fn build(goal: &Board, progress: impl FnMut(&Progress)) -> Result<Table<Vec<
 /// [`Error::TableTooLarge`] for boards of more than 12 cells; [`Error::Io`] when the file cannot
 /// be created, allocated, synced or renamed.
 pub fn build_file(goal: &Board, path: &Path, progress: impl FnMut(&Progress)) -> Result<Table<Mmap>, Error> {
+    build_file_until(goal, path, progress, &AtomicBool::new(false))
+}
+
+/// As [`build_file`], stopping with [`Error::BuildCancelled`] after the first level at which
+/// `stop` is set; the file at `path` is then untouched, as after any failed build.
+///
+/// # Errors
+/// Those of [`build_file`], and [`Error::BuildCancelled`].
+pub fn build_file_until(
+    goal: &Board,
+    path: &Path,
+    progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<Table<Mmap>, Error> {
     let index = StateIndex::new(goal)?;
     let mut pending = PendingFile::create(path, PAYLOAD_OFFSET as u64 + index.len())?;
-    fill_file(&index, pending.bytes_mut(), progress)?;
+    fill_file(&index, pending.bytes_mut(), progress, stop)?;
     let map = pending.commit()?;
     Table::from_parts(map, index)
 }
 
 /// Fills a whole table file's bytes: the search into the payload, then the header.
-fn fill_file(index: &StateIndex, file: &mut [u8], progress: impl FnMut(&Progress)) -> Result<(), Error> {
+fn fill_file(
+    index: &StateIndex,
+    file: &mut [u8],
+    progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<(), Error> {
     let (head, payload) = file.split_at_mut(PAYLOAD_OFFSET);
-    let histogram = bfs::fill(index, payload, progress)?;
+    let histogram = bfs::fill_until(index, payload, progress, stop)?;
     let header = Header {
         shape: index.shape(),
         goal: index.goal().clone(),
