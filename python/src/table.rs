@@ -54,26 +54,30 @@ fn progress_dict<'py>(py: Python<'py>, p: &Progress) -> PyResult<Bound<'py, PyDi
     Ok(d)
 }
 
+/// A grade's figures by name, in one order for the per-depth columns and the total.
+fn grade_fields(g: &DepthGrade) -> [(&'static str, u64); 8] {
+    [
+        ("states", g.states),
+        ("sum_h", g.sum_h),
+        ("sum_exact", g.sum_exact),
+        ("exact", g.exact),
+        ("overestimates", g.overestimates),
+        ("max_overestimate", g.max_overestimate as u64),
+        ("edges", g.edges),
+        ("inconsistent_edges", g.inconsistent_edges),
+    ]
+}
+
 fn grade_dict<'py>(py: Python<'py>, by_depth: &[DepthGrade], total: &DepthGrade) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    let column = |f: &dyn Fn(&DepthGrade) -> u64| -> Vec<u64> { by_depth.iter().map(f).collect() };
-    d.set_item("states", column(&|g| g.states))?;
-    d.set_item("sum_h", column(&|g| g.sum_h))?;
-    d.set_item("sum_exact", column(&|g| g.sum_exact))?;
-    d.set_item("exact", column(&|g| g.exact))?;
-    d.set_item("overestimates", column(&|g| g.overestimates))?;
-    d.set_item("max_overestimate", column(&|g| g.max_overestimate as u64))?;
-    d.set_item("edges", column(&|g| g.edges))?;
-    d.set_item("inconsistent_edges", column(&|g| g.inconsistent_edges))?;
+    for (k, (name, _)) in grade_fields(total).into_iter().enumerate() {
+        let column: Vec<u64> = by_depth.iter().map(|g| grade_fields(g)[k].1).collect();
+        d.set_item(name, column)?;
+    }
     let t = PyDict::new(py);
-    t.set_item("states", total.states)?;
-    t.set_item("sum_h", total.sum_h)?;
-    t.set_item("sum_exact", total.sum_exact)?;
-    t.set_item("exact", total.exact)?;
-    t.set_item("overestimates", total.overestimates)?;
-    t.set_item("max_overestimate", total.max_overestimate)?;
-    t.set_item("edges", total.edges)?;
-    t.set_item("inconsistent_edges", total.inconsistent_edges)?;
+    for (name, value) in grade_fields(total) {
+        t.set_item(name, value)?;
+    }
     d.set_item("total", t)?;
     Ok(d)
 }
