@@ -296,6 +296,11 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
         b = np.asarray(board)
         if b.dtype.kind not in "iu":
             raise TypeError(f"options['board'] must be an integer board, not {b.dtype}")
+        if b.size != self.puzzle.cells or b.ndim not in (1, 2):
+            raise ValueError(
+                f"options['board'] must be one board of {self.puzzle.cells} cells "
+                f"(flat or {self.puzzle.rows}x{self.puzzle.cols}), not shape {b.shape}"
+            )
         b = b.reshape(-1)
         if not self.puzzle.is_solvable(b):
             reason = self.puzzle.unsolvable_reason(b)
