@@ -60,6 +60,15 @@ fn count<T>(shape: Shape, cells: &[T]) -> Result<usize, RowError> {
     Ok(cells.len() / n)
 }
 
+/// Checks every board (in parallel) before work that assumes them valid; returns how many.
+fn check_all(shape: Shape, cells: &[impl Copy + Into<u64> + Sync]) -> Result<usize, RowError> {
+    let boards = count(shape, cells)?;
+    for_each_board(shape, cells, &mut vec![(); boards], 1, |row, board, _| {
+        check_cells(shape, board).map(|_| ()).map_err(|e| row_error(row, e))
+    })?;
+    Ok(boards)
+}
+
 /// Runs `f(row, board, answers)` over every board in parallel, `per_board` answers each, stopping
 /// at the first error (the error of the lowest row among those that failed is reported).
 fn for_each_board<T: Sync, A: Send>(
@@ -221,17 +230,9 @@ pub fn estimates(goal: &Board, h: Heuristic, cells: &[u16], out: &mut [u32]) -> 
 pub fn pattern_estimates(set: &PatternSet, cells: &[u8], reflect: bool, out: &mut [u32]) -> Result<(), RowError> {
     let shape = set.goal().shape();
     let n = shape.cells();
-    let boards = count(shape, cells)?;
-    assert_eq!(out.len(), boards, "the answer slice must hold one answer per board");
     // every board is checked first (cheap), then the lookups run on blocks of checked boards
-    let mut first_bad = None;
-    for_each_board(shape, cells, &mut vec![(); boards], 1, |row, board, _| {
-        check_cells(shape, board).map(|_| ()).map_err(|e| row_error(row, e))
-    })
-    .unwrap_or_else(|e| first_bad = Some(e));
-    if let Some(e) = first_bad {
-        return Err(e);
-    }
+    let boards = check_all(shape, cells)?;
+    assert_eq!(out.len(), boards, "the answer slice must hold one answer per board");
     cells.par_chunks(CHUNK * n).zip(out.par_chunks_mut(CHUNK)).for_each(|(chunk, answers)| {
         set.estimate_many(chunk, reflect, answers);
     });
@@ -359,11 +360,7 @@ pub fn solve_many(solver: &Solver, cells: &[u16], options: &Options) -> Result<V
     assert_eq!(options.threads, 1, "solve_many runs one thread per search");
     let shape = solver.goal_board().shape();
     let n = shape.cells();
-    let boards = count(shape, cells)?;
-    let mut ok = vec![(); boards];
-    for_each_board(shape, cells, &mut ok, 1, |row, board, _| {
-        check_cells(shape, board).map(|_| ()).map_err(|e| row_error(row, e))
-    })?;
+    check_all(shape, cells)?;
     let outcomes: Vec<Outcome> = cells
         .par_chunks(n)
         .with_max_len(1)

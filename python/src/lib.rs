@@ -77,6 +77,22 @@ pub(crate) fn row_error(e: slidetable::arrays::RowError) -> PyErr {
     })
 }
 
+/// The boards of a (n, cells) array as one slice, after checking they have `shape`'s cells.
+pub(crate) fn rows<'a, T: numpy::Element>(
+    shape: slidetable::Shape,
+    cells: &'a numpy::PyReadonlyArray2<'_, T>,
+) -> PyResult<&'a [T]> {
+    use numpy::PyUntypedArrayMethods;
+    let given = cells.shape()[1];
+    if given != shape.cells() {
+        return Err(PyValueError::new_err(format!(
+            "boards of {given} cells given, but a {shape} board has {} cells",
+            shape.cells()
+        )));
+    }
+    cells.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// Runs `work` on a worker thread with the GIL released, passing `report` each message the work
 /// sends (with the GIL held, on this thread), and answering Ctrl-C: on a signal, `cancel` is
 /// called, the work is waited for (it must then stop soon) and the signal's exception raised.

@@ -9,7 +9,7 @@ use slidetable::heuristic::Heuristic;
 use slidetable::puzzle::board::Dir;
 use slidetable::{arrays, Board, Goal, Shape};
 
-use crate::{error, row_error};
+use crate::{error, row_error, rows};
 
 /// A board shape and its goal.
 #[pyclass(frozen, module = "slidetable._core")]
@@ -20,20 +20,6 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
-    /// Boards of this puzzle's shape from a (n, cells) array.
-    pub fn boards<'a, T: numpy::Element>(&self, cells: &'a PyReadonlyArray2<'_, T>) -> PyResult<&'a [T]> {
-        let dims = cells.shape();
-        if dims[1] != self.shape.cells() {
-            return Err(PyValueError::new_err(format!(
-                "boards of {} cells given, but a {} board has {} cells",
-                dims[1],
-                self.shape,
-                self.shape.cells()
-            )));
-        }
-        cells.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))
-    }
-
     pub fn board(&self, cells: Vec<u16>) -> PyResult<Board> {
         Board::new(self.shape, cells).map_err(error)
     }
@@ -134,7 +120,7 @@ impl Puzzle {
         py: Python<'py>,
         cells: PyReadonlyArray2<'py, u16>,
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
-        let rows = self.boards(&cells)?;
+        let rows = rows(self.shape, &cells)?;
         let mut out = vec![false; cells.shape()[0]];
         py.detach(|| arrays::solvable(&self.goal_board, rows, &mut out)).map_err(row_error)?;
         Ok(PyArray1::from_vec(py, out))
@@ -152,7 +138,7 @@ impl Puzzle {
                 "unknown heuristic `{name}`: use misplaced (hamming), manhattan, linear-conflict or nilsson"
             ))
         })?;
-        let rows = self.boards(&cells)?;
+        let rows = rows(self.shape, &cells)?;
         let mut out = vec![0u32; cells.shape()[0]];
         py.detach(|| arrays::estimates(&self.goal_board, h, rows, &mut out)).map_err(row_error)?;
         Ok(PyArray1::from_vec(py, out))
@@ -165,7 +151,7 @@ impl Puzzle {
         py: Python<'py>,
         cells: PyReadonlyArray2<'py, u16>,
     ) -> PyResult<(Bound<'py, PyArray3<u16>>, Bound<'py, PyArray2<bool>>)> {
-        let rows = self.boards(&cells)?;
+        let rows = rows(self.shape, &cells)?;
         let (n, c) = (cells.shape()[0], self.shape.cells());
         let mut kids = vec![0u16; n * 4 * c];
         let mut valid = vec![false; n * 4];

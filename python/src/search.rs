@@ -16,7 +16,7 @@ use slidetable::solver::{self, HeuristicKind, Notice, SolverConfig};
 use slidetable::Board;
 
 use crate::puzzle::Puzzle;
-use crate::{error, interruptible, row_error};
+use crate::{error, interruptible, row_error, rows};
 
 /// What the CLI would print on stderr, as one line for a Python callback.
 fn notice_text(n: &Notice) -> String {
@@ -198,15 +198,7 @@ impl Solver {
         reflect: bool,
     ) -> PyResult<Bound<'py, PyArray1<u32>>> {
         let set = self.solver.patterns().ok_or_else(|| PyValueError::new_err("this solver has no pattern tables"))?;
-        let shape = set.goal().shape();
-        if cells.shape()[1] != shape.cells() {
-            return Err(PyValueError::new_err(format!(
-                "boards of {} cells given, but the tables are for {shape} boards of {} cells",
-                cells.shape()[1],
-                shape.cells()
-            )));
-        }
-        let rows = cells.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let rows = rows(set.goal().shape(), &cells)?;
         let mut out = vec![0u32; cells.shape()[0]];
         py.detach(|| arrays::pattern_estimates(set, rows, reflect, &mut out)).map_err(row_error)?;
         Ok(PyArray1::from_vec(py, out))
@@ -255,14 +247,7 @@ impl Solver {
         threads: Option<usize>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let shape = self.solver.goal_board().shape();
-        if cells.shape()[1] != shape.cells() {
-            return Err(PyValueError::new_err(format!(
-                "boards of {} cells given, but this solver is for {shape} boards of {} cells",
-                cells.shape()[1],
-                shape.cells()
-            )));
-        }
-        let rows = cells.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let rows = rows(shape, &cells)?;
         let watch = Arc::new(Watch::new());
         let mut options = self.options(algorithm, weight, max_nodes, max_memory)?;
         // the boards run side by side: each gets its share of the memory limit

@@ -17,7 +17,7 @@ use slidetable::solver::TableBytes as Bytes;
 use slidetable::{arrays, Board, Progress};
 
 use crate::puzzle::Puzzle;
-use crate::{error, interruptible, row_error};
+use crate::{error, interruptible, row_error, rows};
 
 /// A perfect table.
 #[pyclass(frozen, module = "slidetable._core")]
@@ -27,18 +27,6 @@ pub struct Table {
 }
 
 impl Table {
-    fn boards<'a>(&self, cells: &'a PyReadonlyArray2<'_, u8>) -> PyResult<&'a [u8]> {
-        let n = self.table.index().shape().cells();
-        if cells.shape()[1] != n {
-            return Err(PyValueError::new_err(format!(
-                "boards of {} cells given, but this table is for {} boards of {n} cells",
-                cells.shape()[1],
-                self.table.index().shape()
-            )));
-        }
-        cells.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))
-    }
-
     fn board(&self, cells: Vec<u16>) -> PyResult<Board> {
         Board::new(self.table.index().shape(), cells).map_err(error)
     }
@@ -156,14 +144,14 @@ impl Table {
     }
 
     fn distances<'py>(&self, py: Python<'py>, cells: PyReadonlyArray2<'py, u8>) -> PyResult<Bound<'py, PyArray1<i16>>> {
-        let rows = self.boards(&cells)?;
+        let rows = rows(self.table.index().shape(), &cells)?;
         let mut out = vec![0i16; cells.shape()[0]];
         py.detach(|| arrays::distances(&self.table, rows, &mut out)).map_err(row_error)?;
         Ok(PyArray1::from_vec(py, out))
     }
 
     fn ranks<'py>(&self, py: Python<'py>, cells: PyReadonlyArray2<'py, u8>) -> PyResult<Bound<'py, PyArray1<i64>>> {
-        let rows = self.boards(&cells)?;
+        let rows = rows(self.table.index().shape(), &cells)?;
         let mut out = vec![0i64; cells.shape()[0]];
         py.detach(|| arrays::ranks(self.table.index(), rows, &mut out)).map_err(row_error)?;
         Ok(PyArray1::from_vec(py, out))
@@ -182,7 +170,7 @@ impl Table {
         py: Python<'py>,
         cells: PyReadonlyArray2<'py, u8>,
     ) -> PyResult<Bound<'py, PyArray2<bool>>> {
-        let rows = self.boards(&cells)?;
+        let rows = rows(self.table.index().shape(), &cells)?;
         let n = cells.shape()[0];
         let mut out = vec![false; n * 4];
         py.detach(|| arrays::optimal_moves(&self.table, rows, &mut out)).map_err(row_error)?;
@@ -279,7 +267,7 @@ impl Table {
 /// for the Python path's overhead): (seconds, sum of the distances).
 #[pyfunction]
 pub fn bench_distance_loop(py: Python<'_>, table: &Table, cells: PyReadonlyArray2<'_, u8>) -> PyResult<(f64, i64)> {
-    let owned: Vec<u8> = table.boards(&cells)?.to_vec();
+    let owned: Vec<u8> = rows(table.table.index().shape(), &cells)?.to_vec();
     let mut out = vec![0i16; cells.shape()[0]];
     let result = py.detach(|| {
         let t = Instant::now();
