@@ -318,6 +318,15 @@ fn the_experiment_uses_the_sampled_boards_and_the_search_counts() {
     }
     // the same plan, the same figures
     assert_eq!(experiment::run(&t, &plan, |_| {}).unwrap(), rows);
+    // stopped from its own progress after the first row: that row delivered, then Cancelled
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let mut delivered = Vec::new();
+    let r = experiment::run_until(&t, &plan, &stop, |row| {
+        delivered.push(row.clone());
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    });
+    assert!(matches!(r, Err(Error::Cancelled { .. })));
+    assert_eq!(delivered, rows[..1]);
     let bad = Plan { depths: vec![40], ..plan };
     assert!(matches!(experiment::run(&t, &bad, |_| {}), Err(Error::NotEnoughStates { depth: 40, .. })));
 }

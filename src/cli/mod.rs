@@ -25,6 +25,8 @@ mod experiment;
 mod heuristic;
 mod plot;
 mod sample;
+#[cfg(feature = "serve")]
+mod serve;
 
 /// Exit status: the answer is "no" (an unsolvable board, a table that fails verification).
 pub const EXIT_NO: u8 = 1;
@@ -87,6 +89,10 @@ enum Command {
     /// Play the puzzle in the terminal, with the exact distance after every move.
     #[command(long_about = play::LONG_ABOUT)]
     Play(play::PlayArgs),
+    /// Serve a page for teaching search (play, heuristics, A* step by step) on this machine.
+    #[cfg(feature = "serve")]
+    #[command(long_about = serve::LONG_ABOUT)]
+    Serve(serve::ServeArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
     #[command(long_about = COMPLETIONS_ABOUT)]
     Completions {
@@ -128,6 +134,8 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
         Command::Heuristic(args) => heuristic::run(args),
         Command::Experiment(args) => experiment::run(args),
         Command::Play(args) => play::run(args),
+        #[cfg(feature = "serve")]
+        Command::Serve(args) => serve::run(args).map(|()| ExitCode::SUCCESS),
         Command::Completions { shell } => {
             let mut cmd = <Cli as clap::CommandFactory>::command();
             // into memory first: clap_complete panics on a failed write (a closed pipe)

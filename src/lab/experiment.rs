@@ -18,6 +18,8 @@
 //! made in every iteration. **b*** ([`effective_branching_factor`]) is solved from the *mean* N over the problems of a depth, as
 //! Russell & Norvig and Hazan & Ra do, not averaged over per-problem b* values.
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use crate::error::Error;
@@ -397,6 +399,20 @@ fn search_once<D: AsRef<[u8]> + Sync>(
 pub fn run<D: AsRef<[u8]> + Sync>(
     table: &Table<D>,
     plan: &Plan,
+    progress: impl FnMut(&Row),
+) -> Result<Vec<Row>, Error> {
+    run_until(table, plan, &AtomicBool::new(false), progress)
+}
+
+/// As [`run`], stopped when `stop` is set: it is read before each problem's search, and the rows
+/// already done have been given to `progress`.
+///
+/// # Errors
+/// Those of [`run`]; [`Error::Cancelled`] when stopped.
+pub fn run_until<D: AsRef<[u8]> + Sync>(
+    table: &Table<D>,
+    plan: &Plan,
+    stop: &AtomicBool,
     mut progress: impl FnMut(&Row),
 ) -> Result<Vec<Row>, Error> {
     let mut rows = Vec::with_capacity(plan.depths.len());
@@ -425,6 +441,9 @@ pub fn run<D: AsRef<[u8]> + Sync>(
             let found: Vec<(u64, u64, usize)> = problems
                 .par_iter()
                 .map(|b| {
+                    if stop.load(Ordering::Relaxed) {
+                        return Err(Error::Cancelled { generated: 0 });
+                    }
                     let counted = search_once(table, b, column, plan.counting)?;
                     counted.ok_or_else(|| Error::Corrupt {
                         index: table.index().index(b).unwrap_or(0),

@@ -33,6 +33,8 @@
 //! first; with an inconsistent guide (Nilsson's) or for greedy and weighted search it is a binary
 //! heap. Manhattan distance, misplaced tiles and linear conflicts are updated per move from the one
 //! tile that moves (linear conflicts: only the two lines it leaves and enters are recounted).
+//!
+//! [`trace`] is A* again, written plainly for teaching: every node and step recorded.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -48,6 +50,7 @@ mod open;
 mod pattern_ida;
 mod space;
 mod store;
+pub mod trace;
 
 use space::Space;
 

@@ -1,0 +1,557 @@
+//! The lookups of the JSON API (docs/SERVE.md): each parses its request into boards and options
+//! with the CLI's checks, asks the library, and writes the answer as JSON. Each answers in
+//! milliseconds; the work runs on tokio's blocking threads, so a slow one never holds up others.
+
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::Json;
+use serde::Deserialize;
+use serde_json::{json, Value};
+use slidetable::game;
+use slidetable::heuristic::Heuristic;
+use slidetable::lab::joint;
+use slidetable::puzzle::board::moves_to_string;
+use slidetable::search::trace::{self, ChildStatus};
+use slidetable::{Board, Dir, Error, Goal, Shape};
+
+use super::http::{ApiError, JsonBody};
+use super::space::{Space, MAX_CELLS};
+use super::Server;
+
+/// The default and the largest number of expansions of a recorded A*.
+pub const ASTAR_DEFAULT_EXPANSIONS: usize = 2_000;
+/// The largest number of expansions of a recorded A*.
+pub const ASTAR_MAX_EXPANSIONS: usize = 20_000;
+
+/// The heuristics a position is estimated with, in the page's order: name, label, admissible.
+pub const HEURISTICS: [(&str, &str, bool); 5] = [
+    ("hamming", "misplaced tiles (h1)", true),
+    ("manhattan", "Manhattan distance (h2)", true),
+    ("linear-conflict", "linear conflict", true),
+    ("nilsson", "Nilsson's P + 3S (not admissible)", false),
+    ("pdb", "pattern tables", true),
+];
+
+/// The shape a request names, read from the board where it does not, else 3x3.
+pub fn shape_of(shape: Option<&str>, board: Option<&Value>) -> Result<Shape, Error> {
+    if let Some(s) = shape {
+        return Shape::parse(s);
+    }
+    match board {
+        Some(Value::String(text)) => {
+            if let Some(b) = cos226(text) {
+                return Ok(b?.shape());
+            }
+            Board::square_shape_of(text).ok_or_else(|| {
+                Error::BadBoard(slidetable::BoardError::BadFile(format!(
+                    "cannot tell the shape of `{}` from its number of tiles: give `shape`, like \"3x4\"",
+                    text.chars().take(60).collect::<String>()
+                )))
+            })
+        }
+        Some(Value::Array(cells)) => {
+            let side = (cells.len() as f64).sqrt().round() as usize;
+            if side * side == cells.len() {
+                Shape::new(side, side)
+            } else {
+                Err(Error::BadOption(format!(
+                    "{} cells is not a square board: give `shape`, like \"3x4\"",
+                    cells.len()
+                )))
+            }
+        }
+        _ => Ok(Shape::EIGHT),
+    }
+}
+
+/// A COS 226 file's board, when `text` looks like one (more than one line, the first a size).
+fn cos226(text: &str) -> Option<Result<Board, Error>> {
+    let mut lines = text.lines().map(str::trim).filter(|l| !l.is_empty());
+    let first = lines.next()?;
+    let sized = first.split_whitespace().count() <= 2 && first.split_whitespace().all(|t| t.parse::<u32>().is_ok());
+    (sized && lines.next().is_some()).then(|| Board::parse_cos226(text))
+}
+
+/// The board of a request: the CLI's board text, a COS 226 file, or an array of numbers.
+pub fn board_of(shape: Shape, value: &Value) -> Result<Board, Error> {
+    let bad = |m: String| Error::BadOption(m);
+    let board = match value {
+        Value::String(text) => match cos226(text) {
+            Some(b) => b?,
+            None => Board::parse(shape, text)?,
+        },
+        Value::Array(cells) => {
+            let mut text = String::new();
+            for c in cells {
+                match c.as_u64() {
+                    Some(n) => text.push_str(&format!("{n} ")),
+                    None => return Err(bad(format!("`board` must hold whole numbers, found {c}"))),
+                }
+            }
+            Board::parse(shape, &text)?
+        }
+        other => return Err(bad(format!("`board` must be a string or an array of numbers, found {other}"))),
+    };
+    if board.shape() != shape {
+        return Err(Error::ShapeMismatch { board: board.shape(), table: shape });
+    }
+    Ok(board)
+}
+
+/// The goal a request names (`blank-last` when it does not).
+pub fn goal_of(shape: Shape, goal: Option<&str>) -> Result<Goal, Error> {
+    match goal {
+        Some(g) => Goal::parse(shape, g),
+        None => Ok(Goal::BlankLast),
+    }
+}
+
+/// Runs `work` on a blocking thread and turns its error into an answer.
+pub async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, format!("internal error: {e}")))?
+}
+
+/// The space of a request's shape and goal, and its board if it names one.
+pub fn resolve(
+    server: &Server,
+    shape: Option<&str>,
+    goal: Option<&str>,
+    board: Option<&Value>,
+) -> Result<(Arc<Space>, Option<Board>), ApiError> {
+    let shape = shape_of(shape, board)?;
+    if shape.cells() > MAX_CELLS {
+        return Err(ApiError::bad(format!("{shape}: the page plays boards of at most {MAX_CELLS} cells (5x5)")));
+    }
+    let goal = goal_of(shape, goal)?;
+    let space = server.spaces.get(shape, &goal)?;
+    let board = board.map(|b| board_of(shape, b)).transpose()?;
+    Ok((space, board))
+}
+
+fn cells(board: &Board) -> Vec<u16> {
+    board.cells().to_vec()
+}
+
+fn text(board: &Board) -> String {
+    board.to_numbers()
+}
+
+/// `GET /api/info`.
+pub async fn info(State(server): State<Arc<Server>>) -> Json<Value> {
+    let mut shapes = Vec::new();
+    for (r, c) in [(2, 2), (2, 3), (2, 4), (3, 3), (2, 5), (3, 4), (2, 6), (4, 4), (5, 5)] {
+        let Ok(shape) = Shape::new(r, c) else { continue };
+        let (exact, source) = match server.spaces.ready(shape, &Goal::BlankLast) {
+            Some(s) => (s.table.is_some(), s.source.clone()),
+            None if shape.cells() <= 10 => (true, "a table built in memory".to_string()),
+            None if shape.cells() <= 12 => {
+                let name = server.spaces.dir().join(slidetable::solver::default_table_name(shape, &Goal::BlankLast));
+                if name.exists() {
+                    (true, name.display().to_string())
+                } else {
+                    (false, format!("IDA* search (no {} in the table directory)", name.display()))
+                }
+            }
+            None => (false, "IDA* search (pattern tables if found in the table directory)".to_string()),
+        };
+        let states = exact.then(|| (1..=shape.cells() as u64).product::<u64>() / 2);
+        shapes.push(json!({"shape": shape.to_string(), "rows": r, "cols": c, "cells": r * c,
+            "states": states, "exact": exact, "source": source}));
+    }
+    let heuristics: Vec<Value> =
+        HEURISTICS.iter().map(|(n, l, a)| json!({"name": n, "label": l, "admissible": a})).collect();
+    Json(json!({
+        "version": env!("CARGO_PKG_VERSION"),
+        "shapes": shapes,
+        "goals": Goal::NAMES,
+        "heuristics": heuristics,
+        "limits": {"body_bytes": super::http::BODY_LIMIT, "astar_max_expansions": ASTAR_MAX_EXPANSIONS,
+                   "astar_default_expansions": ASTAR_DEFAULT_EXPANSIONS,
+                   "compare_max_generated": super::jobs::COMPARE_MAX_GENERATED, "max_cells": MAX_CELLS},
+        "job": server.jobs.describe(),
+    }))
+}
+
+/// A request naming one board.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardReq {
+    pub board: Value,
+    pub shape: Option<String>,
+    pub goal: Option<String>,
+}
+
+/// `POST /api/position`.
+pub async fn position(
+    State(server): State<Arc<Server>>,
+    JsonBody(req): JsonBody<BoardReq>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let (space, board) = resolve(&server, req.shape.as_deref(), req.goal.as_deref(), Some(&req.board))?;
+        let board = board.ok_or_else(|| ApiError::bad("`board` is missing"))?;
+        Ok(Json(describe(&space, &board)?))
+    })
+    .await
+}
+
+/// Everything the page shows of one position.
+pub fn describe(space: &Space, board: &Board) -> Result<Value, Error> {
+    let goal = &space.goal_board;
+    let solvable = board.is_solvable_to(goal);
+    let mut note = Value::Null;
+    let distance = match space.distance(board) {
+        Ok(d) => d,
+        Err(Error::SearchLimit { generated, .. }) => {
+            note = json!(format!(
+                "finding the exact distance needs a long search (more than {generated} nodes): run a solve job"
+            ));
+            None
+        }
+        Err(e) => return Err(e),
+    };
+    let shape = board.shape();
+    let mut moves = Vec::new();
+    for dir in Dir::ALL {
+        let (Some(to), Some(next)) = (dir.step(shape, board.blank()), board.moved(dir)) else { continue };
+        let d = match (distance, space.table.is_some()) {
+            (_, true) => space.distance(&next)?,
+            // on a board without a table, a move changes the distance by exactly one: ask only
+            // whether the neighbour is one closer
+            (Some(0), false) => Some(1),
+            (Some(_), false) => match space.distance(&next) {
+                Ok(n) => n,
+                // the neighbour's search gave up: its distance is d - 1 or d + 1, unknown which
+                Err(Error::SearchLimit { .. }) => None,
+                Err(e) => return Err(e),
+            },
+            (None, false) => None,
+        };
+        moves.push(json!({
+            "dir": dir.letter().to_string(),
+            "tile": board.cells()[to],
+            "from": to,
+            "board": cells(&next),
+            "distance": d,
+            "optimal": matches!((d, distance), (Some(a), Some(b)) if a + 1 == b),
+        }));
+    }
+    let mut heuristics = Vec::new();
+    for (name, label, admissible) in HEURISTICS {
+        let (value, label) = if name == "pdb" {
+            match space.patterns() {
+                Ok(set) => {
+                    (json!(set.estimate_cells(board.cells())), format!("pattern tables ({})", set.partition().name))
+                }
+                Err(e) => (Value::Null, format!("pattern tables: {e}")),
+            }
+        } else {
+            let h = Heuristic::from_name(name).ok_or_else(|| Error::Internal(format!("no heuristic {name}")))?;
+            (json!(space.estimator.estimate(h, board.cells())), label.to_string())
+        };
+        heuristics.push(json!({"name": name, "label": label, "value": value, "admissible": admissible}));
+    }
+    Ok(json!({
+        "shape": shape.to_string(), "rows": shape.rows(), "cols": shape.cols(),
+        "board": cells(board), "text": text(board),
+        "goal": cells(goal), "goal_name": space.goal.to_string(),
+        "solvable": solvable, "parity": board.parity_to(goal).explain(),
+        "distance": distance, "exact": space.table.is_some() || distance.is_some(),
+        "source": space.source, "note": note,
+        "moves": moves, "heuristics": heuristics,
+    }))
+}
+
+/// A request for a scramble.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ScrambleReq {
+    pub depth: u32,
+    pub seed: Option<u64>,
+    pub shape: Option<String>,
+    pub goal: Option<String>,
+}
+
+/// `POST /api/scramble`.
+pub async fn scramble(
+    State(server): State<Arc<Server>>,
+    JsonBody(req): JsonBody<ScrambleReq>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let (space, _) = resolve(&server, req.shape.as_deref(), req.goal.as_deref(), None)?;
+        let seed = req.seed.unwrap_or_else(|| {
+            use std::time::{SystemTime, UNIX_EPOCH};
+            SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)
+        });
+        let (board, distance) = match &space.table {
+            Some(table) => {
+                let max = table.header().max_depth as u32;
+                if req.depth > max {
+                    return Err(ApiError::bad(format!(
+                        "no {} board is {} moves from the goal: the farthest are {max}",
+                        space.shape, req.depth
+                    )));
+                }
+                let b = game::scramble(table, req.depth as u8, seed)?;
+                (b, Some(req.depth))
+            }
+            None => {
+                if req.depth > 10_000 {
+                    return Err(ApiError::bad("a random walk of at most 10000 moves"));
+                }
+                (walk(&space.goal_board, req.depth, seed), None)
+            }
+        };
+        Ok(Json(json!({"board": cells(&board), "text": text(&board), "distance": distance, "seed": seed})))
+    })
+    .await
+}
+
+/// A random walk of `steps` moves from `start` that never steps straight back.
+fn walk(start: &Board, steps: u32, seed: u64) -> Board {
+    let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
+    let mut next = || {
+        // splitmix64
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    };
+    let mut board = start.clone();
+    let mut last: Option<Dir> = None;
+    for _ in 0..steps {
+        let options: Vec<Dir> =
+            Dir::ALL.into_iter().filter(|d| Some(d.opposite()) != last && board.moved(*d).is_some()).collect();
+        let dir = options[(next() % options.len() as u64) as usize];
+        board.apply(dir);
+        last = Some(dir);
+    }
+    board
+}
+
+/// `POST /api/solve`.
+pub async fn solve(
+    State(server): State<Arc<Server>>,
+    JsonBody(req): JsonBody<BoardReq>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let (space, board) = resolve(&server, req.shape.as_deref(), req.goal.as_deref(), Some(&req.board))?;
+        let board = board.ok_or_else(|| ApiError::bad("`board` is missing"))?;
+        let table = space.table().map_err(|_| {
+            ApiError::bad(format!(
+                "the {} board has no perfect table here: solve it with a long job (POST /api/jobs/solve)",
+                space.shape
+            ))
+        })?;
+        let Some(solution) = table.solve(&board)? else {
+            return Err(ApiError::bad(format!(
+                "the board cannot reach the goal: {}",
+                board.parity_to(&space.goal_board).explain()
+            )));
+        };
+        let mut boards = vec![cells(&board)];
+        let mut b = board.clone();
+        for &dir in &solution.moves {
+            b.apply(dir);
+            boards.push(cells(&b));
+        }
+        Ok(Json(json!({"length": solution.moves.len(), "moves": moves_to_string(&solution.moves), "boards": boards})))
+    })
+    .await
+}
+
+/// A request naming a shape and goal only.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SpaceReq {
+    pub shape: Option<String>,
+    pub goal: Option<String>,
+}
+
+/// `POST /api/stats`.
+pub async fn stats(
+    State(server): State<Arc<Server>>,
+    JsonBody(req): JsonBody<SpaceReq>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let (space, _) = resolve(&server, req.shape.as_deref(), req.goal.as_deref(), None)?;
+        let table = space.table()?;
+        let histogram = table.histogram();
+        let states: u64 = histogram.iter().sum();
+        let sum: u64 = histogram.iter().enumerate().map(|(d, n)| d as u64 * n).sum();
+        Ok(Json(json!({
+            "shape": space.shape.to_string(), "goal": space.goal.to_string(), "states": states,
+            "max_depth": histogram.len().saturating_sub(1), "mean": sum as f64 / states.max(1) as f64,
+            "histogram": histogram,
+        })))
+    })
+    .await
+}
+
+/// A request for a heat map.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HeatmapReq {
+    pub heuristic: String,
+    pub shape: Option<String>,
+    pub goal: Option<String>,
+}
+
+/// States past which a heat map is a long job (it takes the job slot).
+const HEATMAP_QUICK_STATES: u64 = 2_000_000;
+
+/// `POST /api/heatmap`.
+pub async fn heatmap(
+    State(server): State<Arc<Server>>,
+    JsonBody(req): JsonBody<HeatmapReq>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let (space, _) = resolve(&server, req.shape.as_deref(), req.goal.as_deref(), None)?;
+        let table = space.table()?;
+        let name = req.heuristic.trim().to_ascii_lowercase();
+        let key = (space.shape, space.goal.clone(), name.clone());
+        if let Some(done) = server.heatmaps.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(Json(done.clone()));
+        }
+        let estimate = space.estimate_fn(&name)?;
+        let label = HEURISTICS.iter().find(|h| h.0 == name).map_or(name.clone(), |h| h.1.to_string());
+        // a big table's map takes seconds on every core: one at a time, as a long job
+        let _slot = if table.index().len() > HEATMAP_QUICK_STATES { Some(server.claim_slot("heatmap")?) } else { None };
+        let stop = _slot.as_ref().map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.stop());
+        let j = joint::joint(table, &*estimate, &stop)?;
+        let answer = json!({
+            "heuristic": name, "label": label, "states": j.states, "counts": j.counts,
+            "exact_share": j.exact_share(), "mean_error": j.mean_error(), "overestimates": j.overestimates,
+        });
+        server.heatmaps.lock().unwrap_or_else(|e| e.into_inner()).insert(key, answer.clone());
+        Ok(Json(answer))
+    })
+    .await
+}
+
+/// A request for one state of a heat map's cell.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ExampleReq {
+    pub heuristic: String,
+    pub exact: u32,
+    pub h: u32,
+    #[serde(default)]
+    pub skip: u64,
+    pub shape: Option<String>,
+    pub goal: Option<String>,
+}
+
+/// `POST /api/heatmap/example`.
+pub async fn heatmap_example(
+    State(server): State<Arc<Server>>,
+    JsonBody(req): JsonBody<ExampleReq>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let (space, _) = resolve(&server, req.shape.as_deref(), req.goal.as_deref(), None)?;
+        let table = space.table()?;
+        let estimate = space.estimate_fn(&req.heuristic)?;
+        match joint::example(table, &*estimate, req.exact, req.h, req.skip)? {
+            Some(b) => Ok(Json(json!({"board": cells(&b), "text": text(&b), "exact": req.exact, "h": req.h}))),
+            None => Err(ApiError::bad(format!(
+                "no state has exact distance {} and {} {} (skipping {})",
+                req.exact, req.heuristic, req.h, req.skip
+            ))),
+        }
+    })
+    .await
+}
+
+/// A request for A* step by step.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AstarReq {
+    pub board: Value,
+    pub heuristic: Option<String>,
+    pub weight: Option<f64>,
+    pub max_expansions: Option<usize>,
+    pub shape: Option<String>,
+    pub goal: Option<String>,
+}
+
+/// `POST /api/astar`.
+pub async fn astar(
+    State(server): State<Arc<Server>>,
+    JsonBody(req): JsonBody<AstarReq>,
+) -> Result<Json<Value>, ApiError> {
+    blocking(move || {
+        let (space, board) = resolve(&server, req.shape.as_deref(), req.goal.as_deref(), Some(&req.board))?;
+        let board = board.ok_or_else(|| ApiError::bad("`board` is missing"))?;
+        let table = space.table()?;
+        let name = req.heuristic.as_deref().unwrap_or("manhattan").trim().to_ascii_lowercase();
+        let weight = req.weight.unwrap_or(1.0);
+        if !(weight.is_finite() && (0.0..=100.0).contains(&weight)) {
+            return Err(ApiError::bad(format!("the weight must be between 0 and 100, not {weight}")));
+        }
+        let cap = req.max_expansions.unwrap_or(ASTAR_DEFAULT_EXPANSIONS);
+        if !(1..=ASTAR_MAX_EXPANSIONS).contains(&cap) {
+            return Err(ApiError::bad(format!(
+                "max_expansions must be between 1 and {ASTAR_MAX_EXPANSIONS}, not {cap}"
+            )));
+        }
+        let Some(c_star) = table.distance(&board)? else {
+            return Err(ApiError::bad(format!(
+                "the board cannot reach the goal, so A* would search every state it can reach: {}",
+                board.parity_to(&space.goal_board).explain()
+            )));
+        };
+        let estimate = space.estimate_fn(&name)?;
+        let h = |b: &Board| estimate(b.cells());
+        let exact = |b: &Board| table.distance(b).ok().flatten().map(u32::from);
+        let t = trace::astar_trace(&board, &space.goal_board, &h, weight, &exact, cap)?;
+        let c = c_star as u32;
+        let nodes: Vec<Value> = t
+            .nodes
+            .iter()
+            .map(|n| {
+                let plain = n.g + n.h;
+                let class = match plain.cmp(&c) {
+                    std::cmp::Ordering::Less => "must",
+                    std::cmp::Ordering::Equal => "may",
+                    std::cmp::Ordering::Greater => "never",
+                };
+                json!({"id": n.id, "parent": n.parent, "move": n.dir.map(|d| d.letter().to_string()),
+                       "board": cells(&n.board), "g": n.g, "h": n.h, "f": n.g as f64 + weight * n.h as f64,
+                       "hstar": n.hstar, "class": class})
+            })
+            .collect();
+        let steps: Vec<Value> = t
+            .steps
+            .iter()
+            .map(|s| {
+                let children: Vec<Value> = s
+                    .children
+                    .iter()
+                    .map(|(id, status)| {
+                        let status = match status {
+                            ChildStatus::New => "new",
+                            ChildStatus::Better => "better",
+                            ChildStatus::Worse => "worse",
+                            ChildStatus::Closed => "closed",
+                        };
+                        json!({"node": id, "status": status})
+                    })
+                    .collect();
+                json!({"expand": s.expand, "children": children})
+            })
+            .collect();
+        let solution = t.solution.as_ref().map(|path| json!({"length": path.len().saturating_sub(1), "path": path}));
+        Ok(Json(json!({
+            "c_star": c_star, "heuristic": name, "weight": weight, "expansions": t.steps.len(),
+            "generated": t.nodes.len(), "capped": t.capped, "max_expansions": cap,
+            "nodes": nodes, "steps": steps, "solution": solution,
+        })))
+    })
+    .await
+}

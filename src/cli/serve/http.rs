@@ -1,0 +1,151 @@
+//! What every request goes through: the Host check (against DNS rebinding), JSON bodies with a
+//! size limit, errors as `{"error": "..."}` with the CLI's wording, and the security headers.
+
+use axum::body::Body;
+use axum::extract::{FromRequest, Request, State};
+use axum::http::{header, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use serde::de::DeserializeOwned;
+use slidetable::Error;
+
+use super::Server;
+
+/// The largest request body taken.
+pub const BODY_LIMIT: usize = 64 * 1024;
+
+/// An error answered as JSON: `{"error": "..."}` with its status.
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    /// A 400 saying `message`.
+    pub fn bad(message: impl Into<String>) -> ApiError {
+        ApiError { status: StatusCode::BAD_REQUEST, message: message.into() }
+    }
+
+    /// An error of status `status` saying `message`.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError { status, message: message.into() }
+    }
+}
+
+impl From<Error> for ApiError {
+    /// The library's message, as the CLI prints it; 400 for what the request got wrong, 500 for
+    /// a table file that is missing or damaged on the server's side.
+    fn from(e: Error) -> ApiError {
+        let status = match e {
+            Error::Io { .. } | Error::InFile { .. } | Error::Corrupt { .. } | Error::Internal(_) => {
+                StatusCode::INTERNAL_SERVER_ERROR
+            }
+            _ => StatusCode::BAD_REQUEST,
+        };
+        ApiError { status, message: e.to_string() }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        error_response(self.status, &self.message)
+    }
+}
+
+/// `{"error": message}` with `status`.
+pub fn error_response(status: StatusCode, message: &str) -> Response {
+    let body = serde_json::json!({ "error": message }).to_string();
+    (status, [(header::CONTENT_TYPE, "application/json")], body).into_response()
+}
+
+/// A JSON request body: `Content-Type: application/json`, at most [`BODY_LIMIT`] bytes, every
+/// field known.
+pub struct JsonBody<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, _state: &S) -> Result<Self, Self::Rejection> {
+        let json = req
+            .headers()
+            .get(header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("application/json"));
+        if !json {
+            return Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "the body must be JSON, sent with `Content-Type: application/json`",
+            ));
+        }
+        let too_large =
+            || ApiError::new(StatusCode::PAYLOAD_TOO_LARGE, format!("the body is over {} KiB", BODY_LIMIT / 1024));
+        let declared =
+            req.headers().get(header::CONTENT_LENGTH).and_then(|v| v.to_str().ok()).and_then(|v| v.parse::<u64>().ok());
+        if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
+            return Err(too_large());
+        }
+        let bytes = axum::body::to_bytes(req.into_body(), BODY_LIMIT).await.map_err(|_| too_large())?;
+        let value = serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("bad JSON body: {e}")))?;
+        Ok(JsonBody(value))
+    }
+}
+
+/// Refuses a request whose Host header is not one of this server's names (a page from
+/// another site that has made its name resolve to 127.0.0.1 sends its own name).
+pub async fn check_host(State(server): State<std::sync::Arc<Server>>, req: Request, next: Next) -> Response {
+    let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok());
+    match host {
+        Some(h) if server.hosts.iter().any(|ok| ok.eq_ignore_ascii_case(h)) => next.run(req).await,
+        Some(h) => error_response(
+            StatusCode::MISDIRECTED_REQUEST,
+            &format!("Host `{h}` is not this server's; open it as http://{}", server.hosts[0]),
+        ),
+        None => error_response(StatusCode::BAD_REQUEST, "a request needs a Host header"),
+    }
+}
+
+/// Adds the security headers to every answer, and turns axum's own plain-text rejections
+/// (405 and the like) into JSON errors.
+pub async fn headers(req: Request, next: Next) -> Response {
+    let api = req.uri().path().starts_with("/api/");
+    let mut res = next.run(req).await;
+    let status = res.status();
+    let is_json_or_stream = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json") || v.starts_with("text/event-stream"));
+    if (status.is_client_error() || status.is_server_error()) && !is_json_or_stream {
+        let message = match status {
+            StatusCode::METHOD_NOT_ALLOWED => "method not allowed here (the API takes POST with a JSON body, \
+                                              and GET /api/info)"
+                .to_string(),
+            s => s.canonical_reason().unwrap_or("error").to_lowercase(),
+        };
+        res = error_response(status, &message);
+    }
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(
+            "default-src 'self'; img-src 'self' data: blob:; object-src 'none'; base-uri 'none'; \
+             frame-ancestors 'none'; form-action 'self'",
+        ),
+    );
+    h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    if api {
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    res
+}
+
+/// The answer to an unknown path.
+pub async fn not_found(req: Request<Body>) -> Response {
+    let path = req.uri().path();
+    let shown: String = path.chars().take(100).collect();
+    error_response(StatusCode::NOT_FOUND, &format!("no such page or API route: {shown}"))
+}

@@ -1,0 +1,459 @@
+//! The API's handlers driven without a socket (`tower::ServiceExt::oneshot`): answers checked
+//! against the library's own tables, and hostile requests.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::body::Body;
+use axum::http::{header, Method, Request, StatusCode};
+use http_body_util::BodyExt;
+use serde_json::{json, Value};
+use slidetable::heuristic::{Estimator, Heuristic};
+use slidetable::{Board, Dir, Goal, Shape};
+use tower::ServiceExt;
+
+use super::{router, Server};
+
+const HOST: &str = "127.0.0.1:4000";
+
+fn server() -> Arc<Server> {
+    // tables built on the spot are saved here, away from any left in the temporary directory
+    let dir = std::env::temp_dir().join(format!("slidetable-serve-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a directory");
+    Arc::new(Server::new(HOST.parse().expect("an address"), dir))
+}
+
+struct Answer {
+    status: StatusCode,
+    headers: axum::http::HeaderMap,
+    body: Vec<u8>,
+}
+
+impl Answer {
+    fn json(&self) -> Value {
+        serde_json::from_slice(&self.body)
+            .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(&self.body)))
+    }
+
+    fn error(&self) -> String {
+        self.json()["error"].as_str().expect("an error message").to_string()
+    }
+}
+
+async fn send(server: &Arc<Server>, req: Request<Body>) -> Answer {
+    let res = router(Arc::clone(server)).oneshot(req).await.expect("an answer");
+    let status = res.status();
+    let headers = res.headers().clone();
+    let body = res.into_body().collect().await.expect("a body").to_bytes().to_vec();
+    Answer { status, headers, body }
+}
+
+fn post(path: &str, body: &str) -> Request<Body> {
+    Request::builder()
+        .method(Method::POST)
+        .uri(path)
+        .header(header::HOST, HOST)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .expect("a request")
+}
+
+fn get(path: &str) -> Request<Body> {
+    Request::builder().uri(path).header(header::HOST, HOST).body(Body::empty()).expect("a request")
+}
+
+async fn api(server: &Arc<Server>, path: &str, body: Value) -> Answer {
+    send(server, post(path, &body.to_string())).await
+}
+
+fn board(v: &Value) -> Board {
+    let cells: Vec<u16> = v.as_array().expect("cells").iter().map(|c| c.as_u64().expect("a number") as u16).collect();
+    let side = (cells.len() as f64).sqrt() as usize;
+    Board::new(Shape::new(side, side).expect("a shape"), cells).expect("a board")
+}
+
+fn eight_table() -> slidetable::Table<Vec<u8>> {
+    slidetable::build(&Goal::BlankLast.board(Shape::EIGHT).expect("goal"), |_| {}).expect("table")
+}
+
+#[tokio::test]
+async fn position_labels_every_move_with_the_tables_distance() {
+    let s = server();
+    let table = eight_table();
+    let est = Estimator::new(table.goal());
+    for i in (0..table.index().len()).step_by(7919) {
+        let b = table.index().board(i);
+        let a = api(&s, "/api/position", json!({"board": b.to_numbers()})).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", String::from_utf8_lossy(&a.body));
+        let v = a.json();
+        let d = table.distance(&b).expect("lookup").map(u32::from);
+        assert_eq!(v["distance"].as_u64().map(|x| x as u32), d);
+        let moves = v["moves"].as_array().expect("moves");
+        let legal: Vec<Dir> = Dir::ALL.into_iter().filter(|&m| b.moved(m).is_some()).collect();
+        assert_eq!(moves.len(), legal.len());
+        for m in moves {
+            let dir = Dir::from_letter(m["dir"].as_str().expect("dir").chars().next().expect("a letter")).expect("dir");
+            let next = b.moved(dir).expect("legal");
+            assert_eq!(board(&m["board"]), next);
+            let nd = table.distance(&next).expect("lookup").map(u32::from);
+            assert_eq!(m["distance"].as_u64().map(|x| x as u32), nd);
+            assert_eq!(m["optimal"].as_bool(), Some(nd.is_some() && nd.map(|x| x + 1) == d));
+            // the tile named is the one that slides into the blank
+            assert_eq!(m["tile"].as_u64(), Some(b.cells()[m["from"].as_u64().expect("from") as usize] as u64));
+            assert_eq!(next.cells()[b.blank()] as u64, m["tile"].as_u64().expect("tile"));
+        }
+        let hs = v["heuristics"].as_array().expect("heuristics");
+        for h in [Heuristic::Hamming, Heuristic::Manhattan, Heuristic::LinearConflict] {
+            let shown = hs.iter().find(|x| x["name"] == h.name()).expect("listed");
+            assert_eq!(shown["value"].as_u64(), Some(est.estimate(h, b.cells()) as u64));
+        }
+        let pdb = hs.iter().find(|x| x["name"] == "pdb").expect("pdb listed");
+        if let (Some(p), Some(d)) = (pdb["value"].as_u64(), d) {
+            assert!(p as u32 <= d, "pattern tables overestimate {b}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn boards_are_read_as_text_arrays_and_cos226_files() {
+    let s = server();
+    for body in [
+        json!({"board": "1 2 3 / 4 5 6 / 7 0 8"}),
+        json!({"board": "123456708"}),
+        json!({"board": [1, 2, 3, 4, 5, 6, 7, 0, 8]}),
+        json!({"board": "3\n 1 2 3\n 4 5 6\n 7 0 8\n"}),
+        json!({"board": "1 2 3 4 5 6 7 0 8", "shape": "3x3", "goal": "blank-last"}),
+    ] {
+        let a = api(&s, "/api/position", body.clone()).await;
+        assert_eq!(a.status, StatusCode::OK, "{body}: {}", String::from_utf8_lossy(&a.body));
+        assert_eq!(a.json()["distance"], 1, "{body}");
+    }
+    let a = api(&s, "/api/position", json!({"board": "1 2 3 4 5 6 0 7", "shape": "2x4"})).await;
+    assert_eq!(a.json()["distance"], 1);
+    let a = api(&s, "/api/position", json!({"board": "2 1 3 4 5 6 7 8 0"})).await;
+    let v = a.json();
+    assert_eq!((v["solvable"].as_bool(), v["distance"].is_null()), (Some(false), true));
+    assert!(v["parity"].as_str().expect("why").contains("no sequence of moves"));
+}
+
+#[tokio::test]
+async fn bad_boards_and_parameters_get_400_with_the_clis_words() {
+    let s = server();
+    let cases = [
+        ("/api/position", json!({"board": "1 2 3 4 5 6 7 8 8"})),
+        ("/api/position", json!({"board": "1 2 3"})),
+        ("/api/position", json!({"board": [1, 2, -3, 4, 5, 6, 7, 8, 0]})),
+        ("/api/position", json!({"board": {"a": 1}})),
+        ("/api/position", json!({"board": "1 2 3 4 5 6 7 8 0", "shape": "3by3"})),
+        ("/api/position", json!({"board": "1 2 3 4 5 6 7 8 0", "goal": "blank_last"})),
+        ("/api/position", json!({"board": "1 2 3 4 5 6 7 8 0", "shape": "9x9"})),
+        ("/api/position", json!({"board": "1 2 3 4 5 6 7 8 0", "colour": "red"})),
+        ("/api/position", json!({"shape": "3x3"})),
+        ("/api/scramble", json!({"depth": 32})),
+        ("/api/scramble", json!({"depth": -1})),
+        ("/api/heatmap", json!({"heuristic": "euclid"})),
+        ("/api/heatmap/example", json!({"heuristic": "manhattan", "exact": 3, "h": 9})),
+        ("/api/astar", json!({"board": "2 1 3 4 5 6 7 8 0"})),
+        ("/api/astar", json!({"board": "1 2 3 4 5 6 7 0 8", "max_expansions": 1_000_000})),
+        ("/api/astar", json!({"board": "1 2 3 4 5 6 7 0 8", "weight": -1})),
+        ("/api/solve", json!({"board": "2 1 3 4 5 6 7 8 0"})),
+        ("/api/stats", json!({"shape": "4x4"})),
+        ("/api/jobs/experiment", json!({"depths": [40]})),
+        ("/api/jobs/experiment", json!({"preset": "korf"})),
+        ("/api/jobs/compare", json!({"board": "1 2 3 4 5 6 7 0 8", "runs": [{"algorithm": "dfs"}]})),
+        (
+            "/api/jobs/compare",
+            json!({"board": "1 2 3 4 5 6 7 0 8", "runs": [{"algorithm": "bfs", "heuristic": "manhattan"}]}),
+        ),
+        ("/api/jobs/solve", json!({"board": "2 1 3 4 5 6 7 8 0"})),
+    ];
+    for (path, body) in cases {
+        let a = api(&s, path, body.clone()).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "{path} {body}: {}", String::from_utf8_lossy(&a.body));
+        let e = a.error();
+        assert!(!e.is_empty() && !e.contains('\n'), "{path} {body}: {e}");
+    }
+    // the CLI's wording, as the library gives it
+    let a = api(&s, "/api/position", json!({"board": "1 2 3 4 5 6 7 8 8"})).await;
+    let cli = Board::parse(Shape::EIGHT, "1 2 3 4 5 6 7 8 8").expect_err("a duplicate").to_string();
+    assert_eq!(a.error(), cli);
+}
+
+#[tokio::test]
+async fn hostile_requests_are_refused_with_json() {
+    let s = server();
+    // bad JSON, wrong type, huge body
+    let a = send(&s, post("/api/position", "{\"board\": ")).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    assert!(a.error().starts_with("bad JSON body"), "{}", a.error());
+    let mut req = post("/api/position", "{\"board\": \"123456780\"}");
+    req.headers_mut().insert(header::CONTENT_TYPE, "text/plain".parse().expect("a value"));
+    assert_eq!(send(&s, req).await.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let huge = format!("{{\"board\": \"{}\"}}", " ".repeat(200_000));
+    let a = send(&s, post("/api/position", &huge)).await;
+    assert_eq!(a.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(a.error().contains("64 KiB"));
+    // a foreign Host header (DNS rebinding), and none
+    for host in ["evil.example:4000", "127.0.0.1:4001", "localhost"] {
+        let mut req = get("/api/info");
+        req.headers_mut().insert(header::HOST, host.parse().expect("a value"));
+        let a = send(&s, req).await;
+        assert_eq!(a.status, StatusCode::MISDIRECTED_REQUEST, "{host}");
+        assert!(a.error().contains("is not this server's"));
+    }
+    let req = Request::builder().uri("/api/info").body(Body::empty()).expect("a request");
+    assert_eq!(send(&s, req).await.status, StatusCode::BAD_REQUEST);
+    for ok in ["127.0.0.1:4000", "localhost:4000", "LOCALHOST:4000"] {
+        let mut req = get("/api/info");
+        req.headers_mut().insert(header::HOST, ok.parse().expect("a value"));
+        assert_eq!(send(&s, req).await.status, StatusCode::OK, "{ok}");
+    }
+    // paths outside the page's files
+    for path in [
+        "/../Cargo.toml",
+        "/assets/../../Cargo.toml",
+        "/assets/%2e%2e/%2e%2e/Cargo.toml",
+        "/assets/",
+        "/src/main.rs",
+        "/api/nothing",
+        "/index.html/..",
+        "//etc/passwd",
+    ] {
+        let a = send(&s, get(path)).await;
+        assert_eq!(a.status, StatusCode::NOT_FOUND, "{path}");
+        assert!(a.error().starts_with("no such page"), "{path}");
+    }
+    // a method the route does not take
+    let a = send(&s, get("/api/position")).await;
+    assert_eq!(a.status, StatusCode::METHOD_NOT_ALLOWED);
+    assert!(a.error().contains("POST"));
+}
+
+#[tokio::test]
+async fn the_page_is_served_compressed_with_security_headers() {
+    let s = server();
+    let mut req = get("/");
+    req.headers_mut().insert(header::ACCEPT_ENCODING, "gzip".parse().expect("a value"));
+    let a = send(&s, req).await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert!(a.headers[header::CONTENT_TYPE].to_str().expect("ascii").starts_with("text/html"));
+    assert_eq!(a.headers[header::CONTENT_ENCODING], "gzip");
+    let csp = a.headers[header::CONTENT_SECURITY_POLICY].to_str().expect("ascii");
+    assert!(csp.contains("default-src 'self'"));
+    assert_eq!(a.headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+    for asset in super::assets::ASSETS {
+        let a = send(&s, get(asset.path)).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", asset.path);
+        assert_eq!(a.body, asset.bytes, "{}", asset.path);
+    }
+    let a = send(&s, get("/api/info")).await;
+    let v = a.json();
+    assert_eq!(
+        v["shapes"].as_array().expect("shapes").iter().find(|x| x["shape"] == "3x3").expect("3x3")["states"],
+        181440
+    );
+    assert!(v["job"].is_null());
+}
+
+#[tokio::test]
+async fn scramble_solve_stats_and_heat_maps_agree_with_the_table() {
+    let s = server();
+    let table = eight_table();
+    let a = api(&s, "/api/scramble", json!({"depth": 20, "seed": 7})).await;
+    let v = a.json();
+    let b = board(&v["board"]);
+    assert_eq!(table.distance(&b).expect("lookup"), Some(20));
+    assert_eq!(api(&s, "/api/scramble", json!({"depth": 20, "seed": 7})).await.json()["board"], v["board"]);
+    let sol = api(&s, "/api/solve", json!({"board": v["board"]})).await.json();
+    assert_eq!(sol["length"], 20);
+    let boards = sol["boards"].as_array().expect("boards");
+    assert_eq!(board(&boards[20]), *table.goal());
+    let st = api(&s, "/api/stats", json!({})).await.json();
+    assert_eq!(st["states"], 181440);
+    assert_eq!(st["max_depth"], 31);
+    let hist: Vec<u64> =
+        st["histogram"].as_array().expect("histogram").iter().map(|x| x.as_u64().expect("n")).collect();
+    assert_eq!(hist, table.histogram());
+    for (name, admissible) in [("manhattan", true), ("linear-conflict", true), ("nilsson", false), ("pdb", true)] {
+        let a = api(&s, "/api/heatmap", json!({"heuristic": name})).await;
+        assert_eq!(a.status, StatusCode::OK, "{name}: {}", String::from_utf8_lossy(&a.body));
+        let hm = a.json();
+        let counts = hm["counts"].as_array().expect("counts");
+        for (d, row) in counts.iter().enumerate() {
+            let row: Vec<u64> = row.as_array().expect("row").iter().map(|x| x.as_u64().expect("n")).collect();
+            assert_eq!(row.iter().sum::<u64>(), hist[d], "{name} depth {d}");
+            if admissible {
+                assert!(row.len() <= d + 1, "{name} overestimates at depth {d}");
+            }
+        }
+        assert_eq!(hm["overestimates"].as_u64() == Some(0), admissible, "{name}");
+        // a cell's example is a state of that cell
+        let (d, h) = (18u32, (0..).find(|&h| counts[18][h as usize].as_u64() > Some(0)).expect("a cell"));
+        let ex = api(&s, "/api/heatmap/example", json!({"heuristic": name, "exact": d, "h": h})).await.json();
+        let b = board(&ex["board"]);
+        assert_eq!(table.distance(&b).expect("lookup"), Some(d as u8));
+    }
+}
+
+#[tokio::test]
+async fn astar_step_by_step_finds_the_optimum_and_expands_every_must_node() {
+    let s = server();
+    let table = eight_table();
+    for seed in 1..6 {
+        let sc = api(&s, "/api/scramble", json!({"depth": 14, "seed": seed})).await.json();
+        let a = api(&s, "/api/astar", json!({"board": sc["board"], "heuristic": "manhattan"})).await;
+        assert_eq!(a.status, StatusCode::OK, "{}", String::from_utf8_lossy(&a.body));
+        let v = a.json();
+        assert_eq!(v["c_star"], 14);
+        assert_eq!(v["solution"]["length"], 14);
+        let nodes = v["nodes"].as_array().expect("nodes");
+        let expanded: std::collections::HashSet<u64> =
+            v["steps"].as_array().expect("steps").iter().map(|s| s["expand"].as_u64().expect("id")).collect();
+        for n in nodes {
+            let b = board(&n["board"]);
+            assert_eq!(n["hstar"].as_u64(), table.distance(&b).expect("lookup").map(u64::from));
+            let g = n["g"].as_u64().expect("g");
+            let h = n["h"].as_u64().expect("h");
+            let class = n["class"].as_str().expect("class");
+            assert_eq!(
+                class,
+                if g + h < 14 {
+                    "must"
+                } else if g + h == 14 {
+                    "may"
+                } else {
+                    "never"
+                }
+            );
+        }
+        // every state first reached on an optimal path with f < C* is expanded
+        let must_states: std::collections::HashSet<&Value> = nodes
+            .iter()
+            .filter(|n| n["class"] == "must" && n["g"].as_u64().expect("g") + n["hstar"].as_u64().expect("h*") == 14)
+            .map(|n| &n["board"])
+            .collect();
+        for state in must_states {
+            assert!(
+                nodes.iter().any(|n| &n["board"] == state && expanded.contains(&n["id"].as_u64().expect("id"))),
+                "a must node was not expanded"
+            );
+        }
+    }
+    let capped =
+        api(&s, "/api/astar", json!({"board": "8 6 7 2 5 4 3 0 1", "heuristic": "zero", "max_expansions": 10}))
+            .await
+            .json();
+    assert_eq!((capped["capped"].as_bool(), capped["expansions"].as_u64()), (Some(true), Some(10)));
+    assert!(capped["solution"].is_null());
+}
+
+/// The events of a finished stream: (name, data).
+fn events(body: &[u8]) -> Vec<(String, Value)> {
+    let text = String::from_utf8_lossy(body);
+    let mut out = Vec::new();
+    for block in text.split("\n\n") {
+        let mut name = String::from("message");
+        let mut data = String::new();
+        for line in block.lines() {
+            if let Some(n) = line.strip_prefix("event:") {
+                name = n.trim().to_string();
+            } else if let Some(d) = line.strip_prefix("data:") {
+                data.push_str(d.trim());
+            }
+        }
+        if !data.is_empty() {
+            out.push((name, serde_json::from_str(&data).expect("JSON data")));
+        }
+    }
+    out
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jobs_stream_rows_and_only_one_runs_at_a_time() {
+    let s = server();
+    let a = api(&s, "/api/jobs/experiment", json!({"depths": [2, 4, 6], "count": 5, "seed": 3})).await;
+    assert_eq!(a.status, StatusCode::OK);
+    assert!(a.headers[header::CONTENT_TYPE].to_str().expect("ascii").starts_with("text/event-stream"));
+    let ev = events(&a.body);
+    let names: Vec<&str> = ev.iter().map(|e| e.0.as_str()).filter(|n| *n != "progress").collect();
+    assert_eq!(names, ["start", "row", "row", "row", "done"]);
+    let row = &ev.iter().find(|e| e.0 == "row").expect("a row").1;
+    assert_eq!(row["depth"], 2);
+    let cells = row["cells"].as_array().expect("cells");
+    assert!(cells.iter().any(|c| c["published"].as_u64().is_some()));
+
+    let a = api(
+        &s,
+        "/api/jobs/compare",
+        json!({"board": "8 6 7 2 5 4 3 0 1", "runs": [{"algorithm": "astar", "heuristic": "manhattan"},
+            {"algorithm": "idastar", "heuristic": "linear-conflict"}, {"algorithm": "greedy"},
+            {"algorithm": "bfs"}, {"algorithm": "ids"}], "max_generated": 200000}),
+    )
+    .await;
+    let runs: Vec<Value> = events(&a.body).into_iter().filter(|e| e.0 == "run").map(|e| e.1).collect();
+    assert_eq!(runs.len(), 5);
+    assert_eq!((runs[0]["length"].as_u64(), runs[0]["optimal"].as_bool()), (Some(31), Some(true)));
+    assert_eq!(runs[1]["length"], 31);
+    assert!(runs[2]["length"].as_u64().expect("greedy finds one") >= 31);
+    assert!(runs[4]["error"].as_str().expect("IDS gives up at the limit").contains("gave up"));
+
+    // a job that holds the slot: a second one is refused, naming it
+    let slot = s.claim_slot("experiment").expect("free");
+    let a = api(&s, "/api/jobs/experiment", json!({"depths": [2], "count": 1})).await;
+    assert_eq!(a.status, StatusCode::CONFLICT);
+    assert!(a.error().contains("another long job is running (experiment"));
+    assert_eq!(send(&s, get("/api/info")).await.json()["job"]["kind"], "experiment");
+    assert_eq!(api(&s, "/api/jobs/cancel", json!({})).await.json()["cancelled"], "experiment");
+    assert!(slot.stop().load(std::sync::atomic::Ordering::Relaxed));
+    drop(slot);
+    assert_eq!(api(&s, "/api/jobs/cancel", json!({})).await.json()["cancelled"], Value::Null);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_job_stops_when_its_client_goes_away() {
+    let s = server();
+    // IDS on a deep board would run for minutes
+    let res = router(Arc::clone(&s))
+        .oneshot(post("/api/jobs/experiment", &json!({"depths": [20, 22, 24], "count": 10000, "seed": 1}).to_string()))
+        .await
+        .expect("an answer");
+    assert_eq!(res.status(), StatusCode::OK);
+    let mut body = res.into_body();
+    let first = body.frame().await.expect("a frame").expect("data");
+    assert!(first.is_data());
+    assert!(!s.jobs.describe().is_null());
+    drop(body);
+    let start = Instant::now();
+    while !s.jobs.describe().is_null() {
+        assert!(start.elapsed() < Duration::from_secs(20), "the job went on after its client left");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    // and the slot is free for the next
+    let a = api(&s, "/api/jobs/experiment", json!({"depths": [2], "count": 1})).await;
+    assert_eq!(a.status, StatusCode::OK);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn boards_without_a_table_are_searched() {
+    let s = server();
+    let goal = Goal::BlankLast.board(Shape::new(4, 4).expect("4x4")).expect("goal");
+    let mut b = goal.clone();
+    for d in [Dir::Up, Dir::Left, Dir::Up, Dir::Left, Dir::Down] {
+        b.apply(d);
+    }
+    let v = api(&s, "/api/position", json!({"board": b.to_numbers()})).await.json();
+    assert_eq!(v["distance"], 5);
+    assert_eq!(v["exact"], true);
+    let moves = v["moves"].as_array().expect("moves");
+    assert_eq!(moves.iter().filter(|m| m["optimal"] == true).count(), 1);
+    for m in moves {
+        let d = m["distance"].as_u64().expect("known");
+        assert!(d == 4 || d == 6);
+    }
+    let a = api(&s, "/api/jobs/solve", json!({"board": b.to_numbers()})).await;
+    let result = events(&a.body).into_iter().find(|e| e.0 == "result").expect("a result").1;
+    assert_eq!((result["length"].as_u64(), result["optimal"].as_bool()), (Some(5), Some(true)));
+    let sc = api(&s, "/api/scramble", json!({"shape": "4x4", "depth": 30, "seed": 2})).await.json();
+    assert!(sc["distance"].is_null());
+    assert_eq!(board(&sc["board"]).shape(), Shape::new(4, 4).expect("4x4"));
+}

@@ -1,0 +1,230 @@
+//! The joint distribution of an estimate and the exact distance over every state of a table:
+//! how many states at distance `h*` get estimate `h`, for a heat map of `h` against `h*`. Cells
+//! on the diagonal are exact; above it (`h > h*`) the estimate overestimates.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+use rayon::prelude::*;
+
+use crate::error::Error;
+use crate::puzzle::Board;
+use crate::table::Table;
+
+/// States per unit of parallel work.
+const CHUNK: u64 = 1 << 14;
+
+/// An estimate against the exact distance, over every state.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Joint {
+    /// `counts[d][h]`: the states at exact distance `d` whose estimate is `h`; each row as long
+    /// as its largest `h` with a state, plus one (empty for a distance with no state).
+    pub counts: Vec<Vec<u64>>,
+    /// States counted.
+    pub states: u64,
+    /// States whose estimate is their exact distance.
+    pub exact: u64,
+    /// States whose estimate exceeds their exact distance.
+    pub overestimates: u64,
+    /// The sum of the exact distances.
+    pub sum_exact: u64,
+    /// The sum of the estimates.
+    pub sum_h: u64,
+}
+
+impl Joint {
+    /// The share of states (0 to 1) whose estimate is exact.
+    pub fn exact_share(&self) -> f64 {
+        if self.states == 0 {
+            0.0
+        } else {
+            self.exact as f64 / self.states as f64
+        }
+    }
+
+    /// The mean of `h* - h` over every state.
+    pub fn mean_error(&self) -> f64 {
+        if self.states == 0 {
+            0.0
+        } else {
+            (self.sum_exact as f64 - self.sum_h as f64) / self.states as f64
+        }
+    }
+
+    fn add(&mut self, d: usize, h: usize) {
+        if self.counts.len() <= d {
+            self.counts.resize(d + 1, Vec::new());
+        }
+        let row = &mut self.counts[d];
+        if row.len() <= h {
+            row.resize(h + 1, 0);
+        }
+        row[h] += 1;
+        self.states += 1;
+        self.exact += (d == h) as u64;
+        self.overestimates += (h > d) as u64;
+        self.sum_exact += d as u64;
+        self.sum_h += h as u64;
+    }
+
+    fn merge(mut self, other: Joint) -> Joint {
+        if self.counts.len() < other.counts.len() {
+            self.counts.resize(other.counts.len(), Vec::new());
+        }
+        for (mine, theirs) in self.counts.iter_mut().zip(other.counts) {
+            if mine.len() < theirs.len() {
+                mine.resize(theirs.len(), 0);
+            }
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                *m += t;
+            }
+        }
+        self.states += other.states;
+        self.exact += other.exact;
+        self.overestimates += other.overestimates;
+        self.sum_exact += other.sum_exact;
+        self.sum_h += other.sum_h;
+        self
+    }
+}
+
+/// The joint distribution of `estimate` (a function of a board's cells, row by row, 0 the blank)
+/// and the exact distance, over every state of `table`, computed in parallel. `stop` is read once
+/// per block of states.
+///
+/// # Errors
+/// [`Error::Cancelled`] (with the states done) when `stop` is set; [`Error::Corrupt`] for an
+/// entry that is not a distance.
+pub fn joint<D: AsRef<[u8]> + Sync>(
+    table: &Table<D>,
+    estimate: &(dyn Fn(&[u16]) -> u32 + Sync),
+    stop: &AtomicBool,
+) -> Result<Joint, Error> {
+    let index = table.index();
+    let n = index.len();
+    let done = AtomicU64::new(0);
+    let mut joint = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            if stop.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled { generated: done.load(Ordering::Relaxed) });
+            }
+            let mut acc = Joint::default();
+            let end = ((c + 1) * CHUNK).min(n);
+            for i in c * CHUNK..end {
+                let d = table.entry(i)?;
+                let h = estimate(index.board(i).cells());
+                acc.add(d as usize, h as usize);
+            }
+            done.fetch_add(end - c * CHUNK, Ordering::Relaxed);
+            Ok(acc)
+        })
+        .try_reduce(Joint::default, |a, b| Ok(a.merge(b)))?;
+    let depths = table.histogram().len();
+    if joint.counts.len() < depths {
+        joint.counts.resize(depths, Vec::new());
+    }
+    Ok(joint)
+}
+
+/// The `skip`-th state (0 the first, in index order) of `table` at exact distance `exact` whose
+/// estimate is `h`, or `None` when there are not that many.
+///
+/// # Errors
+/// [`Error::Corrupt`] for an entry that is not a distance.
+pub fn example<D: AsRef<[u8]> + Sync>(
+    table: &Table<D>,
+    estimate: &(dyn Fn(&[u16]) -> u32 + Sync),
+    exact: u32,
+    h: u32,
+    skip: u64,
+) -> Result<Option<Board>, Error> {
+    let index = table.index();
+    let n = index.len();
+    let Ok(depth) = u8::try_from(exact) else { return Ok(None) };
+    if table.histogram().get(depth as usize).copied().unwrap_or(0) <= skip {
+        return Ok(None);
+    }
+    let mut left = skip;
+    // blocks in order, each searched in parallel for its matches
+    for block in (0..n).step_by((CHUNK * 64) as usize) {
+        let end = (block + CHUNK * 64).min(n);
+        let found: Vec<Vec<u64>> = (block..end)
+            .step_by(CHUNK as usize)
+            .collect::<Vec<_>>()
+            .into_par_iter()
+            .map(|start| {
+                let mut hits = Vec::new();
+                for i in start..(start + CHUNK).min(end) {
+                    if table.entry(i)? == depth && estimate(index.board(i).cells()) == h {
+                        hits.push(i);
+                    }
+                }
+                Ok::<_, Error>(hits)
+            })
+            .collect::<Result<_, _>>()?;
+        for i in found.into_iter().flatten() {
+            if left == 0 {
+                return Ok(Some(index.board(i)));
+            }
+            left -= 1;
+        }
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::heuristic::{Estimator, Heuristic};
+    use crate::lab::grade::grade;
+    use crate::puzzle::{Goal, Shape};
+
+    fn eight() -> (Table<Vec<u8>>, Estimator) {
+        let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
+        (crate::build(&goal, |_| {}).unwrap(), Estimator::new(&goal))
+    }
+
+    #[test]
+    fn rows_add_up_to_the_histogram_and_agree_with_the_grade() {
+        let (table, est) = eight();
+        let never = AtomicBool::new(false);
+        for h in [Heuristic::Hamming, Heuristic::Manhattan, Heuristic::LinearConflict, Heuristic::Nilsson] {
+            let j = joint(&table, &|c: &[u16]| est.estimate(h, c), &never).unwrap();
+            let sums: Vec<u64> = j.counts.iter().map(|r| r.iter().sum()).collect();
+            assert_eq!(sums, table.histogram(), "{h:?}");
+            assert_eq!(j.states, 181_440);
+            let g = grade(&table, h).unwrap();
+            assert_eq!(j.exact, g.total.exact, "{h:?}");
+            assert_eq!(j.overestimates, g.total.overestimates, "{h:?}");
+            assert_eq!(j.sum_h, g.total.sum_h, "{h:?}");
+            assert_eq!(j.overestimates == 0, h.is_admissible(), "{h:?}");
+            // rows are trimmed: the last entry of a non-empty row is a state
+            assert!(j.counts.iter().all(|r| r.last().is_none_or(|&x| x > 0)));
+        }
+    }
+
+    #[test]
+    fn an_example_lies_in_its_cell_and_an_empty_cell_has_none() {
+        let (table, est) = eight();
+        let f = |c: &[u16]| est.estimate(Heuristic::Manhattan, c);
+        let j = joint(&table, &f, &AtomicBool::new(false)).unwrap();
+        let d = 20;
+        let h = j.counts[d].iter().position(|&x| x > 0).unwrap();
+        let count = j.counts[d][h];
+        for skip in [0, count - 1] {
+            let b = example(&table, &f, d as u32, h as u32, skip).unwrap().unwrap();
+            assert_eq!(table.distance(&b).unwrap(), Some(d as u8));
+            assert_eq!(f(b.cells()), h as u32);
+        }
+        assert_eq!(example(&table, &f, d as u32, h as u32, count).unwrap(), None);
+        assert_eq!(example(&table, &f, 5, 30, 0).unwrap(), None);
+        assert_eq!(example(&table, &f, 300, 0, 0).unwrap(), None);
+    }
+
+    #[test]
+    fn a_stop_flag_cancels() {
+        let (table, est) = eight();
+        let r = joint(&table, &|c: &[u16]| est.estimate(Heuristic::Manhattan, c), &AtomicBool::new(true));
+        assert!(matches!(r, Err(Error::Cancelled { .. })));
+    }
+}
