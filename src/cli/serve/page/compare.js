@@ -1,0 +1,105 @@
+// Compare runs: several searches on the board shown, streamed as each finishes, kept in a
+// transcript across boards that can be cleared or exported (CSV, JSON).
+
+let app;
+let $;
+const transcript = [];
+
+const RUNS = [
+  ['BFS', { algorithm: 'bfs' }],
+  ['IDS', { algorithm: 'ids' }],
+  ['A* h1 (misplaced)', { algorithm: 'astar', heuristic: 'hamming' }],
+  ['A* h2 (Manhattan)', { algorithm: 'astar', heuristic: 'manhattan' }],
+  ['A* linear conflict', { algorithm: 'astar', heuristic: 'linear-conflict' }],
+  ['A* pattern tables', { algorithm: 'astar', heuristic: 'pdb' }],
+  ['IDA* h2', { algorithm: 'idastar', heuristic: 'manhattan' }],
+  ['IDA* linear conflict', { algorithm: 'idastar', heuristic: 'linear-conflict' }],
+  ['IDA* pattern tables', { algorithm: 'idastar', heuristic: 'pdb' }],
+  ['weighted A* h2', { algorithm: 'weighted', heuristic: 'manhattan' }],
+  ['greedy h2', { algorithm: 'greedy', heuristic: 'manhattan' }],
+];
+const ON = new Set(['BFS', 'A* h1 (misplaced)', 'A* h2 (Manhattan)', 'IDA* linear conflict', 'weighted A* h2', 'greedy h2']);
+const COLUMNS = ['board', 'label', 'generated', 'expanded', 'ebf', 'length', 'optimal_length', 'seconds', 'error'];
+
+export function init(a) {
+  app = a;
+  $ = a.$;
+  const box = $('compare-runs');
+  RUNS.forEach(([label], i) => {
+    const l = document.createElement('label');
+    const c = document.createElement('input');
+    c.type = 'checkbox';
+    c.value = String(i);
+    c.checked = ON.has(label);
+    l.append(c, ` ${label}`);
+    box.append(l);
+  });
+  $('compare-run').addEventListener('click', start);
+  $('compare-clear').addEventListener('click', () => {
+    transcript.length = 0;
+    render();
+  });
+  $('compare-csv').addEventListener('click', () => download('runs.csv', 'text/csv', csv()));
+  $('compare-json').addEventListener('click', () => download('runs.json', 'application/json', JSON.stringify(transcript, null, 2)));
+}
+
+function start() {
+  if (!app.pos) return;
+  const w = Number($('compare-weight').value);
+  const runs = [...document.querySelectorAll('#compare-runs input:checked')].map((c) => {
+    const r = { ...RUNS[Number(c.value)][1] };
+    if (r.algorithm === 'weighted') r.weight = w;
+    return r;
+  });
+  if (!runs.length) {
+    app.say('choose at least one search to run', 'error');
+    return;
+  }
+  const board = app.pos.text;
+  app.job('compare', '/api/jobs/compare', { board, shape: app.pos.shape, goal: app.goal, runs }, (name, data) => {
+    if (name === 'run') {
+      transcript.push({ board, ...data });
+      render();
+    }
+  });
+}
+
+function fmt(v, digits) {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'number') return digits === undefined ? v.toLocaleString('en-US') : v.toFixed(digits);
+  return String(v);
+}
+
+function render() {
+  const body = $('compare-rows');
+  body.replaceChildren();
+  for (const r of transcript) {
+    const tr = document.createElement('tr');
+    if (r.optimal === false) tr.className = 'suboptimal';
+    for (const [k, d] of [['board'], ['label'], ['generated'], ['expanded'], ['ebf', 3], ['length'], ['optimal_length'], ['seconds', 3], ['error']]) {
+      const td = document.createElement('td');
+      td.textContent = fmt(r[k], d);
+      tr.append(td);
+    }
+    body.append(tr);
+  }
+}
+
+function csv() {
+  const quote = (v) => {
+    const s = v === null || v === undefined ? '' : String(v);
+    return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  };
+  return [COLUMNS.join(','), ...transcript.map((r) => COLUMNS.map((c) => quote(r[c])).join(','))].join('\n') + '\n';
+}
+
+export function download(name, type, text) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

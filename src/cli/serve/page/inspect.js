@@ -1,0 +1,49 @@
+// The heuristic inspector: each estimate of the board shown beside the exact distance h*, the gap,
+// and w x h for a weight w, flagged where it exceeds h* (an overestimate: inadmissible here).
+
+let app;
+let $;
+
+export function init(a) {
+  app = a;
+  $ = a.$;
+  app.onPosition(render);
+  $('weight').addEventListener('input', () => app.pos && render(app.pos));
+}
+
+function cell(row, text, cls) {
+  const td = document.createElement('td');
+  td.textContent = text;
+  if (cls) td.className = cls;
+  row.append(td);
+  return td;
+}
+
+function render(pos) {
+  const w = Number($('weight').value);
+  $('weight-value').textContent = w.toFixed(1);
+  const body = $('inspector-rows');
+  body.replaceChildren();
+  const exact = pos.distance;
+  for (const h of pos.heuristics) {
+    const tr = document.createElement('tr');
+    tr.dataset.heuristic = h.name;
+    cell(tr, h.label + (h.admissible ? '' : ' *'));
+    if (h.value === null) {
+      cell(tr, '-');
+      cell(tr, exact === null ? '?' : String(exact));
+      cell(tr, '-');
+      cell(tr, '-');
+      cell(tr, '');
+    } else {
+      cell(tr, String(h.value), 'num');
+      cell(tr, exact === null ? '?' : String(exact), 'num');
+      cell(tr, exact === null ? '?' : String(exact - h.value), exact !== null && h.value > exact ? 'num over' : 'num');
+      const weighted = w * h.value;
+      cell(tr, Number.isInteger(weighted) ? String(weighted) : weighted.toFixed(1), 'num');
+      const over = exact !== null && weighted > exact;
+      cell(tr, over ? 'exceeds h*: inadmissible here' : exact === null ? '' : 'admissible here', over ? 'flag over' : 'flag ok');
+    }
+    body.append(tr);
+  }
+}
