@@ -30,7 +30,7 @@ pub const HEURISTICS: [(&str, &str, bool); 5] = [
     ("hamming", "misplaced tiles (h1)", true),
     ("manhattan", "Manhattan distance (h2)", true),
     ("linear-conflict", "linear conflict", true),
-    ("nilsson", "Nilsson's P + 3S (not admissible)", false),
+    ("nilsson", "Nilsson's P + 3S", false),
     ("pdb", "pattern tables", true),
 ];
 
@@ -246,7 +246,7 @@ pub fn describe(space: &Space, board: &Board) -> Result<Value, Error> {
         let (value, label) = if name == "pdb" {
             match space.patterns() {
                 Ok(set) => {
-                    (json!(set.estimate_cells(board.cells())), format!("pattern tables ({})", set.partition().name))
+                    (json!(set.estimate_cells(board.cells())), format!("pattern tables ({})", partition_label(set.partition())))
                 }
                 Err(e) => (Value::Null, format!("pattern tables: {e}")),
             }
@@ -275,6 +275,17 @@ pub struct ScrambleReq {
     pub seed: Option<u64>,
     pub shape: Option<String>,
     pub goal: Option<String>,
+}
+
+/// A partition as its group sizes (`6-6-3`), with its name when that says something else.
+fn partition_label(p: &slidetable::heuristic::pdb::Partition) -> String {
+    let sizes: Vec<String> = p.groups.iter().map(|g| g.len().to_string()).collect();
+    let sizes = sizes.join("-");
+    if p.name == sizes {
+        sizes
+    } else {
+        format!("{}: {sizes}", p.name)
+    }
 }
 
 /// `POST /api/scramble`.

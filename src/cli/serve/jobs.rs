@@ -37,6 +37,8 @@ use super::Server;
 pub const COMPARE_MAX_GENERATED: u64 = 20_000_000;
 /// How often a job reports its progress.
 const PROGRESS_EVERY: Duration = Duration::from_millis(250);
+/// How long a new job waits for a cancelled one to wind down before it is refused.
+const WIND_DOWN: Duration = Duration::from_secs(3);
 
 /// The job now running, if any.
 #[derive(Default)]
@@ -97,16 +99,36 @@ impl Jobs {
 impl Server {
     /// Takes the job slot for a job of `kind`, or the 409 that names the job running.
     pub fn claim_slot(self: &Arc<Server>, kind: &'static str) -> Result<Slot, ApiError> {
+        self.try_claim(kind).map_err(|(e, _)| e)
+    }
+
+    /// As [`Server::claim_slot`], but a job that was told to stop and is winding down (a page
+    /// that cancelled one run and starts the next) is given a moment to finish first.
+    pub async fn claim_slot_soon(self: &Arc<Server>, kind: &'static str) -> Result<Slot, ApiError> {
+        let started = Instant::now();
+        loop {
+            match self.try_claim(kind) {
+                Ok(slot) => return Ok(slot),
+                Err((_, true)) if started.elapsed() < WIND_DOWN => tokio::time::sleep(Duration::from_millis(10)).await,
+                Err((e, _)) => return Err(e),
+            }
+        }
+    }
+
+    /// The slot, or the 409 and whether the job running is stopping.
+    fn try_claim(self: &Arc<Server>, kind: &'static str) -> Result<Slot, (ApiError, bool)> {
         let mut running = self.jobs.running.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(r) = &*running {
-            return Err(ApiError::new(
+            let stopping = r.stop.load(Ordering::Relaxed) || r.watch.is_cancelled();
+            let e = ApiError::new(
                 StatusCode::CONFLICT,
                 format!(
                     "another long job is running ({}, {:.0} s so far): one runs at a time; wait for it or cancel it",
                     r.kind,
                     r.started.elapsed().as_secs_f64()
                 ),
-            ));
+            );
+            return Err((e, stopping));
         }
         let stop = Arc::new(AtomicBool::new(false));
         let watch = Arc::new(Watch::new());
@@ -250,7 +272,7 @@ pub async fn solve(State(server): State<Arc<Server>>, JsonBody(req): JsonBody<So
             board.parity_to(&space.goal_board).explain()
         )));
     }
-    let slot = server.claim_slot("solve")?;
+    let slot = server.claim_slot_soon("solve").await?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_sub(1).max(1);
     let heuristic = req.heuristic;
     Ok(stream(slot, move |job| {
@@ -362,7 +384,7 @@ pub async fn compare(
         )));
     }
     let runs: Vec<Run> = req.runs.iter().map(|r| check_run(&space, r)).collect::<Result<_, _>>()?;
-    let slot = server.claim_slot("compare")?;
+    let slot = server.claim_slot_soon("compare").await?;
     Ok(stream(slot, move |job| {
         let optimum = space.table.as_ref().and_then(|t| t.distance(&board).ok().flatten()).map(u32::from);
         for (i, run) in runs.iter().enumerate() {
@@ -453,7 +475,7 @@ pub async fn experiment(
     let s = Arc::clone(&server);
     let space = super::api::blocking(move || Ok(s.spaces.get(slidetable::Shape::EIGHT, &preset.goal())?)).await?;
     let plan = preset.plan(depths.iter().map(|&d| d as u8).collect(), count, seed);
-    let slot = server.claim_slot("experiment")?;
+    let slot = server.claim_slot_soon("experiment").await?;
     Ok(stream(slot, move |job| {
         let table = space.table()?;
         let labels: Vec<String> = plan.columns.iter().map(|c| c.label()).collect();

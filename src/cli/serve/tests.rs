@@ -431,6 +431,19 @@ async fn a_job_stops_when_its_client_goes_away() {
     // and the slot is free for the next
     let a = api(&s, "/api/jobs/experiment", json!({"depths": [2], "count": 1})).await;
     assert_eq!(a.status, StatusCode::OK);
+
+    // a job cancelled and the next one started at once: the new one waits for the old to stop
+    let res = router(Arc::clone(&s))
+        .oneshot(post("/api/jobs/experiment", &json!({"depths": [20, 22, 24], "count": 10000}).to_string()))
+        .await
+        .expect("an answer");
+    let mut body = res.into_body();
+    body.frame().await.expect("a frame").expect("data");
+    assert_eq!(api(&s, "/api/jobs/cancel", json!({})).await.json()["cancelled"], "experiment");
+    let a = api(&s, "/api/jobs/experiment", json!({"depths": [2], "count": 1})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", String::from_utf8_lossy(&a.body));
+    let rest = body.collect().await.expect("the rest").to_bytes();
+    assert!(events(&rest).iter().any(|e| e.0 == "done" && e.1["cancelled"] == true));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

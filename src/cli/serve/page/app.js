@@ -143,6 +143,11 @@ async function start() {
       play.begin();
       return;
     }
+    // keep saying what was wrong with the link's board while a new one is drawn
+    const said = $('message').textContent;
+    await play.reset(app.shape);
+    app.say(`the link's board: ${said}`, 'error');
+    return;
   }
   play.reset(app.shape);
 }

@@ -42,7 +42,7 @@ function render(pos) {
       const weighted = w * h.value;
       cell(tr, Number.isInteger(weighted) ? String(weighted) : weighted.toFixed(1), 'num');
       const over = exact !== null && weighted > exact;
-      cell(tr, over ? 'exceeds h*: inadmissible here' : exact === null ? '' : 'admissible here', over ? 'flag over' : 'flag ok');
+      cell(tr, over ? 'over h*' : exact === null ? '' : 'ok', over ? 'flag over' : 'flag ok');
     }
     body.append(tr);
   }
