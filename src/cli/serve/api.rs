@@ -117,21 +117,45 @@ pub async fn blocking<T: Send + 'static>(
         .map_err(|e| ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, format!("internal error: {e}")))?
 }
 
-/// The space of a request's shape and goal, and its board if it names one.
-pub fn resolve(
-    server: &Server,
-    shape: Option<&str>,
-    goal: Option<&str>,
-    board: Option<&Value>,
-) -> Result<(Arc<Space>, Option<Board>), ApiError> {
-    let shape = shape_of(shape, board)?;
+/// The space of a request's shape (3x3 when it names none) and goal.
+pub fn resolve(server: &Server, shape: Option<&str>, goal: Option<&str>) -> Result<Arc<Space>, ApiError> {
+    space_of(server, shape_of(shape, None)?, goal)
+}
+
+fn space_of(server: &Server, shape: Shape, goal: Option<&str>) -> Result<Arc<Space>, ApiError> {
     if shape.cells() > MAX_CELLS {
         return Err(ApiError::bad(format!("{shape}: the page plays boards of at most {MAX_CELLS} cells (5x5)")));
     }
     let goal = goal_of(shape, goal)?;
-    let space = server.spaces.get(shape, &goal)?;
-    let board = board.map(|b| board_of(shape, b)).transpose()?;
+    Ok(server.spaces.get(shape, &goal)?)
+}
+
+/// The space and board of a request that names a board (its shape read from the board when the
+/// request names none).
+pub fn resolve_board(
+    server: &Server,
+    shape: Option<&str>,
+    goal: Option<&str>,
+    board: &Value,
+) -> Result<(Arc<Space>, Board), ApiError> {
+    let shape = shape_of(shape, Some(board))?;
+    let space = space_of(server, shape, goal)?;
+    let board = board_of(shape, board)?;
     Ok((space, board))
+}
+
+/// The 400 for a board that cannot reach the goal, saying why.
+pub fn unreachable(space: &Space, board: &Board, what: &str) -> ApiError {
+    ApiError::bad(format!("the board cannot reach the goal{what}: {}", board.parity_to(&space.goal_board).explain()))
+}
+
+/// A weight between 0 and 100.
+pub fn check_weight(weight: f64) -> Result<(), ApiError> {
+    if weight.is_finite() && (0.0..=100.0).contains(&weight) {
+        Ok(())
+    } else {
+        Err(ApiError::bad(format!("the weight must be between 0 and 100, not {weight}")))
+    }
 }
 
 fn cells(board: &Board) -> Vec<u16> {
@@ -193,8 +217,7 @@ pub async fn position(
     JsonBody(req): JsonBody<BoardReq>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        let (space, board) = resolve(&server, req.shape.as_deref(), req.goal.as_deref(), Some(&req.board))?;
-        let board = board.ok_or_else(|| ApiError::bad("`board` is missing"))?;
+        let (space, board) = resolve_board(&server, req.shape.as_deref(), req.goal.as_deref(), &req.board)?;
         Ok(Json(describe(&space, &board)?))
     })
     .await
@@ -245,9 +268,10 @@ pub fn describe(space: &Space, board: &Board) -> Result<Value, Error> {
     for (name, label, admissible) in HEURISTICS {
         let (value, label) = if name == "pdb" {
             match space.patterns() {
-                Ok(set) => {
-                    (json!(set.estimate_cells(board.cells())), format!("pattern tables ({})", partition_label(set.partition())))
-                }
+                Ok(set) => (
+                    json!(set.estimate_cells(board.cells())),
+                    format!("pattern tables ({})", partition_label(set.partition())),
+                ),
                 Err(e) => (Value::Null, format!("pattern tables: {e}")),
             }
         } else {
@@ -294,7 +318,7 @@ pub async fn scramble(
     JsonBody(req): JsonBody<ScrambleReq>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        let (space, _) = resolve(&server, req.shape.as_deref(), req.goal.as_deref(), None)?;
+        let space = resolve(&server, req.shape.as_deref(), req.goal.as_deref())?;
         let seed = req.seed.unwrap_or_else(|| {
             use std::time::{SystemTime, UNIX_EPOCH};
             SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)
@@ -352,20 +376,14 @@ pub async fn solve(
     JsonBody(req): JsonBody<BoardReq>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        let (space, board) = resolve(&server, req.shape.as_deref(), req.goal.as_deref(), Some(&req.board))?;
-        let board = board.ok_or_else(|| ApiError::bad("`board` is missing"))?;
+        let (space, board) = resolve_board(&server, req.shape.as_deref(), req.goal.as_deref(), &req.board)?;
         let table = space.table().map_err(|_| {
             ApiError::bad(format!(
                 "the {} board has no perfect table here: solve it with a long job (POST /api/jobs/solve)",
                 space.shape
             ))
         })?;
-        let Some(solution) = table.solve(&board)? else {
-            return Err(ApiError::bad(format!(
-                "the board cannot reach the goal: {}",
-                board.parity_to(&space.goal_board).explain()
-            )));
-        };
+        let Some(solution) = table.solve(&board)? else { return Err(unreachable(&space, &board, "")) };
         let mut boards = vec![cells(&board)];
         let mut b = board.clone();
         for &dir in &solution.moves {
@@ -391,7 +409,7 @@ pub async fn stats(
     JsonBody(req): JsonBody<SpaceReq>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        let (space, _) = resolve(&server, req.shape.as_deref(), req.goal.as_deref(), None)?;
+        let space = resolve(&server, req.shape.as_deref(), req.goal.as_deref())?;
         let table = space.table()?;
         let histogram = table.histogram();
         let states: u64 = histogram.iter().sum();
@@ -423,7 +441,7 @@ pub async fn heatmap(
     JsonBody(req): JsonBody<HeatmapReq>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        let (space, _) = resolve(&server, req.shape.as_deref(), req.goal.as_deref(), None)?;
+        let space = resolve(&server, req.shape.as_deref(), req.goal.as_deref())?;
         let table = space.table()?;
         let name = req.heuristic.trim().to_ascii_lowercase();
         let key = (space.shape, space.goal.clone(), name.clone());
@@ -465,7 +483,7 @@ pub async fn heatmap_example(
     JsonBody(req): JsonBody<ExampleReq>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        let (space, _) = resolve(&server, req.shape.as_deref(), req.goal.as_deref(), None)?;
+        let space = resolve(&server, req.shape.as_deref(), req.goal.as_deref())?;
         let table = space.table()?;
         let estimate = space.estimate_fn(&req.heuristic)?;
         match joint::example(table, &*estimate, req.exact, req.h, req.skip)? {
@@ -497,14 +515,11 @@ pub async fn astar(
     JsonBody(req): JsonBody<AstarReq>,
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
-        let (space, board) = resolve(&server, req.shape.as_deref(), req.goal.as_deref(), Some(&req.board))?;
-        let board = board.ok_or_else(|| ApiError::bad("`board` is missing"))?;
+        let (space, board) = resolve_board(&server, req.shape.as_deref(), req.goal.as_deref(), &req.board)?;
         let table = space.table()?;
         let name = req.heuristic.as_deref().unwrap_or("manhattan").trim().to_ascii_lowercase();
         let weight = req.weight.unwrap_or(1.0);
-        if !(weight.is_finite() && (0.0..=100.0).contains(&weight)) {
-            return Err(ApiError::bad(format!("the weight must be between 0 and 100, not {weight}")));
-        }
+        check_weight(weight)?;
         let cap = req.max_expansions.unwrap_or(ASTAR_DEFAULT_EXPANSIONS);
         if !(1..=ASTAR_MAX_EXPANSIONS).contains(&cap) {
             return Err(ApiError::bad(format!(
@@ -512,10 +527,7 @@ pub async fn astar(
             )));
         }
         let Some(c_star) = table.distance(&board)? else {
-            return Err(ApiError::bad(format!(
-                "the board cannot reach the goal, so A* would search every state it can reach: {}",
-                board.parity_to(&space.goal_board).explain()
-            )));
+            return Err(unreachable(&space, &board, ", so A* would search every state it can reach"));
         };
         let estimate = space.estimate_fn(&name)?;
         let h = |b: &Board| estimate(b.cells());

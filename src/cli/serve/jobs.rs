@@ -28,7 +28,7 @@ use tokio::sync::mpsc;
 use tokio_stream::wrappers::ReceiverStream;
 use tokio_stream::Stream;
 
-use super::api::resolve;
+use super::api::{check_weight, resolve_board, unreachable};
 use super::http::{ApiError, JsonBody};
 use super::space::Space;
 use super::Server;
@@ -261,16 +261,13 @@ pub struct SolveReq {
 /// `POST /api/jobs/solve`.
 pub async fn solve(State(server): State<Arc<Server>>, JsonBody(req): JsonBody<SolveReq>) -> Result<Response, ApiError> {
     let s = Arc::clone(&server);
+    let (shape, goal, value) = (req.shape.clone(), req.goal.clone(), req.board.clone());
     let (space, board) =
-        super::api::blocking(move || resolve(&s, req.shape.as_deref(), req.goal.as_deref(), Some(&req.board))).await?;
-    let board = board.ok_or_else(|| ApiError::bad("`board` is missing"))?;
+        super::api::blocking(move || resolve_board(&s, shape.as_deref(), goal.as_deref(), &value)).await?;
     let algorithm = Algorithm::parse(req.algorithm.as_deref().unwrap_or("idastar"), None)?;
     guide(&space, req.heuristic.as_deref())?;
     if !board.is_solvable_to(&space.goal_board) {
-        return Err(ApiError::bad(format!(
-            "the board cannot reach the goal: {}",
-            board.parity_to(&space.goal_board).explain()
-        )));
+        return Err(unreachable(&space, &board, ""));
     }
     let slot = server.claim_slot_soon("solve").await?;
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_sub(1).max(1);
@@ -344,9 +341,7 @@ fn check_run(space: &Space, run: &RunReq) -> Result<Run, Error> {
     }
     let algorithm = Algorithm::parse(&name, run.weight)?;
     if let Algorithm::Weighted(w) = algorithm {
-        if !(w.is_finite() && (0.0..=100.0).contains(&w)) {
-            return Err(Error::BadOption(format!("the weight must be between 0 and 100, not {w}")));
-        }
+        check_weight(w).map_err(|e| Error::BadOption(e.message))?;
     }
     let heuristic = if uninformed { None } else { Some(run.heuristic.clone().unwrap_or_else(|| "manhattan".into())) };
     let g = guide(space, heuristic.as_deref())?;
@@ -368,8 +363,7 @@ pub async fn compare(
     let s = Arc::clone(&server);
     let (shape, goal, value) = (req.shape.clone(), req.goal.clone(), req.board.clone());
     let (space, board) =
-        super::api::blocking(move || resolve(&s, shape.as_deref(), goal.as_deref(), Some(&value))).await?;
-    let board = board.ok_or_else(|| ApiError::bad("`board` is missing"))?;
+        super::api::blocking(move || resolve_board(&s, shape.as_deref(), goal.as_deref(), &value)).await?;
     if req.runs.is_empty() || req.runs.len() > 32 {
         return Err(ApiError::bad("`runs` must list between 1 and 32 runs"));
     }
@@ -378,10 +372,7 @@ pub async fn compare(
         return Err(ApiError::bad(format!("max_generated must be between 1 and {COMPARE_MAX_GENERATED}")));
     }
     if !board.is_solvable_to(&space.goal_board) {
-        return Err(ApiError::bad(format!(
-            "the board cannot reach the goal: {}",
-            board.parity_to(&space.goal_board).explain()
-        )));
+        return Err(unreachable(&space, &board, ""));
     }
     let runs: Vec<Run> = req.runs.iter().map(|r| check_run(&space, r)).collect::<Result<_, _>>()?;
     let slot = server.claim_slot_soon("compare").await?;
