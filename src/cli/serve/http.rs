@@ -97,7 +97,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
 pub async fn check_host(State(server): State<std::sync::Arc<Server>>, req: Request, next: Next) -> Response {
     let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok());
     match host {
-        Some(h) if server.hosts.iter().any(|ok| ok.eq_ignore_ascii_case(h)) => next.run(req).await,
+        Some(h) if server.takes_host(h) => next.run(req).await,
         Some(h) => error_response(
             StatusCode::MISDIRECTED_REQUEST,
             &format!("Host `{h}` is not this server's; open it as http://{}", server.hosts[0]),

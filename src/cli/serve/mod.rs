@@ -52,8 +52,9 @@ holds (up to 12 cells; 4x4 and 5x5 through pattern tables and search):
     (CSV/JSON);
   - Russell & Norvig's table live, rows streamed beside the published values, cancellable.
 
-The server listens on 127.0.0.1 only (give --host to listen elsewhere), refuses requests whose
-Host header is not its own, takes JSON bodies of at most 64 KiB, and runs one long job (a big
+The server listens on 127.0.0.1 only (give --host to listen elsewhere, for example --host 0.0.0.0
+for other machines, which then open it by this machine's address), refuses requests whose Host
+header is neither its own nor an IP address (against DNS rebinding), takes JSON bodies of at most 64 KiB, and runs one long job (a big
 solve, a comparison, the experiment) at a time. The first line it prints is
 `listening on http://127.0.0.1:PORT`; --port 0 picks a free port. Ctrl-C stops it. Tables are
 looked for in --dir (the perfect tables of 3x4 and 2x6 under the names `table build` gives them;
@@ -108,6 +109,21 @@ impl Server {
         }
         hosts.dedup();
         Server { hosts, spaces: Spaces::new(&dir), jobs: Jobs::default(), heatmaps: Mutex::new(HashMap::new()) }
+    }
+
+    /// Whether a request with this Host header is taken: one of [`Server::hosts`], or any IP
+    /// address with this server's port (an address, unlike a name, cannot be made to resolve to
+    /// this machine by another site, so it is safe from DNS rebinding, and it lets a server given
+    /// `--host 0.0.0.0` be reached by its address from other machines).
+    pub fn takes_host(&self, host: &str) -> bool {
+        if self.hosts.iter().any(|ok| ok.eq_ignore_ascii_case(host)) {
+            return true;
+        }
+        let port = self.hosts[0].rsplit_once(':').map(|(_, p)| p);
+        match host.parse::<SocketAddr>() {
+            Ok(addr) => port == Some(addr.port().to_string().as_str()),
+            Err(_) => false,
+        }
     }
 }
 
@@ -181,11 +197,14 @@ pub fn run(args: ServeArgs) -> Result<()> {
         .thread_name("serve")
         .build()
         .context("starting the server's runtime")?;
+    let stopping = Arc::clone(&server);
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener).context("setting up the socket")?;
         axum::serve(listener, router(server))
-            .with_graceful_shutdown(async {
+            .with_graceful_shutdown(async move {
                 let _ = tokio::signal::ctrl_c().await;
+                // a streaming job would hold its connection open: stop it, so its stream ends
+                stopping.jobs.cancel();
             })
             .await
             .context("serving")
