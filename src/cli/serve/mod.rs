@@ -52,14 +52,15 @@ holds (up to 12 cells; 4x4 and 5x5 through pattern tables and search):
     (CSV/JSON);
   - Russell & Norvig's table live, rows streamed beside the published values, cancellable.
 
-The server listens on 127.0.0.1 only (give --host to listen elsewhere, for example --host 0.0.0.0
-for other machines, which then open it by this machine's address), refuses requests whose Host
-header is neither its own nor an IP address (against DNS rebinding), takes JSON bodies of at most 64 KiB, and runs one long job (a big
-solve, a comparison, the experiment) at a time. The first line it prints is
-`listening on http://127.0.0.1:PORT`; --port 0 picks a free port. Ctrl-C stops it. Tables are
-looked for in --dir (the perfect tables of 3x4 and 2x6 under the names `table build` gives them;
-pattern tables for 4x4 and 5x5); boards of up to 10 cells are built in memory at first use. The
-API is described in docs/SERVE.md.
+The server listens on 127.0.0.1 only (give --host to listen elsewhere: --host 0.0.0.0 lets other
+machines open it by this machine's address). It refuses requests whose Host header is neither its
+own nor an IP address (against DNS rebinding), takes JSON bodies of at most 64 KiB, and runs one
+long job (a big solve, a comparison, the experiment) at a time. The first line it prints is
+`listening on http://127.0.0.1:PORT`; --port 0 picks a free port. Ctrl-C stops it.
+
+Tables are looked for in --dir: the perfect tables of 3x4 and 2x6 under the names `table build`
+gives them, and pattern tables for 4x4 and 5x5. Boards of up to 10 cells get their table built in
+memory at first use. The API is described in docs/SERVE.md.
 
 Examples:
   table serve --open
