@@ -173,16 +173,21 @@ pub async fn info(State(server): State<Arc<Server>>) -> Json<Value> {
         let Ok(shape) = Shape::new(r, c) else { continue };
         let (exact, source) = match server.spaces.ready(shape, &Goal::BlankLast) {
             Some(s) => (s.table.is_some(), s.source.clone()),
-            None if shape.cells() <= 10 => (true, "a table built in memory".to_string()),
             None if shape.cells() <= 12 => {
                 let name = server.spaces.dir().join(slidetable::solver::default_table_name(shape, &Goal::BlankLast));
-                if name.exists() {
-                    (true, name.display().to_string())
+                let source = if name.exists() {
+                    name.display().to_string()
+                } else if shape.cells() <= 10 {
+                    "a table built in memory".to_string()
                 } else {
-                    (false, format!("IDA* search (no {} in the table directory)", name.display()))
-                }
+                    "a table built in memory at first use (about 2 s)".to_string()
+                };
+                (true, source)
             }
-            None => (false, "IDA* search (pattern tables if found in the table directory)".to_string()),
+            None if shape.rows() == 4 && shape.cols() == 4 => {
+                (false, "IDA* with pattern tables (found in the table directory, or 6-6-3 built at first use)".into())
+            }
+            None => (false, "IDA* (with pattern tables if found in the table directory)".to_string()),
         };
         let states = exact.then(|| (1..=shape.cells() as u64).product::<u64>() / 2);
         shapes.push(json!({"shape": shape.to_string(), "rows": r, "cols": c, "cells": r * c,

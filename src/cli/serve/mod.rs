@@ -58,9 +58,9 @@ own nor an IP address (against DNS rebinding), takes JSON bodies of at most 64 K
 long job (a big solve, a comparison, the experiment) at a time. The first line it prints is
 `listening on http://127.0.0.1:PORT`; --port 0 picks a free port. Ctrl-C stops it.
 
-Tables are looked for in --dir: the perfect tables of 3x4 and 2x6 under the names `table build`
-gives them, and pattern tables for 4x4 and 5x5. Boards of up to 10 cells get their table built in
-memory at first use. The API is described in docs/SERVE.md.
+Tables are looked for in --dir under the names `table build` gives them: perfect tables, else
+built in memory at first use (up to 2 s and 240 MB for 3x4), and pattern tables for 4x4 and 5x5
+(for 4x4, 6-6-3 is built there at first use when none is found, in about 2 s). The API is described in docs/SERVE.md.
 
 Examples:
   table serve --open
@@ -81,7 +81,7 @@ pub struct ServeArgs {
     #[arg(long)]
     pub open: bool,
 
-    /// Where tables are looked for: perfect tables of 11-12 cells and pattern tables.
+    /// Where tables are looked for (perfect tables and pattern tables), and 4x4 pattern tables saved.
     #[arg(long, default_value = ".")]
     pub dir: PathBuf,
 }
