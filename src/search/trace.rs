@@ -64,7 +64,8 @@ pub struct Trace {
     pub steps: Vec<TraceStep>,
     /// The nodes from the start to the goal, when the goal was reached.
     pub solution: Option<Vec<usize>>,
-    /// Whether the search stopped at its limit of expansions.
+    /// Whether the search stopped at its limit of expansions. When neither this nor
+    /// [`Trace::solution`] is set, the open list ran dry: the goal cannot be reached.
     pub capped: bool,
 }
 
@@ -107,8 +108,14 @@ fn pack(board: &Board) -> u64 {
 /// `g + weight * h`, recording every node and step, for at most `max_expansions` expansions.
 /// `exact` gives each node's true distance (for the record only; the search does not use it).
 ///
-/// The start must be able to reach the goal (check with [`Board::is_solvable_to`]); otherwise
-/// the search runs until its limit.
+/// The node taken off the open list is the one with the least `f = g + weight * h`, ties to the
+/// larger `g`, then to the smaller id; taking the goal off ends the search, and is not a step.
+/// Closed states are never reopened, so with an inconsistent estimate or a weight above 1 the
+/// solution may be longer than the optimum.
+///
+/// Callers check that the start can reach the goal ([`Board::is_solvable_to`]) first: otherwise
+/// the search runs until its limit (or, below it, until every state of the start's half of the
+/// state space is expanded: neither capped nor solved).
 ///
 /// # Errors
 /// [`Error::ShapeMismatch`] for boards of different shapes; [`Error::BadOption`] for a weight
@@ -190,10 +197,11 @@ pub fn astar_trace(
 
 #[cfg(test)]
 mod tests {
-    use std::collections::HashSet;
+    use std::collections::{HashMap, HashSet};
 
     use super::*;
     use crate::heuristic::{Estimator, Heuristic};
+    use crate::lab::sample::SplitMix64;
     use crate::puzzle::{Goal, Shape};
 
     fn setup() -> (Board, crate::Table<Vec<u8>>, Estimator) {
@@ -203,15 +211,43 @@ mod tests {
         (goal, table, est)
     }
 
+    /// Replays the steps against the rules of the module doc: each step expands the node its
+    /// state is open as, and each child's status follows from what was open and closed before.
+    fn check_statuses(t: &Trace) {
+        // state -> Some(open node) or None (closed)
+        let mut at: HashMap<&Board, Option<usize>> = HashMap::new();
+        at.insert(&t.nodes[0].board, Some(0));
+        for s in &t.steps {
+            let board = &t.nodes[s.expand].board;
+            assert_eq!(at.insert(board, None), Some(Some(s.expand)), "expanded a node not on the open list");
+            for &(child, status) in &s.children {
+                let n = &t.nodes[child];
+                assert_eq!((n.parent, n.g), (Some(s.expand), t.nodes[s.expand].g + 1));
+                let expected = match at.get(&n.board) {
+                    Some(None) => ChildStatus::Closed,
+                    Some(Some(other)) if t.nodes[*other].g <= n.g => ChildStatus::Worse,
+                    Some(Some(_)) => ChildStatus::Better,
+                    None => ChildStatus::New,
+                };
+                assert_eq!(status, expected, "child {child}");
+                if matches!(status, ChildStatus::New | ChildStatus::Better) {
+                    at.insert(&n.board, Some(child));
+                }
+            }
+        }
+    }
+
     #[test]
     fn manhattan_finds_the_optimum_and_expands_every_node_below_c_star() {
         let (goal, table, est) = setup();
         let h = |b: &Board| est.estimate(Heuristic::Manhattan, b.cells());
         let exact = |b: &Board| table.distance(b).unwrap().map(u32::from);
-        for i in (0..table.index().len()).step_by(3637) {
-            let start = table.index().board(i);
+        let mut rng = SplitMix64::new(7);
+        for _ in 0..50 {
+            let start = table.index().board(rng.next_u64() % table.index().len());
             let c = exact(&start).unwrap();
             let t = astar_trace(&start, &goal, &h, 1.0, &exact, 100_000).unwrap();
+            assert!(!t.capped);
             let path = t.solution.as_ref().unwrap();
             assert_eq!(path.len() as u32 - 1, c, "{start}");
             // the path is a chain of moves from the start to the goal
@@ -219,24 +255,22 @@ mod tests {
             assert_eq!(t.nodes[*path.last().unwrap()].board, goal);
             for w in path.windows(2) {
                 assert_eq!(t.nodes[w[1]].parent, Some(w[0]));
+                assert_eq!(t.nodes[w[0]].board.moved(t.nodes[w[1]].dir.unwrap()).as_ref(), Some(&t.nodes[w[1]].board));
             }
-            // every state with g + h < C* on an optimal path (g = its distance from the start)
-            // is expanded: A*'s "must" nodes
-            let expanded: HashSet<Board> = t.steps.iter().map(|s| t.nodes[s.expand].board.clone()).collect();
-            for n in &t.nodes {
-                if n.g + n.h < c && n.g + n.hstar.unwrap() == c {
+            // A*'s "must" nodes: with a consistent estimate every state with g*(s) + h(s) < C* is
+            // expanded, and a node's g is at least its state's g*
+            let expanded: HashSet<&Board> = t.steps.iter().map(|s| &t.nodes[s.expand].board).collect();
+            for (id, n) in t.nodes.iter().enumerate() {
+                assert_eq!(n.id, id);
+                assert_eq!(n.hstar, exact(&n.board));
+                if n.g + n.h < c {
                     assert!(expanded.contains(&n.board), "{start}: {} not expanded", n.board);
                 }
             }
-            // statuses: a closed child's state was expanded before
-            let mut done: HashSet<Board> = HashSet::new();
-            for s in &t.steps {
-                done.insert(t.nodes[s.expand].board.clone());
-                for &(child, status) in &s.children {
-                    assert_eq!(status == ChildStatus::Closed, done.contains(&t.nodes[child].board));
-                    assert_eq!(t.nodes[child].parent, Some(s.expand));
-                }
-            }
+            // consistent: f never decreases along the expansions
+            let fs: Vec<u32> = t.steps.iter().map(|s| t.nodes[s.expand].g + t.nodes[s.expand].h).collect();
+            assert!(fs.windows(2).all(|w| w[0] <= w[1]), "{fs:?}");
+            check_statuses(&t);
         }
     }
 
@@ -244,15 +278,34 @@ mod tests {
     fn zero_is_uniform_cost_and_the_cap_stops_it() {
         let (goal, table, _) = setup();
         let exact = |b: &Board| table.distance(b).unwrap().map(u32::from);
-        let start = Board::parse(Shape::EIGHT, "1 2 3 4 5 6 0 7 8").unwrap();
-        let t = astar_trace(&start, &goal, &|_| 0, 1.0, &exact, 10_000).unwrap();
-        assert_eq!(t.solution.as_ref().unwrap().len(), 3);
-        let gs: Vec<u32> = t.steps.iter().map(|s| t.nodes[s.expand].g).collect();
-        assert!(gs.windows(2).all(|w| w[0] <= w[1]), "{gs:?}");
+        let mut rng = SplitMix64::new(11);
+        for _ in 0..5 {
+            let start = table.index().board(rng.next_u64() % table.index().len());
+            let t = astar_trace(&start, &goal, &|_| 0, 1.0, &exact, 200_000).unwrap();
+            assert_eq!(t.solution.as_ref().unwrap().len() as u32 - 1, exact(&start).unwrap());
+            let gs: Vec<u32> = t.steps.iter().map(|s| t.nodes[s.expand].g).collect();
+            assert!(gs.windows(2).all(|w| w[0] <= w[1]), "{gs:?}");
+            check_statuses(&t);
+        }
         let hard = Board::parse(Shape::EIGHT, "8 6 7 2 5 4 3 0 1").unwrap();
         let t = astar_trace(&hard, &goal, &|_| 0, 1.0, &exact, 5).unwrap();
         assert!(t.capped && t.solution.is_none());
         assert_eq!(t.steps.len(), 5);
+        // the start is the goal: solved at once, no step
+        let t = astar_trace(&goal, &goal, &|_| 0, 1.0, &exact, 0).unwrap();
+        assert_eq!((t.solution, t.steps.len(), t.capped), (Some(vec![0]), 0, false));
+    }
+
+    #[test]
+    fn an_unsolvable_start_runs_dry_or_to_the_cap() {
+        let goal = Goal::BlankLast.board(Shape::new(2, 3).unwrap()).unwrap();
+        let swapped = Board::parse(goal.shape(), "2 1 3 4 5 0").unwrap();
+        assert!(!swapped.is_solvable_to(&goal));
+        let t = astar_trace(&swapped, &goal, &|_| 0, 1.0, &|_| None, 10_000).unwrap();
+        // 360 states in the start's half, each expanded once
+        assert_eq!((t.steps.len(), t.solution, t.capped), (360, None, false));
+        let t = astar_trace(&swapped, &goal, &|_| 0, 1.0, &|_| None, 100).unwrap();
+        assert_eq!((t.steps.len(), t.solution, t.capped), (100, None, true));
     }
 
     #[test]
@@ -262,10 +315,17 @@ mod tests {
         let exact = |b: &Board| table.distance(b).unwrap().map(u32::from);
         let hard = Board::parse(Shape::EIGHT, "8 6 7 2 5 4 3 0 1").unwrap();
         let t = astar_trace(&hard, &goal, &h, 5.0, &exact, 20_000).unwrap();
-        assert!(t.solution.unwrap().len() > 31);
+        assert!(t.solution.as_ref().unwrap().len() > 31);
+        check_statuses(&t);
         assert!(matches!(astar_trace(&hard, &goal, &h, -1.0, &exact, 10), Err(Error::BadOption(_))));
         assert!(matches!(astar_trace(&hard, &goal, &h, f64::NAN, &exact, 10), Err(Error::BadOption(_))));
+        assert!(matches!(astar_trace(&hard, &goal, &h, f64::INFINITY, &exact, 10), Err(Error::BadOption(_))));
         let other = Goal::BlankLast.board(Shape::new(2, 4).unwrap()).unwrap();
         assert!(matches!(astar_trace(&hard, &other, &h, 1.0, &exact, 10), Err(Error::ShapeMismatch { .. })));
+        let big = Goal::BlankLast.board(Shape::new(3, 6).unwrap()).unwrap();
+        assert!(matches!(astar_trace(&big, &big, &|_| 0, 1.0, &|_| None, 10), Err(Error::BadOption(_))));
+        // 16 cells are taken
+        let fifteen = Goal::BlankLast.board(Shape::new(4, 4).unwrap()).unwrap();
+        assert!(astar_trace(&fifteen, &fifteen, &|_| 0, 1.0, &|_| None, 10).unwrap().solution.is_some());
     }
 }
