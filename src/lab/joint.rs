@@ -13,6 +13,10 @@ use crate::table::Table;
 /// States per unit of parallel work.
 const CHUNK: u64 = 1 << 14;
 
+/// The largest estimate [`joint`] takes: four times the deepest distance a table can hold, so a
+/// broken estimate cannot make it allocate a row of billions of cells.
+pub const MAX_ESTIMATE: u32 = 1024;
+
 /// An estimate against the exact distance, over every state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Joint {
@@ -88,12 +92,13 @@ impl Joint {
 }
 
 /// The joint distribution of `estimate` (a function of a board's cells, row by row, 0 the blank)
-/// and the exact distance, over every state of `table`, computed in parallel. `stop` is read once
-/// per block of states.
+/// and the exact distance, over every state of `table`, computed in parallel (a few milliseconds
+/// for the 181,440 states of 3x3). `stop` is read once per block of states.
 ///
 /// # Errors
-/// [`Error::Cancelled`] (with the states done) when `stop` is set; [`Error::Corrupt`] for an
-/// entry that is not a distance.
+/// [`Error::Cancelled`] when `stop` is set, its `generated` the number of states done;
+/// [`Error::Corrupt`] for an entry that is not a distance; [`Error::BadOption`] for an estimate
+/// above [`MAX_ESTIMATE`].
 pub fn joint<D: AsRef<[u8]> + Sync>(
     table: &Table<D>,
     estimate: &(dyn Fn(&[u16]) -> u32 + Sync),
@@ -112,7 +117,13 @@ pub fn joint<D: AsRef<[u8]> + Sync>(
             let end = ((c + 1) * CHUNK).min(n);
             for i in c * CHUNK..end {
                 let d = table.entry(i)?;
-                let h = estimate(index.board(i).cells());
+                let board = index.board(i);
+                let h = estimate(board.cells());
+                if h > MAX_ESTIMATE {
+                    return Err(Error::BadOption(format!(
+                        "the estimate of {board} is {h}, above the {MAX_ESTIMATE} a heat map takes"
+                    )));
+                }
                 acc.add(d as usize, h as usize);
             }
             done.fetch_add(end - c * CHUNK, Ordering::Relaxed);
@@ -127,7 +138,8 @@ pub fn joint<D: AsRef<[u8]> + Sync>(
 }
 
 /// The `skip`-th state (0 the first, in index order) of `table` at exact distance `exact` whose
-/// estimate is `h`, or `None` when there are not that many.
+/// estimate is `h`, or `None` when there are not that many. Searched in parallel, block by block
+/// in index order, so the answer does not depend on the number of threads.
 ///
 /// # Errors
 /// [`Error::Corrupt`] for an entry that is not a distance.
@@ -178,6 +190,7 @@ mod tests {
     use crate::heuristic::{Estimator, Heuristic};
     use crate::lab::grade::grade;
     use crate::puzzle::{Goal, Shape};
+    use crate::table::format::{Header, PAYLOAD_OFFSET, UNREACHED};
 
     fn eight() -> (Table<Vec<u8>>, Estimator) {
         let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
@@ -222,9 +235,27 @@ mod tests {
     }
 
     #[test]
+    fn a_bad_entry_or_a_huge_estimate_is_an_error() {
+        let (table, est) = eight();
+        let never = AtomicBool::new(false);
+        assert!(matches!(joint(&table, &|_: &[u16]| MAX_ESTIMATE + 1, &never), Err(Error::BadOption(_))));
+        assert!(joint(&table, &|_: &[u16]| MAX_ESTIMATE, &never).is_ok());
+        // one entry set to the unreached marker, checksums made consistent
+        let mut bytes = table.into_inner();
+        bytes[PAYLOAD_OFFSET + 1000] = UNREACHED;
+        let mut header = Header::parse(&bytes).unwrap();
+        header.payload_crc = crc32fast::hash(&bytes[PAYLOAD_OFFSET..]);
+        bytes[..PAYLOAD_OFFSET].copy_from_slice(&header.to_bytes());
+        let bad = Table::new(bytes).unwrap();
+        let f = |c: &[u16]| est.estimate(Heuristic::Manhattan, c);
+        assert!(matches!(joint(&bad, &f, &never), Err(Error::Corrupt { index: 1000, .. })));
+        assert!(matches!(example(&bad, &f, 31, 0, 0), Err(Error::Corrupt { index: 1000, .. })));
+    }
+
+    #[test]
     fn a_stop_flag_cancels() {
         let (table, est) = eight();
         let r = joint(&table, &|c: &[u16]| est.estimate(Heuristic::Manhattan, c), &AtomicBool::new(true));
-        assert!(matches!(r, Err(Error::Cancelled { .. })));
+        assert!(matches!(r, Err(Error::Cancelled { generated: 0 })));
     }
 }
