@@ -404,11 +404,11 @@ pub fn run<D: AsRef<[u8]> + Sync>(
     run_until(table, plan, &AtomicBool::new(false), progress)
 }
 
-/// As [`run`], stopped when `stop` is set: it is read before each problem's search, and the rows
-/// already done have been given to `progress`.
+/// As [`run`], stopped when `stop` is set: it is read before each depth and before each problem's
+/// search, and the rows already done have been given to `progress`.
 ///
 /// # Errors
-/// Those of [`run`]; [`Error::Cancelled`] when stopped.
+/// Those of [`run`]; [`Error::Cancelled`] (its `generated` 0) when stopped.
 pub fn run_until<D: AsRef<[u8]> + Sync>(
     table: &Table<D>,
     plan: &Plan,
@@ -417,6 +417,10 @@ pub fn run_until<D: AsRef<[u8]> + Sync>(
 ) -> Result<Vec<Row>, Error> {
     let mut rows = Vec::with_capacity(plan.depths.len());
     for &depth in &plan.depths {
+        // also here: a row whose columns are all skipped (IDS past its depth) runs no search
+        if stop.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled { generated: 0 });
+        }
         // A depth with fewer states than asked for (2 to 6 on the 8-puzzle) is done in full: the
         // exact mean over all its states, which a sample with repeats would only estimate.
         let available = table.histogram().get(depth as usize).copied().unwrap_or(0);
@@ -468,4 +472,34 @@ pub fn run_until<D: AsRef<[u8]> + Sync>(
         rows.push(row);
     }
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::{Goal, Shape};
+
+    #[test]
+    fn a_stop_set_by_progress_ends_the_run_after_that_row() {
+        let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
+        let table = crate::build(&goal, |_| {}).unwrap();
+        let ids = Column { algorithm: Algorithm::IdaStar, guide: Guidance::Uninformed };
+        let astar = Column { algorithm: Algorithm::AStar, guide: Guidance::Heuristic(Heuristic::Manhattan) };
+        // the IDS-only plan's later rows run no search (past ids_max_depth): the stop is still seen
+        let ids_only = Plan { ids_max_depth: 4, ..Plan::new(vec![2, 20, 22], 5, 1, vec![ids]) };
+        let both = Plan::new(vec![2, 8, 12], 5, 1, vec![ids, astar]);
+        for plan in [ids_only, both] {
+            let rows = run(&table, &plan, |_| {}).unwrap();
+            let never = AtomicBool::new(false);
+            assert_eq!(run_until(&table, &plan, &never, |_| {}).unwrap(), rows);
+            let stop = AtomicBool::new(false);
+            let mut delivered = Vec::new();
+            let r = run_until(&table, &plan, &stop, |row| {
+                delivered.push(row.clone());
+                stop.store(true, Ordering::Relaxed);
+            });
+            assert!(matches!(r, Err(Error::Cancelled { generated: 0 })), "{r:?}");
+            assert_eq!(delivered, rows[..1]);
+        }
+    }
 }
