@@ -79,7 +79,10 @@ export function stream(path, body, onEvent) {
   return { done, abort: () => controller.abort() };
 }
 
-// leaving the page stops its jobs on the server (their connections close)
-window.addEventListener('pagehide', () => {
+/** Stops every job this page has running (their connections close, so the server stops them). */
+export function abortAll() {
   for (const c of running) c.abort();
-});
+}
+
+// leaving the page stops its jobs on the server
+window.addEventListener('pagehide', abortAll);

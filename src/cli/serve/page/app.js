@@ -1,7 +1,7 @@
 // The page's entry: shared state (shape, goal, the board shown and its position), tabs, the
 // message line, the long-job line, and the shareable URL. Each panel is a module with `init(app)`.
 
-import { call, stream } from './api.js';
+import { abortAll, call, stream } from './api.js';
 import * as play from './play.js';
 import * as inspect from './inspect.js';
 import * as space from './space.js';
@@ -19,6 +19,8 @@ export const app = {
   goal: 'blank-last',
   /** The position shown (the answer of /api/position), or null. */
   pos: null,
+  /** The number of long jobs this page has running. */
+  busy: 0,
 
   $,
 
@@ -55,7 +57,7 @@ export const app = {
     app.shape = pos.shape;
     if (goal) app.goal = goal;
     $('shape').value = pos.shape;
-    $('goal').value = app.goal;
+    pickGoal(app.goal);
     const url = new URL(window.location.href);
     url.search = '';
     url.searchParams.set('board', pos.text);
@@ -72,30 +74,45 @@ export const app = {
     const text = $('job-text');
     line.hidden = false;
     text.textContent = `${kind}: starting`;
+    app.busy += 1;
+    let failed = null;
     const job = stream(path, body, (name, data) => {
       if (name === 'progress') {
         const nodes = data.generated ? `${data.generated.toLocaleString('en-US')} nodes, ` : '';
         text.textContent = `${kind}: ${nodes}${data.seconds.toFixed(1)} s`;
       } else if (name === 'error') {
+        failed = data.error;
         app.say(data.error, 'error');
       }
       onEvent(name, data);
     });
-    $('job-cancel').onclick = () => job.abort();
     job.done
       .then((aborted) => {
-        text.textContent = aborted ? `${kind}: cancelled` : `${kind}: done`;
+        text.textContent = aborted ? `${kind}: cancelled` : failed ? `${kind}: failed: ${failed}` : `${kind}: done`;
       })
       .catch((e) => {
         app.say(e.message, 'error');
-        text.textContent = `${kind}: refused`;
+        text.textContent = `${kind}: refused (${e.message})`;
       })
       .finally(() => {
+        app.busy -= 1;
         setTimeout(() => { if (!app.busy) line.hidden = true; }, 4000);
       });
     return job;
   },
 };
+
+/** Shows `goal` in the goal picker, adding it when it is an arrangement rather than a name. */
+function pickGoal(goal) {
+  const select = $('goal');
+  if (![...select.options].some((o) => o.value === goal)) {
+    const o = document.createElement('option');
+    o.value = goal;
+    o.textContent = goal;
+    select.append(o);
+  }
+  select.value = goal;
+}
 
 function showTab(name) {
   for (const b of document.querySelectorAll('nav button')) {
@@ -109,6 +126,7 @@ async function start() {
   for (const b of document.querySelectorAll('nav button')) {
     b.addEventListener('click', () => showTab(b.dataset.tab));
   }
+  $('job-cancel').addEventListener('click', abortAll);
   app.info = await app.guard(() => call('/api/info'));
   const shapeSelect = $('shape');
   for (const s of app.info ? app.info.shapes : [{ shape: '3x3', exact: true }]) {

@@ -76,73 +76,121 @@ function go(k) {
   $('astar-step').dataset.step = String(step);
   const last = step > 0 ? run.steps[step - 1] : null;
   $('astar-now').textContent = last
-    ? `Step ${step} expanded node ${last.expand} (${run.nodes[last.expand].board.join(' ')}): `
-      + last.children.map((c) => `${c.node} ${c.status}`).join(', ')
+    ? `Step ${step} expanded node ${last.expand} (${run.nodes[last.expand].board.join(' ')}, `
+      + `f = ${fmt(run.nodes[last.expand].f)}): ${last.children.map((c) => `${c.node} ${c.status}`).join(', ')}.`
     : 'Before the first step: the open list holds the start.';
-  $('astar-counts').textContent = `open: ${open.length}   closed: ${closed.size}`;
-  $('astar-counts').dataset.open = String(open.length);
+  const counts = $('astar-counts');
+  counts.replaceChildren();
+  for (const t of [`open: ${open.length}`, `closed: ${closed.size}`, `C* = ${run.c_star}`]) {
+    const span = document.createElement('span');
+    span.textContent = t;
+    counts.append(span);
+  }
+  counts.dataset.open = String(open.length);
+  counts.dataset.closed = String(closed.size);
   const body = $('astar-open');
   body.replaceChildren();
-  for (const id of open.slice(0, SHOWN)) {
+  open.slice(0, SHOWN).forEach((id, i) => {
     const n = run.nodes[id];
     const tr = document.createElement('tr');
-    tr.className = n.class;
-    for (const v of [id, n.board.join(' '), n.g, n.h, Number.isInteger(n.f) ? n.f : n.f.toFixed(1), n.hstar, n.class]) {
+    tr.className = i === 0 ? `${n.class} next` : n.class;
+    tr.dataset.node = String(id);
+    for (const v of [id, n.board.join(' '), n.g, n.h, fmt(n.f), n.hstar, n.class]) {
       const td = document.createElement('td');
       td.textContent = String(v);
       tr.append(td);
     }
+    if (i === 0) tr.title = 'expanded next';
     body.append(tr);
-  }
+  });
   $('astar-more').textContent = open.length > SHOWN ? `and ${open.length - SHOWN} more` : '';
-  drawTree(closed, new Set(open));
+  drawTree(closed, new Set(open), last ? last.expand : null);
 }
 
-function drawTree(closed, open) {
+function fmt(f) {
+  return Number.isInteger(f) ? String(f) : f.toFixed(1);
+}
+
+const COLOUR = { must: '#1c7ed6', may: '#f08c00', never: '#868e96' };
+
+/**
+ * Draws the nodes generated in the first `step` steps as a tree, root on top, one layer per g:
+ * leaves take the next slot from the left in depth-first order and a parent sits over its
+ * children, so no two edges cross.
+ */
+function drawTree(closed, open, lastExpanded) {
   const c = $('astar-tree');
   const ctx = c.getContext('2d');
   ctx.clearRect(0, 0, c.width, c.height);
-  // the nodes generated so far: the start and the children of the steps done
+  const kids = new Map();
   const shown = [0];
-  for (let i = 0; i < step; i++) for (const ch of run.steps[i].children) shown.push(ch.node);
+  for (let i = 0; i < step; i++) {
+    const s = run.steps[i];
+    kids.set(s.expand, s.children.map((ch) => ch.node));
+    for (const ch of s.children) shown.push(ch.node);
+  }
+  const x = new Map();
+  let slots = 0;
+  const place = (id) => {
+    const ch = kids.get(id) || [];
+    if (!ch.length) {
+      x.set(id, slots);
+      slots += 1;
+      return;
+    }
+    for (const k of ch) place(k);
+    x.set(id, (x.get(ch[0]) + x.get(ch[ch.length - 1])) / 2);
+  };
+  // recursion as deep as the deepest node: at most a few hundred layers, even for weighted A*
+  place(0);
   const depth = Math.max(1, ...shown.map((id) => run.nodes[id].g));
-  const layers = new Map();
-  for (const id of shown) {
-    const g = run.nodes[id].g;
-    if (!layers.has(g)) layers.set(g, []);
-    layers.get(g).push(id);
-  }
-  const pos = new Map();
-  const dy = (c.height - 20) / (depth + 1);
-  for (const [g, ids] of layers) {
-    ids.forEach((id, i) => pos.set(id, [((i + 0.5) * c.width) / ids.length, 10 + g * dy + dy / 2]));
-  }
-  const colour = { must: '#1c7ed6', may: '#f59f00', never: '#adb5bd' };
+  const pad = 14;
+  const labels = shown.length <= 40 && (c.width - 2 * pad) / Math.max(1, slots) >= 18;
+  const dx = (c.width - 2 * pad) / Math.max(1, slots);
+  const dy = (c.height - 2 * pad - (labels ? 14 : 0)) / depth;
+  const at = (id) => [pad + (x.get(id) + 0.5) * dx, pad + run.nodes[id].g * dy];
   ctx.lineWidth = 1;
-  ctx.strokeStyle = '#ced4da';
-  for (const id of shown) {
-    const p = run.nodes[id].parent;
-    if (p === null || !pos.has(p)) continue;
-    const [x1, y1] = pos.get(p);
-    const [x2, y2] = pos.get(id);
-    ctx.beginPath();
-    ctx.moveTo(x1, y1);
-    ctx.lineTo(x2, y2);
-    ctx.stroke();
+  ctx.strokeStyle = '#adb5bd';
+  for (const [p, ch] of kids) {
+    const [x1, y1] = at(p);
+    for (const k of ch) {
+      const [x2, y2] = at(k);
+      ctx.beginPath();
+      ctx.moveTo(x1, y1);
+      ctx.lineTo(x2, y2);
+      ctx.stroke();
+    }
   }
-  const r = shown.length > 2000 ? 1.5 : shown.length > 300 ? 3 : 5;
+  const r = Math.max(1.5, Math.min(7, dx / 2.5, dy / 3));
+  ctx.font = '11px system-ui, sans-serif';
+  ctx.textAlign = 'center';
   for (const id of shown) {
-    const [x, y] = pos.get(id);
+    const [px, py] = at(id);
     const n = run.nodes[id];
     ctx.beginPath();
-    ctx.arc(x, y, r, 0, 2 * Math.PI);
+    ctx.arc(px, py, r, 0, 2 * Math.PI);
     if (closed.has(id)) {
-      ctx.fillStyle = colour[n.class];
+      ctx.fillStyle = COLOUR[n.class];
       ctx.fill();
-    } else {
-      ctx.strokeStyle = open.has(id) ? colour[n.class] : '#dee2e6';
-      ctx.lineWidth = open.has(id) ? 2 : 1;
+    } else if (open.has(id)) {
+      ctx.strokeStyle = COLOUR[n.class];
+      ctx.lineWidth = 2.5;
       ctx.stroke();
+    } else {
+      ctx.strokeStyle = '#dee2e6';
+      ctx.lineWidth = 1;
+      ctx.stroke();
+    }
+    if (id === lastExpanded) {
+      ctx.beginPath();
+      ctx.arc(px, py, r + 3, 0, 2 * Math.PI);
+      ctx.strokeStyle = '#000';
+      ctx.lineWidth = 2;
+      ctx.stroke();
+    }
+    if (labels) {
+      ctx.fillStyle = '#222';
+      ctx.fillText(String(id), px, py + r + (id === lastExpanded ? 15 : 11));
     }
   }
 }

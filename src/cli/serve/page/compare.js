@@ -12,13 +12,14 @@ const RUNS = [
   ['A* h2 (Manhattan)', { algorithm: 'astar', heuristic: 'manhattan' }],
   ['A* linear conflict', { algorithm: 'astar', heuristic: 'linear-conflict' }],
   ['A* pattern tables', { algorithm: 'astar', heuristic: 'pdb' }],
-  ['IDA* h2', { algorithm: 'idastar', heuristic: 'manhattan' }],
+  ['IDA* h1 (misplaced)', { algorithm: 'idastar', heuristic: 'hamming' }],
+  ['IDA* h2 (Manhattan)', { algorithm: 'idastar', heuristic: 'manhattan' }],
   ['IDA* linear conflict', { algorithm: 'idastar', heuristic: 'linear-conflict' }],
   ['IDA* pattern tables', { algorithm: 'idastar', heuristic: 'pdb' }],
-  ['weighted A* h2', { algorithm: 'weighted', heuristic: 'manhattan' }],
-  ['greedy h2', { algorithm: 'greedy', heuristic: 'manhattan' }],
+  ['weighted A* (Manhattan)', { algorithm: 'weighted', heuristic: 'manhattan' }],
+  ['greedy (Manhattan)', { algorithm: 'greedy', heuristic: 'manhattan' }],
 ];
-const ON = new Set(['BFS', 'A* h1 (misplaced)', 'A* h2 (Manhattan)', 'IDA* linear conflict', 'weighted A* h2', 'greedy h2']);
+const ON = new Set(['BFS', 'A* h1 (misplaced)', 'A* h2 (Manhattan)', 'IDA* linear conflict', 'weighted A* (Manhattan)', 'greedy (Manhattan)']);
 const COLUMNS = ['board', 'label', 'generated', 'expanded', 'ebf', 'length', 'optimal_length', 'seconds', 'error'];
 
 export function init(a) {
@@ -70,15 +71,25 @@ function fmt(v, digits) {
   return String(v);
 }
 
+function seconds(v) {
+  if (v === null || v === undefined) return '';
+  return v >= 1 ? v.toFixed(2) : v === 0 ? '0' : v.toPrecision(2);
+}
+
 function render() {
   const body = $('compare-rows');
   body.replaceChildren();
   for (const r of transcript) {
     const tr = document.createElement('tr');
     if (r.optimal === false) tr.className = 'suboptimal';
-    for (const [k, d] of [['board'], ['label'], ['generated'], ['expanded'], ['ebf', 3], ['length'], ['optimal_length'], ['seconds', 3], ['error']]) {
+    for (const [k, d] of [['board'], ['label'], ['generated'], ['expanded'], ['ebf', 3], ['length'], ['optimal_length'], ['seconds'], ['error']]) {
       const td = document.createElement('td');
-      td.textContent = fmt(r[k], d);
+      td.textContent = k === 'seconds' ? seconds(r[k]) : fmt(r[k], d);
+      if (k === 'length' && r.length !== null && r.optimal_length !== null && r.length > r.optimal_length) {
+        td.textContent += ` (+${r.length - r.optimal_length})`;
+        td.className = 'over';
+      }
+      if (k !== 'board' && k !== 'label' && k !== 'error') td.classList.add('num');
       tr.append(td);
     }
     body.append(tr);

@@ -42,7 +42,8 @@ function render(pos) {
       const weighted = w * h.value;
       cell(tr, Number.isInteger(weighted) ? String(weighted) : weighted.toFixed(1), 'num');
       const over = exact !== null && weighted > exact;
-      cell(tr, over ? 'over h*' : exact === null ? '' : 'ok', over ? 'flag over' : 'flag ok');
+      cell(tr, over ? 'inadmissible here' : exact === null ? '' : 'ok', over ? 'flag over' : 'flag ok');
+      if (over) tr.classList.add('over-row');
     }
     body.append(tr);
   }

@@ -12,6 +12,29 @@ let hint = 0;
 let path = null;
 
 const DEFAULT_DEPTH = { '4x4': 12, '5x5': 8 };
+// the way the tile slides when the blank moves `dir`
+const ARROW = { U: '\u2193', D: '\u2191', L: '\u2192', R: '\u2190' };
+const STAGES = ['', 'hint 1 of 3: how far', 'hint 2 of 3: which moves are optimal', 'hint 3 of 3: the whole path'];
+
+/** The tiles slid, in order, when the blank makes `moves` (letters U D L R) from `board`. */
+function tilesOf(board, cols, moves) {
+  const b = [...board];
+  let blank = b.indexOf(0);
+  const out = [];
+  for (const m of moves) {
+    const next = blank + { U: -cols, D: cols, L: -1, R: 1 }[m];
+    out.push(b[next]);
+    b[blank] = b[next];
+    b[next] = 0;
+    blank = next;
+  }
+  return out;
+}
+
+function pathText(pos, length, moves) {
+  const tiles = tilesOf(pos.board, pos.cols, moves);
+  return `An optimal solution, ${length} moves: slide ${tiles.join(', ')} (the blank moves ${moves || 'nowhere'}).`;
+}
 
 export function init(a) {
   app = a;
@@ -56,6 +79,7 @@ function clearHints() {
   hint = 0;
   path = null;
   $('hint-text').textContent = '';
+  $('hint-stage').textContent = '';
 }
 
 async function scramble() {
@@ -122,6 +146,7 @@ async function nextHint() {
   const pos = app.pos;
   if (!pos) return;
   hint = Math.min(hint + 1, 3);
+  $('hint-stage').textContent = STAGES[hint];
   const text = $('hint-text');
   if (!pos.solvable) {
     text.textContent = `This board cannot reach the goal: ${pos.parity}.`;
@@ -135,19 +160,22 @@ async function nextHint() {
     text.textContent = pos.distance === 0 ? 'Solved!' : `The goal is ${pos.distance} moves away.`;
   } else if (hint === 2) {
     const best = pos.moves.filter((m) => m.optimal).map((m) => m.tile);
-    text.textContent = `Optimal: slide ${best.join(' or ')} (one closer). Every other move is one farther.`;
+    const others = pos.moves.length - best.length;
+    text.textContent = `Optimal: slide ${best.join(' or ')} (one closer).`
+      + (others ? ` The other ${others === 1 ? 'move is' : `${others} moves are`} one farther.` : '');
   } else if (hint === 3) {
     if (pos.exact && app.info && app.info.shapes.find((s) => s.shape === pos.shape && s.exact)) {
       const s = await app.guard(() => call('/api/solve', { board: pos.text, shape: pos.shape, goal: app.goal }));
       if (s) {
         path = s;
-        text.textContent = `An optimal solution, ${s.length} moves (the blank moves): ${s.moves}`;
+        text.textContent = pathText(pos, s.length, s.moves);
       }
     } else {
       text.textContent = 'Searching for an optimal solution (a long job)...';
       app.job('solve', '/api/jobs/solve', { board: pos.text, shape: pos.shape, goal: app.goal }, (name, data) => {
         if (name === 'result') {
-          text.textContent = `An optimal solution, ${data.length} moves (the blank moves): ${data.moves}`;
+          text.textContent = data.optimal ? pathText(pos, data.length, data.moves)
+            : `A solution of ${data.length} moves (not proven optimal): ${data.moves}`;
         }
       });
     }
@@ -169,6 +197,7 @@ function render(pos) {
   const board = $('board');
   board.replaceChildren();
   board.style.gridTemplateColumns = `repeat(${pos.cols}, var(--tile))`;
+  board.dataset.cols = String(pos.cols);
   const labels = $('labels').checked;
   const byCell = new Map(pos.moves.map((m) => [m.from, m]));
   pos.board.forEach((tile, cell) => {
@@ -190,7 +219,7 @@ function render(pos) {
         const badge = document.createElement('span');
         badge.className = `badge ${m.optimal ? 'good' : 'bad'}`;
         badge.dataset.distance = String(m.distance);
-        badge.textContent = String(m.distance);
+        badge.textContent = `${ARROW[m.dir]} ${m.distance}`;
         b.append(badge);
       }
     } else {

@@ -21,7 +21,15 @@ export function init(a) {
 }
 
 function start() {
+  if (job) {
+    app.say('a run is going on: cancel it first', 'error');
+    return;
+  }
   const depths = $('textbook-depths').value.split(/[\s,]+/).filter((t) => t).map(Number);
+  if (!depths.length || depths.some((d) => !Number.isInteger(d) || d < 0)) {
+    app.say('depths: a list of whole numbers, like 2, 4, 6', 'error');
+    return;
+  }
   const body = {
     preset: $('textbook-preset').value,
     depths,
@@ -35,6 +43,7 @@ function start() {
   $('textbook-status').textContent = 'running...';
   $('textbook-status').dataset.state = 'running';
   $('textbook-cancel').disabled = false;
+  let failed = null;
   job = app.job('experiment', '/api/jobs/experiment', body, (name, data) => {
     if (name === 'start') {
       meta = data;
@@ -43,8 +52,12 @@ function start() {
     } else if (name === 'row') {
       rows.push(data);
       row(data);
+    } else if (name === 'error') {
+      failed = data.error;
+      $('textbook-status').textContent = `failed: ${data.error}`;
     } else if (name === 'done') {
-      $('textbook-status').textContent = data.cancelled ? 'cancelled' : `done: ${rows.length} depths`;
+      $('textbook-status').textContent = data.cancelled ? `cancelled after ${rows.length} depth(s)` : `done: ${rows.length} depths`;
+      if (data.cancelled) $('textbook-status').dataset.state = 'cancelled';
     }
   });
   job.done
@@ -52,8 +65,8 @@ function start() {
       if (aborted) {
         $('textbook-status').textContent = `cancelled after ${rows.length} depth(s)`;
         $('textbook-status').dataset.state = 'cancelled';
-      } else {
-        $('textbook-status').dataset.state = 'done';
+      } else if ($('textbook-status').dataset.state !== 'cancelled') {
+        $('textbook-status').dataset.state = failed ? 'failed' : 'done';
       }
     })
     .catch((e) => {
@@ -66,19 +79,34 @@ function start() {
     });
 }
 
-function head() {
-  const tr = document.createElement('tr');
-  const cells = ['depth', 'problems'];
-  for (const c of columns) cells.push(`${c} ours`, `${c} book`, `${c} b*`);
-  for (const c of cells) {
-    const th = document.createElement('th');
-    th.textContent = c;
-    tr.append(th);
-  }
-  $('textbook-head').append(tr);
-  $('textbook-note').textContent = `Preset ${meta.preset} (goal ${meta.goal}), ${meta.count} problems a depth, seed ${meta.seed}: `
-    + 'the same seed gives the same boards and the same figures. "book" is the published mean of nodes generated.';
+function th(tr, text, span, cls) {
+  const cell = document.createElement('th');
+  cell.textContent = text;
+  if (span) cell.colSpan = span;
+  if (cls) cell.className = cls;
+  tr.append(cell);
 }
+
+function head() {
+  const top = document.createElement('tr');
+  const sub = document.createElement('tr');
+  th(top, 'depth');
+  th(top, 'problems');
+  for (const c of columns) {
+    th(top, c, 4, 'group');
+    th(sub, 'generated');
+    th(sub, 'book', 0, 'book');
+    th(sub, 'b*');
+    th(sub, 'book', 0, 'book');
+  }
+  top.firstChild.rowSpan = 2;
+  top.children[1].rowSpan = 2;
+  $('textbook-head').append(top, sub);
+  $('textbook-note').textContent = `This run: preset ${meta.preset} (goal ${meta.goal}), ${meta.count} problems a depth, seed ${meta.seed}. `
+    + '"generated" is our mean of nodes generated, "b*" the effective branching factor; "book" the published figure beside each.';
+}
+
+const num = (v, digits) => (v === null || v === undefined ? '' : digits === undefined ? Math.round(v).toLocaleString('en-US') : v.toFixed(digits));
 
 function row(r) {
   const tr = document.createElement('tr');
@@ -92,21 +120,22 @@ function row(r) {
   add(String(r.problems));
   for (const c of r.cells) {
     if (!c) {
-      add('-');
-      add('-');
-      add('-');
+      for (let i = 0; i < 4; i++) add('-');
       continue;
     }
-    add(Math.round(c.mean_generated).toLocaleString('en-US'), 'num');
-    add(c.published === null ? '' : c.published.toLocaleString('en-US'), 'num book');
-    add(c.b_star === null ? '' : c.b_star.toFixed(2), 'num');
+    add(num(c.mean_generated), 'num');
+    add(num(c.published), 'num book');
+    add(num(c.b_star, 2), 'num');
+    add(num(c.published_b_star, 2), 'num book');
   }
   $('textbook-rows').append(tr);
 }
 
 function csv() {
   const head = ['depth', 'problems'];
-  for (const c of columns) head.push(`${c} mean generated`, `${c} published`, `${c} b*`);
-  const lines = rows.map((r) => [r.depth, r.problems, ...r.cells.flatMap((c) => (c ? [c.mean_generated, c.published ?? '', c.b_star ?? ''] : ['', '', '']))].join(','));
+  for (const c of columns) head.push(`${c} mean generated`, `${c} published`, `${c} b*`, `${c} published b*`);
+  const lines = rows.map((r) => [r.depth, r.problems, ...r.cells.flatMap((c) => (c
+    ? [c.mean_generated, c.published ?? '', c.b_star ?? '', c.published_b_star ?? '']
+    : ['', '', '', '']))].join(','));
   return [head.map((h) => `"${h}"`).join(','), ...lines].join('\n') + '\n';
 }
