@@ -44,7 +44,7 @@ after(async () => {
 
 /** Runs `body(page)` on a fresh page; on failure saves a screenshot named after the test. */
 function pageTest(name, body) {
-  test(name, async () => {
+  test(name, { timeout: 30000 }, async () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -65,6 +65,12 @@ const distance = async (page) => Number(await page.getAttribute('#distance', 'da
 
 pageTest('play three moves and read the distances', async (page) => {
   await page.goto(`${base}/`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance);
+  const load = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    return { loaded: nav.loadEventEnd, board: performance.now() };
+  });
+  console.log(`page loaded in ${load.loaded.toFixed(0)} ms, first board shown at ${load.board.toFixed(0)} ms`);
   await page.fill('#depth', '14');
   await page.fill('#seed', '5');
   await page.click('#scramble');
@@ -89,13 +95,14 @@ pageTest('hints come in stages', async (page) => {
   await page.uncheck('#labels');
   assert.match(await page.textContent('#distance'), /distance: \?/);
   await page.click('#hint');
+  assert.match(await page.textContent('#hint-stage'), /hint 1 of 3/);
   assert.match(await page.textContent('#hint-text'), /2 moves away/);
   await page.click('#hint');
   assert.match(await page.textContent('#hint-text'), /Optimal: slide 7/);
   assert.equal(await page.locator('.optimal').count(), 1);
   await page.click('#hint');
   await page.waitForFunction(() => /An optimal solution, 2 moves/.test(document.querySelector('#hint-text').textContent));
-  assert.match(await page.textContent('#hint-text'), /RR/);
+  assert.match(await page.textContent('#hint-text'), /slide 7, 8 \(the blank moves RR\)/);
 });
 
 pageTest('open a shareable URL', async (page) => {
@@ -120,35 +127,66 @@ pageTest('run A* step by step', async (page) => {
   await page.goto(`${base}/?board=1+2+3+0+4+6+7+5+8&shape=3x3`);
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '3');
   await page.click('nav button[data-tab="astar"]');
+  await page.selectOption('#astar-heuristic', 'hamming');
   await page.click('#astar-run');
   await page.waitForSelector('#astar-view:not([hidden])');
   assert.match(await page.textContent('#astar-summary'), /C\* = 3/);
-  assert.equal(await page.locator('#astar-open tr').count(), 1);
-  for (let i = 0; i < 2; i++) await page.click('#astar-forward');
-  assert.equal(await page.getAttribute('#astar-step', 'data-step'), '2');
-  const openAfter2 = Number(await page.getAttribute('#astar-counts', 'data-open'));
-  assert.ok(openAfter2 > 1);
-  const classes = await page.locator('#astar-open tr td:last-child').allTextContents();
-  assert.ok(classes.every((c) => ['must', 'may', 'never'].includes(c)), classes.join(','));
+  assert.match(await page.textContent('#astar-counts'), /C\* = 3/);
+  const openRows = () => page.locator('#astar-open tr').evaluateAll((rows) => rows.map((r) => r.textContent));
+  const seen = [await openRows()];
+  assert.equal(seen[0].length, 1, 'the open list starts with the start alone');
+  for (let i = 1; i <= 3; i++) {
+    await page.click('#astar-forward');
+    assert.equal(await page.getAttribute('#astar-step', 'data-step'), String(i));
+    seen.push(await openRows());
+    assert.notDeepEqual(seen[i], seen[i - 1], `step ${i} changes the open list`);
+    assert.equal(await page.getAttribute('#astar-counts', 'data-closed'), String(i));
+  }
+  // the open list is in A*'s order: f, then larger g, then smaller id
+  const keys = await page.locator('#astar-open tr').evaluateAll((rows) => rows.map((r) => {
+    const td = [...r.children].map((c) => c.textContent);
+    return { id: Number(td[0]), g: Number(td[2]), f: Number(td[4]) };
+  }));
+  for (let i = 1; i < keys.length; i++) {
+    const [a, b] = [keys[i - 1], keys[i]];
+    assert.ok(a.f < b.f || (a.f === b.f && (a.g > b.g || (a.g === b.g && a.id < b.id))), JSON.stringify(keys));
+  }
+  // each row carries its class against C*, coloured by it
+  const classes = await page.locator('#astar-open tr').evaluateAll((rows) => rows.map((r) => [r.classList[0], r.lastChild.textContent]));
+  assert.ok(classes.every(([c, t]) => c === t && ['must', 'may', 'never'].includes(t)), JSON.stringify(classes));
+  assert.ok(classes.some(([c]) => c === 'never'), 'misplaced tiles leaves nodes A* never needs');
+  const colour = await page.locator('#astar-open tr.never td:last-child').first().evaluate((td) => getComputedStyle(td).color);
+  assert.notEqual(colour, await page.locator('#astar-open tr td:first-child').first().evaluate((td) => getComputedStyle(td).color));
   await page.click('#astar-back');
-  assert.equal(await page.getAttribute('#astar-step', 'data-step'), '1');
+  assert.equal(await page.getAttribute('#astar-step', 'data-step'), '2');
+  assert.deepEqual(await openRows(), seen[2], 'back one step shows the open list of that step again');
+  await page.click('#astar-first');
+  assert.deepEqual(await openRows(), seen[0]);
   await page.click('#astar-last');
   assert.match(await page.textContent('#astar-summary'), /solution of 3 moves \(optimal\)/);
 });
 
 pageTest('stream and cancel a textbook run, then run another', async (page) => {
   await page.goto(`${base}/`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance);
   await page.click('nav button[data-tab="textbook"]');
   await page.fill('#textbook-depths', '2,4,22,24');
   await page.fill('#textbook-count', '2000');
   await page.click('#textbook-run');
   await page.waitForSelector('#textbook-rows tr');
+  await page.waitForSelector('#job:not([hidden])');
+  // a second long job meanwhile is refused (409), and the page says why
+  await page.click('nav button[data-tab="compare"]');
+  await page.click('#compare-run');
+  await page.waitForFunction(() => /another long job is running \(experiment/.test(document.querySelector('#message').textContent));
+  assert.equal(await page.getAttribute('#message', 'class'), 'error');
+  await page.click('nav button[data-tab="textbook"]');
   await page.click('#textbook-cancel');
   await page.waitForFunction(() => document.querySelector('#textbook-status').dataset.state === 'cancelled');
+  assert.match(await page.textContent('#textbook-status'), /cancelled/);
   const rows = await page.locator('#textbook-rows tr').count();
   assert.ok(rows >= 1 && rows < 4, `${rows} rows`);
   // the server let the job go: a new one is accepted
-  // (the server gives a cancelled job a moment to wind down before refusing the next)
   await page.fill('#textbook-depths', '2,4');
   await page.fill('#textbook-count', '5');
   await page.click('#textbook-run');
@@ -159,17 +197,39 @@ pageTest('stream and cancel a textbook run, then run another', async (page) => {
 
 pageTest('the 3x3 heat map is drawn within a second', async (page) => {
   await page.goto(`${base}/`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance);
   await page.click('nav button[data-tab="space"]');
   await page.waitForFunction(() => /181,440 states/.test(document.querySelector('#stats-summary').textContent));
   await page.selectOption('#heatmap-heuristic', 'linear-conflict');
-  await page.click('#heatmap-draw');
-  await page.waitForSelector('#heatmap-time[data-ms]');
-  const ms = Number(await page.getAttribute('#heatmap-time', 'data-ms'));
-  console.log(`3x3 heat map (linear conflict, cold) drawn in ${ms.toFixed(0)} ms`);
-  assert.match(await page.textContent('#heatmap-summary'), /overestimates on 0 states/);
-  // a click on a cell shows a board from it
-  await page.click('#heatmap', { position: { x: 40 + 18 * 16 + 8, y: 20 + 20 * 16 + 8 } });
-  await page.waitForFunction(() => /h\* = 20/.test(document.querySelector('#example-text').textContent));
+  // from the click to the drawn heat map, timed in the page
+  const ms = await page.evaluate(() => new Promise((done, fail) => {
+    const shown = document.querySelector('#heatmap-time');
+    const t0 = performance.now();
+    setTimeout(() => fail(new Error(`no heat map after 10 s; the page says: ${document.querySelector('#message').textContent}`)), 10000);
+    new MutationObserver((_, obs) => {
+      if (shown.dataset.ms) {
+        obs.disconnect();
+        done(performance.now() - t0);
+      }
+    }).observe(shown, { attributes: true });
+    document.querySelector('#heatmap-draw').click();
+  }));
+  // printed, not asserted (timings belong in benchmarks); the target is 1 s
+  console.log(`3x3 heat map (linear conflict, first drawing) drawn ${ms.toFixed(0)} ms after the click`);
+  assert.match(await page.textContent('#heatmap-summary'), /overestimates \(h > h\*\) on 0 states/);
+  // a click on a cell (h* = 20, h = 18) shows a board from it, and offers to play it
+  const at = await page.locator('#heatmap').evaluate((c) => {
+    const r = c.getBoundingClientRect();
+    const k = r.width / c.width;
+    const { left, top, cell } = c.dataset;
+    return { x: k * (Number(left) + 18.5 * Number(cell)), y: k * (Number(top) + 20.5 * Number(cell)) };
+  });
+  await page.click('#heatmap', { position: at });
+  await page.waitForFunction(() => /h\* = 20, linear-conflict h = 18/.test(document.querySelector('#example-text').textContent));
+  await page.click('#example-play');
+  await page.waitForSelector('#tab-play:not([hidden])');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '20');
+  assert.equal(await page.textContent('tr[data-heuristic="linear-conflict"] td:nth-child(2)'), '18');
 });
 
 pageTest('compare runs and keep a transcript', async (page) => {
@@ -190,7 +250,7 @@ pageTest('screenshot of the page for the README', async (page) => {
   await page.fill('#seed', '7');
   await page.click('#scramble');
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '20');
-  await page.fill('#weight', '1.5');
+  await page.fill('#weight', '1.3');
   await page.dispatchEvent('#weight', 'input');
   await page.evaluate(() => window.scrollTo(0, 0));
   mkdirSync(join(root, 'target'), { recursive: true });
