@@ -24,6 +24,12 @@ export const app = {
 
   $,
 
+  /** Whether `shape` has a perfect table here (so every lookup answers at once). */
+  exact(shape) {
+    const s = app.info && app.info.shapes.find((x) => x.shape === shape);
+    return Boolean(s && s.exact);
+  },
+
   /** Shows `text` on the message line (`kind`: 'error' or 'info'); empty clears it. */
   say(text, kind = 'info') {
     const m = $('message');

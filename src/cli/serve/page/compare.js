@@ -35,6 +35,10 @@ export function init(a) {
     l.append(c, ` ${label}`);
     box.append(l);
   });
+  app.onPosition((pos) => {
+    const d = pos.distance === null ? 'distance not known yet' : `${pos.distance} moves from the goal`;
+    $('compare-board').textContent = `The board shown (${pos.shape}): ${pos.text}, ${d}. Each run's row is added below as it finishes.`;
+  });
   $('compare-run').addEventListener('click', start);
   $('compare-clear').addEventListener('click', () => {
     transcript.length = 0;

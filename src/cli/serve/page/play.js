@@ -164,7 +164,7 @@ async function nextHint() {
     text.textContent = `Optimal: slide ${best.join(' or ')} (one closer).`
       + (others ? ` The other ${others === 1 ? 'move is' : `${others} moves are`} one farther.` : '');
   } else if (hint === 3) {
-    if (pos.exact && app.info && app.info.shapes.find((s) => s.shape === pos.shape && s.exact)) {
+    if (app.exact(pos.shape)) {
       const s = await app.guard(() => call('/api/solve', { board: pos.text, shape: pos.shape, goal: app.goal }));
       if (s) {
         path = s;
@@ -239,6 +239,7 @@ function render(pos) {
   $('source').textContent = `Distances: ${pos.source}.`;
   $('find-distance').hidden = !(pos.distance === null && pos.note);
   $('note').textContent = pos.note || '';
+  $('depth-label').textContent = app.exact(pos.shape) ? 'scramble at exact distance' : 'scramble by a random walk of';
   $('undo').disabled = back.length === 0;
   $('redo').disabled = ahead.length === 0;
   if (path && hint === 3) $('hint-text').dataset.length = String(path.length);

@@ -67,6 +67,11 @@ function forget() {
 async function loadStats() {
   const shape = app.shape;
   const goal = app.goal;
+  if (!app.exact(shape)) {
+    $('stats-summary').textContent = `The state space of the ${shape} board needs its perfect table: boards of up to 12 cells, `
+      + 'built in memory up to 10 cells, or found in the table directory (`table build`).';
+    return;
+  }
   const s = await app.guard(() => call('/api/stats', { shape, goal }));
   if (!s) {
     stats = null;
