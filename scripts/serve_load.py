@@ -1,26 +1,47 @@
 #!/usr/bin/env python3
-"""Open-loop load on `table serve`'s position lookup, from this machine (loopback only).
+"""Open-loop load on `table serve`, from this machine only (127.0.0.1), Python's standard library only.
 
-Requests are scheduled at a fixed rate and each latency is measured from its scheduled send time,
-so a stall of the server shows in the figures instead of slowing the load (no coordinated
-omission). Several threads, each with its own keep-alive connection, take the scheduled requests in
-turn. Boards are random walks from the goal, drawn from a fixed seed.
+Position lookups (the default): `POST /api/position` with random boards, scheduled at a fixed
+rate. Each latency is measured from the request's scheduled send time, so a stall of the server
+(or of this client) shows in the figures instead of quietly slowing the load (no coordinated
+omission). Worker threads, each with its own keep-alive connection, take the scheduled requests in
+turn. Boards are random walks of 400 moves from the goal (1 2 ... 0), drawn from --seed.
+
+With --solve BOARD a 4x4 solve job (`POST /api/jobs/solve`) is started first on a connection of its
+own, whose event stream a background thread reads for the whole run; `GET /api/info` is sampled
+twice a second to check that a job runs all along (one that finishes is started again at once), and
+the job is cancelled at the end.
+
+With --page, the page's first load instead: `/`, then every file it references (the stylesheet and
+the scripts, and the scripts' own imports), with `Accept-Encoding: gzip, br`, either in turn over
+one connection (--page seq) or the way a browser does it (--page par: each wave of references
+fetched in parallel over up to 6 connections). Run it against a server that has answered nothing
+yet for a cold figure.
 
     scripts/serve_load.py --url http://127.0.0.1:8226 --shape 3x3 --rate 200 --seconds 20
+    scripts/serve_load.py --url http://127.0.0.1:8226 --shape 3x4 --solve "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"
+    scripts/serve_load.py --url http://127.0.0.1:8226 --page seq
 """
 
 import argparse
 import http.client
+import io
 import json
+import math
+import os
 import random
-import statistics
+import re
 import sys
 import threading
 import time
 import urllib.parse
+import zlib
+
+ACCEPT = "gzip, br"
 
 
 def walk_boards(shape, count, seed, steps=400):
+    """`count` boards, each a random walk of `steps` blank moves from the goal 1 2 ... 0."""
     rows, cols = (int(x) for x in shape.split("x"))
     n = rows * cols
     rng = random.Random(seed)
@@ -40,33 +61,200 @@ def walk_boards(shape, count, seed, steps=400):
     return boards
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--url", required=True, help="the server, http://127.0.0.1:PORT")
-    ap.add_argument("--shape", default="3x3")
-    ap.add_argument("--rate", type=float, default=200.0, help="requests per second")
-    ap.add_argument("--seconds", type=float, default=20.0)
-    ap.add_argument("--threads", type=int, default=8)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--json", action="store_true", help="print the figures as one JSON line")
-    args = ap.parse_args()
+class Target:
+    """The server's address, and the headers every request carries."""
 
-    url = urllib.parse.urlparse(args.url)
-    if url.hostname not in ("127.0.0.1", "localhost", "::1"):
-        sys.exit("serve_load.py sends traffic to this machine only (127.0.0.1)")
-    host = f"{url.hostname}:{url.port}"
+    def __init__(self, url):
+        u = urllib.parse.urlparse(url)
+        if u.scheme != "http" or u.hostname != "127.0.0.1" or not u.port:
+            sys.exit(f"serve_load.py: --url must be http://127.0.0.1:PORT (this machine only), not {url}")
+        self.port = u.port
+        self.host = f"127.0.0.1:{u.port}"
+
+    def connect(self, timeout=30):
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+
+    def headers(self, extra=None):
+        h = {"Host": self.host, "Content-Type": "application/json"}
+        h.update(extra or {})
+        return h
+
+    def call(self, method, path, body=None, timeout=30):
+        """One request on a fresh connection: (status, parsed JSON or raw text)."""
+        conn = self.connect(timeout)
+        try:
+            conn.request(method, path, None if body is None else json.dumps(body), self.headers())
+            res = conn.getresponse()
+            data = res.read()
+        finally:
+            conn.close()
+        try:
+            return res.status, json.loads(data)
+        except ValueError:
+            return res.status, data.decode(errors="replace")
+
+
+def percentile(sorted_values, p):
+    """Nearest rank, in milliseconds."""
+    if not sorted_values:
+        return float("nan")
+    k = max(0, min(len(sorted_values) - 1, math.ceil(p / 100 * len(sorted_values)) - 1))
+    return sorted_values[k] * 1000
+
+
+def machine_busy():
+    """(busy, total) jiffies of all cores so far (Linux /proc/stat)."""
+    with open("/proc/stat") as f:
+        v = [int(x) for x in f.readline().split()[1:8]]
+    return v[0] + v[1] + v[2] + v[5] + v[6], sum(v)
+
+
+def cpu_seconds(pid):
+    """User + system CPU seconds of a process so far (Linux /proc), or None."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+class Solve:
+    """A solve job beside the load: its stream read by a thread (a job that ends by itself is
+    started again, so one runs all along), `/api/info` sampled by another."""
+
+    def __init__(self, target, board, shape):
+        self.target = target
+        self.request = {"board": board, "shape": shape}
+        self.status = None
+        self.error = None
+        self.jobs = 0
+        self.progress = 0
+        self.last_progress = None
+        self.results = []  # (time, result) of each job that finished by itself
+        self.done = None
+        self.samples = []
+        self.stopping = threading.Event()
+        self.stop_sampling = threading.Event()
+        self.started = threading.Event()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.sampler = threading.Thread(target=self._sample, daemon=True)
+
+    def start(self):
+        self.reader.start()
+        if not self.started.wait(30) or self.status != 200:
+            return False
+        # the job holds the slot once its first event is sent; wait for /api/info to show it
+        for _ in range(50):
+            if self.info_job() is not None:
+                break
+            time.sleep(0.1)
+        self.sampler.start()
+        return True
+
+    def _read(self):
+        try:
+            for _ in range(100):  # jobs in a row: a hard 4x4 takes seconds, a run well under 100 of them
+                if self.stopping.is_set() or not self._one_job():
+                    break
+        finally:
+            self.started.set()
+
+    def _one_job(self):
+        """Runs one job to its end; whether it finished by itself (then another is started)."""
+        conn = self.target.connect(timeout=600)
+        try:
+            for _ in range(20):  # the last job's slot may take a moment to be released
+                conn.request("POST", "/api/jobs/solve", json.dumps(self.request), self.target.headers())
+                res = conn.getresponse()
+                self.status = res.status
+                if res.status != 409 or self.stopping.is_set():
+                    break
+                res.read()
+                time.sleep(0.05)
+            if res.status != 200:
+                self.error = f"{res.status}: {res.read()[:500]!r}"
+                return False
+            self.jobs += 1
+            self.started.set()
+            event = None
+            for _ in range(1_000_000):  # four progress events a second: far more than a run needs
+                line = res.readline()
+                if not line:
+                    self.done = ("closed", None)
+                    return False
+                line = line.decode().rstrip("\r\n")
+                if line.startswith("event: "):
+                    event = line[7:]
+                elif line.startswith("data: "):
+                    data = json.loads(line[6:])
+                    if event == "progress":
+                        self.progress += 1
+                        self.last_progress = data
+                    elif event == "result":
+                        self.results.append((time.perf_counter(), data))
+                    elif event in ("done", "error"):
+                        self.done = (event, data)
+                        return event == "done" and not data.get("cancelled")
+            return False
+        except (OSError, ValueError, http.client.HTTPException) as e:
+            self.error = repr(e)
+            return False
+        finally:
+            conn.close()
+
+    def info_job(self):
+        try:
+            status, info = self.target.call("GET", "/api/info", timeout=10)
+            return info.get("job") if status == 200 and isinstance(info, dict) else "error"
+        except OSError:
+            return "error"
+
+    def _sample(self):
+        while not self.stop_sampling.wait(0.5):
+            self.samples.append(self.info_job())
+
+    def finish(self):
+        """Stops sampling, cancels the job, waits for its stream to end; the job's figures."""
+        self.stopping.set()
+        self.stop_sampling.set()
+        self.sampler.join(5)
+        job_at_end = self.info_job()
+        cancel = self.target.call("POST", "/api/jobs/cancel", {})
+        self.reader.join(30)
+        return {
+            "solve_board": self.request["board"],
+            "solve_jobs": self.jobs,
+            "solve_job_at_end": job_at_end,
+            "solve_info_samples": len(self.samples),
+            "solve_info_samples_without_job": sum(1 for s in self.samples if s is None or s == "error"),
+            "solve_progress_events": self.progress,
+            "solve_last_progress": self.last_progress,
+            "solve_results": [r for _, r in self.results],
+            "solve_end": self.done,
+            "solve_cancel": cancel[1],
+            "solve_error": self.error,
+        }
+
+
+def load(args, target):
     boards = walk_boards(args.shape, 1000, args.seed)
-    total = int(args.rate * args.seconds)
+    warm = int(args.rate * args.warmup)
+    total = warm + int(args.rate * args.seconds)
     interval = 1.0 / args.rate
-    next_index = 0
     lock = threading.Lock()
-    latencies = []
+    next_index = 0
+    latencies = []  # from the scheduled send time
+    service = []  # from the actual send time
+    lags = []  # how late the client sent
     errors = []
     start = time.perf_counter() + 0.2
+    measured_from = start + warm * interval
+    last_done = [measured_from]
 
     def worker():
         nonlocal next_index
-        conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+        conn = target.connect()
         while True:
             with lock:
                 i = next_index
@@ -78,50 +266,273 @@ def main():
             if wait > 0:
                 time.sleep(wait)
             body = json.dumps({"board": boards[i % len(boards)], "shape": args.shape})
+            sent = time.perf_counter()
             try:
-                conn.request("POST", "/api/position", body,
-                             {"Host": host, "Content-Type": "application/json"})
+                conn.request("POST", "/api/position", body, target.headers())
                 res = conn.getresponse()
                 data = res.read()
                 done = time.perf_counter()
-                if res.status != 200 or b'"distance"' not in data:
-                    with lock:
-                        errors.append(f"{res.status}: {data[:200]!r}")
-                else:
-                    with lock:
-                        latencies.append(done - due)
-            except OSError as e:
+                ok = res.status == 200 and re.search(rb'"distance":\d', data) and b'"heuristics"' in data
+                if i < warm:
+                    continue
                 with lock:
-                    errors.append(repr(e))
+                    if ok:
+                        latencies.append(done - due)
+                        service.append(done - sent)
+                        lags.append(max(0.0, sent - due))
+                        last_done[0] = max(last_done[0], done)
+                    else:
+                        errors.append({"request": body, "status": res.status, "response": data[:500].decode(errors="replace")})
+            except (OSError, http.client.HTTPException) as e:
+                with lock:
+                    if i >= warm:
+                        errors.append({"request": body, "status": None, "response": repr(e)})
                 conn.close()
-                conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
+                conn = target.connect()
         conn.close()
 
+    solve = None
+    if args.solve:
+        solve = Solve(target, args.solve, args.solve_shape)
+        if not solve.start():
+            sys.exit(f"serve_load.py: the solve job did not start: {solve.error}")
+        start = time.perf_counter() + 0.2
+        measured_from = start + warm * interval
+        last_done[0] = measured_from
+    cpu0, server0, machine0 = os.times(), cpu_seconds(args.server_pid) if args.server_pid else None, machine_busy()
+    wall0 = time.perf_counter()
     threads = [threading.Thread(target=worker) for _ in range(args.threads)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    elapsed = time.perf_counter() - start
-    lat = sorted(latencies)
+    wall = time.perf_counter() - wall0
+    cpu1, server1, machine1 = os.times(), cpu_seconds(args.server_pid) if args.server_pid else None, machine_busy()
+    finished_during_run = sum(1 for t, _ in solve.results if t < last_done[0]) if solve else 0
+    solve_figures = solve.finish() if solve else {}
 
-    def pct(p):
-        return lat[min(len(lat) - 1, int(p / 100 * len(lat)))] * 1000 if lat else float("nan")
-
+    lat, svc, lag = sorted(latencies), sorted(service), sorted(lags)
+    elapsed = max(last_done[0] - measured_from, 1e-9)
     figures = {
-        "shape": args.shape, "rate": args.rate, "requests": total, "ok": len(lat), "errors": len(errors),
-        "throughput": len(lat) / elapsed, "p50_ms": pct(50), "p90_ms": pct(90), "p99_ms": pct(99),
-        "max_ms": lat[-1] * 1000 if lat else float("nan"),
-        "mean_ms": statistics.fmean(lat) * 1000 if lat else float("nan"),
+        "shape": args.shape, "rate": args.rate, "seconds": args.seconds, "threads": args.threads,
+        "seed": args.seed, "requests": total - warm, "ok": len(lat), "errors": len(errors),
+        "throughput": len(lat) / elapsed,
+        "p50_ms": percentile(lat, 50), "p90_ms": percentile(lat, 90), "p99_ms": percentile(lat, 99),
+        "p999_ms": percentile(lat, 99.9), "max_ms": lat[-1] * 1000 if lat else float("nan"),
+        "service_p50_ms": percentile(svc, 50), "service_p99_ms": percentile(svc, 99),
+        "send_lag_p99_ms": percentile(lag, 99), "send_lag_max_ms": lag[-1] * 1000 if lag else float("nan"),
+        "client_cpu": (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / wall,
+        "server_cpu": (server1 - server0) / wall if server0 is not None and server1 is not None else None,
+        "machine_cpu": (machine1[0] - machine0[0]) / max(1, machine1[1] - machine0[1]) * os.cpu_count(),
+        "first_errors": errors[:3],
     }
+    # what else ran on the machine meanwhile (a build, say), in cores
+    figures["other_cpu"] = (figures["machine_cpu"] - figures["client_cpu"] - figures["server_cpu"]
+                            if figures["server_cpu"] is not None else None)
+    if solve:
+        figures.update(solve_figures)
+        figures["solve_finished_during_run"] = finished_during_run
+    emit(args, figures)
+    if args.json:
+        return
+    beside = " beside a 4x4 solve" if solve else ""
+    server = f", machine {figures['machine_cpu']:.0%}"
+    if figures["server_cpu"] is not None:
+        server = (f", server {figures['server_cpu']:.0%}{' (the solve included)' if solve else ''}, "
+                  f"other processes {figures['other_cpu']:.0%}")
+    print(f"{args.shape} at {args.rate:.0f}/s for {args.seconds:g} s{beside}: {len(lat)} ok, {len(errors)} errors, "
+          f"{figures['throughput']:.0f}/s; p50 {figures['p50_ms']:.2f} ms, p99 {figures['p99_ms']:.2f} ms, "
+          f"p99.9 {figures['p999_ms']:.2f} ms, max {figures['max_ms']:.2f} ms; late sends p99 "
+          f"{figures['send_lag_p99_ms']:.2f} ms; CPU: client {figures['client_cpu']:.0%}{server}")
+    if solve:
+        print(f"  solve job: {solve_figures['solve_info_samples']} /api/info samples, "
+              f"{solve_figures['solve_info_samples_without_job']} without the job; at the end "
+              f"{solve_figures['solve_job_at_end']}; {solve_figures['solve_progress_events']} progress events, "
+              f"the last {solve_figures['solve_last_progress']}; {solve_figures['solve_jobs']} job(s), "
+              f"{finished_during_run} finished (and started again) during the run; the last stream ended with "
+              f"{solve_figures['solve_end']}")
+    for e in errors[:3]:
+        print("  error:", json.dumps(e))
+
+
+def emit(args, figures):
+    """The figures as JSON: printed (--json) and/or appended as one line to --json-out."""
     if args.json:
         print(json.dumps(figures))
+    if args.json_out:
+        with open(args.json_out, "a") as f:
+            f.write(json.dumps(figures) + "\n")
+
+
+IMPORT = re.compile(rb"""(?:\bfrom\s*|\bimport\s*\(\s*)['"](\./[\w.-]+\.js)['"]""")
+REFERENCE = re.compile(rb"""(?:src|href)\s*=\s*["'](/assets/[\w.-]+)["']""")
+
+
+def references(path, body):
+    """The files a page or script makes the browser fetch."""
+    if path == "/":
+        return [m.decode() for m in REFERENCE.findall(body)]
+    if path.endswith(".js"):
+        base = path.rsplit("/", 1)[0]
+        return [base + "/" + m.decode()[2:] for m in IMPORT.findall(body)]
+    return []
+
+
+class CountingConnection(http.client.HTTPConnection):
+    """A connection that counts the bytes it receives: status lines, headers, bodies as sent
+    (compressed, with their chunk framing)."""
+
+    received = 0
+
+    def connect(self):
+        super().connect()
+        self.sock = _CountingSocket(self.sock, self)
+
+
+class _CountingSocket:
+    def __init__(self, sock, owner):
+        self._sock, self._owner = sock, owner
+
+    def __getattr__(self, name):
+        return getattr(self._sock, name)
+
+    def makefile(self, mode="r", buffering=None, **_):
+        return io.BufferedReader(_CountingRaw(self._sock, self._owner))
+
+
+class _CountingRaw(io.RawIOBase):
+    def __init__(self, sock, owner):
+        self._sock, self._owner = sock, owner
+
+    def readable(self):
+        return True
+
+    def readinto(self, b):
+        n = self._sock.recv_into(b)
+        self._owner.received += n
+        return n
+
+
+def fetch(conn, target, path, accept=ACCEPT):
+    """One GET: (status, body decoded or None for brotli, bytes received, encoding)."""
+    headers = {"Host": target.host}
+    if accept:
+        headers["Accept-Encoding"] = accept
+    before = conn.received
+    conn.request("GET", path, headers=headers)
+    res = conn.getresponse()
+    raw = res.read()
+    encoding = res.getheader("Content-Encoding") or "identity"
+    body = zlib.decompress(raw, 16 + zlib.MAX_WBITS) if encoding == "gzip" else raw
+    return res.status, body if encoding in ("gzip", "identity") else None, conn.received - before, encoding
+
+
+def page(args, target):
+    """The page's first load, timed from the first connection to the last byte.
+
+    Python cannot decode brotli: a brotli body's references are read from the same file fetched
+    plain on another connection, with the clock stopped meanwhile."""
+    connect = lambda: CountingConnection("127.0.0.1", target.port, timeout=30)
+    got = {}  # path -> (status, wire bytes, encoding)
+    paused = 0.0
+
+    def plain_body(path):
+        nonlocal paused
+        t = time.perf_counter()
+        c = connect()
+        body = fetch(c, target, path, None)[1]
+        c.close()
+        paused += time.perf_counter() - t
+        return body
+
+    t0 = time.perf_counter()
+    if args.page == "seq":
+        conn = connect()
+        queue = ["/"]
+        while queue:
+            path = queue.pop(0)
+            if path in got:
+                continue
+            status, body, wire, enc = fetch(conn, target, path)
+            got[path] = (status, wire, enc)
+            body = body if body is not None else plain_body(path)
+            queue += [r for r in references(path, body) if r not in got and r not in queue]
+        conn.close()
     else:
-        print(f"{args.shape} at {args.rate:.0f}/s for {args.seconds:.0f} s: {len(lat)} ok, {len(errors)} errors, "
-              f"{figures['throughput']:.0f}/s; p50 {figures['p50_ms']:.2f} ms, p90 {figures['p90_ms']:.2f} ms, "
-              f"p99 {figures['p99_ms']:.2f} ms, max {figures['max_ms']:.2f} ms")
-    for e in errors[:5]:
-        print("error:", e, file=sys.stderr)
+        # a browser's way: each wave of references in parallel, up to 6 connections kept open
+        pool = []
+        wave = ["/"]
+        while wave:
+            results = {}
+            lanes = min(6, len(wave))
+            pool += [None] * (lanes - len(pool))
+
+            def lane(k):
+                if pool[k] is None:
+                    pool[k] = connect()
+                for p in wave[k::lanes]:
+                    results[p] = fetch(pool[k], target, p)
+
+            threads = [threading.Thread(target=lane, args=(k,)) for k in range(lanes)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join()
+            following = []
+            for path in wave:
+                status, body, wire, enc = results[path]
+                got[path] = (status, wire, enc)
+                body = body if body is not None else plain_body(path)
+                following += [r for r in references(path, body) if r not in got and r not in following]
+            wave = following
+        for c in pool:
+            if c is not None:
+                c.close()
+    elapsed = time.perf_counter() - t0 - paused
+    conn = connect()
+    plain = {p: fetch(conn, target, p, None) for p in got}
+    conn.close()
+    figures = {
+        "mode": args.page, "files": len(got), "ms": elapsed * 1000,
+        "wire_bytes": sum(w for _, w, _ in got.values()),
+        "uncompressed_bytes": sum(w for _, _, w, _ in plain.values()),
+        "uncompressed_body_bytes": sum(len(b) for _, b, _, _ in plain.values()),
+        "encodings": sorted({e for _, _, e in got.values()}),
+        "statuses": sorted({s for s, _, _ in got.values()}),
+        "paths": sorted(got),
+    }
+    emit(args, figures)
+    if not args.json:
+        print(f"first load, {args.page}: {figures['files']} files in {figures['ms']:.1f} ms, "
+              f"{figures['wire_bytes']} bytes received ({', '.join(figures['encodings'])}) against "
+              f"{figures['uncompressed_bytes']} uncompressed; statuses {figures['statuses']}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--url", required=True, help="the server, http://127.0.0.1:PORT")
+    ap.add_argument("--shape", default="3x3", help="the boards' shape (default 3x3)")
+    ap.add_argument("--rate", type=float, default=200.0, help="requests per second (default 200)")
+    ap.add_argument("--seconds", type=float, default=20.0, help="the measured run (default 20)")
+    ap.add_argument("--warmup", type=float, default=1.0, help="seconds of load before the measured run, not counted (default 1)")
+    ap.add_argument("--threads", type=int, default=8, help="worker threads, one connection each (default 8)")
+    ap.add_argument("--seed", type=int, default=1, help="for the random boards (default 1)")
+    ap.add_argument("--solve", metavar="BOARD", help="run a solve job of this board beside the load")
+    ap.add_argument("--solve-shape", default="4x4", help="the solve's board shape (default 4x4)")
+    ap.add_argument("--server-pid", type=int, help="report the server's CPU use during the run")
+    ap.add_argument("--page", choices=["seq", "par"], help="time the page's first load instead")
+    ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
+    ap.add_argument("--json-out", metavar="FILE", help="append the figures to FILE as one JSON line")
+    args = ap.parse_args()
+    if args.rate <= 0 or args.seconds <= 0 or args.threads < 1 or args.warmup < 0:
+        ap.error("--rate and --seconds must be positive, --threads at least 1, --warmup not negative")
+    if args.rate * (args.seconds + args.warmup) > 10_000_000:
+        ap.error("at most 10 million requests a run")
+    target = Target(args.url)
+    if args.page:
+        page(args, target)
+    else:
+        load(args, target)
 
 
 if __name__ == "__main__":
