@@ -81,7 +81,7 @@ impl HeuristicKind {
     }
 
     /// The estimate computed from the board alone, if this kind is one.
-    fn estimate(self) -> Option<Heuristic> {
+    pub fn estimate(self) -> Option<Heuristic> {
         match self {
             HeuristicKind::Hamming => Some(Heuristic::Hamming),
             HeuristicKind::Manhattan => Some(Heuristic::Manhattan),

@@ -344,35 +344,14 @@ pub async fn scramble(
                 if req.depth > 10_000 {
                     return Err(ApiError::bad("a random walk of at most 10000 moves"));
                 }
-                (walk(&space.goal_board, req.depth, seed), None)
+                let mut cells = vec![0u16; space.shape.cells()];
+                slidetable::arrays::random_walks(&space.goal_board, 1, req.depth as usize, seed, &mut cells);
+                (Board::new(space.shape, cells)?, None)
             }
         };
         Ok(Json(json!({"board": cells(&board), "text": text(&board), "distance": distance, "seed": seed})))
     })
     .await
-}
-
-/// A random walk of `steps` moves from `start` that never steps straight back.
-fn walk(start: &Board, steps: u32, seed: u64) -> Board {
-    let mut state = seed ^ 0x9E37_79B9_7F4A_7C15;
-    let mut next = || {
-        // splitmix64
-        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = state;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    };
-    let mut board = start.clone();
-    let mut last: Option<Dir> = None;
-    for _ in 0..steps {
-        let options: Vec<Dir> =
-            Dir::ALL.into_iter().filter(|d| Some(d.opposite()) != last && board.moved(*d).is_some()).collect();
-        let dir = options[(next() % options.len() as u64) as usize];
-        board.apply(dir);
-        last = Some(dir);
-    }
-    board
 }
 
 /// `POST /api/solve`.
@@ -456,8 +435,8 @@ pub async fn heatmap(
         let estimate = space.estimate_fn(&name)?;
         let label = HEURISTICS.iter().find(|h| h.0 == name).map_or(name.clone(), |h| h.1.to_string());
         // a big table's map takes seconds on every core: one at a time, as a long job
-        let _slot = if table.index().len() > HEATMAP_QUICK_STATES { Some(server.claim_slot("heatmap")?) } else { None };
-        let stop = _slot.as_ref().map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.stop());
+        let slot = if table.index().len() > HEATMAP_QUICK_STATES { Some(server.claim_slot("heatmap")?) } else { None };
+        let stop = slot.as_ref().map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.stop());
         let j = joint::joint(table, &*estimate, &stop)?;
         let answer = json!({
             "heuristic": name, "label": label, "states": j.states, "counts": j.counts,

@@ -49,28 +49,47 @@ pub struct Jobs {
 struct Running {
     kind: &'static str,
     started: Instant,
-    stop: Arc<AtomicBool>,
-    watch: Arc<Watch>,
+    stop: Stop,
+}
+
+/// How a job is told to stop: a flag (what the experiment and the heat map read) and a search's
+/// [`Watch`] (what the searches read, with their node count), always set together.
+#[derive(Clone, Default)]
+pub struct Stop {
+    pub flag: Arc<AtomicBool>,
+    pub watch: Arc<Watch>,
+}
+
+impl Stop {
+    /// Tells the job to stop.
+    pub fn cancel(&self) {
+        self.flag.store(true, Ordering::Relaxed);
+        self.watch.cancel();
+    }
+
+    /// Whether the job was told to stop.
+    pub fn is_set(&self) -> bool {
+        self.flag.load(Ordering::Relaxed) || self.watch.is_cancelled()
+    }
 }
 
 /// The right to run the one long job; the slot is free again when it is dropped.
 pub struct Slot {
     jobs: Arc<Server>,
-    stop: Arc<AtomicBool>,
-    watch: Arc<Watch>,
+    stop: Stop,
 }
 
 impl Slot {
     /// The job's stop flag (set on cancel).
     pub fn stop(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.stop)
+        Arc::clone(&self.stop.flag)
     }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
         let mut running = self.jobs.jobs.running.lock().unwrap_or_else(|e| e.into_inner());
-        if running.as_ref().is_some_and(|r| Arc::ptr_eq(&r.stop, &self.stop)) {
+        if running.as_ref().is_some_and(|r| Arc::ptr_eq(&r.stop.flag, &self.stop.flag)) {
             *running = None;
         }
     }
@@ -89,8 +108,7 @@ impl Jobs {
     pub fn cancel(&self) -> Option<&'static str> {
         let running = self.running.lock().unwrap_or_else(|e| e.into_inner());
         running.as_ref().map(|r| {
-            r.stop.store(true, Ordering::Relaxed);
-            r.watch.cancel();
+            r.stop.cancel();
             r.kind
         })
     }
@@ -119,7 +137,7 @@ impl Server {
     fn try_claim(self: &Arc<Server>, kind: &'static str) -> Result<Slot, (ApiError, bool)> {
         let mut running = self.jobs.running.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(r) = &*running {
-            let stopping = r.stop.load(Ordering::Relaxed) || r.watch.is_cancelled();
+            let stopping = r.stop.is_set();
             let e = ApiError::new(
                 StatusCode::CONFLICT,
                 format!(
@@ -130,18 +148,16 @@ impl Server {
             );
             return Err((e, stopping));
         }
-        let stop = Arc::new(AtomicBool::new(false));
-        let watch = Arc::new(Watch::new());
-        *running = Some(Running { kind, started: Instant::now(), stop: Arc::clone(&stop), watch: Arc::clone(&watch) });
-        Ok(Slot { jobs: Arc::clone(self), stop, watch })
+        let stop = Stop::default();
+        *running = Some(Running { kind, started: Instant::now(), stop: stop.clone() });
+        Ok(Slot { jobs: Arc::clone(self), stop })
     }
 }
 
 /// What a job's code talks to: events out, the stop flag and node counter in.
 pub struct Job {
     tx: mpsc::Sender<Result<Event, Infallible>>,
-    pub stop: Arc<AtomicBool>,
-    pub watch: Arc<Watch>,
+    pub stop: Stop,
 }
 
 impl Job {
@@ -149,28 +165,17 @@ impl Job {
     pub fn send(&self, name: &str, data: Value) -> bool {
         let event = Event::default().event(name).data(data.to_string());
         if self.tx.blocking_send(Ok(event)).is_err() {
-            self.cancel();
+            self.stop.cancel();
             return false;
         }
         true
-    }
-
-    fn cancel(&self) {
-        self.stop.store(true, Ordering::Relaxed);
-        self.watch.cancel();
-    }
-
-    /// Whether the job was told to stop.
-    pub fn stopped(&self) -> bool {
-        self.stop.load(Ordering::Relaxed) || self.watch.is_cancelled()
     }
 }
 
 /// A job's event stream; dropped (the client went away), it stops the job.
 struct Guarded {
     inner: ReceiverStream<Result<Event, Infallible>>,
-    stop: Arc<AtomicBool>,
-    watch: Arc<Watch>,
+    stop: Stop,
 }
 
 impl Stream for Guarded {
@@ -183,8 +188,7 @@ impl Stream for Guarded {
 
 impl Drop for Guarded {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-        self.watch.cancel();
+        self.stop.cancel();
     }
 }
 
@@ -192,14 +196,14 @@ impl Drop for Guarded {
 /// `progress` four times a second, what `work` sends, then `done` or `error`.
 pub fn stream(slot: Slot, work: impl FnOnce(&Job) -> Result<(), Error> + Send + 'static) -> Response {
     let (tx, rx) = mpsc::channel(64);
-    let job = Job { tx, stop: slot.stop(), watch: Arc::clone(&slot.watch) };
-    let guarded = Guarded { inner: ReceiverStream::new(rx), stop: slot.stop(), watch: Arc::clone(&slot.watch) };
+    let job = Job { tx, stop: slot.stop.clone() };
+    let guarded = Guarded { inner: ReceiverStream::new(rx), stop: slot.stop.clone() };
     std::thread::spawn(move || {
         let _slot = slot;
         let started = Instant::now();
         let finished = Arc::new(AtomicBool::new(false));
         let ticker = {
-            let (tx, watch, finished) = (job.tx.clone(), Arc::clone(&job.watch), Arc::clone(&finished));
+            let (tx, watch, finished) = (job.tx.clone(), Arc::clone(&job.stop.watch), Arc::clone(&finished));
             std::thread::spawn(move || {
                 while !finished.load(Ordering::Relaxed) {
                     std::thread::sleep(PROGRESS_EVERY);
@@ -215,7 +219,7 @@ pub fn stream(slot: Slot, work: impl FnOnce(&Job) -> Result<(), Error> + Send + 
         finished.store(true, Ordering::Relaxed);
         let _ = ticker.join();
         match result {
-            Ok(()) => job.send("done", json!({"cancelled": job.stopped()})),
+            Ok(()) => job.send("done", json!({"cancelled": job.stop.is_set()})),
             Err(Error::Cancelled { .. } | Error::BuildCancelled { .. }) => job.send("done", json!({"cancelled": true})),
             Err(e) => job.send("error", json!({"error": e.to_string()})),
         };
@@ -228,22 +232,13 @@ pub async fn cancel(State(server): State<Arc<Server>>) -> Json<Value> {
     Json(json!({"cancelled": server.jobs.cancel()}))
 }
 
-/// The heuristic a search job names (`None`: pattern tables where the space has them, else
-/// linear conflict), as a guide.
+/// The guide of a search job: the heuristic named, else pattern tables where the space's searches
+/// have them, else linear conflict.
 fn guide<'a>(space: &'a Space, name: Option<&str>) -> Result<Guide<'a>, Error> {
-    let name = match name {
-        Some(n) => n.trim().to_ascii_lowercase(),
-        None if space.oracle.as_ref().is_some_and(|o| o.guide().is_some()) => "pdb".into(),
-        None => "linear-conflict".into(),
-    };
-    match name.as_str() {
-        "pdb" => Ok(Guide::Patterns(space.patterns().map_err(Error::BadOption)?)),
-        "table" => Ok(Guide::Table(space.table()?)),
-        other => Heuristic::from_name(other).map(Guide::Heuristic).ok_or_else(|| {
-            Error::BadOption(format!(
-                "unknown heuristic `{other}`: use hamming, manhattan, linear-conflict, nilsson, pdb or table"
-            ))
-        }),
+    match name {
+        Some(n) => space.guide(n),
+        None if space.oracle.as_ref().is_some_and(|o| o.guide().is_some()) => space.guide("pdb"),
+        None => Ok(Guide::Heuristic(Heuristic::LinearConflict)),
     }
 }
 
@@ -280,7 +275,7 @@ pub async fn solve(State(server): State<Arc<Server>>, JsonBody(req): JsonBody<So
             max_bytes: Some(slidetable::solver::default_max_memory()),
             order: ChildOrder::ByEstimate,
             threads,
-            watch: Some(Arc::clone(&job.watch)),
+            watch: Some(Arc::clone(&job.stop.watch)),
         };
         let started = Instant::now();
         let found = search::solve(&board, &space.goal_board, guide, &options)?
@@ -379,8 +374,8 @@ pub async fn compare(
     Ok(stream(slot, move |job| {
         let optimum = space.table.as_ref().and_then(|t| t.distance(&board).ok().flatten()).map(u32::from);
         for (i, run) in runs.iter().enumerate() {
-            if job.stopped() {
-                return Err(Error::Cancelled { generated: job.watch.generated() });
+            if job.stop.is_set() {
+                return Err(Error::Cancelled { generated: job.stop.watch.generated() });
             }
             let started = Instant::now();
             let result = one_run(&space, &board, run, limit, job);
@@ -426,7 +421,7 @@ fn one_run(space: &Space, board: &Board, run: &Run, limit: u64, job: &Job) -> Re
         max_bytes: Some(slidetable::solver::default_max_memory()),
         order: ChildOrder::ByEstimate,
         threads: 1,
-        watch: Some(Arc::clone(&job.watch)),
+        watch: Some(Arc::clone(&job.stop.watch)),
     };
     let found = search::solve(board, &space.goal_board, guide, &options)?
         .ok_or_else(|| Error::Internal("the search found no solution for a solvable board".into()))?;
@@ -475,8 +470,7 @@ pub async fn experiment(
             json!({"preset": preset.name(), "columns": labels, "depths": depths, "count": count, "seed": seed,
                    "goal": space.goal.to_string()}),
         );
-        let stop = Arc::clone(&job.stop);
-        experiment::run_until(table, &plan, &stop, |row| {
+        experiment::run_until(table, &plan, &job.stop.flag, |row| {
             let cells: Vec<Value> = row
                 .cells
                 .iter()

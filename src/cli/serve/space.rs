@@ -8,9 +8,9 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use slidetable::game::{Oracle, SearchOracle};
 use slidetable::heuristic::pdb::{Partition, PatternSet};
-use slidetable::heuristic::{Estimator, Heuristic};
+use slidetable::heuristic::Estimator;
 use slidetable::search::Guide;
-use slidetable::solver::{self, default_table_name, Load, TableBytes};
+use slidetable::solver::{self, default_table_name, HeuristicKind, Load, TableBytes};
 use slidetable::{Board, Error, Goal, Shape, Table};
 
 /// The largest board the server plays: 5x5.
@@ -95,21 +95,33 @@ impl Space {
             .map_err(Clone::clone)
     }
 
-    /// The estimate `h` names (`zero`, a classic heuristic, or `pdb`) as a function of the cells.
+    /// The guide a heuristic's name gives a search: a classic estimate, `pdb` ([`Space::patterns`])
+    /// or `table` (the perfect table).
+    pub fn guide(&self, name: &str) -> Result<Guide<'_>, Error> {
+        match HeuristicKind::from_name(name) {
+            Some(HeuristicKind::Pdb) => Ok(Guide::Patterns(self.patterns().map_err(Error::BadOption)?)),
+            Some(HeuristicKind::Table) => Ok(Guide::Table(self.table()?)),
+            Some(kind) => kind
+                .estimate()
+                .map(Guide::Heuristic)
+                .ok_or_else(|| Error::Internal(format!("{} is not an estimate", kind.name()))),
+            None => Err(Error::BadOption(format!(
+                "unknown heuristic `{}`: use zero, hamming, manhattan, linear-conflict, nilsson, pdb or table",
+                name.trim()
+            ))),
+        }
+    }
+
+    /// The estimate `name` names (`zero`, a classic heuristic, or `pdb`) as a function of the cells.
     pub fn estimate_fn(&self, name: &str) -> Result<Estimate<'_>, Error> {
-        match name.trim().to_ascii_lowercase().as_str() {
-            "zero" | "none" | "0" => Ok(Box::new(|_: &[u16]| 0)),
-            "pdb" => {
-                let set = self.patterns().map_err(Error::BadOption)?;
-                Ok(Box::new(move |cells: &[u16]| set.estimate_cells(cells)))
-            }
-            other => {
-                let h = Heuristic::from_name(other).ok_or_else(|| {
-                    Error::BadOption(format!(
-                        "unknown heuristic `{other}`: use zero, hamming, manhattan, linear-conflict, nilsson or pdb"
-                    ))
-                })?;
-                Ok(Box::new(move |cells: &[u16]| self.estimator.estimate(h, cells)))
+        if matches!(name.trim().to_ascii_lowercase().as_str(), "zero" | "none" | "0") {
+            return Ok(Box::new(|_: &[u16]| 0));
+        }
+        match self.guide(name)? {
+            Guide::Heuristic(h) => Ok(Box::new(move |cells: &[u16]| self.estimator.estimate(h, cells))),
+            Guide::Patterns(set) => Ok(Box::new(move |cells: &[u16]| set.estimate_cells(cells))),
+            Guide::Table(_) => {
+                Err(Error::BadOption("`table` is h* itself: choose an estimate to set beside it".into()))
             }
         }
     }
