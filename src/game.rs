@@ -120,6 +120,7 @@ impl Oracle for SearchOracle {
             order: ChildOrder::ByEstimate,
             threads: self.threads,
             watch: Some(Arc::clone(&self.watch.lock().unwrap_or_else(|e| e.into_inner()))),
+            prune: None,
         };
         Ok(solve(board, &self.goal, guide, &options)?.map(|found| found.moves.len() as u32))
     }

@@ -25,6 +25,7 @@ use crate::index::pattern::PatternIndex;
 use crate::index::rank::MAX_TABLE_CELLS;
 use crate::puzzle::board::{Board, Shape};
 use crate::puzzle::goal::Goal;
+use crate::search::prune::MovePruner;
 use crate::search::{self, Algorithm, Exact, Found, Guide, Options};
 use crate::table::lookup::map_file;
 use crate::table::pattern::{build_pattern, open_pattern, working_bytes};
@@ -119,6 +120,12 @@ pub struct SolverConfig {
     /// machine (a Dask worker per core) then share one copy in the page cache, at some cost in
     /// lookup speed (no huge pages). Tables built on the spot are private either way.
     pub share_tables: bool,
+    /// Move pruning for IDA* with pattern databases: forbid every move string of up to this many
+    /// moves that has an earlier equivalent ([`crate::search::prune`]); 0 or 2 forbid only the
+    /// move straight back (Korf & Felner's counts). `None`: [`default_prune`] for the shape. The
+    /// machine is read from `dir` (`RxC-moves-L.fsm`), or made and saved there when that takes
+    /// about a second ([`QUICK_PRUNE`]).
+    pub prune: Option<usize>,
 }
 
 impl Default for SolverConfig {
@@ -133,6 +140,7 @@ impl Default for SolverConfig {
             build_missing: true,
             table: None,
             share_tables: false,
+            prune: None,
         }
     }
 }
@@ -160,6 +168,16 @@ pub enum Notice {
         seconds: f64,
         /// Its number of states.
         states: u64,
+        /// `Err` with the reason when it could not be written.
+        saved: Result<(), String>,
+    },
+    /// A missing move-pruning machine ([`load_pruner`]) was made on the spot; `saved` says
+    /// whether it could be written to `path`.
+    BuiltMachine {
+        /// Where it was (to be) saved.
+        path: PathBuf,
+        /// How long it took.
+        seconds: f64,
         /// `Err` with the reason when it could not be written.
         saved: Result<(), String>,
     },
@@ -204,6 +222,7 @@ pub struct Solver {
     heuristic: HeuristicKind,
     patterns: Option<PatternSet>,
     table: Option<Sourced>,
+    pruner: Option<Arc<MovePruner>>,
 }
 
 impl Solver {
@@ -263,11 +282,15 @@ impl Solver {
             };
             let load =
                 Load { reflect: config.reflect, build_missing: config.build_missing, shared: config.share_tables };
-            Some(load_patterns(goal, &goal_board, &partition, &config.dir, load, notice)?)
+            Some(load_patterns(goal, &goal_board, &partition, &config.dir, load, &mut notice)?)
         } else {
             None
         };
-        let solver = Solver { goal: goal.clone(), goal_board, heuristic, patterns, table };
+        let pruner = match (&patterns, config.prune.unwrap_or_else(|| default_prune(shape))) {
+            (Some(_), len) if len > 2 => Some(Arc::new(load_pruner(shape, len, &config.dir, &mut notice)?)),
+            _ => None,
+        };
+        let solver = Solver { goal: goal.clone(), goal_board, heuristic, patterns, table, pruner };
         // a table heuristic without a table is refused now, not at every search
         solver.guide()?;
         Ok(solver)
@@ -286,6 +309,12 @@ impl Solver {
     /// The heuristic decided.
     pub fn heuristic(&self) -> HeuristicKind {
         self.heuristic
+    }
+
+    /// The move-pruning machine searches with pattern databases use ([`SolverConfig::prune`]):
+    /// `None` forbids only the move straight back. Goes into [`Options::prune`].
+    pub fn pruner(&self) -> Option<Arc<MovePruner>> {
+        self.pruner.clone()
     }
 
     /// The guide of a search: the estimate, the perfect table or the pattern databases.
@@ -671,4 +700,51 @@ pub fn default_max_memory() -> u64 {
             .map(|kib| kib * 1024)
     });
     available.map_or(4 << 30, |a| (a / 4 * 3).min(16 << 30))
+}
+
+/// The longest move strings made into a pruning machine on the spot: about a second on 2 cores
+/// (4x4: 14 moves in 1.0 s; 5x5: 12 moves in 1.0 s; 3x3: 16 in 0.04 s).
+pub const QUICK_PRUNE: usize = 12;
+
+/// The move pruning used when none is asked for: forbidden strings of up to [`QUICK_PRUNE`]
+/// moves on boards up to 36 cells (the machine is made in about a second at first use, and saved),
+/// else only the move straight back (2).
+pub fn default_prune(shape: Shape) -> usize {
+    if shape.cells() <= 36 {
+        QUICK_PRUNE
+    } else {
+        2
+    }
+}
+
+/// The move-pruning machine for `shape` and strings of up to `len` moves: read from `dir`
+/// ([`MovePruner::file_name`]), else, when `len` is at most [`QUICK_PRUNE`], made on the spot and
+/// saved there if it can be ([`Notice::BuiltMachine`]).
+///
+/// # Errors
+/// [`Error::InFile`] for a damaged file or one of another shape or length; [`Error::BadOption`]
+/// for a missing machine too long to make on the spot, naming the command that makes it;
+/// those of [`MovePruner::generate`].
+pub fn load_pruner(shape: Shape, len: usize, dir: &Path, mut notice: impl FnMut(Notice)) -> Result<MovePruner, Error> {
+    let path = dir.join(MovePruner::file_name(shape, len));
+    if path.exists() {
+        let m = MovePruner::open(&path).map_err(|e| Error::in_file("opening", &path, e))?;
+        if m.shape() != shape || m.max_len() != len {
+            let why = format!("it is the machine of {} for {} moves, not {shape} and {len}", m.shape(), m.max_len());
+            return Err(Error::in_file("opening", path, Error::BadOption(why)));
+        }
+        return Ok(m);
+    }
+    if len > QUICK_PRUNE {
+        return Err(Error::BadOption(format!(
+            "{} is missing: make it with `table build --board {shape} --prune {len} --dir {}`",
+            path.display(),
+            dir.display()
+        )));
+    }
+    let t = Instant::now();
+    let m = MovePruner::generate(shape, len)?;
+    let saved = m.write(&path).map_err(|e| e.to_string());
+    notice(Notice::BuiltMachine { path, seconds: t.elapsed().as_secs_f64(), saved });
+    Ok(m)
 }

@@ -6,10 +6,13 @@ mod fuzz_targets;
 
 use slidetable::heuristic::pdb::{reflect, transpose_relabelling, GroupTable, Partition, PatternSet};
 use slidetable::index::pattern::PatternIndex;
+use slidetable::index::zero::ZeroIndex;
 use slidetable::lab::sample::{sample_depth, SplitMix64};
 use slidetable::search::{solve, Algorithm, Guide, Options};
 use slidetable::table::format::{Header, PAYLOAD_OFFSET};
-use slidetable::table::pattern::{build_pattern, reference_pattern_distances, PatternTable};
+use slidetable::table::pattern::{
+    build_pattern, fill_zero, reference_pattern_distances, reference_zero_distances, PatternTable,
+};
 use slidetable::{build, Board, Dir, Error, Goal, Shape};
 
 fn shape(r: usize, c: usize) -> Shape {
@@ -81,6 +84,50 @@ fn fast_build_equals_plain_zero_one_bfs() {
                 let d = (cell / s.cols()).abs_diff(home / s.cols()) + (cell % s.cols()).abs_diff(home % s.cols());
                 assert_eq!(table.payload()[index.rank(&[cell as u8]) as usize] as usize, d);
             }
+        }
+    }
+}
+
+#[test]
+fn zero_aware_tables_match_the_reference_search_and_never_fall_below_the_classic_ones() {
+    let cases = [
+        (shape(3, 3), "blank-last", vec![1, 2, 3]),
+        (shape(3, 3), "blank-last", vec![1, 4, 7, 8]),
+        (shape(3, 3), "blank-first", vec![2, 4, 6, 7, 1, 3]),
+        (shape(3, 4), "blank-last", vec![1, 2, 3]),
+        (shape(3, 4), "blank-first", vec![4, 5, 8, 9]),
+        (shape(4, 3), "snail", vec![1, 5, 9]),
+        (shape(4, 4), "blank-first", vec![1, 2, 3]),
+        (shape(4, 4), "blank-last", vec![6, 9, 10]),
+    ];
+    for (s, g, tiles) in cases {
+        let goal = goal(s, g);
+        let z = ZeroIndex::new(s, &tiles).unwrap();
+        let mut out = vec![0u8; z.len() as usize];
+        let h = fill_zero(&z, &goal, &mut out, |_| {}).unwrap();
+        let reference = reference_zero_distances(&z, &goal);
+        assert_eq!(out, reference, "{s} {goal} {tiles:?}");
+        assert_eq!(h.iter().sum::<u64>(), z.len());
+        assert_eq!(h[0], 1, "only the goal's entry is at 0");
+        // each entry at or above the classic table's (the least over the regions), and equal to
+        // it for some region of every placement
+        let classic = build_pattern(&goal, &tiles, |_| {}).unwrap();
+        let p = z.placements();
+        let mut cells = vec![0u8; tiles.len()];
+        let mut larger = 0;
+        for r in 0..p.len() {
+            let mask = p.unrank(r, &mut cells);
+            let c = classic.payload()[r as usize];
+            let values: Vec<u8> = (0..s.cells() as u8)
+                .filter(|&b| mask >> b & 1 == 0)
+                .map(|b| out[z.index(&cells, b) as usize])
+                .collect();
+            assert!(values.iter().all(|&v| v >= c), "{s} {tiles:?}: zero-aware below classic");
+            assert_eq!(values.iter().min(), Some(&c));
+            larger += values.iter().filter(|&&v| v > c).count();
+        }
+        if tiles.len() >= 3 {
+            assert!(larger > 0, "{s} {tiles:?}: some region knows better");
         }
     }
 }

@@ -19,7 +19,15 @@ fn four() -> Shape {
 const KORF_79: &str = "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15";
 
 fn options(algorithm: Algorithm) -> Options {
-    Options { algorithm, max_nodes: None, max_bytes: None, order: ChildOrder::ByEstimate, threads: 1, watch: None }
+    Options {
+        algorithm,
+        max_nodes: None,
+        max_bytes: None,
+        order: ChildOrder::ByEstimate,
+        threads: 1,
+        watch: None,
+        prune: None,
+    }
 }
 
 fn config_in(dir: &Path) -> SolverConfig {
@@ -106,7 +114,15 @@ fn past_12_cells_with_a_partitions_tables_pattern_databases() {
     assert_eq!(found_partition(&Goal::BlankFirst, &goal, dir.path()).map(|p| p.name), Some("5-5-5".to_string()));
     let mut notices = Vec::new();
     let solver = Solver::new(&Goal::BlankFirst, four(), &config_in(dir.path()), collect(&mut notices)).unwrap();
-    assert!(notices.is_empty(), "{notices:?}");
+    // the only thing made is the default move-pruning machine, saved beside the tables
+    assert!(
+        matches!(&notices[..], [Notice::BuiltMachine { path, saved: Ok(()), .. }] if path.ends_with("4x4-moves-12.fsm")),
+        "{notices:?}"
+    );
+    assert!(solver.pruner().is_some_and(|m| m.max_len() == 12));
+    let again = Solver::new(&Goal::BlankFirst, four(), &config_in(dir.path()), collect(&mut notices)).unwrap();
+    assert_eq!(notices.len(), 1, "the saved machine is read the second time");
+    assert_eq!(again.pruner(), solver.pruner());
     assert_eq!(solver.heuristic(), HeuristicKind::Pdb);
     assert_eq!(solver.default_algorithm(), Algorithm::IdaStar);
     assert_eq!(solver.patterns().map(|set| set.partition().name.as_str()), Some("5-5-5"));
@@ -127,13 +143,13 @@ fn a_partition_alone_means_pattern_databases_and_small_tables_are_built() {
     let built: Vec<String> = notices
         .iter()
         .map(|n| match n {
-            Notice::BuiltPattern { path, saved: Ok(()), .. } => {
+            Notice::BuiltPattern { path, saved: Ok(()), .. } | Notice::BuiltMachine { path, saved: Ok(()), .. } => {
                 path.file_name().unwrap().to_string_lossy().into_owned()
             }
             other => panic!("{other:?}"),
         })
         .collect();
-    assert_eq!(built, ["3x3-blank-last-tiles-1-2-3.table", "3x3-blank-last-tiles-4-5-6-7-8.table"]);
+    assert_eq!(built, ["3x3-blank-last-tiles-1-2-3.table", "3x3-blank-last-tiles-4-5-6-7-8.table", "3x3-moves-12.fsm"]);
     assert!(dir.path().join("3x3-blank-last-tiles-1-2-3.table").exists());
 }
 

@@ -28,6 +28,12 @@ fn notice_text(n: &Notice) -> String {
             format!("{} was missing; built it in {seconds:.2} s but could not save it ({e})", path.display())
         }
         Notice::BuiltTable { path, seconds, .. } => format!("built {} in {seconds:.2} s", path.display()),
+        Notice::BuiltMachine { path, seconds, saved: Ok(()) } => {
+            format!("{} was missing; made it in {seconds:.2} s and saved it", path.display())
+        }
+        Notice::BuiltMachine { path, seconds, saved: Err(e) } => {
+            format!("{} was missing; made it in {seconds:.2} s but could not save it ({e})", path.display())
+        }
         Notice::SkippedTable { path, why } => format!("warning: skipped {}: {why}", path.display()),
         Notice::Hint(h) => format!("hint: {h}"),
         other => format!("{other:?}"),
@@ -59,6 +65,7 @@ impl Solver {
             algorithm,
             max_nodes,
             max_bytes: Some(max_memory.unwrap_or_else(solver::default_max_memory)),
+            prune: self.solver.pruner(),
             ..Options::default()
         })
     }
@@ -140,7 +147,16 @@ impl Solver {
         if !dir.is_dir() {
             return Err(PyValueError::new_err(format!("dir {}: no such directory", dir.display())));
         }
-        let config = SolverConfig { heuristic, partition, dir, reflect, build_missing, table, share_tables };
+        let config = SolverConfig {
+            heuristic,
+            partition,
+            dir,
+            reflect,
+            build_missing,
+            table,
+            share_tables,
+            ..SolverConfig::default()
+        };
         let started = Instant::now();
         let report = |py: Python<'_>, n: Notice| -> PyResult<()> {
             if let Some(f) = &notice {

@@ -10,6 +10,7 @@ use clap::Args;
 use indicatif::{ProgressBar, ProgressStyle};
 
 use slidetable::heuristic::pdb::Partition;
+use slidetable::search::prune::MovePruner;
 use slidetable::solver::default_table_name;
 use slidetable::Shape;
 
@@ -64,9 +65,15 @@ pub struct BuildArgs {
     /// groups of tiles like 1,2,3/4,5,6,7.
     #[arg(long, value_name = "NAME|GROUPS")]
     pattern: Option<String>,
-    /// With --pattern: the directory for the tables' files. [default: the current directory]
-    #[arg(long, value_name = "DIR", requires = "pattern")]
+    /// With --pattern or --prune: the directory for the files. [default: the current directory]
+    #[arg(long, value_name = "DIR")]
     dir: Option<PathBuf>,
+    /// Make the move-pruning machine for --board instead (no goal needed): it forbids every
+    /// string of up to L moves that has a shorter or equal-but-earlier equivalent, for
+    /// `table solve --prune L`. Written to RxC-moves-L.fsm in --dir (or -o). 5x5: L = 12 in 1 s,
+    /// 14 in 13 s, 16 in 90 s and 3.3 GiB; 4x4: 14 in 1 s, 16 in 7 s, 18 in 35 s.
+    #[arg(long, value_name = "L", conflicts_with = "pattern", value_parser = clap::value_parser!(u8).range(2..=24))]
+    prune: Option<u8>,
     /// Print the summary as one JSON object (the distribution included) instead of text.
     #[arg(long)]
     json: bool,
@@ -87,6 +94,14 @@ struct Summary {
 }
 
 pub fn run(args: BuildArgs) -> Result<ExitCode> {
+    if let Some(len) = args.prune {
+        return build_pruner(&args, len as usize);
+    }
+    if args.dir.is_some() && args.pattern.is_none() {
+        anyhow::bail!(super::UsageError(
+            "--dir goes with --pattern or --prune; a perfect table is written with -o".into()
+        ));
+    }
     if let Some(text) = &args.pattern {
         if text.trim() == "list" {
             print!("{}", pattern::list());
@@ -197,6 +212,42 @@ fn rate_and_eta(reached: u64, total: u64, elapsed: Duration) -> String {
         format!("about {:.0} min", left / 60.0)
     };
     format!("  {rate_text} states/s, {left_text} left")
+}
+
+/// `table build --prune L`: the move-pruning machine of --board.
+fn build_pruner(args: &BuildArgs, len: usize) -> Result<ExitCode> {
+    if args.board.goal.is_some() {
+        anyhow::bail!(super::UsageError(
+            "--prune makes a machine for a board shape, whatever the goal: leave out --goal".into()
+        ));
+    }
+    let shape = args.board.shape_arg()?.unwrap_or(Shape::new(3, 3)?);
+    let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
+    let path = args.output.clone().unwrap_or_else(|| dir.join(MovePruner::file_name(shape, len)));
+    let start = Instant::now();
+    let machine = MovePruner::generate(shape, len)?;
+    machine.write(&path).with_context(|| format!("writing {}", path.display()))?;
+    let seconds = start.elapsed().as_secs_f64();
+    if args.json {
+        let line = serde_json::json!({
+            "path": path.display().to_string(),
+            "rows": shape.rows(),
+            "cols": shape.cols(),
+            "max_len": len,
+            "forbidden": machine.patterns(),
+            "states": machine.states(),
+            "seconds": seconds,
+        });
+        println!("{line}");
+    } else {
+        println!(
+            "wrote {}: {shape}, strings of up to {len} moves, {} forbidden, {} states, {seconds:.2} s",
+            path.display(),
+            thousands(machine.patterns()),
+            thousands(machine.states() as u64)
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 #[cfg(test)]

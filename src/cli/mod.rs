@@ -299,6 +299,12 @@ pub fn print_notice(notice: Notice) {
             path.display(),
             seconds * 1e3
         ),
+        Notice::BuiltMachine { path, seconds, saved: Ok(()) } => {
+            eprintln!("table: {} was missing; made it in {seconds:.2} s and saved it", path.display())
+        }
+        Notice::BuiltMachine { path, seconds, saved: Err(e) } => {
+            eprintln!("table: {} was missing; made it in {seconds:.2} s but could not save it ({e})", path.display())
+        }
         Notice::SkippedTable { path, why } => eprintln!("table: warning: skipped {}: {why}", path.display()),
         Notice::Hint(text) => eprintln!("table: hint: {text}"),
         _ => {}

@@ -144,9 +144,16 @@ pub struct SolveArgs {
     threads: Option<usize>,
     /// With -H pdb: the order IDA* tries a node's children in: `estimate` (lowest first) or
     /// `fixed` (up, left, right, down: Korf & Felner's order, whose published node counts it
-    /// reproduces one for one with --threads 1).
+    /// reproduces one for one with --threads 1 --prune 2).
     #[arg(long, value_enum, value_name = "ORDER", default_value = "estimate")]
     order: OrderArg,
+    /// With -H pdb: move pruning. IDA* never makes a string of up to L moves that has a shorter
+    /// or equal-but-earlier equivalent (Taylor & Korf 1993), read from --dir
+    /// (`RxC-moves-L.fsm`, `table build --prune L`) or made there when quick (L <= 12).
+    /// 2 forbids only the move straight back, as Korf & Felner did. [default: 12 on boards up to
+    /// 36 cells (made in about a second at first use), else 2]
+    #[arg(long, value_name = "L", value_parser = clap::value_parser!(u8).range(0..=24))]
+    prune: Option<u8>,
     /// Solve one board per line of --file (or standard input), in parallel; print one result line
     /// per board, then the totals.
     #[arg(long, conflicts_with_all = ["preset", "steps", "format"])]
@@ -206,6 +213,7 @@ impl SolveArgs {
             partition: self.pattern.clone(),
             dir: self.dir.clone().unwrap_or_else(|| PathBuf::from(".")),
             reflect: !self.no_reflect,
+            prune: self.prune.map(usize::from),
             ..SolverConfig::default()
         }
     }
@@ -342,6 +350,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         order: args.order(),
         threads: args.threads(),
         watch: None,
+        prune: solver.pruner(),
     };
     let exact = solver.exact(&board)?;
 

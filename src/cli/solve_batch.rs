@@ -95,6 +95,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         order: args.order(),
         threads: 1,
         watch: None,
+        prune: solver.pruner(),
     };
     let started = Instant::now();
     let solve_one = |&(line, text): &(usize, &str)| -> (usize, Result<Option<Found>, String>) {

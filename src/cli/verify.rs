@@ -23,7 +23,9 @@ verification: the first failing index and its board are named, exit 1. A damaged
 that does not match, a cut or unreadable header) is refused as every command refuses it, exit 3.
 
 A pattern table (--table FILE) is checked against its checksum, then rebuilt from its header's
-goal and group and compared entry by entry.
+goal and group and compared entry by entry. A move-pruning machine (--table RxC-moves-L.fsm, from
+`table build --prune L`) is checked on opening (checksum, states, geometry), then made again
+and compared state by state.
 
 Examples:
   table verify
@@ -81,6 +83,9 @@ pub fn damaged_on_open(e: anyhow::Error, path: String, json: bool) -> Result<Exi
 }
 
 pub fn run(args: VerifyArgs) -> Result<ExitCode> {
+    if let Some(path) = args.table.table.as_ref().filter(|p| is_machine_file(p)) {
+        return verify_machine(path, args.json);
+    }
     if let Some(path) = args.table.table.as_ref().filter(|p| super::pattern::is_pattern_file(p)) {
         return super::pattern::verify(path, args.json);
     }
@@ -131,4 +136,54 @@ pub fn run(args: VerifyArgs) -> Result<ExitCode> {
         }
         Err(e) => Err(e).with_context(|| format!("verifying {path}")),
     }
+}
+
+/// Whether `path` starts with a move-pruning machine's magic bytes.
+fn is_machine_file(path: &std::path::Path) -> bool {
+    use std::io::Read;
+    let mut magic = [0u8; 8];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut magic)).is_ok() && &magic == b"SLIDEFSM"
+}
+
+/// Verifies a move-pruning machine by making it again.
+fn verify_machine(path: &std::path::Path, json: bool) -> Result<ExitCode> {
+    use slidetable::search::prune::MovePruner;
+    let start = Instant::now();
+    let shown = path.display().to_string();
+    let mut verdict =
+        Verdict { path: shown.clone(), ok: true, table: String::new(), entries: 0, seconds: 0.0, failure: None };
+    let machine = match MovePruner::open(path) {
+        Ok(m) => m,
+        Err(e @ Error::Io { .. }) => return Err(e.into()),
+        Err(e) => return failed(json, verdict, e.to_string(), EXIT_FILE),
+    };
+    verdict.table =
+        format!("the move-pruning machine of {} for strings of up to {} moves", machine.shape(), machine.max_len());
+    verdict.entries = machine.states() as u64;
+    let again = MovePruner::generate(machine.shape(), machine.max_len())?;
+    verdict.seconds = start.elapsed().as_secs_f64();
+    if again != machine {
+        let why = format!(
+            "made again it has {} states and {} forbidden strings, the file {} and {}",
+            again.states(),
+            again.patterns(),
+            machine.states(),
+            machine.patterns()
+        );
+        return failed(json, verdict, why, EXIT_NO);
+    }
+    if json {
+        serde_json::to_writer(std::io::stdout().lock(), &verdict)?;
+        println!();
+    } else {
+        writeln!(
+            std::io::stdout().lock(),
+            "ok: {shown} is {} ({} states, {} forbidden strings; made again and compared in {:.2} s)",
+            verdict.table,
+            thousands(verdict.entries),
+            thousands(machine.patterns()),
+            verdict.seconds
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
 }

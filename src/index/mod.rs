@@ -7,10 +7,12 @@
 //!   breadth-first search.
 //! - [`pattern`]: the placements of a group of tiles on a board of up to 64 cells, for pattern
 //!   tables.
+//! - [`zero`]: (cell set, order, blank region) entries of a group, for zero-aware pattern tables.
 
 pub mod moves;
 pub mod pattern;
 pub mod rank;
+pub mod zero;
 
 pub use pattern::PatternIndex;
 pub use rank::{StateIndex, MAX_TABLE_CELLS};

@@ -48,6 +48,7 @@ use crate::table::Table;
 
 mod open;
 mod pattern_ida;
+pub mod prune;
 mod space;
 mod store;
 pub mod trace;
@@ -206,6 +207,9 @@ pub struct Options {
     pub threads: usize,
     /// Lets another thread follow the search's node count and stop it ([`Error::Cancelled`]).
     pub watch: Option<Arc<Watch>>,
+    /// The move strings IDA* with pattern databases never makes ([`prune`]); `None` forbids only
+    /// the move straight back.
+    pub prune: Option<Arc<prune::MovePruner>>,
 }
 
 /// A window on a running search from another thread: the nodes generated so far (updated every
@@ -258,6 +262,7 @@ impl Default for Options {
             order: ChildOrder::ByEstimate,
             threads: 1,
             watch: None,
+            prune: None,
         }
     }
 }

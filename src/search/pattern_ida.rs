@@ -34,12 +34,10 @@ use crate::heuristic::pdb::PatternSet;
 use crate::index::pattern::MAX_GROUP;
 use crate::memory::prefetch;
 use crate::puzzle::board::{Board, Dir};
+use crate::search::prune::{MovePruner, FORBIDDEN};
 
 /// The most cells of a board this search handles (cells are `u8`, tiles are `u8`).
 const MAX_CELLS: usize = 64;
-
-/// No move: the start has no parent.
-const NONE: u8 = u8::MAX;
 
 /// How often (in generated nodes) a worker looks at the stop flag and the node limit.
 const CHECK_EVERY: u64 = 1 << 16;
@@ -71,6 +69,8 @@ struct Shared<'a> {
     n: usize,
     /// Up to four moves of the blank from each cell: (direction index, cell).
     nbr: Vec<([(u8, u8); 4], u8)>,
+    /// Which move strings are never made (at least the move straight back).
+    fsm: &'a MovePruner,
     groups: Vec<Group<'a>>,
     /// `place[t]`: tile `t`'s group and its slot, or `(u8::MAX, 0)`.
     place: [(u8, u8); MAX_CELLS],
@@ -261,21 +261,22 @@ impl<'s, 'a> Searcher<'s, 'a> {
         (gi as u32, sh.rplace[tile as usize].0 as u32, r, rr)
     }
 
-    /// Depth-first search below the current node at cost `g`, the blank having come from
-    /// `prev`. True when the goal is found (the path then holds the solution).
-    fn dfs(&mut self, g: u32, prev: u8) -> bool {
+    /// Depth-first search below the current node at cost `g`, the move-pruning machine in
+    /// `state`. True when the goal is found (the path then holds the solution).
+    fn dfs(&mut self, g: u32, state: u32) -> bool {
         let sh = self.sh;
         let (moves, len) = sh.nbr[self.blank as usize];
         self.expanded += 1;
         // ranks of all children first, so their table entries load in parallel
-        let mut pending = [(0u8, 0u8, 0u32, 0u32, 0usize, 0usize); 4];
+        let mut pending = [(0u8, 0u8, 0u32, 0u32, 0usize, 0usize, 0u32); 4];
         let mut count = 0;
         for &(dir, to) in &moves[..len as usize] {
-            if to == prev {
+            let next = sh.fsm.next(state, dir as usize);
+            if next == FORBIDDEN {
                 continue;
             }
             let (gi, gj, r, rr) = self.child_entries(to);
-            pending[count] = (dir, to, gi, gj, r, rr);
+            pending[count] = (dir, to, gi, gj, r, rr, next);
             count += 1;
         }
         self.unchecked += count as u64;
@@ -286,7 +287,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         // iteration the solution tends to be met sooner (in the others every child within the
         // bound is searched whatever the order)
         let mut order = [(0u32, 0u32, 0u32, 0usize); 4];
-        for (slot, &(_, _, gi, gj, r, rr)) in order.iter_mut().zip(&pending[..count]) {
+        for (slot, &(_, _, gi, gj, r, rr, _)) in order.iter_mut().zip(&pending[..count]) {
             let (new_val, new_rval) = sh.entries(gi, gj, r, rr);
             let (mut sum, mut rsum) = (self.sum, self.rsum);
             if r != usize::MAX {
@@ -309,16 +310,15 @@ impl<'s, 'a> Searcher<'s, 'a> {
             let h = key >> 8;
             // counted as examined, so siblings after a solution are not (Korf's rule)
             self.generated += 1;
-            let (dir, to, ..) = pending[i];
+            let (dir, to, .., next) = pending[i];
             let f = g + 1 + h;
             if f > self.bound {
                 self.next_bound = self.next_bound.min(f);
                 continue;
             }
-            let from = self.blank;
             let saved = self.apply(to, new_val, new_rval);
             self.path.push(dir);
-            if (self.h() == 0 && self.is_goal()) || self.dfs(g + 1, from) {
+            if (self.h() == 0 && self.is_goal()) || self.dfs(g + 1, next) {
                 return true;
             }
             self.path.pop();
@@ -413,9 +413,24 @@ pub(super) fn idastar(
             (moves, len)
         })
         .collect();
+    let parent_only;
+    let fsm = match options.prune.as_deref() {
+        Some(m) if m.shape() == shape => m,
+        Some(m) => {
+            return Err(Error::BadShape(format!(
+                "a move-pruning machine for {} cannot prune a search on {shape}",
+                m.shape()
+            )))
+        }
+        None => {
+            parent_only = MovePruner::generate(shape, 2)?;
+            &parent_only
+        }
+    };
     let sh = Shared {
         n,
         nbr,
+        fsm,
         groups,
         place,
         reflect,
@@ -476,7 +491,7 @@ fn iterate(root: &Searcher<'_, '_>, bound: u32) -> (Option<Vec<u8>>, u64, u64, u
     let mut s = root.clone();
     s.bound = bound;
     s.next_bound = u32::MAX;
-    let found = s.dfs(0, NONE);
+    let found = s.dfs(0, root.sh.fsm.root(root.blank as usize));
     (found.then(|| s.path.clone()), s.generated, s.expanded, s.next_bound)
 }
 
@@ -486,25 +501,25 @@ fn iterate_parallel(root: &Searcher<'_, '_>, bound: u32, threads: usize) -> (Opt
     sh.stop.store(false, Relaxed);
     // frontier: the nodes at the first depth that has enough of them, within the bound
     let mut frontier: Vec<Searcher> = vec![root.clone()];
-    let mut prevs: Vec<u8> = vec![NONE];
+    let mut states: Vec<u32> = vec![sh.fsm.root(root.blank as usize)];
     let (mut generated, mut expanded) = (0u64, 0u64);
     let mut next_bound = u32::MAX;
     let mut depth = 0u32;
     while frontier.len() < threads * 16 && depth < 12 {
         let mut next = Vec::new();
-        let mut next_prevs = Vec::new();
-        for (node, &prev) in frontier.iter().zip(&prevs) {
+        let mut next_states = Vec::new();
+        for (node, &state) in frontier.iter().zip(&states) {
             expanded += 1;
             let (moves, len) = sh.nbr[node.blank as usize];
             for &(dir, to) in &moves[..len as usize] {
-                if to == prev {
+                let next_state = sh.fsm.next(state, dir as usize);
+                if next_state == FORBIDDEN {
                     continue;
                 }
                 generated += 1;
                 let mut child = node.clone();
                 let (gi, gj, r, rr) = child.child_entries(to);
                 let (new_val, new_rval) = sh.entries(gi, gj, r, rr);
-                let from = child.blank;
                 child.apply(to, new_val, new_rval);
                 child.path.push(dir);
                 let f = depth + 1 + child.h();
@@ -516,21 +531,21 @@ fn iterate_parallel(root: &Searcher<'_, '_>, bound: u32, threads: usize) -> (Opt
                     return (Some(child.path), generated, expanded, next_bound);
                 }
                 next.push(child);
-                next_prevs.push(from);
+                next_states.push(next_state);
             }
         }
         if next.is_empty() {
             return (None, generated, expanded, next_bound);
         }
         frontier = next;
-        prevs = next_prevs;
+        states = next_states;
         depth += 1;
     }
     let results: Vec<(Option<Vec<u8>>, u64, u64, u32)> = frontier
         .into_par_iter()
-        .zip(prevs)
+        .zip(states)
         .with_max_len(1)
-        .map(|(mut s, prev)| {
+        .map(|(mut s, state)| {
             if sh.stop.load(Relaxed) {
                 return (None, 0, 0, u32::MAX);
             }
@@ -538,7 +553,7 @@ fn iterate_parallel(root: &Searcher<'_, '_>, bound: u32, threads: usize) -> (Opt
             s.next_bound = u32::MAX;
             s.generated = 0;
             s.expanded = 0;
-            let found = s.dfs(depth, prev);
+            let found = s.dfs(depth, state);
             if found {
                 sh.stop.store(true, Relaxed);
             }

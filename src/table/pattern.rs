@@ -31,6 +31,7 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::index::pattern::{PatternIndex, MAX_GROUP};
+use crate::index::zero::ZeroIndex;
 use crate::memory::{advise_huge_pages, prefetch};
 use crate::puzzle::board::{Board, Shape};
 use crate::table::bfs::Progress;
@@ -522,13 +523,125 @@ pub fn fill(
     index: &PatternIndex,
     goal: &Board,
     out: &mut [u8],
-    mut progress: impl FnMut(&Progress),
+    progress: impl FnMut(&Progress),
 ) -> Result<Vec<u64>, Error> {
-    let started = Instant::now();
-    let shape = index.shape();
-    if goal.shape() != shape || out.len() as u64 != index.len() {
+    if goal.shape() != index.shape() || out.len() as u64 != index.len() {
         return Err(Error::BadShape(format!("a pattern table of {} entries for {}", out.len(), goal.shape())));
     }
+    let n = index.shape().cells();
+    let k = index.k();
+    let parallel = index.len() * ((n - k) as u64) >= 1 << 18;
+    let work = search(index, goal, progress)?;
+
+    // each placement's least depth over its regions
+    let m = n - k;
+    let per = (1usize << 16).max(m);
+    let missing = std::sync::atomic::AtomicU64::new(u64::MAX);
+    let fold = |(i, part): (usize, &mut [u8])| {
+        for (j, entry) in part.iter_mut().enumerate() {
+            let p = i * per + j;
+            let mut best = u8::MAX;
+            for s in p * m..p * m + m {
+                let b = (work[s >> 3].load(Relaxed) >> ((s & 7) * 8) & 0xFF) as u8;
+                if b != 0 && b - 1 < best {
+                    best = b - 1;
+                }
+            }
+            if best == u8::MAX {
+                missing.fetch_min(p as u64, Relaxed);
+            }
+            *entry = best;
+        }
+    };
+    if parallel {
+        out.par_chunks_mut(per).enumerate().for_each(fold);
+    } else {
+        out.chunks_mut(per).enumerate().for_each(fold);
+    }
+    drop(work);
+    let missing = missing.into_inner();
+    if missing != u64::MAX {
+        return Err(Error::BadShape(format!(
+            "placement {missing} of the group was never reached: a bug, please report it"
+        )));
+    }
+    Ok(histogram_of(out))
+}
+
+/// Fills `out` (one byte per entry of `index`: placement and blank region) with the zero-aware
+/// pattern distance of each entry, and returns the histogram of the entries: the same search as
+/// [`fill`], without taking the least over the regions.
+///
+/// # Errors
+/// As [`fill`].
+pub fn fill_zero(
+    index: &ZeroIndex,
+    goal: &Board,
+    out: &mut [u8],
+    progress: impl FnMut(&Progress),
+) -> Result<Vec<u64>, Error> {
+    let placements = index.placements();
+    if goal.shape() != index.shape() || out.len() as u64 != index.len() {
+        return Err(Error::BadShape(format!("a zero-aware table of {} entries for {}", out.len(), goal.shape())));
+    }
+    let n = index.shape().cells();
+    let k = index.k();
+    let m = (n - k) as u64;
+    let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let work = search(placements, goal, progress)?;
+    // one slice of the output per set of cells, filled in parallel
+    let masks = index.set_masks();
+    let mut parts: Vec<(usize, &mut [u8])> = Vec::with_capacity(masks.len());
+    let mut rest = &mut *out;
+    for s in 0..masks.len() {
+        let (regions, _) = index.set_info(s);
+        let len = (regions as u64 * (1..=k as u64).product::<u64>()) as usize;
+        let (part, tail) = std::mem::take(&mut rest).split_at_mut(len);
+        parts.push((s, part));
+        rest = tail;
+    }
+    let missing = AtomicBool::new(false);
+    parts.into_par_iter().with_min_len(64).for_each(|(s, part)| {
+        let mask = masks[s];
+        let free = full & !mask;
+        let (regions, _) = index.set_info(s);
+        // each region's lowest cell, as its slot among the free cells
+        let mut slot = [0u64; 64];
+        let mut seen = 0usize;
+        for c in 0..n {
+            if free >> c & 1 == 1 && index.region_of(s, c) as usize == seen {
+                slot[seen] = (free & ((1u64 << c) - 1)).count_ones() as u64;
+                seen += 1;
+            }
+        }
+        let mut cells = [0u8; MAX_GROUP];
+        for (order, entries) in part.chunks_mut(regions).enumerate() {
+            index.unrank_order(mask, order as u64, &mut cells[..k]);
+            let r = placements.rank(&cells[..k]);
+            for (j, entry) in entries.iter_mut().enumerate() {
+                let st = r * m + slot[j];
+                let b = (work[(st >> 3) as usize].load(Relaxed) >> ((st & 7) * 8) & 0xFF) as u8;
+                if b == 0 {
+                    missing.store(true, Relaxed);
+                }
+                *entry = b.wrapping_sub(1);
+            }
+        }
+    });
+    drop(work);
+    if missing.into_inner() {
+        return Err(Error::BadShape(
+            "a (placement, region) of the group was never reached: a bug, please report it".into(),
+        ));
+    }
+    Ok(histogram_of(out))
+}
+
+/// The breadth-first search over (placement, region) states behind [`fill`] and [`fill_zero`]:
+/// a byte per (placement, free cell), depth + 1 at each reached region's lowest cell, 0 elsewhere.
+fn search(index: &PatternIndex, goal: &Board, mut progress: impl FnMut(&Progress)) -> Result<Vec<AtomicU64>, Error> {
+    let started = Instant::now();
+    let shape = index.shape();
     let n = shape.cells();
     let k = index.k();
     let m = (n - k) as u64;
@@ -571,39 +684,11 @@ pub fn fill(
         reached += level_states;
         std::mem::swap(&mut cur, &mut next);
     }
+    Ok(work)
+}
 
-    // each placement's least depth over its regions
-    let m = m as usize;
-    let per = (1usize << 16).max(m);
-    let missing = std::sync::atomic::AtomicU64::new(u64::MAX);
-    let fold = |(i, part): (usize, &mut [u8])| {
-        for (j, entry) in part.iter_mut().enumerate() {
-            let p = i * per + j;
-            let mut best = u8::MAX;
-            for s in p * m..p * m + m {
-                let b = (work[s >> 3].load(Relaxed) >> ((s & 7) * 8) & 0xFF) as u8;
-                if b != 0 && b - 1 < best {
-                    best = b - 1;
-                }
-            }
-            if best == u8::MAX {
-                missing.fetch_min(p as u64, Relaxed);
-            }
-            *entry = best;
-        }
-    };
-    if parallel {
-        out.par_chunks_mut(per).enumerate().for_each(fold);
-    } else {
-        out.chunks_mut(per).enumerate().for_each(fold);
-    }
-    drop(work);
-    let missing = missing.into_inner();
-    if missing != u64::MAX {
-        return Err(Error::BadShape(format!(
-            "placement {missing} of the group was never reached: a bug, please report it"
-        )));
-    }
+/// The number of entries at each value, up to the largest.
+fn histogram_of(out: &[u8]) -> Vec<u64> {
     let mut histogram = out
         .par_chunks(1 << 20)
         .map(|c| {
@@ -626,13 +711,37 @@ pub fn fill(
     while histogram.last() == Some(&0) {
         histogram.pop();
     }
-    Ok(histogram)
+    histogram
+}
+
+/// The zero-aware pattern distances by the same plain 0-1 search as
+/// [`reference_pattern_distances`], each (group cells, blank cell) state written to its entry of
+/// `index`; panics if two blank cells of one region disagree. The reference the tests hold
+/// [`fill_zero`] to. Small groups on small boards only.
+pub fn reference_zero_distances(index: &ZeroIndex, goal: &Board) -> Vec<u8> {
+    let mut out = vec![UNREACHED; index.len() as usize];
+    for ((cells, blank), d) in reference_search(index.placements(), goal) {
+        let i = index.index(&cells, blank as u8) as usize;
+        assert!(out[i] == UNREACHED || out[i] == d, "a region with two distances");
+        out[i] = d;
+    }
+    out
 }
 
 /// The pattern distances by a plain 0-1 breadth-first search over (group cells, blank cell)
 /// with a hash map and a double-ended queue, one blank move at a time: the reference the tests
 /// hold [`fill`] to. Small groups on small boards only.
 pub fn reference_pattern_distances(index: &PatternIndex, goal: &Board) -> Vec<u8> {
+    let mut out = vec![UNREACHED; index.len() as usize];
+    for ((cells, _), d) in reference_search(index, goal) {
+        let r = index.rank(&cells) as usize;
+        out[r] = out[r].min(d);
+    }
+    out
+}
+
+/// Every (group cells, blank cell) state reachable from the goal with its 0-1 distance.
+fn reference_search(index: &PatternIndex, goal: &Board) -> std::collections::HashMap<(Vec<u8>, usize), u8> {
     use std::collections::{HashMap, VecDeque};
     let shape = index.shape();
     let k = index.k();
@@ -641,13 +750,10 @@ pub fn reference_pattern_distances(index: &PatternIndex, goal: &Board) -> Vec<u8
     let mut queue = VecDeque::new();
     dist.insert((cells.clone(), goal.blank()), 0);
     queue.push_back((cells, goal.blank(), 0u8));
-    let mut out = vec![UNREACHED; index.len() as usize];
     while let Some((cells, blank, d)) = queue.pop_front() {
         if dist[&(cells.clone(), blank)] < d {
             continue;
         }
-        let r = index.rank(&cells) as usize;
-        out[r] = out[r].min(d);
         for dir in crate::puzzle::board::Dir::ALL {
             let Some(to) = dir.step(shape, blank) else { continue };
             let mut next = cells.clone();
@@ -670,5 +776,5 @@ pub fn reference_pattern_distances(index: &PatternIndex, goal: &Board) -> Vec<u8
             }
         }
     }
-    out
+    dist
 }

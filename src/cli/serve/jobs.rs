@@ -276,6 +276,7 @@ pub async fn solve(State(server): State<Arc<Server>>, JsonBody(req): JsonBody<So
             order: ChildOrder::ByEstimate,
             threads,
             watch: Some(Arc::clone(&job.stop.watch)),
+            prune: None,
         };
         let started = Instant::now();
         let found = search::solve(&board, &space.goal_board, guide, &options)?
@@ -422,6 +423,7 @@ fn one_run(space: &Space, board: &Board, run: &Run, limit: u64, job: &Job) -> Re
         order: ChildOrder::ByEstimate,
         threads: 1,
         watch: Some(Arc::clone(&job.stop.watch)),
+        prune: None,
     };
     let found = search::solve(board, &space.goal_board, guide, &options)?
         .ok_or_else(|| Error::Internal("the search found no solution for a solvable board".into()))?;
