@@ -19,7 +19,9 @@ use memmap2::Mmap;
 
 use crate::error::{Error, PatternTableMismatch};
 use crate::game::{Oracle, SearchOracle, TableOracle};
-use crate::heuristic::pdb::{pattern_file_name, GroupTable, Partition, PatternSet, SMALL_GROUP_SLOTS};
+use crate::heuristic::pdb::{
+    pattern_file_name, zero_pattern_file_name, GroupTable, Partition, PatternSet, SMALL_GROUP_SLOTS,
+};
 use crate::heuristic::Heuristic;
 use crate::index::pattern::PatternIndex;
 use crate::index::rank::MAX_TABLE_CELLS;
@@ -537,7 +539,9 @@ pub fn load_patterns(
     let mut tables = Vec::with_capacity(partition.groups.len());
     let mut missing: Vec<PathBuf> = Vec::new();
     for tiles in &partition.groups {
-        let path = dir.join(pattern_file_name(shape, goal, tiles));
+        // a zero-aware table, when there is one, knows at least as much
+        let zero_path = dir.join(zero_pattern_file_name(shape, goal, tiles));
+        let path = if zero_path.exists() { zero_path } else { dir.join(pattern_file_name(shape, goal, tiles)) };
         let index = PatternIndex::new(shape, tiles)?;
         if path.exists() {
             let table = open_pattern(&path).map_err(|e| Error::in_file("opening", &path, e))?;

@@ -8,10 +8,10 @@ use slidetable::heuristic::pdb::{reflect, transpose_relabelling, GroupTable, Par
 use slidetable::index::pattern::PatternIndex;
 use slidetable::index::zero::ZeroIndex;
 use slidetable::lab::sample::{sample_depth, SplitMix64};
-use slidetable::search::{solve, Algorithm, Guide, Options};
+use slidetable::search::{solve, Algorithm, ChildOrder, Guide, Options};
 use slidetable::table::format::{Header, PAYLOAD_OFFSET};
 use slidetable::table::pattern::{
-    build_pattern, fill_zero, reference_pattern_distances, reference_zero_distances, PatternTable,
+    build_pattern, build_zero_pattern, fill_zero, reference_pattern_distances, reference_zero_distances, PatternTable,
 };
 use slidetable::{build, Board, Dir, Error, Goal, Shape};
 
@@ -28,6 +28,17 @@ fn set(goal: &Board, partition: &str, reflect: bool) -> PatternSet {
     let part = Partition::parse(goal, partition).unwrap();
     let tables =
         part.groups.iter().map(|g| GroupTable::from_table(&build_pattern(goal, g, |_| {}).unwrap()).unwrap()).collect();
+    PatternSet::new(goal, part, tables, reflect).unwrap()
+}
+
+/// The zero-aware tables of a partition, bytes or bits.
+fn zset(goal: &Board, partition: &str, reflect: bool, bits: bool) -> PatternSet {
+    let part = Partition::parse(goal, partition).unwrap();
+    let tables = part
+        .groups
+        .iter()
+        .map(|g| GroupTable::from_table(&build_zero_pattern(goal, g, bits, |_| {}).unwrap()).unwrap())
+        .collect();
     PatternSet::new(goal, part, tables, reflect).unwrap()
 }
 
@@ -133,6 +144,54 @@ fn zero_aware_tables_match_the_reference_search_and_never_fall_below_the_classic
 }
 
 #[test]
+fn zero_aware_files_in_bytes_and_bits_give_the_reference_distances() {
+    for (s, g, tiles) in [
+        (shape(3, 3), "blank-last", vec![1u16, 2, 3, 4]),
+        (shape(3, 4), "blank-first", vec![1, 2, 5]),
+        (shape(4, 4), "blank-first", vec![3, 7, 11]),
+    ] {
+        let goal = goal(s, g);
+        let z = ZeroIndex::new(s, &tiles).unwrap();
+        let reference = reference_zero_distances(&z, &goal);
+        let bytes = build_zero_pattern(&goal, &tiles, false, |_| {}).unwrap();
+        let bits = build_zero_pattern(&goal, &tiles, true, |_| {}).unwrap();
+        assert_eq!(bytes.payload(), &reference[..]);
+        assert_eq!(bits.payload().len() as u64, z.len().div_ceil(8));
+        // every state: the byte table's entry, and the bit table's walk down to the goal
+        let mut cells = vec![0u8; tiles.len()];
+        for r in 0..z.placements().len() {
+            let mask = z.placements().unrank(r, &mut cells);
+            for blank in (0..s.cells() as u8).filter(|&b| mask >> b & 1 == 0) {
+                let mut board = vec![u16::MAX; s.cells()];
+                for (&t, &c) in tiles.iter().zip(&cells) {
+                    board[c as usize] = t;
+                }
+                board[blank as usize] = 0;
+                let mut others = (1..s.cells() as u16).filter(|t| !tiles.contains(t));
+                for x in board.iter_mut().filter(|x| **x == u16::MAX) {
+                    *x = others.next().unwrap();
+                }
+                let board = Board::new(s, board).unwrap();
+                let want = reference[z.index(&cells, blank) as usize];
+                assert_eq!(bytes.distance(&board).unwrap(), want, "{s} {tiles:?} {board:?}");
+                assert_eq!(bits.distance(&board).unwrap(), want, "{s} {tiles:?} {board:?} (bits)");
+            }
+        }
+        // round trip through the file format, and a rebuild agrees
+        for t in [&bytes, &bits] {
+            let again = PatternTable::new(t.as_bytes().to_vec()).unwrap();
+            assert_eq!(again.header(), t.header());
+            assert!(again.zero_index().is_some());
+            assert_eq!(again.verify(|_| {}).unwrap(), None);
+            let mut damaged = t.as_bytes().to_vec();
+            let last = damaged.len() - 1;
+            damaged[last] ^= 0x40;
+            assert!(PatternTable::new(damaged).is_err(), "a small table's payload is checked on opening");
+        }
+    }
+}
+
+#[test]
 fn pattern_files_round_trip_and_refuse_damage() {
     let g = goal(shape(3, 4), "blank-first");
     let table = build_pattern(&g, &[3, 1, 2], |_| {}).unwrap();
@@ -228,6 +287,83 @@ fn partition_sums_never_exceed_the_exact_distance() {
             checked += 1;
         }
         assert!(tight > 0 && checked > 100_000, "{partition}: the estimate is exact somewhere");
+    }
+}
+
+/// Zero-aware sums (bytes and bits agree) are admissible on every 3x3 state and a sample of 3x4
+/// states, and never below the classic sums.
+#[test]
+fn zero_aware_sums_are_admissible_and_dominate_the_classic_ones() {
+    for (s, g, partition, reflected) in [
+        (shape(3, 3), "blank-first", "4-4", true),
+        (shape(3, 3), "blank-last", "1,2,3/4,5,6/7,8", true),
+        (shape(3, 4), "blank-first", "6-5", false),
+    ] {
+        let goal = goal(s, g);
+        let classic = set(&goal, partition, reflected);
+        let bytes = zset(&goal, partition, reflected, false);
+        let bits = zset(&goal, partition, reflected, true);
+        let table = build(&goal, |_| {}).unwrap();
+        let step = if s.cells() == 9 { 1 } else { 4999 };
+        let mut above = 0u64;
+        for i in (0..table.index().len()).step_by(step) {
+            let board = table.index().board(i);
+            let d = table.payload()[i as usize] as u32;
+            let h = bytes.estimate(&board).unwrap();
+            assert_eq!(bits.estimate(&board).unwrap(), h, "{s} {partition} {board}");
+            assert!(h <= d, "{s} {partition}: h {h} > d {d} on {board}");
+            let c = classic.estimate(&board).unwrap();
+            assert!(h >= c, "{s} {partition}: zero-aware {h} below classic {c} on {board}");
+            above += u64::from(h > c);
+        }
+        assert!(above > 0, "{s} {partition}: the zero-aware tables know more somewhere");
+    }
+}
+
+/// IDA* with zero-aware tables (bytes and bits, read against the parent) and move pruning finds
+/// solutions exactly as long as the table's distance; on random 4x4 boards, pruned and unpruned
+/// searches agree in length and pruning never adds nodes.
+#[test]
+fn zero_aware_pruned_ida_is_optimal() {
+    use slidetable::search::prune::MovePruner;
+    use std::sync::Arc;
+    let goal3 = goal(shape(3, 3), "blank-first");
+    let table = build(&goal3, |_| {}).unwrap();
+    let prune3 = Arc::new(MovePruner::generate(shape(3, 3), 12).unwrap());
+    for bits in [false, true] {
+        let pdb = zset(&goal3, "4-4", true, bits);
+        for depth in 0..=31u8 {
+            for i in sample_depth(&table, depth, 2.min(table.histogram()[depth as usize] as usize), 11).unwrap() {
+                let start = table.index().board(i);
+                for threads in [1, 2] {
+                    let options =
+                        Options { threads, prune: Some(Arc::clone(&prune3)), ..Options::new(Algorithm::IdaStar) };
+                    let found = solve(&start, &goal3, Guide::Patterns(&pdb), &options).unwrap().unwrap();
+                    assert_eq!(found.moves.len(), depth as usize, "{start} bits {bits} threads {threads}");
+                    let mut b = start.clone();
+                    for &m in &found.moves {
+                        b.apply(m).unwrap();
+                    }
+                    assert_eq!(b, goal3);
+                }
+            }
+        }
+    }
+    let goal4 = goal(shape(4, 4), "blank-first");
+    let pdb = zset(&goal4, "5-5-5", true, true);
+    let prune4 = Arc::new(MovePruner::generate(shape(4, 4), 12).unwrap());
+    let mut rng = SplitMix64::new(20);
+    for _ in 0..8 {
+        let start = walk(&goal4, 60, &mut rng);
+        let plain = Options { order: ChildOrder::Fixed, ..Options::new(Algorithm::IdaStar) };
+        let pruned = Options { prune: Some(Arc::clone(&prune4)), ..plain.clone() };
+        let a = solve(&start, &goal4, Guide::Patterns(&pdb), &plain).unwrap().unwrap();
+        let b = solve(&start, &goal4, Guide::Patterns(&pdb), &pruned).unwrap().unwrap();
+        assert_eq!(a.moves.len(), b.moves.len(), "{start}");
+        assert!(b.stats.generated <= a.stats.generated, "{start}: {} > {}", b.stats.generated, a.stats.generated);
+        // and the classic tables agree on the length
+        let c = solve(&start, &goal4, Guide::Patterns(&set(&goal4, "5-5-5", true)), &plain).unwrap().unwrap();
+        assert_eq!(c.moves.len(), a.moves.len());
     }
 }
 

@@ -755,7 +755,8 @@ class PatternDB:
         processes on one machine then share one copy (lookups are somewhat slower)."""
         if not isinstance(puzzle, Puzzle):
             raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
-        core = _core.Solver(puzzle._p, "pdb", partition, _dir(dir), reflect, build_missing, None, notice, share)
+        # estimates only: no move-pruning machine (prune=2, the move back), which only searches use
+        core = _core.Solver(puzzle._p, "pdb", partition, _dir(dir), reflect, build_missing, None, notice, share, 2)
         return cls(core, puzzle, (puzzle, partition, os.fspath(dir), build_missing, reflect, share))
 
     @property

@@ -82,6 +82,7 @@ class Solver:
         table: Optional[str],
         notice: Optional[Callable[[str], Any]],
         share_tables: bool = False,
+        prune: Optional[int] = None,
     ) -> Solver: ...
     @property
     def load_seconds(self) -> float: ...

@@ -121,7 +121,7 @@ fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Res
 impl Solver {
     /// Decides the heuristic and loads its tables (see `slidetable::solver::Solver::new`).
     #[new]
-    #[pyo3(signature = (puzzle, heuristic, partition, dir, reflect, build_missing, table, notice, share_tables=false))]
+    #[pyo3(signature = (puzzle, heuristic, partition, dir, reflect, build_missing, table, notice, share_tables=false, prune=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -134,6 +134,7 @@ impl Solver {
         table: Option<PathBuf>,
         notice: Option<Py<PyAny>>,
         share_tables: bool,
+        prune: Option<usize>,
     ) -> PyResult<Solver> {
         let heuristic = heuristic
             .map(|name| {
@@ -155,7 +156,7 @@ impl Solver {
             build_missing,
             table,
             share_tables,
-            ..SolverConfig::default()
+            prune,
         };
         let started = Instant::now();
         let report = |py: Python<'_>, n: Notice| -> PyResult<()> {

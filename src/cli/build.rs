@@ -41,6 +41,13 @@ groups the better it guides. `--pattern list` shows the named partitions; what t
 Each group is written to its own file, RxC-GOAL-tiles-T1-T2-....table, in the current directory
 (or --dir); -o names the file when there is one group. `table solve` finds them there.
 
+--zero builds zero-aware tables instead (RxC-GOAL-zero-tiles-....table): an entry per placement
+and region of the blank, at least the classic entry and often more, one bit each by default.
+4x4 7-8: 140 M + 1,425 M entries, 186 MiB, about 160 s, 5.2 GiB peak memory; 19,157 nodes a
+Korf instance on average against 36,189 for the classic tables (with the reflection).
+
+--prune L (with --board, no --pattern) makes the move-pruning machine for `table solve --prune L`.
+
 Examples:
   table build                                    # the 8-puzzle -> eight.table
   table build --goal snail                       # -> 3x3-snail.table
@@ -48,7 +55,9 @@ Examples:
   table build --board 2x3 --json
   table build --pattern list
   table build --board 4x4 --goal blank-first --pattern 6-6-3
-  table build --board 4x4 --pattern 1,2,3,4/5,6,7,8 --dir /tmp";
+  table build --board 4x4 --pattern 1,2,3,4/5,6,7,8 --dir /tmp
+  table build --board 4x4 --goal blank-first --pattern 6-6-3 --zero
+  table build --board 4x4 --prune 14";
 
 /// Arguments of `table build`.
 #[derive(Args, Debug)]
@@ -74,9 +83,26 @@ pub struct BuildArgs {
     /// 14 in 13 s, 16 in 90 s and 3.3 GiB; 4x4: 14 in 1 s, 16 in 7 s, 18 in 35 s.
     #[arg(long, value_name = "L", conflicts_with = "pattern", value_parser = clap::value_parser!(u8).range(2..=24))]
     prune: Option<u8>,
+    /// With --pattern: zero-aware tables, one entry per placement and region of the blank
+    /// (Clausecker & Reinefeld 2019): never below the classic entry, often above; written to
+    /// RxC-GOAL-zero-tiles-....table, and preferred by `table solve` when present.
+    #[arg(long, requires = "pattern")]
+    zero: bool,
+    /// With --zero: how an entry is stored: `bits` (1 bit, read against the parent's value in
+    /// a search; the smallest) or `bytes` (the distance itself).
+    #[arg(long, value_enum, default_value = "bits", requires = "zero")]
+    entries: EntriesArg,
     /// Print the summary as one JSON object (the distribution included) instead of text.
     #[arg(long)]
     json: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum EntriesArg {
+    /// One bit an entry.
+    Bits,
+    /// One byte an entry.
+    Bytes,
 }
 
 #[derive(serde::Serialize)]
@@ -122,7 +148,9 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         let (shape, goal) = board.resolve()?;
         let partition = Partition::parse(&goal.board(shape)?, text)?;
         let dir = args.dir.clone().unwrap_or_else(|| PathBuf::from("."));
-        return pattern::build(shape, &goal, &partition, &dir, args.output.as_deref(), args.quiet, args.json);
+        let zero = args.zero.then_some(args.entries == EntriesArg::Bits);
+        let how = pattern::How { output: args.output.as_deref(), zero, quiet: args.quiet, json: args.json };
+        return pattern::build(shape, &goal, &partition, &dir, how);
     }
     let (shape, goal) = args.board.resolve()?;
     let goal_board = goal.board(shape)?;

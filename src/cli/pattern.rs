@@ -10,10 +10,12 @@ use anyhow::{anyhow, bail, Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 use memmap2::Mmap;
 use serde::Serialize;
-use slidetable::heuristic::pdb::{pattern_file_name, Partition};
+use slidetable::heuristic::pdb::{pattern_file_name, zero_pattern_file_name, Partition};
 use slidetable::index::pattern::PatternIndex;
 use slidetable::table::format::{Encoding, Header, PAYLOAD_OFFSET};
-use slidetable::table::pattern::{build_pattern_file, open_pattern, working_bytes, PatternTable};
+use slidetable::table::pattern::{
+    build_pattern_file, build_zero_pattern_file, open_pattern, working_bytes, PatternTable,
+};
 use slidetable::{Board, Goal, Shape};
 
 use super::{thousands, UsageError, EXIT_FILE, EXIT_NO};
@@ -71,17 +73,22 @@ pub fn list() -> String {
     s
 }
 
+/// Where and how `table build --pattern` writes its tables.
+pub struct How<'a> {
+    /// `-o`: the one group's file.
+    pub output: Option<&'a Path>,
+    /// `--zero`: zero-aware tables, and whether in bits.
+    pub zero: Option<bool>,
+    /// No progress bar.
+    pub quiet: bool,
+    /// A JSON summary.
+    pub json: bool,
+}
+
 /// What `table build --pattern` does: every group's table into `dir` (or the one group into
 /// `output`).
-pub fn build(
-    shape: Shape,
-    goal: &Goal,
-    partition: &Partition,
-    dir: &Path,
-    output: Option<&Path>,
-    quiet: bool,
-    json: bool,
-) -> Result<ExitCode> {
+pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: How<'_>) -> Result<ExitCode> {
+    let How { output, zero, quiet, json } = how;
     let goal_board = goal.board(shape)?;
     if output.is_some() && partition.groups.len() != 1 {
         bail!(UsageError(format!(
@@ -125,6 +132,7 @@ pub fn build(
     for (g, tiles) in partition.groups.iter().enumerate() {
         let path = match output {
             Some(p) => p.to_path_buf(),
+            None if zero.is_some() => dir.join(zero_pattern_file_name(shape, goal, tiles)),
             None => dir.join(pattern_file_name(shape, goal, tiles)),
         };
         let index = PatternIndex::new(shape, tiles)?;
@@ -136,7 +144,7 @@ pub fn build(
         });
         let t = Instant::now();
         let tiles_text = tiles.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
-        let table = build_pattern_file(&goal_board, tiles, &path, |p| {
+        let report = |p: &slidetable::Progress| {
             if let Some(bar) = &bar {
                 bar.set_message(format!(
                     "group {}/{} (tiles {tiles_text}): depth {} done, {} states so far",
@@ -146,7 +154,11 @@ pub fn build(
                     thousands(p.reached)
                 ));
             }
-        })
+        };
+        let table = match zero {
+            None => build_pattern_file(&goal_board, tiles, &path, report),
+            Some(bits) => build_zero_pattern_file(&goal_board, tiles, bits, &path, report),
+        }
         .with_context(|| format!("building {} (any existing file there is untouched)", path.display()))?;
         if let Some(bar) = bar {
             bar.finish_and_clear();
@@ -157,7 +169,7 @@ pub fn build(
             built.push(BuiltJson {
                 path: path.display().to_string(),
                 tiles: tiles.clone(),
-                entries: index.len(),
+                entries: h.entries,
                 max: h.max_depth,
                 mean: mean(&h.histogram),
                 seconds: t.elapsed().as_secs_f64(),
@@ -168,7 +180,7 @@ pub fn build(
         writeln!(
             out,
             "  tiles {tiles_text}: {} entries, max {}, mean {:.3}, built in {:.2} s (working memory {}) -> {}",
-            thousands(index.len()),
+            thousands(h.entries),
             h.max_depth,
             mean(&h.histogram),
             t.elapsed().as_secs_f64(),

@@ -17,9 +17,11 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 use crate::index::pattern::PatternIndex;
+use crate::index::zero::ZeroIndex;
 use crate::puzzle::board::{Board, Shape};
 use crate::puzzle::goal::Goal;
-use crate::table::pattern::{working_bytes, PatternTable};
+use crate::table::format::Encoding;
+use crate::table::pattern::{working_bytes, PatternTable, ZeroWalk};
 
 /// A named partition: the board shape, its name, and the groups as cells of a goal with the
 /// blank in the top-left corner (cell 0).
@@ -293,11 +295,23 @@ pub fn pattern_file_name(shape: Shape, goal: &Goal, tiles: &[u16]) -> PathBuf {
     PathBuf::from(format!("{shape}-{}-tiles-{}.table", goal.slug(), tiles.join("-")))
 }
 
+/// The conventional file name of a group's zero-aware table ([`pattern_file_name`] with `zero`
+/// before `tiles`): `5x5-blank-first-zero-tiles-1-5-6-10-11-12.table`.
+pub fn zero_pattern_file_name(shape: Shape, goal: &Goal, tiles: &[u16]) -> PathBuf {
+    let tiles: Vec<String> = tiles.iter().map(u16::to_string).collect();
+    PathBuf::from(format!("{shape}-{}-zero-tiles-{}.table", goal.slug(), tiles.join("-")))
+}
+
 /// One group's table, loaded for searching: its index and its entries in memory.
 #[derive(Debug)]
 pub struct GroupTable {
     index: PatternIndex,
     entries: Entries,
+    /// A zero-aware table's index and whether its entries are bits ([`Encoding::ZeroBit`]).
+    zero: Option<(ZeroIndex, bool)>,
+    /// The group's goal cells and the goal's blank (for walking a 1-bit table down).
+    goal_cells: Vec<u8>,
+    goal_blank: u8,
 }
 
 /// Where a group's entries live.
@@ -307,7 +321,7 @@ enum Entries {
     Owned(Vec<u8>),
     /// The file's own mapping: processes on one machine that map the same file share one copy
     /// in the page cache (a Dask worker per core, say), at some cost in TLB misses.
-    Mapped(PatternTable<memmap2::Mmap>),
+    Mapped(Box<PatternTable<memmap2::Mmap>>),
 }
 
 impl GroupTable {
@@ -323,7 +337,14 @@ impl GroupTable {
         let mut entries: Vec<u8> = Vec::with_capacity(payload.len());
         crate::memory::advise_huge_pages(entries.as_mut_ptr(), payload.len());
         entries.extend_from_slice(payload);
-        Ok(GroupTable { index: table.index().clone(), entries: Entries::Owned(entries) })
+        GroupTable::with_entries(table, Entries::Owned(entries))
+    }
+
+    fn with_entries<D: AsRef<[u8]>>(table: &PatternTable<D>, entries: Entries) -> Result<GroupTable, Error> {
+        let zero = table.zero_index().map(|z| (z.clone(), table.header().encoding == Encoding::ZeroBit));
+        let goal_cells = table.index().cells_of(table.goal())?;
+        let goal_blank = table.goal().blank() as u8;
+        Ok(GroupTable { index: table.index().clone(), entries, zero, goal_cells, goal_blank })
     }
 
     /// Keeps an opened table file's mapping instead of copying it, after checking its payload
@@ -333,7 +354,32 @@ impl GroupTable {
     /// [`Error::ChecksumMismatch`].
     pub fn mapped(table: PatternTable<memmap2::Mmap>) -> Result<GroupTable, Error> {
         table.check_payload_crc()?;
-        Ok(GroupTable { index: table.index().clone(), entries: Entries::Mapped(table) })
+        let index = table.index().clone();
+        let mut group = GroupTable::with_entries(&table, Entries::Owned(Vec::new()))?;
+        group.index = index;
+        group.entries = Entries::Mapped(Box::new(table));
+        Ok(group)
+    }
+
+    /// A zero-aware table's index, and whether its entries are bits; `None` for a classic table.
+    pub fn zero(&self) -> Option<(&ZeroIndex, bool)> {
+        self.zero.as_ref().map(|(z, b)| (z, *b))
+    }
+
+    /// The entry for the group on `cells` (in its tile order) with the blank on `blank`: the
+    /// placement's for a classic table, the blank region's for a zero-aware one (a 1-bit table
+    /// walked down to the goal; a walk that fails, which a checksummed table never makes, gives
+    /// 0, which is still admissible).
+    pub fn value(&self, cells: &[u8], blank: u8) -> u32 {
+        match &self.zero {
+            None => self.entries()[self.index.rank(cells) as usize] as u32,
+            Some((z, false)) => self.entries()[z.index(cells, blank) as usize] as u32,
+            Some((z, true)) => {
+                let walk =
+                    ZeroWalk { index: z, bits: self.entries(), goal: &self.goal_cells, goal_blank: self.goal_blank };
+                walk.value(cells, blank).unwrap_or(0)
+            }
+        }
     }
 
     /// Whether the entries are the file's mapping (shared between processes) rather than a copy.
@@ -435,7 +481,7 @@ impl PatternSet {
     pub fn sum(&self, board: &Board) -> Result<u32, Error> {
         let mut h = 0u32;
         for t in &self.tables {
-            h += t.entries()[t.index.rank_board(board)? as usize] as u32;
+            h += t.value(&t.index.cells_of(board)?, board.blank() as u8);
         }
         Ok(h)
     }
@@ -448,7 +494,9 @@ impl PatternSet {
             cell_of[t.into()] = c as u8;
         }
         let side = self.goal.shape().rows();
+        let blank = cell_of[0] as usize;
         let sum = |transposed: bool| -> u32 {
+            let blank = if transposed { ((blank % side) * side + blank / side) as u8 } else { blank as u8 };
             let mut h = 0u32;
             for t in &self.tables {
                 let mut buf = [0u8; crate::index::pattern::MAX_GROUP];
@@ -463,7 +511,7 @@ impl PatternSet {
                         cell_of[tile as usize]
                     };
                 }
-                h += t.entries()[t.index.rank(&buf[..t.index.k()]) as usize] as u32;
+                h += t.value(&buf[..t.index.k()], blank);
             }
             h
         };
@@ -488,6 +536,21 @@ impl PatternSet {
         const BLOCK: usize = 16;
         let n = self.goal.shape().cells();
         assert_eq!(cells.len(), out.len() * n, "{} cells for {} boards of {n}", cells.len(), out.len());
+        if self.tables.iter().any(|t| t.zero.is_some()) {
+            // zero-aware tables are looked up one board at a time
+            for (board, answer) in cells.chunks_exact(n).zip(out.iter_mut()) {
+                *answer = if reflect || self.sigma.is_none() {
+                    self.estimate_cells(board)
+                } else {
+                    self.sum(
+                        &Board::new(self.goal.shape(), board.iter().map(|&t| t as u16).collect())
+                            .expect("a valid arrangement"),
+                    )
+                    .unwrap_or(0)
+                };
+            }
+            return;
+        }
         let side = self.goal.shape().rows();
         let sigma = if reflect { self.sigma.as_deref() } else { None };
         let groups = self.tables.len();

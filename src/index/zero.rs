@@ -252,6 +252,16 @@ impl ZeroIndex {
         }
     }
 
+    /// The cells (in the group's tile order) and the region of entry `entry` (below
+    /// [`ZeroIndex::len`]).
+    pub fn locate(&self, entry: u64, cells: &mut [u8]) -> u8 {
+        let set = self.sets[..self.sets.len() - 1].partition_point(|&x| x >> 8 <= entry) - 1;
+        let (regions, base) = ((self.sets[set] & 0xFF).max(1), self.sets[set] >> 8);
+        let mask = sets_in_nth(self.n, self.k, set);
+        self.unrank_order(mask, (entry - base) / regions, cells);
+        ((entry - base) % regions) as u8
+    }
+
     /// The neighbour mask of every cell.
     pub fn neighbours(&self) -> &[u64] {
         &self.nbr
@@ -273,6 +283,35 @@ fn flood(nbr: &[u64], seed: u64, free: u64) -> u64 {
         reach |= edge;
     }
     reach
+}
+
+/// The set of rank `rank` (combinatorial number system), as a mask.
+fn sets_in_nth(n: usize, k: usize, rank: usize) -> u64 {
+    // greedy: the largest cell c with C(c, j) <= the rest, for j = k down to 1
+    let binom = |c: usize, j: usize| -> u64 {
+        let mut r = 1u64;
+        for i in 0..j {
+            if c < j {
+                return 0;
+            }
+            r = r * (c - i) as u64 / (i + 1) as u64;
+        }
+        r
+    };
+    let mut rest = rank as u64;
+    let mut mask = 0u64;
+    let mut top = n;
+    for j in (1..=k).rev() {
+        let mut c = top;
+        while c > 0 && binom(c - 1, j) > rest {
+            c -= 1;
+        }
+        let c = c - 1;
+        rest -= binom(c, j);
+        mask |= 1 << c;
+        top = c;
+    }
+    mask
 }
 
 /// Every `k`-subset of `0..n` as a mask, in increasing numeric order (Gosper's hack), which is
@@ -330,6 +369,9 @@ mod tests {
                         assert!(!hit[i], "{shape} {tiles:?}: entry {i} twice");
                         hit[i] = true;
                     }
+                    let mut located = vec![0u8; k];
+                    let region = z.locate(i as u64, &mut located);
+                    assert_eq!((located, region), (cells.clone(), z.region_of(set, blank as usize)));
                     // unranking the order gives the cells back
                     let order = z.order_rank(mask, &cells);
                     let mut back = vec![0u8; k];

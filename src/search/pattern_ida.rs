@@ -30,11 +30,13 @@ use rayon::prelude::*;
 
 use super::{ChildOrder, Options, Stats, Watch};
 use crate::error::Error;
-use crate::heuristic::pdb::PatternSet;
+use crate::heuristic::pdb::{GroupTable, PatternSet};
 use crate::index::pattern::MAX_GROUP;
+use crate::index::zero::ZeroIndex;
 use crate::memory::prefetch;
 use crate::puzzle::board::{Board, Dir};
 use crate::search::prune::{MovePruner, FORBIDDEN};
+use crate::table::pattern::{zero_bit, zero_bit_step};
 
 /// The most cells of a board this search handles (cells are `u8`, tiles are `u8`).
 const MAX_CELLS: usize = 64;
@@ -48,9 +50,41 @@ struct Group<'a> {
     k: usize,
     weights: [u64; MAX_GROUP],
     entries: &'a [u8],
+    /// A zero-aware table's index (entries per blank region), and whether its entries are bits
+    /// read against the parent's value.
+    zero: Option<&'a ZeroIndex>,
+    bits: bool,
 }
 
 impl Group<'_> {
+    /// Where the entry of the group on `cells` (set `mask`, blank on `blank`) is.
+    #[inline(always)]
+    fn slot(&self, mask: u64, cells: &[u8; MAX_GROUP], blank: u8) -> usize {
+        match self.zero {
+            None => self.rank(cells),
+            Some(z) => z.index_with(mask, &cells[..self.k], blank) as usize,
+        }
+    }
+
+    /// The entry at `slot`, for a node whose parent's entry is `parent`.
+    #[inline(always)]
+    fn read(&self, slot: usize, parent: u32) -> u32 {
+        if self.bits {
+            zero_bit_step(parent, zero_bit(self.entries, slot as u64))
+        } else {
+            self.entries[slot] as u32
+        }
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, slot: usize) {
+        if self.bits {
+            prefetch(&self.entries[slot >> 3]);
+        } else {
+            prefetch(&self.entries[slot]);
+        }
+    }
+
     #[inline(always)]
     fn rank(&self, cells: &[u8; MAX_GROUP]) -> usize {
         let mut used = 0u64;
@@ -72,6 +106,8 @@ struct Shared<'a> {
     /// Which move strings are never made (at least the move straight back).
     fsm: &'a MovePruner,
     groups: Vec<Group<'a>>,
+    /// The tables themselves, for the start's absolute values.
+    tables: &'a [GroupTable],
     /// `place[t]`: tile `t`'s group and its slot, or `(u8::MAX, 0)`.
     place: [(u8, u8); MAX_CELLS],
     /// With the reflected lookup: `rplace[t]`, the group and slot of tile `t`'s image, and
@@ -91,10 +127,12 @@ struct Shared<'a> {
 
 impl Shared<'_> {
     /// The entries at the ranks [`Searcher::child_entries`] gave (0 where no table is touched).
+    /// `old` and `rold`: the parent's entries in those groups (1-bit tables are read against
+    /// them).
     #[inline(always)]
-    fn entries(&self, gi: u32, gj: u32, r: usize, rr: usize) -> (u32, u32) {
-        let val = if r != usize::MAX { self.groups[gi as usize].entries[r] as u32 } else { 0 };
-        let rval = if rr != usize::MAX { self.groups[gj as usize].entries[rr] as u32 } else { 0 };
+    fn entries(&self, gi: u32, gj: u32, r: usize, rr: usize, old: u32, rold: u32) -> (u32, u32) {
+        let val = if r != usize::MAX { self.groups[gi as usize].read(r, old) } else { 0 };
+        let rval = if rr != usize::MAX { self.groups[gj as usize].read(rr, rold) } else { 0 };
         (val, rval)
     }
 }
@@ -108,6 +146,9 @@ struct Searcher<'s, 'a> {
     /// The cells of each group's tiles, original board and reflected board.
     gcells: Vec<[u8; MAX_GROUP]>,
     rcells: Vec<[u8; MAX_GROUP]>,
+    /// The cells of each group's tiles as a set, original and reflected.
+    gmask: Vec<u64>,
+    rmask: Vec<u64>,
     /// Each group's entry for the board and for its reflection, and their sums.
     vals: Vec<u32>,
     rvals: Vec<u32>,
@@ -132,6 +173,8 @@ impl<'s, 'a> Searcher<'s, 'a> {
             blank: start.blank() as u8,
             gcells: vec![[0; MAX_GROUP]; g],
             rcells: vec![[0; MAX_GROUP]; g],
+            gmask: vec![0; g],
+            rmask: vec![0; g],
             vals: vec![0; g],
             rvals: vec![0; g],
             sum: 0,
@@ -149,20 +192,23 @@ impl<'s, 'a> Searcher<'s, 'a> {
             let (gi, i) = sh.place[t as usize];
             if gi != u8::MAX {
                 s.gcells[gi as usize][i as usize] = c as u8;
+                s.gmask[gi as usize] |= 1 << c;
             }
             if sh.reflect {
                 let (gi, i) = sh.rplace[t as usize];
                 if gi != u8::MAX {
                     s.rcells[gi as usize][i as usize] = sh.transpose[c];
+                    s.rmask[gi as usize] |= 1 << sh.transpose[c];
                 }
             }
         }
+        let rblank = sh.transpose[s.blank as usize];
         for gi in 0..g {
-            let grp = &sh.groups[gi];
-            s.vals[gi] = grp.entries[grp.rank(&s.gcells[gi])] as u32;
+            let k = sh.groups[gi].k;
+            s.vals[gi] = sh.tables[gi].value(&s.gcells[gi][..k], s.blank);
             s.sum += s.vals[gi];
             if sh.reflect {
-                s.rvals[gi] = grp.entries[grp.rank(&s.rcells[gi])] as u32;
+                s.rvals[gi] = sh.tables[gi].value(&s.rcells[gi][..k], rblank);
                 s.rsum += s.rvals[gi];
             }
         }
@@ -192,6 +238,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         let mut rold = 0;
         if gi != u8::MAX {
             self.gcells[gi as usize][i as usize] = from;
+            self.gmask[gi as usize] ^= 1 << from | 1 << to;
             old = self.vals[gi as usize];
             self.vals[gi as usize] = new_val;
             self.sum = self.sum - old + new_val;
@@ -200,6 +247,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
             let (gi, i) = sh.rplace[tile as usize];
             if gi != u8::MAX {
                 self.rcells[gi as usize][i as usize] = sh.transpose[from as usize];
+                self.rmask[gi as usize] ^= 1 << sh.transpose[from as usize] | 1 << sh.transpose[to as usize];
                 rold = self.rvals[gi as usize];
                 self.rvals[gi as usize] = new_rval;
                 self.rsum = self.rsum - rold + new_rval;
@@ -218,6 +266,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         let (gi, i) = sh.place[tile as usize];
         if gi != u8::MAX {
             self.gcells[gi as usize][i as usize] = to;
+            self.gmask[gi as usize] ^= 1 << from | 1 << to;
             self.sum = self.sum - self.vals[gi as usize] + old;
             self.vals[gi as usize] = old;
         }
@@ -225,6 +274,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
             let (gi, i) = sh.rplace[tile as usize];
             if gi != u8::MAX {
                 self.rcells[gi as usize][i as usize] = sh.transpose[to as usize];
+                self.rmask[gi as usize] ^= 1 << sh.transpose[from as usize] | 1 << sh.transpose[to as usize];
                 self.rsum = self.rsum - self.rvals[gi as usize] + rold;
                 self.rvals[gi as usize] = rold;
             }
@@ -241,21 +291,26 @@ impl<'s, 'a> Searcher<'s, 'a> {
         let (gi, i) = sh.place[tile as usize];
         let mut r = usize::MAX;
         if gi != u8::MAX {
+            let grp = &sh.groups[gi as usize];
+            let mask = self.gmask[gi as usize] ^ (1 << from | 1 << to);
             let cells = &mut self.gcells[gi as usize];
             cells[i as usize] = from;
-            r = sh.groups[gi as usize].rank(cells);
+            r = grp.slot(mask, cells, to);
             cells[i as usize] = to;
-            prefetch(&sh.groups[gi as usize].entries[r]);
+            grp.prefetch(r);
         }
         let mut rr = usize::MAX;
         if sh.reflect {
             let (gj, j) = sh.rplace[tile as usize];
             if gj != u8::MAX {
+                let grp = &sh.groups[gj as usize];
+                let (tf, tt) = (sh.transpose[from as usize], sh.transpose[to as usize]);
+                let mask = self.rmask[gj as usize] ^ (1 << tf | 1 << tt);
                 let cells = &mut self.rcells[gj as usize];
-                cells[j as usize] = sh.transpose[from as usize];
-                rr = sh.groups[gj as usize].rank(cells);
-                cells[j as usize] = sh.transpose[to as usize];
-                prefetch(&sh.groups[gj as usize].entries[rr]);
+                cells[j as usize] = tf;
+                rr = grp.slot(mask, cells, tt);
+                cells[j as usize] = tt;
+                grp.prefetch(rr);
             }
         }
         (gi as u32, sh.rplace[tile as usize].0 as u32, r, rr)
@@ -288,7 +343,9 @@ impl<'s, 'a> Searcher<'s, 'a> {
         // bound is searched whatever the order)
         let mut order = [(0u32, 0u32, 0u32, 0usize); 4];
         for (slot, &(_, _, gi, gj, r, rr, _)) in order.iter_mut().zip(&pending[..count]) {
-            let (new_val, new_rval) = sh.entries(gi, gj, r, rr);
+            let old = if r != usize::MAX { self.vals[gi as usize] } else { 0 };
+            let rold = if rr != usize::MAX { self.rvals[gj as usize] } else { 0 };
+            let (new_val, new_rval) = sh.entries(gi, gj, r, rr, old, rold);
             let (mut sum, mut rsum) = (self.sum, self.rsum);
             if r != usize::MAX {
                 sum = sum - self.vals[gi as usize] + new_val;
@@ -396,7 +453,11 @@ pub(super) fn idastar(
         .map(|t| {
             let mut weights = [0u64; MAX_GROUP];
             weights[..t.index().k()].copy_from_slice(t.index().weights());
-            Group { k: t.index().k(), weights, entries: t.entries() }
+            let (zero, bits) = match t.zero() {
+                Some((z, bits)) => (Some(z), bits),
+                None => (None, false),
+            };
+            Group { k: t.index().k(), weights, entries: t.entries(), zero, bits }
         })
         .collect();
     let nbr = (0..n)
@@ -432,6 +493,7 @@ pub(super) fn idastar(
         nbr,
         fsm,
         groups,
+        tables: set.tables(),
         place,
         reflect,
         rplace,
@@ -519,7 +581,9 @@ fn iterate_parallel(root: &Searcher<'_, '_>, bound: u32, threads: usize) -> (Opt
                 generated += 1;
                 let mut child = node.clone();
                 let (gi, gj, r, rr) = child.child_entries(to);
-                let (new_val, new_rval) = sh.entries(gi, gj, r, rr);
+                let old = if r != usize::MAX { child.vals[gi as usize] } else { 0 };
+                let rold = if rr != usize::MAX { child.rvals[gj as usize] } else { 0 };
+                let (new_val, new_rval) = sh.entries(gi, gj, r, rr, old, rold);
                 child.apply(to, new_val, new_rval);
                 child.path.push(dir);
                 let f = depth + 1 + child.h();

@@ -39,6 +39,12 @@
 //! |   2116 |   64 | the group's tiles, ascending, then zeros                                 |
 //! |   2180 |   64 | the goal: the tiles in row-major order, 0 for the blank, unused cells 0  |
 //!
+//! # Zero-aware pattern tables
+//! Encodings 3 (a byte an entry) and 4 (a bit an entry, width field 1) hold one entry per
+//! (placement, blank region) of the group, in the order of [`crate::index::zero::ZeroIndex`]; the
+//! entry count is the number of such pairs, and an encoding-4 payload is `ceil(count / 8)` bytes
+//! (bit `(d >> 1) & 1` of each distance `d`; see `docs/FORMAT.md`).
+//!
 //! # Versioning
 //! [`VERSION`] is bumped whenever the layout or the meaning of any field changes, including the
 //! state index (the rank order) and the payload encoding; readers reject every version other than
@@ -57,6 +63,7 @@ use byteorder::{ByteOrder, LittleEndian as LE};
 use crate::error::Error;
 use crate::index::pattern::PatternIndex;
 use crate::index::rank::{FACT, MAX_TABLE_CELLS};
+use crate::index::zero::ZeroIndex;
 use crate::puzzle::board::{Board, Shape};
 
 /// The first eight bytes of every table file.
@@ -98,6 +105,35 @@ pub enum Encoding {
     /// bring them home, the other tiles indistinguishable; ordered by
     /// [`crate::index::pattern::PatternIndex`].
     PatternByte = 2,
+    /// Zero-aware: one byte per (placement, blank region) of a group of tiles, the fewest moves
+    /// of the group's tiles that bring them home from there; ordered by
+    /// [`crate::index::zero::ZeroIndex`].
+    ZeroByte = 3,
+    /// Zero-aware, one bit per (placement, blank region): bit `(d >> 1) & 1` of each distance
+    /// `d`, which with a neighbour's distance (always one more or one less) and the parity
+    /// of the placement gives `d` back ([`crate::table::pattern`]).
+    ZeroBit = 4,
+}
+
+impl Encoding {
+    /// Whether the payload holds pattern entries (any of the pattern encodings).
+    pub fn is_pattern(self) -> bool {
+        self != Encoding::DistanceByte
+    }
+
+    /// Whether the entries are zero-aware (per blank region).
+    pub fn is_zero_aware(self) -> bool {
+        matches!(self, Encoding::ZeroByte | Encoding::ZeroBit)
+    }
+
+    /// Bits per entry.
+    pub fn width(self) -> u8 {
+        if self == Encoding::ZeroBit {
+            1
+        } else {
+            8
+        }
+    }
 }
 
 /// The decoded header of a table file.
@@ -132,9 +168,9 @@ impl Header {
         b[OFF_COLS] = self.shape.cols() as u8;
         b[OFF_ENCODING] = self.encoding as u8;
         b[OFF_MAX_DEPTH] = self.max_depth;
-        let goal_at = if self.encoding == Encoding::PatternByte {
+        let goal_at = if self.encoding.is_pattern() {
             b[OFF_GROUP_LEN] = self.group.len() as u8;
-            b[OFF_WIDTH] = 8;
+            b[OFF_WIDTH] = self.encoding.width();
             for (i, &t) in self.group.iter().enumerate() {
                 b[OFF_GROUP + i] = t as u8;
             }
@@ -192,11 +228,13 @@ impl Header {
         let encoding = match b[OFF_ENCODING] {
             1 => Encoding::DistanceByte,
             2 => Encoding::PatternByte,
+            3 => Encoding::ZeroByte,
+            4 => Encoding::ZeroBit,
             e => return Err(corrupt(format!("unknown payload encoding {e}"))),
         };
         let (goal_at, limit) = match encoding {
             Encoding::DistanceByte => (OFF_GOAL, MAX_TABLE_CELLS),
-            Encoding::PatternByte => (OFF_PATTERN_GOAL, PATTERN_GOAL_LEN),
+            _ => (OFF_PATTERN_GOAL, PATTERN_GOAL_LEN),
         };
         if n > limit {
             return Err(corrupt(format!("shape {shape} is larger than any table")));
@@ -206,10 +244,14 @@ impl Header {
         let entries = LE::read_u64(&b[OFF_COUNT..]);
         let (expected, group) = match encoding {
             Encoding::DistanceByte => (FACT[n] / 2, Vec::new()),
-            Encoding::PatternByte => {
+            _ => {
                 let k = b[OFF_GROUP_LEN] as usize;
-                if b[OFF_WIDTH] != 8 {
-                    return Err(corrupt(format!("entry width {} bits (this build reads 8)", b[OFF_WIDTH])));
+                if b[OFF_WIDTH] != encoding.width() {
+                    return Err(corrupt(format!(
+                        "entry width {} bits (this encoding has {})",
+                        b[OFF_WIDTH],
+                        encoding.width()
+                    )));
                 }
                 if k > PATTERN_GOAL_LEN {
                     return Err(corrupt(format!("a group of {k} tiles")));
@@ -218,8 +260,12 @@ impl Header {
                 if group.windows(2).any(|w| w[0] >= w[1]) {
                     return Err(corrupt("the group's tiles are not in ascending order"));
                 }
-                let index = PatternIndex::new(shape, &group).map_err(|e| corrupt(format!("group: {e}")))?;
-                (index.len(), group)
+                let len = if encoding.is_zero_aware() {
+                    ZeroIndex::new(shape, &group).map_err(|e| corrupt(format!("group: {e}")))?.len()
+                } else {
+                    PatternIndex::new(shape, &group).map_err(|e| corrupt(format!("group: {e}")))?.len()
+                };
+                (len, group)
             }
         };
         if entries != expected {
@@ -252,7 +298,7 @@ impl Header {
         let mut zero: Vec<std::ops::Range<usize>> = vec![36..40, 56..64];
         match encoding {
             Encoding::DistanceByte => zero.extend([OFF_GOAL + n..OFF_GOAL + 16, OFF_GROUP_LEN..PAYLOAD_OFFSET]),
-            Encoding::PatternByte => zero.extend([
+            _ => zero.extend([
                 OFF_GOAL..OFF_GOAL + 16,
                 OFF_WIDTH + 1..OFF_GROUP,
                 OFF_GROUP + group.len()..OFF_PATTERN_GOAL,
@@ -287,9 +333,14 @@ impl Header {
         let goal = self.goal.cells().iter().map(|t| t.to_string()).collect::<Vec<_>>().join(" ");
         match self.encoding {
             Encoding::DistanceByte => format!("a perfect table of {} to {goal}", self.shape),
-            Encoding::PatternByte => {
+            e => {
                 let tiles = self.group.iter().map(|t| t.to_string()).collect::<Vec<_>>().join(",");
-                format!("a pattern table of tiles {tiles} on {} (goal {goal})", self.shape)
+                let kind = match e {
+                    Encoding::ZeroByte => "zero-aware pattern table",
+                    Encoding::ZeroBit => "zero-aware pattern table (1 bit an entry)",
+                    _ => "pattern table",
+                };
+                format!("a {kind} of tiles {tiles} on {} (goal {goal})", self.shape)
             }
         }
     }
@@ -306,6 +357,7 @@ impl Header {
             let wanted = match expected {
                 Encoding::DistanceByte => "a perfect table",
                 Encoding::PatternByte => "a pattern table",
+                _ => "a zero-aware pattern table",
             };
             return Err(Error::WrongKind { expected: wanted, found: header.describe() });
         }
@@ -318,7 +370,16 @@ impl Header {
 
     /// The exact length of the file this header describes.
     pub fn file_len(&self) -> u64 {
-        PAYLOAD_OFFSET as u64 + self.entries
+        PAYLOAD_OFFSET as u64 + self.payload_len()
+    }
+
+    /// The payload's length in bytes: the entries, or for 1-bit entries an eighth of them.
+    pub fn payload_len(&self) -> u64 {
+        if self.encoding == Encoding::ZeroBit {
+            self.entries.div_ceil(8)
+        } else {
+            self.entries
+        }
     }
 }
 

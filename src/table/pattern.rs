@@ -51,6 +51,8 @@ pub struct PatternTable<D: AsRef<[u8]>> {
     data: D,
     header: Header,
     index: PatternIndex,
+    /// The (set, order, region) index of a zero-aware table.
+    zero: Option<ZeroIndex>,
 }
 
 /// The bytes of working memory a build of `index`'s table needs besides the table itself.
@@ -73,8 +75,46 @@ pub fn build_pattern(
 ) -> Result<PatternTable<Vec<u8>>, Error> {
     let index = PatternIndex::new(goal.shape(), tiles)?;
     let mut data = vec![0u8; PAYLOAD_OFFSET + index.len() as usize];
-    fill_file(&index, goal, &mut data, progress)?;
-    PatternTable::from_parts(data, index)
+    fill_file(&index, None, goal, &mut data, progress)?;
+    PatternTable::from_parts(data, index, None)
+}
+
+/// Builds the zero-aware pattern table of the group `tiles` for `goal`, in memory: one entry per
+/// (placement, blank region) ([`ZeroIndex`]), a byte each or with `bits` one bit each
+/// ([`Encoding::ZeroBit`]).
+///
+/// # Errors
+/// Those of [`ZeroIndex::new`] for a bad group or board.
+pub fn build_zero_pattern(
+    goal: &Board,
+    tiles: &[u16],
+    bits: bool,
+    progress: impl FnMut(&Progress),
+) -> Result<PatternTable<Vec<u8>>, Error> {
+    let zero = ZeroIndex::new(goal.shape(), tiles)?;
+    let len = if bits { zero.len().div_ceil(8) } else { zero.len() };
+    let mut data = vec![0u8; PAYLOAD_OFFSET + len as usize];
+    fill_file(zero.placements(), Some((&zero, bits)), goal, &mut data, progress)?;
+    PatternTable::from_parts(data, zero.placements().clone(), Some(zero))
+}
+
+/// As [`build_zero_pattern`], straight into the file `path`, replacing it atomically.
+///
+/// # Errors
+/// As [`build_zero_pattern`] and [`build_pattern_file`].
+pub fn build_zero_pattern_file(
+    goal: &Board,
+    tiles: &[u16],
+    bits: bool,
+    path: &Path,
+    progress: impl FnMut(&Progress),
+) -> Result<PatternTable<Mmap>, Error> {
+    let zero = ZeroIndex::new(goal.shape(), tiles)?;
+    let len = if bits { zero.len().div_ceil(8) } else { zero.len() };
+    let mut pending = PendingFile::create(path, PAYLOAD_OFFSET as u64 + len)?;
+    fill_file(zero.placements(), Some((&zero, bits)), goal, pending.bytes_mut(), progress)?;
+    let map = pending.commit()?;
+    PatternTable::from_parts(map, zero.placements().clone(), Some(zero))
 }
 
 /// Builds the pattern table of the group `tiles` for `goal` straight into the file `path`,
@@ -91,9 +131,9 @@ pub fn build_pattern_file(
 ) -> Result<PatternTable<Mmap>, Error> {
     let index = PatternIndex::new(goal.shape(), tiles)?;
     let mut pending = PendingFile::create(path, PAYLOAD_OFFSET as u64 + index.len())?;
-    fill_file(&index, goal, pending.bytes_mut(), progress)?;
+    fill_file(&index, None, goal, pending.bytes_mut(), progress)?;
     let map = pending.commit()?;
-    PatternTable::from_parts(map, index)
+    PatternTable::from_parts(map, index, None)
 }
 
 /// Opens a pattern table file, memory-mapped, with the cheap checks of [`PatternTable::new`].
@@ -109,17 +149,27 @@ pub fn open_pattern(path: &Path) -> Result<PatternTable<Mmap>, Error> {
 
 fn fill_file(
     index: &PatternIndex,
+    zero: Option<(&ZeroIndex, bool)>,
     goal: &Board,
     file: &mut [u8],
     progress: impl FnMut(&Progress),
 ) -> Result<(), Error> {
     let (head, payload) = file.split_at_mut(PAYLOAD_OFFSET);
-    let histogram = fill(index, goal, payload, progress)?;
+    let (histogram, encoding, entries) = match zero {
+        None => (fill(index, goal, payload, progress)?, Encoding::PatternByte, index.len()),
+        Some((z, false)) => (fill_zero(z, goal, payload, progress)?, Encoding::ZeroByte, z.len()),
+        Some((z, true)) => {
+            let mut bytes = vec![0u8; z.len() as usize];
+            let histogram = fill_zero(z, goal, &mut bytes, progress)?;
+            pack_bits(&bytes, payload);
+            (histogram, Encoding::ZeroBit, z.len())
+        }
+    };
     let header = Header {
         shape: index.shape(),
         goal: goal.clone(),
-        encoding: Encoding::PatternByte,
-        entries: index.len(),
+        encoding,
+        entries,
         max_depth: (histogram.len() - 1) as u8,
         payload_crc: payload_crc(payload),
         histogram,
@@ -141,18 +191,32 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
     /// [`Error::WrongLength`], [`Error::WrongKind`] for a perfect table,
     /// [`Error::ChecksumMismatch`].
     pub fn new(data: D) -> Result<PatternTable<D>, Error> {
-        let header = Header::parse_file(data.as_ref(), Encoding::PatternByte)?;
+        let header = Header::parse(data.as_ref())?;
+        if !header.encoding.is_pattern() {
+            return Err(Error::WrongKind { expected: "a pattern table", found: header.describe() });
+        }
+        let len = header.file_len();
+        if data.as_ref().len() as u64 != len {
+            return Err(Error::WrongLength { expected: len, found: data.as_ref().len() as u64 });
+        }
         let index = PatternIndex::new(header.shape, &header.group)?;
-        let table = PatternTable { data, header, index };
+        let zero =
+            if header.encoding.is_zero_aware() { Some(ZeroIndex::new(header.shape, &header.group)?) } else { None };
+        let table = PatternTable { data, header, index, zero };
         if table.header.file_len() <= CHECK_ON_OPEN_LIMIT {
             table.check_payload_crc()?;
         }
         Ok(table)
     }
 
-    fn from_parts(data: D, index: PatternIndex) -> Result<PatternTable<D>, Error> {
+    fn from_parts(data: D, index: PatternIndex, zero: Option<ZeroIndex>) -> Result<PatternTable<D>, Error> {
         let header = Header::parse(data.as_ref())?;
-        Ok(PatternTable { data, header, index })
+        Ok(PatternTable { data, header, index, zero })
+    }
+
+    /// The (set, order, region) index of a zero-aware table; `None` for a classic one.
+    pub fn zero_index(&self) -> Option<&ZeroIndex> {
+        self.zero.as_ref()
     }
 
     /// Checks the payload against its CRC-32 (a second or so for the 8-tile table of the
@@ -216,7 +280,17 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
     /// above the table's maximum.
     pub fn distance(&self, board: &Board) -> Result<u8, Error> {
         let rank = self.index.rank_board(board)?;
-        let d = self.payload()[rank as usize];
+        let d = match (&self.zero, self.header.encoding) {
+            (None, _) => self.payload()[rank as usize],
+            (Some(z), Encoding::ZeroByte) => self.payload()[z.index_board(board)? as usize],
+            (Some(z), _) => {
+                let cells = self.index.cells_of(board)?;
+                let goal = self.index.cells_of(self.goal())?;
+                let walk =
+                    ZeroWalk { index: z, bits: self.payload(), goal: &goal, goal_blank: self.goal().blank() as u8 };
+                walk.value(&cells, board.blank() as u8).map_or(UNREACHED, |d| d.min(254) as u8)
+            }
+        };
         if d > self.header.max_depth {
             return Err(Error::Corrupt {
                 index: rank,
@@ -243,8 +317,23 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
     /// [`Error::ChecksumMismatch`]; the errors of a build.
     pub fn verify(&self, progress: impl FnMut(&Progress)) -> Result<Option<Mismatch>, Error> {
         self.check_payload_crc()?;
-        let mut fresh = vec![0u8; self.index.len() as usize];
-        let histogram = fill(&self.index, self.goal(), &mut fresh, progress)?;
+        let (fresh, histogram) = match (&self.zero, self.header.encoding) {
+            (None, _) => {
+                let mut fresh = vec![0u8; self.index.len() as usize];
+                let histogram = fill(&self.index, self.goal(), &mut fresh, progress)?;
+                (fresh, histogram)
+            }
+            (Some(z), encoding) => {
+                let mut fresh = vec![0u8; z.len() as usize];
+                let histogram = fill_zero(z, self.goal(), &mut fresh, progress)?;
+                if encoding == Encoding::ZeroBit {
+                    let mut packed = vec![0u8; z.len().div_ceil(8) as usize];
+                    pack_bits(&fresh, &mut packed);
+                    fresh = packed;
+                }
+                (fresh, histogram)
+            }
+        };
         let stored = self.payload();
         let first =
             stored.par_chunks(1 << 20).zip(fresh.par_chunks(1 << 20)).enumerate().find_first(|(_, (a, b))| a != b).map(
@@ -255,13 +344,119 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
             );
         if let Some(rank) = first {
             let mut cells = vec![0u8; self.index.k()];
-            self.index.unrank(rank, &mut cells);
+            match &self.zero {
+                None => {
+                    self.index.unrank(rank, &mut cells);
+                }
+                Some(z) => {
+                    let entry = if self.header.encoding == Encoding::ZeroBit { rank * 8 } else { rank };
+                    z.locate(entry.min(z.len() - 1), &mut cells);
+                }
+            }
             return Ok(Some(Mismatch { rank, cells, stored: stored[rank as usize], expected: fresh[rank as usize] }));
         }
         if histogram != self.header.histogram {
             return Ok(Some(Mismatch { rank: u64::MAX, cells: Vec::new(), stored: 0, expected: 0 }));
         }
         Ok(None)
+    }
+}
+
+/// Packs zero-aware distances into bits: entry `i` becomes bit `i % 8` of byte `i / 8`, the bit
+/// `(d >> 1) & 1` of its distance `d` ([`Encoding::ZeroBit`]).
+fn pack_bits(values: &[u8], out: &mut [u8]) {
+    out.par_iter_mut().zip(values.par_chunks(8)).for_each(|(byte, eight)| {
+        *byte = eight.iter().enumerate().fold(0u8, |b, (i, &d)| b | ((d >> 1) & 1) << i);
+    });
+}
+
+/// The bit of entry `i` of a 1-bit zero-aware table.
+#[inline(always)]
+pub fn zero_bit(bits: &[u8], i: u64) -> u32 {
+    (bits[(i >> 3) as usize] >> (i & 7)) as u32 & 1
+}
+
+/// The distance of a neighbour of a state at distance `parent` in a 1-bit zero-aware table,
+/// given the neighbour's bit: a move of a group tile changes the distance by exactly one (by
+/// one at most, and the parity of the group's cells flips), and `d - 1` and `d + 1` differ in
+/// bit 1.
+#[inline(always)]
+pub fn zero_bit_step(parent: u32, bit: u32) -> u32 {
+    if parent > 0 && ((parent - 1) >> 1) & 1 == bit {
+        parent - 1
+    } else {
+        parent + 1
+    }
+}
+
+/// A 1-bit zero-aware table with what finding an absolute distance needs: the distance of a
+/// state is the number of steps down to the goal, each step to the neighbour whose bit says it
+/// is one closer (its distance mod 4 is known from the state's own bit and parity).
+pub struct ZeroWalk<'a> {
+    /// The index.
+    pub index: &'a ZeroIndex,
+    /// The packed bits.
+    pub bits: &'a [u8],
+    /// The group's goal cells (in its tile order).
+    pub goal: &'a [u8],
+    /// The goal's blank cell.
+    pub goal_blank: u8,
+}
+
+impl ZeroWalk<'_> {
+    /// The distance of the group on `cells` with the blank on `blank`; `None` when the walk finds
+    /// no step down (a damaged table).
+    pub fn value(&self, cells: &[u8], blank: u8) -> Option<u32> {
+        let z = self.index;
+        let k = z.k();
+        let cols = z.shape().cols();
+        let colour = |c: u8| ((c as usize / cols + c as usize % cols) & 1) as u32;
+        let mut cells: Vec<u8> = cells[..k].to_vec();
+        let mut blank = blank;
+        let mut mask = cells.iter().fold(0u64, |m, &c| m | 1 << c);
+        let goal_entry = z.index(self.goal, self.goal_blank);
+        let parity = cells.iter().zip(self.goal).map(|(&a, &b)| colour(a) ^ colour(b)).fold(0, |x, y| x ^ y);
+        let mut entry = z.index_with(mask, &cells, blank);
+        let mut mod4 = zero_bit(self.bits, entry) << 1 | parity;
+        let nbr = z.neighbours();
+        let mut steps = 0u32;
+        while entry != goal_entry {
+            if steps > 255 {
+                return None;
+            }
+            let set = z.set_rank(mask);
+            let here = z.region_of(set, blank as usize);
+            let want = ((mod4 + 3) % 4) >> 1;
+            let mut moved = false;
+            'tiles: for i in 0..k {
+                let from = cells[i];
+                let mut into = nbr[from as usize] & !mask;
+                while into != 0 {
+                    let to = into.trailing_zeros() as u8;
+                    into &= into - 1;
+                    if z.region_of(set, to as usize) != here {
+                        continue;
+                    }
+                    cells[i] = to;
+                    let m2 = mask ^ (1 << from) ^ (1 << to);
+                    let e2 = z.index_with(m2, &cells, from);
+                    if zero_bit(self.bits, e2) == want {
+                        mask = m2;
+                        blank = from;
+                        entry = e2;
+                        moved = true;
+                        break 'tiles;
+                    }
+                    cells[i] = from;
+                }
+            }
+            if !moved {
+                return None;
+            }
+            mod4 = (mod4 + 3) % 4;
+            steps += 1;
+        }
+        Some(steps)
     }
 }
 
