@@ -23,6 +23,52 @@ fn with_4_4() -> tempfile::TempDir {
 }
 
 #[test]
+fn zero_aware_tables_and_move_pruning_through_the_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path())
+        .args(["build", "--board", "3x3", "--goal", "blank-first", "--pattern", "4-4", "--zero"])
+        .assert()
+        .success()
+        .stdout(contains("3x3-blank-first-zero-tiles-1-2-4-5.table"));
+    let file = "3x3-blank-first-zero-tiles-3-6-7-8.table";
+    table(dir.path())
+        .args(["stats", "--table", file])
+        .assert()
+        .success()
+        .stdout(contains("zero-aware pattern table (1 bit an entry) of tiles 3,6,7,8"))
+        .stdout(contains("(placement, blank region) pairs of 4 tiles, 1 bit each"));
+    table(dir.path()).args(["verify", "--table", file]).assert().success().stdout(contains("ok: "));
+    // the hardest 8-puzzle: 31 moves, found with the zero-aware tables and the default pruning
+    table(dir.path())
+        .args(["solve", "--goal", "blank-first", "-H", "pdb", "--pattern", "4-4", "8 7 6 0 4 1 2 5 3", "--json"])
+        .assert()
+        .success()
+        .stdout(contains("\"moves\":31"))
+        .stderr(contains("3x3-moves-12.fsm was missing; made it"));
+    table(dir.path()).args(["build", "--board", "3x3", "--prune", "8"]).assert().success().stdout(contains("wrote"));
+    table(dir.path()).args(["verify", "--table", "3x3-moves-8.fsm"]).assert().success().stdout(contains("ok: "));
+    // a machine too long to make on the spot is named with its command; a damaged one is refused
+    table(dir.path())
+        .args(["solve", "-H", "pdb", "--pattern", "4-4", "--goal", "blank-first", "--prune", "20", "1 0 2 3 4 5 6 7 8"])
+        .assert()
+        .code(2)
+        .stderr(one_line_error())
+        .stderr(contains("table build --board 3x3 --prune 20"));
+    let path = dir.path().join("3x3-moves-8.fsm");
+    let mut bytes = fs::read(&path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 1;
+    fs::write(&path, &bytes).unwrap();
+    table(dir.path()).args(["verify", "--table", "3x3-moves-8.fsm"]).assert().code(3).stderr(contains("is damaged"));
+    table(dir.path())
+        .args(["solve", "-H", "pdb", "--pattern", "4-4", "--goal", "blank-first", "--prune", "8", "1 0 2 3 4 5 6 7 8"])
+        .assert()
+        .code(3)
+        .stderr(one_line_error())
+        .stderr(contains("checksum"));
+}
+
+#[test]
 fn build_query_stats_verify_a_pattern_table() {
     let dir = with_4_4();
     let file = "3x3-blank-first-tiles-1-2-4-5.table";

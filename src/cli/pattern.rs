@@ -12,7 +12,7 @@ use memmap2::Mmap;
 use serde::Serialize;
 use slidetable::heuristic::pdb::{pattern_file_name, zero_pattern_file_name, Partition};
 use slidetable::index::pattern::PatternIndex;
-use slidetable::table::format::{Encoding, Header, PAYLOAD_OFFSET};
+use slidetable::table::format::{Header, PAYLOAD_OFFSET};
 use slidetable::table::pattern::{
     build_pattern_file, build_zero_pattern_file, open_pattern, working_bytes, PatternTable,
 };
@@ -28,7 +28,7 @@ pub fn is_pattern_file(path: &Path) -> bool {
     if std::io::Read::read_exact(&mut f, &mut head).is_err() {
         return false;
     }
-    Header::parse(&head).is_ok_and(|h| h.encoding == Encoding::PatternByte)
+    Header::parse(&head).is_ok_and(|h| h.encoding.is_pattern())
 }
 
 /// Opens a pattern table with the path in errors.
@@ -334,7 +334,18 @@ pub fn stats(path: &Path, csv: bool, json: bool) -> Result<ExitCode> {
         )?;
     }
     writeln!(out)?;
-    writeln!(out, "entries    {} placements of {} tiles", thousands(h.entries), h.group.len())?;
+    if h.encoding.is_zero_aware() {
+        writeln!(
+            out,
+            "entries    {} (placement, blank region) pairs of {} tiles, {} bit{} each",
+            thousands(h.entries),
+            h.group.len(),
+            h.encoding.width(),
+            if h.encoding.width() == 1 { "" } else { "s" }
+        )?;
+    } else {
+        writeln!(out, "entries    {} placements of {} tiles", thousands(h.entries), h.group.len())?;
+    }
     writeln!(out, "mean       {:.4}", mean(&h.histogram))?;
     writeln!(out, "max        {}", h.max_depth)?;
     Ok(ExitCode::SUCCESS)
