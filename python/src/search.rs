@@ -148,16 +148,7 @@ impl Solver {
         if !dir.is_dir() {
             return Err(PyValueError::new_err(format!("dir {}: no such directory", dir.display())));
         }
-        let config = SolverConfig {
-            heuristic,
-            partition,
-            dir,
-            reflect,
-            build_missing,
-            table,
-            share_tables,
-            prune,
-        };
+        let config = SolverConfig { heuristic, partition, dir, reflect, build_missing, table, share_tables, prune };
         let started = Instant::now();
         let report = |py: Python<'_>, n: Notice| -> PyResult<()> {
             if let Some(f) = &notice {
