@@ -1,109 +1,163 @@
 #!/usr/bin/env bash
-# The 24-puzzle: chosen instances of Korf & Felner 2002 (data/korf24.tsv; the first ten are Korf &
-# Taylor 1996's), solved optimally by IDA* with the 6-6-6-6 pattern databases and the reflected
-# lookup, each under a time limit; lengths checked against the published optima, nodes shown beside
-# the published counts. Builds the four tables when they are missing (a few minutes, 2.4 GiB).
+# The 24-puzzle: Korf & Felner's 50 random instances (data/korf24.tsv), solved optimally by IDA*
+# with pattern databases, resumably: one result line per instance is appended to a results file
+# as it finishes (a killed run loses at most the instance in progress; a rerun skips what is done
+# under the same configuration), each beside the published effort of the best methods
+# (data/korf24-effort.tsv), then totals, means, medians and the ratio to each published column.
+# Every length is checked against the published optimum.
 #
-# Usage: scripts/korf24.sh [--dir DIR] [--limit SECONDS] [--order estimate|fixed] [--threads N] [ID ...]
-#   --dir DIR        where the pattern tables are kept (default: tables/)
-#   --limit SECONDS  time limit per instance (default: 600)
-#   --order ORDER    estimate (default): children with the lowest estimate first;
-#                    fixed: up, left, right, down, Korf & Felner's order: with --threads 1 the node
-#                    counts are theirs plus one (the start, which we count)
-#   --threads N      threads per instance (default: all cores)
-#   --walks N        instead of instances: N boards made by random walks of --moves moves (default
-#                    60) from the goal, solved the same way (seeded: --seed S, default 1)
-#   ID ...           instance numbers (default: the five easiest by published nodes: 38 40 25 32 44)
+# Usage: scripts/korf24.sh [options] [ID ...]
+#   --easiest N      the N easiest instances by published effort (Clausecker's small-t column),
+#                    easiest first (default: 5)
+#   --pattern P      the partition (default: 6-6-6-6); its tables are built when missing
+#   --zero           zero-aware tables (built with --zero when missing)
+#   --prune L        move pruning: forbid duplicate strings of up to L moves (default: 16; 2 is
+#                    the move straight back only; the machine is made when missing)
+#   --order ORDER    estimate (default) or fixed (Korf & Felner's order: with --threads 1
+#                    --prune 2 and the classic tables, their published generated counts plus one)
+#   --threads N      threads for each instance (default: all cores; one instance at a time)
+#   --limit SECONDS  give an instance up after this long (default: 7200); it is not recorded
+#   --dir DIR        where the tables are kept (default: tables/)
+#   --results FILE   the results file (default: data/korf24-results.tsv)
+#   --summary        print the summary of the results file only
+#   ID ...           instance numbers instead of --easiest
+#
+# The results file starts with a comment line per run (commit, machine, date) and holds one line
+# per instance: id, optimal, moves, expanded, generated, seconds, configuration, commit.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dir=tables
-limit=600
+results=data/korf24-results.tsv
+pattern=6-6-6-6
+zero=0
+prune=16
 order=estimate
 threads=$(nproc)
+limit=7200
+easiest=5
+summary_only=0
 ids=()
-walks=0
-walk_moves=60
-seed=1
 while [ $# -gt 0 ]; do
   case "$1" in
-    --walks) walks="$2"; shift 2 ;;
-    --moves) walk_moves="$2"; shift 2 ;;
-    --seed) seed="$2"; shift 2 ;;
-    --dir) dir="$2"; shift 2 ;;
-    --limit) limit="$2"; shift 2 ;;
+    --easiest) easiest="$2"; shift 2 ;;
+    --pattern) pattern="$2"; shift 2 ;;
+    --zero) zero=1; shift ;;
+    --prune) prune="$2"; shift 2 ;;
     --order) order="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
-    -*) echo "usage: scripts/korf24.sh [--dir DIR] [--limit SECONDS] [--order estimate|fixed] [--threads N] [ID ...]" >&2; exit 2 ;;
+    --limit) limit="$2"; shift 2 ;;
+    --dir) dir="$2"; shift 2 ;;
+    --results) results="$2"; shift 2 ;;
+    --summary) summary_only=1; shift ;;
+    -*) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     *) ids+=("$1"); shift ;;
   esac
 done
-[ ${#ids[@]} -gt 0 ] || ids=(38 40 25 32 44)
 
-cargo build --release --quiet
-table=target/release/table
-mkdir -p "$dir"
-need=0
-for g in $($table build --pattern list | awk '$1 == "5x5" && $2 == "6-6-6-6" { for (i = 3; i <= NF; i++) if ($i != "/") print $i }'); do
-  [ -f "$dir/5x5-blank-first-tiles-${g//,/-}.table" ] || need=1
-done
-if [ $need -eq 1 ]; then
-  echo "building the 6-6-6-6 tables into $dir/ ..." >&2
-  $table build --board 5x5 --goal blank-first --pattern 6-6-6-6 --dir "$dir" -q >&2
-fi
-
-if [ "$walks" -gt 0 ]; then
-  # random walks from the goal, never undoing the last move: a reproducible awk generator
-  awk -v n="$walks" -v m="$walk_moves" -v seed="$seed" 'BEGIN {
-    srand(seed)
-    for (k = 0; k < n; k++) {
-      for (c = 0; c < 25; c++) b[c] = c
-      blank = 0; last = -1; done = 0
-      while (done < m) {
-        d = int(rand() * 4)
-        if (d == 3 - last) continue            # 0 up 1 left 2 right 3 down: 3-d undoes d
-        r = int(blank / 5); c = blank % 5
-        if (d == 0 && r == 0 || d == 3 && r == 4 || d == 1 && c == 0 || d == 2 && c == 4) continue
-        to = blank + (d == 0 ? -5 : d == 3 ? 5 : d == 1 ? -1 : 1)
-        b[blank] = b[to]; b[to] = 0; blank = to; last = d; done++
-      }
-      line = b[0]; for (c = 1; c < 25; c++) line = line " " b[c]; print line
-    }
-  }' > "$dir/.walks.txt"
-  echo "24-puzzle: $walks random walks of $walk_moves moves (seed $seed), IDA* with 6-6-6-6 and the reflected lookup, boards in parallel"
-  $table solve --batch --file "$dir/.walks.txt" --goal blank-first -H pdb --pattern 6-6-6-6 --dir "$dir" --order "$order"
-  rm -f "$dir/.walks.txt"
-  exit 0
-fi
-
-echo "24-puzzle, IDA* with 6-6-6-6 and the reflected lookup (order: $order, threads: $threads, limit: ${limit} s)"
-printf "%4s  %7s  %5s  %16s  %16s  %8s  %9s  %s\n" id optimal found nodes published ratio seconds status
-failed=0
-for id in "${ids[@]}"; do
-  line=$(awk -F'\t' -v id="$id" '$1 == id' data/korf24.tsv)
-  [ -n "$line" ] || { echo "no instance $id in data/korf24.tsv" >&2; exit 2; }
-  optimal=$(cut -f2 <<< "$line")
-  published=$(cut -f3 <<< "$line")
-  board=$(cut -f4 <<< "$line")
-  set +e
-  json=$(timeout "$limit" $table solve $board --goal blank-first -H pdb --pattern 6-6-6-6 --dir "$dir" \
-    --order "$order" --threads "$threads" --json)
-  code=$?
-  set -e
-  if [ $code -eq 124 ]; then
-    printf "%4s  %7s  %5s  %16s  %16s  %8s  %9s  %s\n" "$id" "$optimal" - - "$published" - ">$limit" "time limit"
-    continue
-  elif [ $code -ne 0 ]; then
-    echo "instance $id: table solve exited $code" >&2
-    failed=1
-    continue
+config="pattern=$pattern zero=$zero prune=$prune order=$order threads=$threads"
+if [ $summary_only -eq 0 ]; then
+  cargo build --release --quiet
+  table=target/release/table
+  mkdir -p "$dir"
+  if [ ${#ids[@]} -eq 0 ]; then
+    mapfile -t ids < <(awk -F'\t' '$1 ~ /^[0-9]+$/' data/korf24-effort.tsv | sort -t$'\t' -k6,6n | head -n "$easiest" | cut -f1)
   fi
-  moves=$(grep -o '"moves":[0-9]*' <<< "$json" | cut -d: -f2)
-  nodes=$(grep -o '"generated":[0-9]*' <<< "$json" | cut -d: -f2)
-  secs=$(grep -o '"seconds":[0-9.e-]*' <<< "$json" | cut -d: -f2)
-  status=ok
-  if [ "$moves" != "$optimal" ]; then status="WRONG LENGTH"; failed=1; fi
-  printf "%4s  %7s  %5s  %16s  %16s  %8.3f  %9.2f  %s\n" "$id" "$optimal" "$moves" "$nodes" "$published" \
-    "$(awk -v a="$nodes" -v b="$published" 'BEGIN { print a / b }')" "$secs" "$status"
-done
-exit $failed
+  # the tables and the machine, made once
+  zflag=()
+  [ $zero -eq 1 ] && zflag=(--zero)
+  infix=""
+  [ $zero -eq 1 ] && infix="zero-"
+  need=0
+  for g in $($table build --pattern list | awk -v p="$pattern" '$1 == "5x5" && $2 == p { for (i = 3; i <= NF; i++) if ($i != "/") print $i }'); do
+    [ -f "$dir/5x5-blank-first-${infix}tiles-${g//,/-}.table" ] || need=1
+  done
+  if [ $need -eq 1 ]; then
+    echo "building the $pattern ${infix}tables into $dir/ ..." >&2
+    $table build --board 5x5 --goal blank-first --pattern "$pattern" "${zflag[@]}" --dir "$dir" -q >&2
+  fi
+  if [ "$prune" -gt 2 ] && [ ! -f "$dir/5x5-moves-$prune.fsm" ]; then
+    echo "making the move-pruning machine for strings of up to $prune moves ..." >&2
+    $table build --board 5x5 --prune "$prune" --dir "$dir" >&2
+  fi
+  commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml Cargo.lock || echo "+dirty")
+  machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
+  [ -f "$results" ] || printf "# id\toptimal\tmoves\texpanded\tgenerated\tseconds\tconfiguration\tcommit\n" > "$results"
+  printf "# run %s: commit %s, %s, %s\n" "$(date -u +%Y-%m-%dT%H:%MZ)" "$commit" "$machine" "$config" >> "$results"
+  for id in "${ids[@]}"; do
+    if awk -F'\t' -v id="$id" -v c="$config" '$1 == id && $7 == c { found = 1 } END { exit !found }' "$results"; then
+      echo "instance $id: done already ($config)" >&2
+      continue
+    fi
+    line=$(awk -F'\t' -v id="$id" '$1 == id' data/korf24.tsv)
+    [ -n "$line" ] || { echo "no instance $id in data/korf24.tsv" >&2; exit 2; }
+    optimal=$(cut -f2 <<< "$line")
+    board=$(cut -f4 <<< "$line")
+    echo "instance $id (optimal $optimal) ..." >&2
+    set +e
+    json=$(timeout "$limit" $table solve $board --goal blank-first -H pdb --pattern "$pattern" --dir "$dir" \
+      --prune "$prune" --order "$order" --threads "$threads" --json)
+    code=$?
+    set -e
+    if [ $code -eq 124 ]; then
+      echo "instance $id: over the limit of $limit s, not recorded" >&2
+      continue
+    elif [ $code -ne 0 ]; then
+      echo "instance $id: table solve exited $code" >&2
+      exit 1
+    fi
+    moves=$(grep -o '"moves":[0-9]*' <<< "$json" | cut -d: -f2)
+    expanded=$(grep -o '"expanded":[0-9]*' <<< "$json" | cut -d: -f2)
+    generated=$(grep -o '"generated":[0-9]*' <<< "$json" | cut -d: -f2)
+    secs=$(grep -o '"seconds":[0-9.e-]*' <<< "$json" | cut -d: -f2)
+    if [ "$moves" != "$optimal" ]; then
+      echo "instance $id: $moves moves, but the optimum is $optimal: WRONG" >&2
+      exit 1
+    fi
+    printf "%s\t%s\t%s\t%s\t%s\t%.3f\t%s\t%s\n" "$id" "$optimal" "$moves" "$expanded" "$generated" "$secs" "$config" "$commit" >> "$results"
+  done
+fi
+
+# the summary: every configuration in the results file, beside the published columns
+python3 - "$results" data/korf24-effort.tsv <<'PY'
+import statistics, sys
+from collections import defaultdict
+
+results, effort = sys.argv[1], sys.argv[2]
+pub = {}
+cols = ["kf_gen_6666r", "kf_apdb_exp", "kf_zpdb_exp", "smallt_zpdb_exp", "smallc_fsm20_exp", "doebbelin_maxof"]
+for line in open(effort):
+    if line.startswith("#") or line.startswith("id"):
+        continue
+    f = line.rstrip("\n").split("\t")
+    pub[int(f[0])] = dict(zip(cols, map(int, f[2:8])))
+runs = defaultdict(list)
+for line in open(results):
+    if line.startswith("#"):
+        continue
+    f = line.rstrip("\n").split("\t")
+    runs[f[6]].append((int(f[0]), int(f[3]), int(f[4]), float(f[5])))
+for config, rows in runs.items():
+    rows.sort(key=lambda r: pub[r[0]]["smallt_zpdb_exp"])
+    print(f"\n{config}: {len(rows)} instances")
+    print(f"{'id':>4} {'expanded':>16} {'generated':>16} {'seconds':>10} {'small-t exp':>16} {'ratio':>7} {'K&F gen':>16}  target")
+    for i, e, g, s in rows:
+        p = pub[i]
+        ok = "met" if e <= p["smallt_zpdb_exp"] else "MISSED"
+        print(f"{i:>4} {e:>16,} {g:>16,} {s:>10.1f} {p['smallt_zpdb_exp']:>16,} {e / p['smallt_zpdb_exp']:>7.3f} {p['kf_gen_6666r']:>16,}  {ok}")
+    exp = [r[1] for r in rows]
+    gen = [r[2] for r in rows]
+    sec = [r[3] for r in rows]
+    print(f"total: {sum(exp):,} expanded, {sum(gen):,} generated, {sum(sec):,.1f} s; "
+          f"mean {statistics.mean(exp):,.0f} expanded, {statistics.mean(sec):,.1f} s; "
+          f"median {statistics.median(exp):,.0f} expanded, {statistics.median(sec):,.1f} s")
+    print("ratio to each published column over these instances (sum of ours / sum of theirs; geometric mean of the per-instance ratios):")
+    for c in cols:
+        ours = gen if c == "kf_gen_6666r" else exp
+        theirs = [pub[r[0]][c] for r in rows]
+        geo = statistics.geometric_mean([a / b for a, b in zip(ours, theirs)])
+        kind = "generated" if c == "kf_gen_6666r" else "expanded"
+        print(f"  {c:<18} ({kind:>9}): {sum(ours) / sum(theirs):8.4f}  geo {geo:8.4f}")
+    missed = sum(1 for r in rows if r[1] > pub[r[0]]["smallt_zpdb_exp"])
+    print(f"target (expanded <= small-t zero-aware on every instance run): {'met' if missed == 0 else f'missed on {missed}'}")
+PY
