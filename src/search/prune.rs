@@ -532,6 +532,37 @@ mod tests {
     }
 
     #[test]
+    fn pruned_search_reaches_every_3x4_position_within_18_moves_at_its_distance() {
+        use crate::puzzle::board::Board;
+        let shape = Shape::new(3, 4).unwrap();
+        let goal = Board::parse(shape, "0 1 2 3 4 5 6 7 8 9 10 11").unwrap();
+        // the exact distances within the horizon: a plain breadth-first search
+        let horizon = 18;
+        let mut exact: HashMap<Vec<u16>, usize> = HashMap::new();
+        exact.insert(goal.cells().to_vec(), 0);
+        let mut level = vec![goal.clone()];
+        for depth in 1..=horizon {
+            let mut next = Vec::new();
+            for b in &level {
+                for dir in Dir::ALL {
+                    if let Some(c) = b.moved(dir) {
+                        if !exact.contains_key(c.cells()) {
+                            exact.insert(c.cells().to_vec(), depth);
+                            next.push(c);
+                        }
+                    }
+                }
+            }
+            level = next;
+        }
+        for len in [4, 10, 14] {
+            let m = MovePruner::generate(shape, len).unwrap();
+            let best = pruned_depths(&m, &goal, horizon);
+            assert_eq!(best, exact, "max_len {len}: every position within {horizon} moves, at its distance");
+        }
+    }
+
+    #[test]
     fn file_round_trip_and_damage() {
         let m = MovePruner::generate(Shape::new(3, 4).unwrap(), 8).unwrap();
         let bytes = m.to_bytes();
