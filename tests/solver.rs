@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use slidetable::heuristic::pdb::Partition;
-use slidetable::search::{Algorithm, ChildOrder, Options};
+use slidetable::search::{Algorithm, Options};
 use slidetable::solver::{
     default_partition, default_table_name, found_partition, game_oracle, load_patterns, pattern_build_command,
     HeuristicKind, Load, Notice, Solver, SolverConfig, TableBytes,
@@ -19,15 +19,7 @@ fn four() -> Shape {
 const KORF_79: &str = "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15";
 
 fn options(algorithm: Algorithm) -> Options {
-    Options {
-        algorithm,
-        max_nodes: None,
-        max_bytes: None,
-        order: ChildOrder::ByEstimate,
-        threads: 1,
-        watch: None,
-        prune: None,
-    }
+    Options { algorithm, ..Options::default() }
 }
 
 fn config_in(dir: &Path) -> SolverConfig {

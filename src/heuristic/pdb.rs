@@ -291,15 +291,18 @@ fn corner_map(goal: &Board) -> Option<Vec<usize>> {
 /// The file name `table build --pattern` gives a group's table:
 /// `4x4-blank-first-tiles-1-2-3-4-5-6-7.table`.
 pub fn pattern_file_name(shape: Shape, goal: &Goal, tiles: &[u16]) -> PathBuf {
-    let tiles: Vec<String> = tiles.iter().map(u16::to_string).collect();
-    PathBuf::from(format!("{shape}-{}-tiles-{}.table", goal.slug(), tiles.join("-")))
+    group_file_name(shape, goal, "", tiles)
 }
 
 /// The conventional file name of a group's zero-aware table ([`pattern_file_name`] with `zero`
 /// before `tiles`): `5x5-blank-first-zero-tiles-1-5-6-10-11-12.table`.
 pub fn zero_pattern_file_name(shape: Shape, goal: &Goal, tiles: &[u16]) -> PathBuf {
+    group_file_name(shape, goal, "zero-", tiles)
+}
+
+fn group_file_name(shape: Shape, goal: &Goal, kind: &str, tiles: &[u16]) -> PathBuf {
     let tiles: Vec<String> = tiles.iter().map(u16::to_string).collect();
-    PathBuf::from(format!("{shape}-{}-zero-tiles-{}.table", goal.slug(), tiles.join("-")))
+    PathBuf::from(format!("{shape}-{}-{kind}tiles-{}.table", goal.slug(), tiles.join("-")))
 }
 
 /// One group's table, loaded for searching: its index and its entries in memory.
@@ -354,9 +357,7 @@ impl GroupTable {
     /// [`Error::ChecksumMismatch`].
     pub fn mapped(table: PatternTable<memmap2::Mmap>) -> Result<GroupTable, Error> {
         table.check_payload_crc()?;
-        let index = table.index().clone();
         let mut group = GroupTable::with_entries(&table, Entries::Owned(Vec::new()))?;
-        group.index = index;
         group.entries = Entries::Mapped(Box::new(table));
         Ok(group)
     }
@@ -488,6 +489,12 @@ impl PatternSet {
 
     /// [`PatternSet::estimate`] of the board whose cells, row-major, are `cells` (0 the blank).
     pub fn estimate_cells<T: crate::heuristic::Tile>(&self, cells: &[T]) -> u32 {
+        self.estimate_cells_with(cells, true)
+    }
+
+    /// [`PatternSet::estimate_cells`], with the reflected lookup only when `reflect` and the set
+    /// has it.
+    fn estimate_cells_with<T: crate::heuristic::Tile>(&self, cells: &[T], reflect: bool) -> u32 {
         let n = cells.len();
         let mut cell_of = vec![0u8; n];
         for (c, &t) in cells.iter().enumerate() {
@@ -516,7 +523,7 @@ impl PatternSet {
             h
         };
         let h = sum(false);
-        if self.sigma.is_some() {
+        if reflect && self.sigma.is_some() {
             h.max(sum(true))
         } else {
             h
@@ -539,15 +546,7 @@ impl PatternSet {
         if self.tables.iter().any(|t| t.zero.is_some()) {
             // zero-aware tables are looked up one board at a time
             for (board, answer) in cells.chunks_exact(n).zip(out.iter_mut()) {
-                *answer = if reflect || self.sigma.is_none() {
-                    self.estimate_cells(board)
-                } else {
-                    self.sum(
-                        &Board::new(self.goal.shape(), board.iter().map(|&t| t as u16).collect())
-                            .expect("a valid arrangement"),
-                    )
-                    .unwrap_or(0)
-                };
+                *answer = self.estimate_cells_with(board, reflect);
             }
             return;
         }

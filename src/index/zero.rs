@@ -204,14 +204,6 @@ impl ZeroIndex {
         Ok(self.index(&cells, board.blank() as u8))
     }
 
-    /// Calls `f(set, mask, regions, base)` for every set of cells, in rank order.
-    pub fn for_each_set(&self, mut f: impl FnMut(usize, u64, usize, u64)) {
-        let masks = sets_in_order(self.n, self.k, self.sets());
-        for (s, &mask) in masks.iter().enumerate() {
-            f(s, mask, (self.sets[s] & 0xFF) as usize, self.sets[s] >> 8);
-        }
-    }
-
     /// The sets of cells in rank order.
     pub fn set_masks(&self) -> Vec<u64> {
         sets_in_order(self.n, self.k, self.sets())
@@ -257,7 +249,18 @@ impl ZeroIndex {
     pub fn locate(&self, entry: u64, cells: &mut [u8]) -> u8 {
         let set = self.sets[..self.sets.len() - 1].partition_point(|&x| x >> 8 <= entry) - 1;
         let (regions, base) = ((self.sets[set] & 0xFF).max(1), self.sets[set] >> 8);
-        let mask = sets_in_nth(self.n, self.k, set);
+        // the set of rank `set`, greedily: for j = k down to 1, the largest cell c with
+        // C(c, j) <= what is left of the rank
+        let stride = MAX_GROUP + 1;
+        let mut rest = set as u64;
+        let mut mask = 0u64;
+        let mut top = self.n;
+        for j in (1..=self.k).rev() {
+            let c = (0..top).rev().find(|&c| self.binom[c * stride + j] <= rest).unwrap_or(0);
+            rest -= self.binom[c * stride + j];
+            mask |= 1 << c;
+            top = c;
+        }
         self.unrank_order(mask, (entry - base) / regions, cells);
         ((entry - base) % regions) as u8
     }
@@ -283,35 +286,6 @@ fn flood(nbr: &[u64], seed: u64, free: u64) -> u64 {
         reach |= edge;
     }
     reach
-}
-
-/// The set of rank `rank` (combinatorial number system), as a mask.
-fn sets_in_nth(n: usize, k: usize, rank: usize) -> u64 {
-    // greedy: the largest cell c with C(c, j) <= the rest, for j = k down to 1
-    let binom = |c: usize, j: usize| -> u64 {
-        let mut r = 1u64;
-        for i in 0..j {
-            if c < j {
-                return 0;
-            }
-            r = r * (c - i) as u64 / (i + 1) as u64;
-        }
-        r
-    };
-    let mut rest = rank as u64;
-    let mut mask = 0u64;
-    let mut top = n;
-    for j in (1..=k).rev() {
-        let mut c = top;
-        while c > 0 && binom(c - 1, j) > rest {
-            c -= 1;
-        }
-        let c = c - 1;
-        rest -= binom(c, j);
-        mask |= 1 << c;
-        top = c;
-    }
-    mask
 }
 
 /// Every `k`-subset of `0..n` as a mask, in increasing numeric order (Gosper's hack), which is

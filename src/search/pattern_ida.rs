@@ -125,18 +125,6 @@ struct Shared<'a> {
     watch: Option<&'a Watch>,
 }
 
-impl Shared<'_> {
-    /// The entries at the ranks [`Searcher::child_entries`] gave (0 where no table is touched).
-    /// `old` and `rold`: the parent's entries in those groups (1-bit tables are read against
-    /// them).
-    #[inline(always)]
-    fn entries(&self, gi: u32, gj: u32, r: usize, rr: usize, old: u32, rold: u32) -> (u32, u32) {
-        let val = if r != usize::MAX { self.groups[gi as usize].read(r, old) } else { 0 };
-        let rval = if rr != usize::MAX { self.groups[gj as usize].read(rr, rold) } else { 0 };
-        (val, rval)
-    }
-}
-
 /// One depth-first searcher's state.
 #[derive(Clone)]
 struct Searcher<'s, 'a> {
@@ -316,6 +304,16 @@ impl<'s, 'a> Searcher<'s, 'a> {
         (gi as u32, sh.rplace[tile as usize].0 as u32, r, rr)
     }
 
+    /// The entries at the slots [`Searcher::child_entries`] gave (0 where no table is touched),
+    /// 1-bit tables read against this node's own entries.
+    #[inline(always)]
+    fn child_values(&self, gi: u32, gj: u32, r: usize, rr: usize) -> (u32, u32) {
+        let groups = &self.sh.groups;
+        let val = if r != usize::MAX { groups[gi as usize].read(r, self.vals[gi as usize]) } else { 0 };
+        let rval = if rr != usize::MAX { groups[gj as usize].read(rr, self.rvals[gj as usize]) } else { 0 };
+        (val, rval)
+    }
+
     /// Depth-first search below the current node at cost `g`, the move-pruning machine in
     /// `state`. True when the goal is found (the path then holds the solution).
     fn dfs(&mut self, g: u32, state: u32) -> bool {
@@ -343,9 +341,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         // bound is searched whatever the order)
         let mut order = [(0u32, 0u32, 0u32, 0usize); 4];
         for (slot, &(_, _, gi, gj, r, rr, _)) in order.iter_mut().zip(&pending[..count]) {
-            let old = if r != usize::MAX { self.vals[gi as usize] } else { 0 };
-            let rold = if rr != usize::MAX { self.rvals[gj as usize] } else { 0 };
-            let (new_val, new_rval) = sh.entries(gi, gj, r, rr, old, rold);
+            let (new_val, new_rval) = self.child_values(gi, gj, r, rr);
             let (mut sum, mut rsum) = (self.sum, self.rsum);
             if r != usize::MAX {
                 sum = sum - self.vals[gi as usize] + new_val;
@@ -581,9 +577,7 @@ fn iterate_parallel(root: &Searcher<'_, '_>, bound: u32, threads: usize) -> (Opt
                 generated += 1;
                 let mut child = node.clone();
                 let (gi, gj, r, rr) = child.child_entries(to);
-                let old = if r != usize::MAX { child.vals[gi as usize] } else { 0 };
-                let rold = if rr != usize::MAX { child.rvals[gj as usize] } else { 0 };
-                let (new_val, new_rval) = sh.entries(gi, gj, r, rr, old, rold);
+                let (new_val, new_rval) = child.child_values(gi, gj, r, rr);
                 child.apply(to, new_val, new_rval);
                 child.path.push(dir);
                 let f = depth + 1 + child.h();

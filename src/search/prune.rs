@@ -40,7 +40,7 @@
 //! Opening checks the checksum, the length, every state number and the geometry (each state's
 //! moves are consistent with one blank cell); `table verify` regenerates the machine and compares.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 
@@ -94,6 +94,7 @@ impl Hasher for FxHasher {
 }
 
 type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+type FxSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
 
 impl MovePruner {
     /// The machine for `shape` forbidding every string of up to `max_len` moves that has a
@@ -114,7 +115,7 @@ impl MovePruner {
         }
         let found: Vec<Vec<Vec<u8>>> = (0..n).into_par_iter().map(|c| forbidden_from(shape, c, max_len)).collect();
         // drop every string whose proper suffix is itself forbidden: the machine stops there first
-        let mut all: std::collections::HashSet<(usize, &[u8])> = std::collections::HashSet::new();
+        let mut all: HashSet<(usize, &[u8])> = HashSet::new();
         for (c, list) in found.iter().enumerate() {
             for s in list {
                 all.insert((c, s.as_slice()));
@@ -293,8 +294,8 @@ fn step(shape: Shape, cell: usize, d: u8) -> Option<usize> {
 fn forbidden_from(shape: Shape, start: usize, max_len: usize) -> Vec<Vec<u8>> {
     let n = shape.cells();
     let identity: Vec<u8> = (0..n as u8).collect();
-    let mut seen: FxMap<Box<[u8]>, ()> = FxMap::default();
-    seen.insert(identity.clone().into_boxed_slice(), ());
+    let mut seen: FxSet<Box<[u8]>> = FxSet::default();
+    seen.insert(identity.clone().into_boxed_slice());
     // the least strings of the current length, in shortlex order, with their arrangement
     let mut level: Vec<(Vec<u8>, Box<[u8]>, usize)> = vec![(Vec::new(), identity.into_boxed_slice(), start)];
     let mut forbidden = Vec::new();
@@ -307,10 +308,10 @@ fn forbidden_from(shape: Shape, start: usize, max_len: usize) -> Vec<Vec<u8>> {
                 child.swap(*blank, to);
                 let mut s = moves.clone();
                 s.push(d);
-                if seen.contains_key(&child) {
+                if seen.contains(&child) {
                     forbidden.push(s);
                 } else {
-                    seen.insert(child.clone(), ());
+                    seen.insert(child.clone());
                     next_level.push((s, child, to));
                 }
             }

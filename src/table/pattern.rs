@@ -737,7 +737,7 @@ pub fn fill(
             let p = i * per + j;
             let mut best = u8::MAX;
             for s in p * m..p * m + m {
-                let b = (work[s >> 3].load(Relaxed) >> ((s & 7) * 8) & 0xFF) as u8;
+                let b = work_byte(&work, s as u64);
                 if b != 0 && b - 1 < best {
                     best = b - 1;
                 }
@@ -787,10 +787,11 @@ pub fn fill_zero(
     // one slice of the output per set of cells, filled in parallel
     let masks = index.set_masks();
     let mut parts: Vec<(usize, &mut [u8])> = Vec::with_capacity(masks.len());
+    let orders: usize = (1..=k).product();
     let mut rest = &mut *out;
     for s in 0..masks.len() {
         let (regions, _) = index.set_info(s);
-        let len = (regions as u64 * (1..=k as u64).product::<u64>()) as usize;
+        let len = regions * orders;
         let (part, tail) = std::mem::take(&mut rest).split_at_mut(len);
         parts.push((s, part));
         rest = tail;
@@ -814,8 +815,7 @@ pub fn fill_zero(
             index.unrank_order(mask, order as u64, &mut cells[..k]);
             let r = placements.rank(&cells[..k]);
             for (j, entry) in entries.iter_mut().enumerate() {
-                let st = r * m + slot[j];
-                let b = (work[(st >> 3) as usize].load(Relaxed) >> ((st & 7) * 8) & 0xFF) as u8;
+                let b = work_byte(&work, r * m + slot[j]);
                 if b == 0 {
                     missing.store(true, Relaxed);
                 }
@@ -880,6 +880,12 @@ fn search(index: &PatternIndex, goal: &Board, mut progress: impl FnMut(&Progress
         std::mem::swap(&mut cur, &mut next);
     }
     Ok(work)
+}
+
+/// The byte of state `s` in the working array of [`search`].
+#[inline]
+fn work_byte(work: &[AtomicU64], s: u64) -> u8 {
+    (work[(s >> 3) as usize].load(Relaxed) >> ((s & 7) * 8) & 0xFF) as u8
 }
 
 /// The number of entries at each value, up to the largest.
