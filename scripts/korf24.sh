@@ -9,7 +9,8 @@
 # Usage: scripts/korf24.sh [options] [ID ...]
 #   --easiest N      the N easiest instances by published effort (Clausecker's small-t column),
 #                    easiest first (default: 5)
-#   --pattern P      the partition (default: 6-6-6-6); its tables are built when missing
+#   --pattern P      the partition or catalogue (default: 6-6-6-6; small-t: Clausecker's 7
+#                    partitions); its tables are built when missing
 #   --zero           zero-aware tables (built with --zero when missing)
 #   --prune L        move pruning: forbid duplicate strings of up to L moves (default: 16; 2 is
 #                    the move straight back only; the machine is made when missing)
@@ -76,7 +77,11 @@ if [ $summary_only -eq 0 ]; then
   infix=""
   [ $zero -eq 1 ] && infix="zero-"
   need=0
-  for g in $($table build --pattern list | awk -v p="$pattern" '$1 == "5x5" && $2 == p { for (i = 3; i <= NF; i++) if ($i != "/") print $i }'); do
+  # a catalogue's further partitions are listed on lines starting with `max`
+  for g in $($table build --pattern list | awk -v p="$pattern" '
+      $1 == "5x5" && $2 == p { on = 1; for (i = 3; i <= NF; i++) if ($i != "/") print $i; next }
+      on && $1 == "max" { for (i = 2; i <= NF; i++) if ($i != "/") print $i; next }
+      $1 ~ /^[0-9]+x[0-9]+$/ { on = 0 }' | sort -u); do
     [ -f "$dir/5x5-blank-first-${infix}tiles-${g//,/-}.table" ] || need=1
   done
   if [ $need -eq 1 ]; then

@@ -500,14 +500,18 @@ pub fn default_partition(shape: Shape) -> &'static str {
     }
 }
 
-/// The best named partition of the board whose tables are all in `dir` (the largest tables win),
-/// if any.
+/// The best named partition or catalogue of the board whose tables (classic or zero-aware) are
+/// all in `dir` (the most entries win: a catalogue over its partitions), if any.
 pub fn found_partition(goal: &Goal, goal_board: &Board, dir: &Path) -> Option<Partition> {
     let shape = goal_board.shape();
     let mut best: Option<(u64, Partition)> = None;
     for name in Partition::names(shape) {
         let Ok(p) = Partition::parse(goal_board, name) else { continue };
-        if p.groups.iter().all(|g| dir.join(pattern_file_name(shape, goal, g)).exists()) {
+        let present = |g: &Vec<u16>| {
+            dir.join(pattern_file_name(shape, goal, g)).exists()
+                || dir.join(zero_pattern_file_name(shape, goal, g)).exists()
+        };
+        if p.groups.iter().all(present) {
             let entries: u64 = p.groups.iter().filter_map(|g| PatternIndex::new(shape, g).ok()).map(|i| i.len()).sum();
             if best.as_ref().is_none_or(|(e, _)| entries > *e) {
                 best = Some((entries, p));

@@ -259,6 +259,124 @@ fn partitions_parse_names_and_groups() {
     assert!(Partition::parse(&goal(shape(3, 3), "snail"), "4-4").is_err(), "the snail's blank is not in a corner");
 }
 
+#[test]
+fn catalogues_parse_named_and_joined() {
+    let g55 = goal(shape(5, 5), "blank-first");
+    let small = Partition::parse(&g55, "small-t").unwrap();
+    assert!(small.is_catalogue());
+    assert_eq!((small.parts.len(), small.groups.len()), (7, 14), "7 partitions of 14 distinct groups");
+    for part in &small.parts {
+        let mut all: Vec<u16> = part.iter().flat_map(|&g| small.groups[g].clone()).collect();
+        all.sort_unstable();
+        assert_eq!(all, (1..25).collect::<Vec<u16>>(), "each partition covers every tile once");
+    }
+    // the first partition is Korf & Felner's
+    let kf = Partition::parse(&g55, "6-6-6-6").unwrap();
+    assert_eq!(small.parts[0].iter().map(|&g| small.groups[g].clone()).collect::<Vec<_>>(), kf.groups);
+    assert!(Partition::names(shape(5, 5)).contains(&"small-t"));
+    let g44 = goal(shape(4, 4), "blank-first");
+    let p = Partition::parse(&g44, "7-8 + 1,2,3,4,5,6,7/8,9,10,11/12,13,14,15 + 7-8").unwrap();
+    assert_eq!(p.parts, vec![vec![0, 1], vec![0, 2, 3]], "a shared group is kept once, a repeated partition too");
+    assert_eq!(p.groups.len(), 4);
+    assert_eq!(p.name, "7-8+1,2,3,4,5,6,7/8,9,10,11/12,13,14,15+7-8");
+    assert!(!Partition::parse(&g44, "7-8").unwrap().is_catalogue());
+    let bad = |text: &str| match Partition::parse(&g44, text) {
+        Err(Error::BadOption(m)) => m,
+        other => panic!("{text}: {other:?}"),
+    };
+    assert!(bad("7-8+").contains("empty partition"));
+    assert!(bad("small-t").contains("is a partition of 5x5"));
+    assert!(bad("7-8+1,2/2,3").contains("tile 2 is in two groups"));
+    let many: Vec<String> = (1..=15).map(|t| t.to_string()).collect();
+    assert!(bad(&many.join("+")).contains("at most"), "more partitions than a catalogue holds");
+}
+
+/// A catalogue's estimate is the largest of its partitions' (each with its reflection), never
+/// above the exact distance: on every 3x3 state and a sample of 3x4 states, classic and
+/// zero-aware tables.
+#[test]
+fn catalogues_are_the_max_of_their_partitions_and_admissible() {
+    for (s, g, parts, reflected) in [
+        (shape(3, 3), "blank-first", &["4-4", "1,2,3/4,5,6/7,8", "1,3,6/2,4,5/7,8", "1,2,4,5/3,6,7,8"][..], true),
+        (shape(3, 4), "blank-first", &["6-5", "1,2,3,4/5,6,7,8/9,10,11", "1,4,5,8,9/2,3,6,7,10,11"][..], false),
+    ] {
+        let goal = goal(s, g);
+        let table = build(&goal, |_| {}).unwrap();
+        let joined = parts.join("+");
+        for zero in [false, true] {
+            let make = |text: &str| if zero { zset(&goal, text, reflected, true) } else { set(&goal, text, reflected) };
+            let cat = make(&joined);
+            let members: Vec<PatternSet> = parts.iter().map(|p| make(p)).collect();
+            let step = if s.cells() == 9 { 1 } else { 1999 };
+            let (mut better, mut n) = (0u64, 0u64);
+            let mut boards = Vec::new();
+            for i in (0..table.index().len()).step_by(step) {
+                let board = table.index().board(i);
+                let d = table.payload()[i as usize] as u32;
+                let h = cat.estimate(&board).unwrap();
+                let each: Vec<u32> = members.iter().map(|m| m.estimate(&board).unwrap()).collect();
+                assert_eq!(h, *each.iter().max().unwrap(), "{s} {joined} zero {zero}: {board}");
+                assert!(h <= d, "{s} {joined}: h {h} > d {d} on {board}");
+                assert_eq!(cat.sum(&board).unwrap(), members.iter().map(|m| m.sum(&board).unwrap()).max().unwrap());
+                better += u64::from(h > each[0]);
+                n += 1;
+                boards.extend(board.cells().iter().map(|&t| t as u8));
+            }
+            assert!(better > 0 && n > 1000, "{joined}: the catalogue beats its first partition somewhere");
+            // the batch estimate agrees
+            let mut out = vec![0u32; n as usize];
+            cat.estimate_many(&boards, true, &mut out);
+            for (b, &h) in boards.chunks_exact(s.cells()).zip(&out) {
+                assert_eq!(h, cat.estimate_cells(b));
+            }
+        }
+    }
+}
+
+/// IDA* over a catalogue (zero-aware bits looked up lazily, or classic; pruned; one or two
+/// threads) finds solutions exactly as long as the perfect table's distance on the 3x3, and on
+/// random 4x4 boards as long as a single partition's.
+#[test]
+fn catalogue_ida_is_optimal() {
+    use slidetable::search::prune::MovePruner;
+    use std::sync::Arc;
+    let goal3 = goal(shape(3, 3), "blank-first");
+    let table = build(&goal3, |_| {}).unwrap();
+    let prune3 = Arc::new(MovePruner::generate(shape(3, 3), 8).unwrap());
+    let text = "4-4+1,2,3/4,5,6/7,8+1,3,6/2,4,5/7,8";
+    for zero in [false, true] {
+        let pdb = if zero { zset(&goal3, text, true, true) } else { set(&goal3, text, true) };
+        for depth in 0..=31u8 {
+            for i in sample_depth(&table, depth, 3.min(table.histogram()[depth as usize] as usize), 5).unwrap() {
+                let start = table.index().board(i);
+                for threads in [1, 2] {
+                    let options =
+                        Options { threads, prune: Some(Arc::clone(&prune3)), ..Options::new(Algorithm::IdaStar) };
+                    let found = solve(&start, &goal3, Guide::Patterns(&pdb), &options).unwrap().unwrap();
+                    assert_eq!(found.moves.len(), depth as usize, "{start} zero {zero} threads {threads}");
+                    let mut b = start.clone();
+                    for &m in &found.moves {
+                        b.apply(m).unwrap();
+                    }
+                    assert_eq!(b, goal3);
+                }
+            }
+        }
+    }
+    let goal4 = goal(shape(4, 4), "blank-first");
+    let single = zset(&goal4, "5-5-5", true, true);
+    let cat = zset(&goal4, "5-5-5+1,2,3,4,5/6,7,8,9,10/11,12,13,14,15", true, true);
+    let mut rng = SplitMix64::new(21);
+    for _ in 0..6 {
+        let start = walk(&goal4, 60, &mut rng);
+        let options = Options { order: ChildOrder::Fixed, ..Options::new(Algorithm::IdaStar) };
+        let a = solve(&start, &goal4, Guide::Patterns(&single), &options).unwrap().unwrap();
+        let b = solve(&start, &goal4, Guide::Patterns(&cat), &options).unwrap().unwrap();
+        assert_eq!(a.moves.len(), b.moves.len(), "{start}");
+        assert!(b.stats.expanded <= a.stats.expanded, "{start}: the catalogue expands more");
+    }
+}
+
 /// On every 3x3 state, the sum over a partition (and its reflected maximum) is at most the exact
 /// distance; on 3x4, the same on a large uniform sample.
 #[test]
@@ -477,4 +595,59 @@ fn a_node_limit_stops_the_pattern_search() {
     let start = Board::parse(shape(4, 4), "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4").unwrap();
     let options = Options { max_nodes: Some(1000), ..Options::new(Algorithm::IdaStar) };
     assert!(matches!(solve(&start, &g44, Guide::Patterns(&pdb), &options), Err(Error::SearchLimit { .. })));
+}
+
+/// A*+IDA*: optimal at every 3x3 depth whatever the budget (A* alone, a few boards, none), on
+/// one and two threads, with a catalogue and pruning; equal in length to IDA* on random 4x4
+/// boards; its counts are the same run after run on one thread.
+#[test]
+fn astar_ida_is_optimal_and_reproducible() {
+    use slidetable::search::prune::MovePruner;
+    use std::sync::Arc;
+    let goal3 = goal(shape(3, 3), "blank-first");
+    let table = build(&goal3, |_| {}).unwrap();
+    let prune3 = Arc::new(MovePruner::generate(shape(3, 3), 8).unwrap());
+    let pdb = zset(&goal3, "4-4+1,2,3/4,5,6/7,8", true, true);
+    for depth in 0..=31u8 {
+        for i in sample_depth(&table, depth, 3.min(table.histogram()[depth as usize] as usize), 7).unwrap() {
+            let start = table.index().board(i);
+            for (budget, threads) in [(0u64, 1usize), (2_000, 1), (2_000, 2), (20_000, 2), (1 << 30, 1)] {
+                let options = Options {
+                    threads,
+                    max_bytes: Some(budget),
+                    prune: Some(Arc::clone(&prune3)),
+                    ..Options::new(Algorithm::AStarIda)
+                };
+                let found = solve(&start, &goal3, Guide::Patterns(&pdb), &options).unwrap().unwrap();
+                assert_eq!(found.moves.len(), depth as usize, "{start} budget {budget} threads {threads}");
+                let mut b = start.clone();
+                for &m in &found.moves {
+                    b.apply(m).unwrap();
+                }
+                assert_eq!(b, goal3);
+            }
+        }
+    }
+    let goal4 = goal(shape(4, 4), "blank-first");
+    let pdb4 = zset(&goal4, "5-5-5", true, true);
+    let prune4 = Arc::new(MovePruner::generate(shape(4, 4), 10).unwrap());
+    let mut rng = SplitMix64::new(22);
+    for _ in 0..6 {
+        let start = walk(&goal4, 80, &mut rng);
+        let ida = Options { prune: Some(Arc::clone(&prune4)), ..Options::new(Algorithm::IdaStar) };
+        let both = Options { algorithm: Algorithm::AStarIda, max_bytes: Some(200_000), threads: 1, ..ida.clone() };
+        let a = solve(&start, &goal4, Guide::Patterns(&pdb4), &ida).unwrap().unwrap();
+        let b = solve(&start, &goal4, Guide::Patterns(&pdb4), &both).unwrap().unwrap();
+        let c = solve(&start, &goal4, Guide::Patterns(&pdb4), &both).unwrap().unwrap();
+        assert_eq!(a.moves.len(), b.moves.len(), "{start}");
+        assert_eq!((b.stats.generated, b.stats.expanded), (c.stats.generated, c.stats.expanded), "{start}");
+        assert_eq!(b.moves, c.moves);
+    }
+    // other guides are refused, not searched some other way
+    let lc = slidetable::heuristic::Heuristic::LinearConflict;
+    let start = walk(&goal4, 20, &mut rng);
+    assert!(matches!(
+        solve(&start, &goal4, Guide::Heuristic(lc), &Options::new(Algorithm::AStarIda)),
+        Err(Error::BadOption(_))
+    ));
 }

@@ -61,14 +61,28 @@ pub fn list() -> String {
         "Named partitions (groups shown for the blank-first goal; for another goal with the blank in a corner\n\
          the same cells are used, mirrored to that corner):\n\n",
     );
-    for (shape, name, about, groups) in Partition::catalogue() {
-        let groups: Vec<String> =
-            groups.iter().map(|g| g.iter().map(u16::to_string).collect::<Vec<_>>().join(",")).collect();
-        s.push_str(&format!("  {:<4} {name:<8} {}\n                {about}\n", shape.to_string(), groups.join(" / ")));
+    for (shape, name, about, partition) in Partition::catalogue() {
+        let parts: Vec<String> = partition
+            .parts
+            .iter()
+            .map(|part| {
+                part.iter()
+                    .map(|&g| partition.groups[g].iter().map(u16::to_string).collect::<Vec<_>>().join(","))
+                    .collect::<Vec<_>>()
+                    .join(" / ")
+            })
+            .collect();
+        s.push_str(&format!(
+            "  {:<4} {name:<8} {}\n                {about}\n",
+            shape.to_string(),
+            parts.join("\n                  max ")
+        ));
     }
     s.push_str(
         "\n  any  auto     consecutive tiles of the goal in groups small enough to build in about a second each\n\
-         \nOr give the groups by tile: --pattern 1,2,3/4,5,6,7 (disjoint; tiles outside every group count nothing).\n",
+         \nOr give the groups by tile: --pattern 1,2,3/4,5,6,7 (disjoint; tiles outside every group count nothing).\n\
+         Join partitions with + for a catalogue, whose estimate is the largest of their sums (groups shared\n\
+         between partitions are built once): --pattern 6-6-6-6+1,2,5,6,10,11/3,4,7,8,9,12/13,14,18,19,23,24/15,16,17,20,21,22\n",
     );
     s
 }

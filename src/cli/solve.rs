@@ -9,7 +9,7 @@ use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use slidetable::puzzle::board::moves_to_string;
-use slidetable::search::{effective_branching_factor, Algorithm, ChildOrder, Found, Options};
+use slidetable::search::{effective_branching_factor, Algorithm, ChildOrder, Found, Options, ASTAR_IDA_BYTES};
 use slidetable::solver::{default_max_memory, HeuristicKind, Solver, SolverConfig};
 use slidetable::{Board, Goal, Shape};
 
@@ -35,8 +35,10 @@ Pattern databases (-H pdb) make the 15-puzzle a millisecond problem and the 24-p
 for each group of a partition of the tiles, a table (`table build --pattern`) holds the fewest
 moves of the group's tiles that bring them home; disjoint groups add up to an admissible estimate,
 and on a square board the board reflected about the diagonal gives a second one (the larger is
-used). The tables are read from --dir; small missing ones (6-6-3, 5-5-5, auto) are built on the
-spot, large ones (7-8: 100 s; 6-6-6-6: minutes) are named with the command that builds them.
+used). A catalogue (--pattern small-t, or partitions joined by +) takes the largest of several
+partitions' sums, looking up only the groups that hold the moved tile. The tables are read from
+--dir; small missing ones (6-6-3, 5-5-5, auto) are built on the spot, large ones (7-8: 100 s;
+6-6-6-6, small-t: minutes) are named with the command that builds them.
 Without -H, a board past 12 cells uses the pattern tables found in --dir, or linear conflict with
 a hint. IDA* is the default with pdb, its subtrees split over --threads. --batch solves one board
 per line (of --file, or standard input), boards in parallel: one line each (line, moves, nodes
@@ -70,6 +72,10 @@ pub(super) enum AlgorithmArg {
     Astar,
     /// Iterative-deepening A*: optimal, memory linear in the solution length.
     Idastar,
+    /// A*+IDA* (-H pdb only): A* until --max-memory, then IDA* below the boards left on its
+    /// open list, best first, over --threads: optimal, and the last iteration meets the
+    /// solution far sooner.
+    AstarIda,
     /// Breadth-first (uniform cost): optimal, ignores the heuristic.
     Bfs,
     /// Greedy best-first on h alone: fast, not optimal.
@@ -128,8 +134,10 @@ pub struct SolveArgs {
     #[arg(long = "heuristic", short = 'H', value_enum, value_name = "NAME")]
     heuristic: Option<HeuristicArg>,
     /// With -H pdb: the partition, a name (4x4: 5-5-5, 6-6-3, 7-8; 5x5: 6-6-6-6; any board:
-    /// auto) or groups of tiles like 1,2,3/4,5,6,7. [default: the best named partition whose
-    /// tables are in --dir; else 6-6-3 on 4x4 (built on the spot), 6-6-6-6 on 5x5, auto]
+    /// auto), groups of tiles like 1,2,3/4,5,6,7, or a catalogue: partitions joined by +, or
+    /// 5x5's small-t; the estimate is then the largest of their sums. [default: the named
+    /// partition or catalogue with the most entries whose tables are in --dir; else 6-6-3 on
+    /// 4x4 (built on the spot), 6-6-6-6 on 5x5, auto]
     #[arg(long, value_name = "NAME|GROUPS")]
     pattern: Option<String>,
     /// Where the pattern tables are. [default: the current directory]
@@ -185,8 +193,9 @@ pub struct SolveArgs {
     /// Give up after generating this many nodes.
     #[arg(long, value_name = "N")]
     pub(super) max_nodes: Option<u64>,
-    /// Give up when the search's data would exceed this size (like 512M, 8G; not used by IDA*).
-    /// [default: three quarters of the available memory, at most 16G]
+    /// Give up when the search's data would exceed this size (like 512M, 8G; not used by IDA*);
+    /// for astar-ida, the budget of its A* part. [default: three quarters of the available
+    /// memory, at most 16G; astar-ida: 1G]
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub(super) max_memory: Option<u64>,
 }
@@ -226,6 +235,7 @@ impl SolveArgs {
             (Some(_), Some(_)) => bail!(UsageError("--weight goes with --algorithm weighted".into())),
             (Some(AlgorithmArg::Astar), None) => Some(Algorithm::AStar),
             (Some(AlgorithmArg::Idastar), None) => Some(Algorithm::IdaStar),
+            (Some(AlgorithmArg::AstarIda), None) => Some(Algorithm::AStarIda),
             (Some(AlgorithmArg::Bfs), None) => Some(Algorithm::Bfs),
             (Some(AlgorithmArg::Greedy), None) => Some(Algorithm::Greedy),
         })
@@ -346,7 +356,10 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let options = Options {
         algorithm,
         max_nodes: args.max_nodes,
-        max_bytes: Some(args.max_memory.unwrap_or_else(default_max_memory)),
+        max_bytes: Some(args.max_memory.unwrap_or_else(|| match algorithm {
+            Algorithm::AStarIda => ASTAR_IDA_BYTES,
+            _ => default_max_memory(),
+        })),
         order: args.order(),
         threads: args.threads(),
         watch: None,

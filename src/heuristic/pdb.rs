@@ -79,20 +79,53 @@ const NAMED: &[Named] = &[
     },
 ];
 
+/// A named catalogue: several partitions of one board (each as in [`Named`]), whose estimate is
+/// the largest of their sums.
+struct Catalogue {
+    rows: usize,
+    cols: usize,
+    name: &'static str,
+    about: &'static str,
+    parts: &'static [&'static [&'static [u8]]],
+}
+
+const CATALOGUES: &[Catalogue] = &[Catalogue {
+    rows: 5,
+    cols: 5,
+    name: "small-t",
+    about: "Clausecker & Reinefeld's catalogue: 7 partitions of four groups of six, 14 distinct tables (with the reflected lookup, the 28 of the paper); zero-aware, about 10 min to build",
+    parts: &[
+        &[&[1, 5, 6, 10, 11, 12], &[2, 3, 4, 7, 8, 9], &[13, 14, 18, 19, 23, 24], &[15, 16, 17, 20, 21, 22]],
+        &[&[1, 2, 5, 6, 10, 11], &[3, 4, 7, 8, 9, 12], &[13, 14, 18, 19, 23, 24], &[15, 16, 17, 20, 21, 22]],
+        &[&[1, 5, 6, 10, 11, 12], &[2, 3, 4, 7, 8, 9], &[13, 14, 15, 16, 17, 18], &[19, 20, 21, 22, 23, 24]],
+        &[&[1, 2, 5, 6, 10, 11], &[3, 4, 7, 8, 9, 12], &[13, 14, 15, 16, 17, 18], &[19, 20, 21, 22, 23, 24]],
+        &[&[1, 5, 6, 10, 15, 20], &[2, 3, 4, 7, 8, 9], &[11, 12, 16, 17, 21, 22], &[13, 14, 18, 19, 23, 24]],
+        &[&[1, 2, 5, 6, 10, 11], &[3, 4, 9, 14, 19, 24], &[7, 8, 12, 13, 18, 23], &[15, 16, 17, 20, 21, 22]],
+        &[&[1, 5, 6, 10, 15, 20], &[2, 3, 4, 7, 8, 9], &[11, 12, 13, 16, 17, 18], &[14, 19, 21, 22, 23, 24]],
+    ],
+}];
+
+/// The most partitions of a catalogue (with the reflected lookup, twice as many sums).
+pub const MAX_PARTS: usize = 8;
+
 /// The most (placement, free cell) slots, a byte each in the build's working array, of a group
 /// whose table builds in about a second: the size of `auto`'s groups, and of the tables `solve`
 /// builds on the spot when they are missing.
 pub const SMALL_GROUP_SLOTS: u64 = 64 << 20;
 
-/// A partition of a board's tiles into disjoint groups.
+/// A partition of a board's tiles into disjoint groups, or a catalogue of several partitions
+/// (the estimate is then the largest of their sums).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Partition {
     /// The board shape.
     pub shape: Shape,
-    /// The partition's name (`7-8`), or its groups written out (`1,2,3/4,5,6`).
+    /// The partition's name (`7-8`, `small-t`), or its groups written out (`1,2,3/4,5,6`).
     pub name: String,
-    /// The groups' tiles, each ascending.
+    /// The distinct groups' tiles, each ascending: one table each. In a single partition they
+    /// are disjoint; a catalogue's partitions may share groups.
     pub groups: Vec<Vec<u16>>,
+    /// The partitions, each as indices into `groups` (one partition: all of them, in order).
+    pub parts: Vec<Vec<usize>>,
 }
 
 impl Partition {
@@ -122,6 +155,33 @@ impl Partition {
                 "an empty --pattern: give a name (see `table build --pattern list`) or groups like 1,2,3/4,5,6".into(),
             ));
         }
+        if text.contains('+') {
+            return Partition::joined(goal, text);
+        }
+        if let Some(cat) =
+            CATALOGUES.iter().find(|c| c.name == text && c.rows == shape.rows() && c.cols == shape.cols())
+        {
+            let map = corner_map(goal).ok_or_else(|| not_corner(goal))?;
+            let mut all: Option<Partition> = None;
+            for part in cat.parts {
+                let groups = part
+                    .iter()
+                    .map(|cells| {
+                        let mut g: Vec<u16> = cells.iter().map(|&c| goal.cells()[map[c as usize]]).collect();
+                        g.sort_unstable();
+                        g
+                    })
+                    .collect();
+                let p = Partition::checked(goal, cat.name.to_string(), groups)?;
+                all = Some(match all {
+                    None => p,
+                    Some(a) => a.join(p)?,
+                });
+            }
+            let mut all = all.expect("a catalogue has partitions");
+            all.name = cat.name.to_string();
+            return Ok(all);
+        }
         if text.contains([',', '/']) || text.parse::<u16>().is_ok() {
             return Partition::explicit(goal, text);
         }
@@ -131,8 +191,13 @@ impl Partition {
         let Some(named) = NAMED.iter().find(|p| p.name == text && p.rows == shape.rows() && p.cols == shape.cols())
         else {
             let known = Partition::names(shape);
-            let others: Vec<String> =
-                NAMED.iter().filter(|p| p.name == text).map(|p| format!("{}x{}", p.rows, p.cols)).collect();
+            let others: Vec<String> = NAMED
+                .iter()
+                .map(|p| (p.name, p.rows, p.cols))
+                .chain(CATALOGUES.iter().map(|c| (c.name, c.rows, c.cols)))
+                .filter(|p| p.0 == text)
+                .map(|p| format!("{}x{}", p.1, p.2))
+                .collect();
             let hint = if !others.is_empty() {
                 format!("`{text}` is a partition of {}, not {shape}", others.join(", "))
             } else {
@@ -143,12 +208,7 @@ impl Partition {
                 "{hint}; for {shape} give one of {names}, or groups of tiles like 1,2,3/4,5,6 (`table build --pattern list`)"
             )));
         };
-        let map = corner_map(goal).ok_or_else(|| {
-            Error::BadOption(format!(
-                "the named partitions are laid out for a goal with the blank in a corner, and this goal's blank is on cell {}: give the groups as tiles instead (like 1,2,3/4,5,6)",
-                goal.blank()
-            ))
-        })?;
+        let map = corner_map(goal).ok_or_else(|| not_corner(goal))?;
         let groups = named
             .cells
             .iter()
@@ -159,6 +219,60 @@ impl Partition {
             })
             .collect();
         Partition::checked(goal, named.name.to_string(), groups)
+    }
+
+    /// Several partitions joined by `+`: `7-8+1,2,3,4,5,6/...`.
+    fn joined(goal: &Board, text: &str) -> Result<Partition, Error> {
+        let mut all: Option<Partition> = None;
+        for piece in text.split('+') {
+            if piece.trim().is_empty() {
+                return Err(Error::BadOption(format!(
+                    "--pattern {text} has an empty partition: join partitions with a single + (like 7-8+1,2,3,4,5,6/7,8,9,10,11,12,13,14,15)"
+                )));
+            }
+            let p = Partition::parse(goal, piece)?;
+            all = Some(match all {
+                None => p,
+                Some(a) => a.join(p)?,
+            });
+        }
+        let mut all = all.expect("split gives at least one piece");
+        all.name = text.split('+').map(str::trim).collect::<Vec<_>>().join("+");
+        Ok(all)
+    }
+
+    /// This catalogue with `other`'s partitions added (a group in both is kept once).
+    fn join(mut self, other: Partition) -> Result<Partition, Error> {
+        for part in other.parts {
+            if self.parts.len() == MAX_PARTS {
+                return Err(Error::BadOption(format!(
+                    "--pattern {}: a catalogue has at most {MAX_PARTS} partitions",
+                    self.name
+                )));
+            }
+            let mapped = part
+                .iter()
+                .map(|&g| {
+                    let tiles = &other.groups[g];
+                    match self.groups.iter().position(|h| h == tiles) {
+                        Some(i) => i,
+                        None => {
+                            self.groups.push(tiles.clone());
+                            self.groups.len() - 1
+                        }
+                    }
+                })
+                .collect();
+            if !self.parts.contains(&mapped) {
+                self.parts.push(mapped);
+            }
+        }
+        Ok(self)
+    }
+
+    /// Whether this is a catalogue of several partitions.
+    pub fn is_catalogue(&self) -> bool {
+        self.parts.len() > 1
     }
 
     /// Groups given as tiles: `1,2,3/4,5,6`.
@@ -210,7 +324,8 @@ impl Partition {
                 g
             })
             .collect();
-        Partition { shape, name: "auto".into(), groups }
+        let parts = vec![(0..groups.len()).collect()];
+        Partition { shape, name: "auto".into(), groups, parts }
     }
 
     fn checked(goal: &Board, name: String, groups: Vec<Vec<u16>>) -> Result<Partition, Error> {
@@ -226,24 +341,33 @@ impl Partition {
                 }
             }
         }
-        Ok(Partition { shape, name, groups })
+        let parts = vec![(0..groups.len()).collect()];
+        Ok(Partition { shape, name, groups, parts })
     }
 
-    /// The names of the partitions of `shape` (besides `auto`).
+    /// The names of the partitions and catalogues of `shape` (besides `auto`).
     pub fn names(shape: Shape) -> Vec<&'static str> {
-        NAMED.iter().filter(|p| p.rows == shape.rows() && p.cols == shape.cols()).map(|p| p.name).collect()
+        NAMED
+            .iter()
+            .map(|p| (p.name, p.rows, p.cols))
+            .chain(CATALOGUES.iter().map(|c| (c.name, c.rows, c.cols)))
+            .filter(|p| p.1 == shape.rows() && p.2 == shape.cols())
+            .map(|p| p.0)
+            .collect()
     }
 
     /// Every named partition for the listing: (shape, name, what it is, groups for the goal with
     /// the blank first).
-    pub fn catalogue() -> Vec<(Shape, &'static str, &'static str, Vec<Vec<u16>>)> {
+    pub fn catalogue() -> Vec<(Shape, &'static str, &'static str, Partition)> {
         NAMED
             .iter()
-            .filter_map(|p| {
-                let shape = Shape::new(p.rows, p.cols).ok()?;
+            .map(|p| (p.name, p.rows, p.cols, p.about))
+            .chain(CATALOGUES.iter().map(|c| (c.name, c.rows, c.cols, c.about)))
+            .filter_map(|(name, rows, cols, about)| {
+                let shape = Shape::new(rows, cols).ok()?;
                 let goal = Goal::BlankFirst.board(shape).ok()?;
-                let part = Partition::parse(&goal, p.name).ok()?;
-                Some((shape, p.name, p.about, part.groups))
+                let part = Partition::parse(&goal, name).ok()?;
+                Some((shape, name, about, part))
             })
             .collect()
     }
@@ -258,6 +382,13 @@ impl Partition {
             })
             .collect()
     }
+}
+
+fn not_corner(goal: &Board) -> Error {
+    Error::BadOption(format!(
+        "the named partitions are laid out for a goal with the blank in a corner, and this goal's blank is on cell {}: give the groups as tiles instead (like 1,2,3/4,5,6)",
+        goal.blank()
+    ))
 }
 
 /// For a goal with the blank in a corner: `map[c]`, the goal's cell that plays the part of cell
@@ -408,8 +539,6 @@ pub struct PatternSet {
     goal: Board,
     partition: Partition,
     tables: Vec<GroupTable>,
-    /// `group_of[t]`: the group of tile `t` and its place in it, or `None`.
-    group_of: Vec<Option<(usize, usize)>>,
     /// The transpose's relabelling `sigma[t]` when the reflected lookup applies.
     sigma: Option<Vec<u16>>,
 }
@@ -436,17 +565,13 @@ impl PatternSet {
                 partition.groups.len()
             )));
         }
-        let mut group_of = vec![None; shape.cells()];
         for (g, (tiles, table)) in partition.groups.iter().zip(&tables).enumerate() {
             if table.index.tiles() != &tiles[..] || table.index.shape() != shape {
                 return Err(Error::BadOption(format!("the table for group {g} is for other tiles")));
             }
-            for (i, &t) in tiles.iter().enumerate() {
-                group_of[t as usize] = Some((g, i));
-            }
         }
         let sigma = if reflect { transpose_relabelling(goal) } else { None };
-        Ok(PatternSet { goal: goal.clone(), partition, tables, group_of, sigma })
+        Ok(PatternSet { goal: goal.clone(), partition, tables, sigma })
     }
 
     /// The goal.
@@ -464,27 +589,27 @@ impl PatternSet {
         &self.tables
     }
 
-    /// `group_of()[t]`: tile `t`'s group and its place in the group's tile order.
-    pub fn group_of(&self) -> &[Option<(usize, usize)>] {
-        &self.group_of
-    }
-
     /// The transpose's relabelling of tiles when the reflected lookup is on: the reflected board
     /// has tile `sigma[t]` on the transposed cell of tile `t`.
     pub fn reflection(&self) -> Option<&[u16]> {
         self.sigma.as_deref()
     }
 
-    /// The sum of the groups' entries for `board` (no reflection).
+    /// The estimate of `board` without the reflected lookup: the sum of the groups' entries, or
+    /// for a catalogue the largest of its partitions' sums.
     ///
     /// # Errors
     /// [`Error::ShapeMismatch`] for a board of another shape.
     pub fn sum(&self, board: &Board) -> Result<u32, Error> {
-        let mut h = 0u32;
-        for t in &self.tables {
-            h += t.value(&t.index.cells_of(board)?, board.blank() as u8);
+        if board.shape() != self.goal.shape() {
+            return Err(Error::ShapeMismatch { board: board.shape(), table: self.goal.shape() });
         }
-        Ok(h)
+        Ok(self.estimate_cells_with(board.cells(), false))
+    }
+
+    /// The largest of the partitions' sums of `values` (one per group).
+    fn best_part(&self, values: &[u32]) -> u32 {
+        self.partition.parts.iter().map(|part| part.iter().map(|&g| values[g]).sum()).max().unwrap_or(0)
     }
 
     /// [`PatternSet::estimate`] of the board whose cells, row-major, are `cells` (0 the blank).
@@ -502,29 +627,32 @@ impl PatternSet {
         }
         let side = self.goal.shape().rows();
         let blank = cell_of[0] as usize;
-        let sum = |transposed: bool| -> u32 {
+        let best = |transposed: bool| -> u32 {
             let blank = if transposed { ((blank % side) * side + blank / side) as u8 } else { blank as u8 };
-            let mut h = 0u32;
-            for t in &self.tables {
-                let mut buf = [0u8; crate::index::pattern::MAX_GROUP];
-                for (i, &tile) in t.index.tiles().iter().enumerate() {
-                    buf[i] = if transposed {
-                        // tile `tile` of the reflected board stands where the reflection put the
-                        // original tile `sigma` sends to it, which is `sigma[tile]`: transposing
-                        // twice is the identity, so `sigma` is its own inverse
-                        let c = cell_of[self.sigma.as_ref().map_or(tile, |s| s[tile as usize]) as usize] as usize;
-                        ((c % side) * side + c / side) as u8
-                    } else {
-                        cell_of[tile as usize]
-                    };
-                }
-                h += t.value(&buf[..t.index.k()], blank);
-            }
-            h
+            let values: Vec<u32> = self
+                .tables
+                .iter()
+                .map(|t| {
+                    let mut buf = [0u8; crate::index::pattern::MAX_GROUP];
+                    for (i, &tile) in t.index.tiles().iter().enumerate() {
+                        buf[i] = if transposed {
+                            // tile `tile` of the reflected board stands where the reflection put
+                            // the original tile `sigma` sends to it, which is `sigma[tile]`:
+                            // transposing twice is the identity, so `sigma` is its own inverse
+                            let c = cell_of[self.sigma.as_ref().map_or(tile, |s| s[tile as usize]) as usize] as usize;
+                            ((c % side) * side + c / side) as u8
+                        } else {
+                            cell_of[tile as usize]
+                        };
+                    }
+                    t.value(&buf[..t.index.k()], blank)
+                })
+                .collect();
+            self.best_part(&values)
         };
-        let h = sum(false);
+        let h = best(false);
         if reflect && self.sigma.is_some() {
-            h.max(sum(true))
+            h.max(best(true))
         } else {
             h
         }
@@ -584,12 +712,17 @@ impl PatternSet {
                     }
                 }
             }
+            let mut values = vec![0u32; groups];
             for (b, answer) in answers.iter_mut().enumerate() {
                 let slots = &ranks[b * per_board..(b + 1) * per_board];
-                let sum =
-                    |first: usize| -> u32 { entries.iter().enumerate().map(|(g, e)| e[slots[first + g]] as u32).sum() };
-                let h = sum(0);
-                *answer = if sigma.is_some() { h.max(sum(groups)) } else { h };
+                let mut best = |first: usize| -> u32 {
+                    for (g, e) in entries.iter().enumerate() {
+                        values[g] = e[slots[first + g]] as u32;
+                    }
+                    self.best_part(&values)
+                };
+                let h = best(0);
+                *answer = if sigma.is_some() { h.max(best(groups)) } else { h };
             }
         }
     }

@@ -53,6 +53,8 @@ mod space;
 mod store;
 pub mod trace;
 
+pub use pattern_ida::ASTAR_IDA_BYTES;
+
 use space::Space;
 
 /// The search algorithm.
@@ -63,6 +65,11 @@ pub enum Algorithm {
     /// Iterative-deepening A*: depth-first with a bound on `g + h`; optimal with an admissible
     /// guide, memory linear in the solution length.
     IdaStar,
+    /// A*+IDA* (Bu & Korf 2019), with pattern databases only: A* until its memory budget
+    /// (`Options::max_bytes`), then IDA* below the nodes left on its open list, in order of
+    /// `f` then `h`, iteration by iteration, over `Options::threads` threads. Optimal with an
+    /// admissible, consistent guide (pattern databases are).
+    AStarIda,
     /// Breadth-first (uniform cost): A* with no estimate. Optimal; the guide is not used.
     Bfs,
     /// Greedy best-first: on `h` alone. Fast, not optimal.
@@ -78,6 +85,7 @@ impl Algorithm {
         match self {
             Algorithm::AStar => "astar",
             Algorithm::IdaStar => "idastar",
+            Algorithm::AStarIda => "astar-ida",
             Algorithm::Bfs => "bfs",
             Algorithm::Greedy => "greedy",
             Algorithm::Weighted(_) => "weighted",
@@ -85,7 +93,7 @@ impl Algorithm {
     }
 
     /// The algorithm named `name` as the CLI's `--algorithm` and the Python package take it
-    /// (`astar`/`a*`, `idastar`/`ida*`, `bfs`, `greedy`, `weighted`); `weight` goes with
+    /// (`astar`/`a*`, `idastar`/`ida*`, `astar-ida`/`a*+ida*`, `bfs`, `greedy`, `weighted`); `weight` goes with
     /// `weighted` (default 2) and only with it.
     ///
     /// # Errors
@@ -94,12 +102,13 @@ impl Algorithm {
         let a = match name.trim().to_ascii_lowercase().as_str() {
             "astar" | "a*" => Algorithm::AStar,
             "idastar" | "ida*" => Algorithm::IdaStar,
+            "astar-ida" | "a*+ida*" => Algorithm::AStarIda,
             "bfs" | "breadth-first" => Algorithm::Bfs,
             "greedy" => Algorithm::Greedy,
             "weighted" | "wa*" => return Ok(Algorithm::Weighted(weight.unwrap_or(2.0))),
             other => {
                 return Err(Error::BadOption(format!(
-                    "unknown algorithm `{other}`: use astar, idastar, bfs, greedy or weighted"
+                    "unknown algorithm `{other}`: use astar, idastar, astar-ida, bfs, greedy or weighted"
                 )))
             }
         };
@@ -117,7 +126,7 @@ impl Algorithm {
 
     /// Whether the algorithm's solution is optimal when its guide is admissible.
     pub fn is_optimal_with_admissible_guide(self) -> bool {
-        matches!(self, Algorithm::AStar | Algorithm::IdaStar | Algorithm::Bfs)
+        matches!(self, Algorithm::AStar | Algorithm::IdaStar | Algorithm::AStarIda | Algorithm::Bfs)
             || matches!(self, Algorithm::Weighted(w) if w == 1.0)
     }
 }
@@ -350,6 +359,12 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
     }
     let found = if let (Guide::Patterns(set), Algorithm::IdaStar) = (guide, options.algorithm) {
         pattern_ida::idastar(start, set, options, options.threads.max(1))
+    } else if let (Guide::Patterns(set), Algorithm::AStarIda) = (guide, options.algorithm) {
+        pattern_ida::astar_ida(start, set, options, options.threads.max(1))
+    } else if options.algorithm == Algorithm::AStarIda {
+        return Err(Error::BadOption(
+            "astar-ida searches with pattern databases (-H pdb); use astar or idastar with other heuristics".into(),
+        ));
     } else if goal.cells().len() <= 256 {
         Space::<u8>::new(start, goal, guide, options).run()
     } else {

@@ -1,11 +1,18 @@
 //! IDA* guided by additive pattern databases, the fast path behind [`super::solve`] when the
 //! guide is a [`PatternSet`] and the algorithm IDA*.
 //!
-//! Each group keeps its tiles' cells in rank order, so a move (which moves one tile) changes one
-//! group's rank: one table lookup, and one more in the reflected board when that lookup is on
-//! (the tile's image under the transpose moves in its own group). The children of a node have
-//! their ranks computed and their entries prefetched before any is examined, so the table misses
-//! overlap. Nothing is allocated in the search.
+//! Each group's table is looked up through *views*: the group on the board, and with the
+//! reflected lookup the group on the board reflected about the diagonal. A view keeps its tiles'
+//! cells in the group's rank order, so a move (which moves one tile) changes only the views that
+//! tile is in: one lookup for a single partition, one more in the reflection. A catalogue of
+//! several partitions keeps one sum per partition (and orientation), each view a term of every
+//! sum whose partition holds its group, and estimates the largest sum; a move then looks up each
+//! distinct group holding the tile once (2 to 5 groups of `small-t` on the 24-puzzle, twice with
+//! the reflection), not once per partition. The children of a node have all their slots computed
+//! and prefetched before any entry is read, so the table misses overlap. When every table is
+//! zero-aware, a child's entries are read lazily: as soon as one of its sums passes the bound it
+//! is cut off unread (every sum then changes by exactly one a move, so the partial estimate has
+//! the full one's parity and the next bound is unchanged). Nothing is allocated in the search.
 //!
 //! Nodes are counted as in [`super`]: the start is generated; every child is generated when it is
 //! examined, whether or not the bound then prunes it, so the siblings after a solution are not;
@@ -15,7 +22,7 @@
 //! 6-6-6-6 tables and the reflected lookup, instance 40 generates 65,099,578 nodes there and
 //! 65,099,579 here (the start is counted here).
 //! [`ChildOrder::ByEstimate`] (the default) tries the children with the lowest estimate first
-//! (ties: the lower sum of the board's and the reflection's sums), which in the last iteration
+//! (ties: the lower total of all the sums), which in the last iteration
 //! usually meets the solution sooner.
 //!
 //! With `threads > 1`, each iteration first expands the tree breadth-first to a small depth (the
@@ -30,7 +37,7 @@ use rayon::prelude::*;
 
 use super::{ChildOrder, Options, Stats, Watch};
 use crate::error::Error;
-use crate::heuristic::pdb::{GroupTable, PatternSet};
+use crate::heuristic::pdb::{GroupTable, PatternSet, MAX_PARTS};
 use crate::index::pattern::MAX_GROUP;
 use crate::index::zero::ZeroIndex;
 use crate::memory::prefetch;
@@ -40,6 +47,13 @@ use crate::table::pattern::{zero_bit, zero_bit_step};
 
 /// The most cells of a board this search handles (cells are `u8`, tiles are `u8`).
 const MAX_CELLS: usize = 64;
+
+/// The most views a tile moves in: a catalogue of [`MAX_PARTS`] partitions, on the board and its
+/// reflection.
+const MAX_TILE_VIEWS: usize = 2 * MAX_PARTS;
+
+/// The most sums: every partition's, on the board and on its reflection.
+const MAX_SUMS: usize = 2 * MAX_PARTS;
 
 /// How often (in generated nodes) a worker looks at the stop flag and the node limit.
 const CHECK_EVERY: u64 = 1 << 16;
@@ -108,12 +122,20 @@ struct Shared<'a> {
     groups: Vec<Group<'a>>,
     /// The tables themselves, for the start's absolute values.
     tables: &'a [GroupTable],
-    /// `place[t]`: tile `t`'s group and its slot, or `(u8::MAX, 0)`.
-    place: [(u8, u8); MAX_CELLS],
-    /// With the reflected lookup: `rplace[t]`, the group and slot of tile `t`'s image, and
-    /// `transpose[c]`, the transposed cell.
-    reflect: bool,
-    rplace: [(u8, u8); MAX_CELLS],
+    /// The lookups: view `v` is group `v % groups` on the board (`v < groups`) or on its
+    /// reflection.
+    views: usize,
+    /// `view_sums[v]`: the sums (bits) that view `v` is a term of; sum `o * parts + p` is
+    /// partition `p`'s on the board (`o` = 0) or on its reflection (`o` = 1).
+    view_sums: Vec<u32>,
+    sums: usize,
+    /// `tile_views[t]`: the views tile `t` moves in, with its slot in each.
+    tile_views: Vec<([(u8, u8); MAX_TILE_VIEWS], u8)>,
+    /// Evaluate a child's views only until one of its sums exceeds the bound (every table
+    /// zero-aware, so every sum changes by exactly one a move and a partial estimate has the
+    /// parity of the full one).
+    lazy: bool,
+    /// `transpose[c]`, the transposed cell (with the reflected lookup).
     transpose: [u8; MAX_CELLS],
     goal: [u8; MAX_CELLS],
     max_nodes: Option<u64>,
@@ -125,23 +147,42 @@ struct Shared<'a> {
     watch: Option<&'a Watch>,
 }
 
+impl Shared<'_> {
+    /// View `v`'s image of `cell`.
+    #[inline(always)]
+    fn map(&self, v: usize, cell: u8) -> u8 {
+        if v < self.groups.len() {
+            cell
+        } else {
+            self.transpose[cell as usize]
+        }
+    }
+}
+
+/// A child's new entries in the views of the tile it moves, and its estimate.
+#[derive(Clone, Copy)]
+struct Child {
+    dir: u8,
+    to: u8,
+    state: u32,
+    slots: [usize; MAX_TILE_VIEWS],
+    vals: [u32; MAX_TILE_VIEWS],
+}
+
 /// One depth-first searcher's state.
 #[derive(Clone)]
 struct Searcher<'s, 'a> {
     sh: &'s Shared<'a>,
     cells: [u8; MAX_CELLS],
     blank: u8,
-    /// The cells of each group's tiles, original board and reflected board.
-    gcells: Vec<[u8; MAX_GROUP]>,
-    rcells: Vec<[u8; MAX_GROUP]>,
-    /// The cells of each group's tiles as a set, original and reflected.
-    gmask: Vec<u64>,
-    rmask: Vec<u64>,
-    /// Each group's entry for the board and for its reflection, and their sums.
+    /// Each view's tiles' cells, as a list in the group's order and as a set.
+    vcells: Vec<[u8; MAX_GROUP]>,
+    vmask: Vec<u64>,
+    /// Each view's entry.
     vals: Vec<u32>,
-    rvals: Vec<u32>,
-    sum: u32,
-    rsum: u32,
+    /// Each partition's sum, on the board then on its reflection, and the largest.
+    sums: [u32; MAX_SUMS],
+    h: u32,
     /// The moves from the start (direction indices).
     path: Vec<u8>,
     generated: u64,
@@ -150,23 +191,25 @@ struct Searcher<'s, 'a> {
     bound: u32,
     next_bound: u32,
     limit_hit: bool,
+    /// A move (direction index) the next expansion does not make, or [`NO_SKIP`]: the move
+    /// back to an A*+IDA* frontier node's parent.
+    skip: u8,
 }
+
+/// No move skipped.
+const NO_SKIP: u8 = 4;
 
 impl<'s, 'a> Searcher<'s, 'a> {
     fn new(sh: &'s Shared<'a>, start: &Board) -> Searcher<'s, 'a> {
-        let g = sh.groups.len();
         let mut s = Searcher {
             sh,
             cells: [0; MAX_CELLS],
             blank: start.blank() as u8,
-            gcells: vec![[0; MAX_GROUP]; g],
-            rcells: vec![[0; MAX_GROUP]; g],
-            gmask: vec![0; g],
-            rmask: vec![0; g],
-            vals: vec![0; g],
-            rvals: vec![0; g],
-            sum: 0,
-            rsum: 0,
+            vcells: vec![[0; MAX_GROUP]; sh.views],
+            vmask: vec![0; sh.views],
+            vals: vec![0; sh.views],
+            sums: [0; MAX_SUMS],
+            h: 0,
             path: Vec::with_capacity(256),
             generated: 0,
             expanded: 0,
@@ -174,144 +217,173 @@ impl<'s, 'a> Searcher<'s, 'a> {
             bound: 0,
             next_bound: u32::MAX,
             limit_hit: false,
+            skip: NO_SKIP,
         };
         for (c, &t) in start.cells().iter().enumerate() {
             s.cells[c] = t as u8;
-            let (gi, i) = sh.place[t as usize];
-            if gi != u8::MAX {
-                s.gcells[gi as usize][i as usize] = c as u8;
-                s.gmask[gi as usize] |= 1 << c;
-            }
-            if sh.reflect {
-                let (gi, i) = sh.rplace[t as usize];
-                if gi != u8::MAX {
-                    s.rcells[gi as usize][i as usize] = sh.transpose[c];
-                    s.rmask[gi as usize] |= 1 << sh.transpose[c];
-                }
+            let (views, len) = &sh.tile_views[t as usize];
+            for &(v, i) in &views[..*len as usize] {
+                let m = sh.map(v as usize, c as u8);
+                s.vcells[v as usize][i as usize] = m;
+                s.vmask[v as usize] |= 1 << m;
             }
         }
-        let rblank = sh.transpose[s.blank as usize];
-        for gi in 0..g {
-            let k = sh.groups[gi].k;
-            s.vals[gi] = sh.tables[gi].value(&s.gcells[gi][..k], s.blank);
-            s.sum += s.vals[gi];
-            if sh.reflect {
-                s.rvals[gi] = sh.tables[gi].value(&s.rcells[gi][..k], rblank);
-                s.rsum += s.rvals[gi];
+        let g = sh.groups.len();
+        for v in 0..sh.views {
+            let k = sh.groups[v % g].k;
+            s.vals[v] = sh.tables[v % g].value(&s.vcells[v][..k], sh.map(v, s.blank));
+            let mut m = sh.view_sums[v];
+            while m != 0 {
+                s.sums[m.trailing_zeros() as usize] += s.vals[v];
+                m &= m - 1;
             }
         }
+        s.h = s.sums[..sh.sums].iter().copied().max().unwrap_or(0);
         s
     }
 
-    #[inline(always)]
-    fn h(&self) -> u32 {
-        self.sum.max(self.rsum)
+    /// Puts this searcher on the board `cells` whose views' entries are `vals` (as stored by
+    /// A*+IDA*), with an empty path.
+    fn load(&mut self, cells: &[u8], vals: &[u8]) {
+        let sh = self.sh;
+        self.vmask.iter_mut().for_each(|m| *m = 0);
+        for (c, &t) in cells.iter().enumerate() {
+            self.cells[c] = t;
+            if t == 0 {
+                self.blank = c as u8;
+            }
+            let (views, len) = &sh.tile_views[t as usize];
+            for &(v, i) in &views[..*len as usize] {
+                let m = sh.map(v as usize, c as u8);
+                self.vcells[v as usize][i as usize] = m;
+                self.vmask[v as usize] |= 1 << m;
+            }
+        }
+        self.sums = [0; MAX_SUMS];
+        for (v, &val) in vals.iter().enumerate() {
+            self.vals[v] = val as u32;
+            let mut m = sh.view_sums[v];
+            while m != 0 {
+                self.sums[m.trailing_zeros() as usize] += val as u32;
+                m &= m - 1;
+            }
+        }
+        self.h = self.sums[..sh.sums].iter().copied().max().unwrap_or(0);
+        self.path.clear();
     }
 
     fn is_goal(&self) -> bool {
         self.cells[..self.sh.n] == self.sh.goal[..self.sh.n]
     }
 
-    /// Slides the tile on `to` onto the blank; returns what [`Searcher::undo`] needs.
+    /// The child where the tile on `to` slides onto the blank: the slots of its entries in the
+    /// views of the tile, prefetched.
     #[inline(always)]
-    fn apply(&mut self, to: u8, new_val: u32, new_rval: u32) -> (u8, u32, u32) {
+    fn child(&mut self, dir: u8, to: u8, state: u32) -> Child {
         let sh = self.sh;
         let from = self.blank;
+        let tile = self.cells[to as usize];
+        let (views, len) = &sh.tile_views[tile as usize];
+        let mut child = Child { dir, to, state, slots: [0; MAX_TILE_VIEWS], vals: [0; MAX_TILE_VIEWS] };
+        for (j, &(v, i)) in views[..*len as usize].iter().enumerate() {
+            let v = v as usize;
+            let grp = &sh.groups[v % sh.groups.len()];
+            let (f, t) = (sh.map(v, from), sh.map(v, to));
+            let mask = self.vmask[v] ^ (1 << f | 1 << t);
+            let cells = &mut self.vcells[v];
+            cells[i as usize] = f;
+            let r = grp.slot(mask, cells, t);
+            cells[i as usize] = t;
+            grp.prefetch(r);
+            child.slots[j] = r;
+        }
+        child
+    }
+
+    /// Reads `child`'s entries and returns its estimate; with `cut`, stops as soon as one of its
+    /// sums is above `cut` and returns that sum (a lower bound of the estimate with its parity).
+    #[inline(always)]
+    fn estimate(&self, child: &mut Child, cut: u32) -> (u32, u32) {
+        let sh = self.sh;
+        let tile = self.cells[child.to as usize];
+        let (views, len) = &sh.tile_views[tile as usize];
+        let mut sums = self.sums;
+        for (j, &(v, _)) in views[..*len as usize].iter().enumerate() {
+            let v = v as usize;
+            let old = self.vals[v];
+            let new = sh.groups[v % sh.groups.len()].read(child.slots[j], old);
+            child.vals[j] = new;
+            let mut m = sh.view_sums[v];
+            let mut worst = 0;
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                sums[k] = sums[k] - old + new;
+                worst = worst.max(sums[k]);
+                m &= m - 1;
+            }
+            if worst > cut {
+                return (worst, 255);
+            }
+        }
+        let sums = &sums[..sh.sums];
+        (sums.iter().copied().max().unwrap_or(0), sums.iter().sum::<u32>().min(255))
+    }
+
+    /// Makes the move of `child` (whose entries [`Searcher::estimate`] read in full); returns
+    /// the entries it replaced, for [`Searcher::undo`].
+    #[inline(always)]
+    fn apply(&mut self, child: &Child) -> [u32; MAX_TILE_VIEWS] {
+        let sh = self.sh;
+        let (from, to) = (self.blank, child.to);
         let tile = self.cells[to as usize];
         self.cells[from as usize] = tile;
         self.cells[to as usize] = 0;
         self.blank = to;
-        let (gi, i) = sh.place[tile as usize];
-        let mut old = 0;
-        let mut rold = 0;
-        if gi != u8::MAX {
-            self.gcells[gi as usize][i as usize] = from;
-            self.gmask[gi as usize] ^= 1 << from | 1 << to;
-            old = self.vals[gi as usize];
-            self.vals[gi as usize] = new_val;
-            self.sum = self.sum - old + new_val;
-        }
-        if sh.reflect {
-            let (gi, i) = sh.rplace[tile as usize];
-            if gi != u8::MAX {
-                self.rcells[gi as usize][i as usize] = sh.transpose[from as usize];
-                self.rmask[gi as usize] ^= 1 << sh.transpose[from as usize] | 1 << sh.transpose[to as usize];
-                rold = self.rvals[gi as usize];
-                self.rvals[gi as usize] = new_rval;
-                self.rsum = self.rsum - rold + new_rval;
+        let mut old = [0u32; MAX_TILE_VIEWS];
+        let (views, len) = &sh.tile_views[tile as usize];
+        for (j, &(v, i)) in views[..*len as usize].iter().enumerate() {
+            let v = v as usize;
+            let (f, t) = (sh.map(v, from), sh.map(v, to));
+            self.vcells[v][i as usize] = f;
+            self.vmask[v] ^= 1 << f | 1 << t;
+            old[j] = self.vals[v];
+            self.vals[v] = child.vals[j];
+            let mut m = sh.view_sums[v];
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                self.sums[k] = self.sums[k] - old[j] + child.vals[j];
+                m &= m - 1;
             }
         }
-        (from, old, rold)
+        self.h = self.sums[..sh.sums].iter().copied().max().unwrap_or(0);
+        old
     }
 
+    /// Takes back the move of `child` made from a blank on `from`, with `old` from
+    /// [`Searcher::apply`] and the parent's estimate `h`.
     #[inline(always)]
-    fn undo(&mut self, to: u8, (from, old, rold): (u8, u32, u32)) {
+    fn undo(&mut self, child: &Child, from: u8, old: &[u32; MAX_TILE_VIEWS], h: u32) {
         let sh = self.sh;
+        let to = child.to;
         let tile = self.cells[from as usize];
         self.cells[to as usize] = tile;
         self.cells[from as usize] = 0;
         self.blank = from;
-        let (gi, i) = sh.place[tile as usize];
-        if gi != u8::MAX {
-            self.gcells[gi as usize][i as usize] = to;
-            self.gmask[gi as usize] ^= 1 << from | 1 << to;
-            self.sum = self.sum - self.vals[gi as usize] + old;
-            self.vals[gi as usize] = old;
-        }
-        if sh.reflect {
-            let (gi, i) = sh.rplace[tile as usize];
-            if gi != u8::MAX {
-                self.rcells[gi as usize][i as usize] = sh.transpose[to as usize];
-                self.rmask[gi as usize] ^= 1 << sh.transpose[from as usize] | 1 << sh.transpose[to as usize];
-                self.rsum = self.rsum - self.rvals[gi as usize] + rold;
-                self.rvals[gi as usize] = rold;
+        let (views, len) = &sh.tile_views[tile as usize];
+        for (j, &(v, i)) in views[..*len as usize].iter().enumerate() {
+            let v = v as usize;
+            let (f, t) = (sh.map(v, from), sh.map(v, to));
+            self.vcells[v][i as usize] = t;
+            self.vmask[v] ^= 1 << f | 1 << t;
+            let mut m = sh.view_sums[v];
+            while m != 0 {
+                let k = m.trailing_zeros() as usize;
+                self.sums[k] = self.sums[k] - self.vals[v] + old[j];
+                m &= m - 1;
             }
+            self.vals[v] = old[j];
         }
-    }
-
-    /// The entries (original, reflected) after the tile on `to` slides onto the blank, and the
-    /// resulting estimate.
-    #[inline(always)]
-    fn child_entries(&mut self, to: u8) -> (u32, u32, usize, usize) {
-        let sh = self.sh;
-        let from = self.blank;
-        let tile = self.cells[to as usize];
-        let (gi, i) = sh.place[tile as usize];
-        let mut r = usize::MAX;
-        if gi != u8::MAX {
-            let grp = &sh.groups[gi as usize];
-            let mask = self.gmask[gi as usize] ^ (1 << from | 1 << to);
-            let cells = &mut self.gcells[gi as usize];
-            cells[i as usize] = from;
-            r = grp.slot(mask, cells, to);
-            cells[i as usize] = to;
-            grp.prefetch(r);
-        }
-        let mut rr = usize::MAX;
-        if sh.reflect {
-            let (gj, j) = sh.rplace[tile as usize];
-            if gj != u8::MAX {
-                let grp = &sh.groups[gj as usize];
-                let (tf, tt) = (sh.transpose[from as usize], sh.transpose[to as usize]);
-                let mask = self.rmask[gj as usize] ^ (1 << tf | 1 << tt);
-                let cells = &mut self.rcells[gj as usize];
-                cells[j as usize] = tf;
-                rr = grp.slot(mask, cells, tt);
-                cells[j as usize] = tt;
-                grp.prefetch(rr);
-            }
-        }
-        (gi as u32, sh.rplace[tile as usize].0 as u32, r, rr)
-    }
-
-    /// The entries at the slots [`Searcher::child_entries`] gave (0 where no table is touched),
-    /// 1-bit tables read against this node's own entries.
-    #[inline(always)]
-    fn child_values(&self, gi: u32, gj: u32, r: usize, rr: usize) -> (u32, u32) {
-        let groups = &self.sh.groups;
-        let val = if r != usize::MAX { groups[gi as usize].read(r, self.vals[gi as usize]) } else { 0 };
-        let rval = if rr != usize::MAX { groups[gj as usize].read(rr, self.rvals[gj as usize]) } else { 0 };
-        (val, rval)
+        self.h = h;
     }
 
     /// Depth-first search below the current node at cost `g`, the move-pruning machine in
@@ -320,62 +392,54 @@ impl<'s, 'a> Searcher<'s, 'a> {
         let sh = self.sh;
         let (moves, len) = sh.nbr[self.blank as usize];
         self.expanded += 1;
-        // ranks of all children first, so their table entries load in parallel
-        let mut pending = [(0u8, 0u8, 0u32, 0u32, 0usize, 0usize, 0u32); 4];
+        let skip = std::mem::replace(&mut self.skip, NO_SKIP);
+        // the slots of all children first, so their table entries load in parallel
+        let mut children =
+            [Child { dir: 0, to: 0, state: 0, slots: [0; MAX_TILE_VIEWS], vals: [0; MAX_TILE_VIEWS] }; 4];
         let mut count = 0;
         for &(dir, to) in &moves[..len as usize] {
             let next = sh.fsm.next(state, dir as usize);
-            if next == FORBIDDEN {
+            if next == FORBIDDEN || dir == skip {
                 continue;
             }
-            let (gi, gj, r, rr) = self.child_entries(to);
-            pending[count] = (dir, to, gi, gj, r, rr, next);
+            children[count] = self.child(dir, to, next);
             count += 1;
         }
         self.unchecked += count as u64;
         if self.unchecked >= CHECK_EVERY && self.check_limits() {
             return false;
         }
-        // the children's estimates, then the children in order of estimate: in the last
-        // iteration the solution tends to be met sooner (in the others every child within the
-        // bound is searched whatever the order)
-        let mut order = [(0u32, 0u32, 0u32, 0usize); 4];
-        for (slot, &(_, _, gi, gj, r, rr, _)) in order.iter_mut().zip(&pending[..count]) {
-            let (new_val, new_rval) = self.child_values(gi, gj, r, rr);
-            let (mut sum, mut rsum) = (self.sum, self.rsum);
-            if r != usize::MAX {
-                sum = sum - self.vals[gi as usize] + new_val;
-            }
-            if rr != usize::MAX {
-                rsum = rsum - self.rvals[gj as usize] + new_rval;
-            }
-            // by the estimate, then by the two sums together: both bound the distance, so the
+        // the children's estimates (read only until a sum passes the bound when lazy), then the
+        // children in order of estimate: in the last iteration the solution tends to be met
+        // sooner (in the others every child within the bound is searched whatever the order)
+        let cut = if sh.lazy { self.bound.saturating_sub(g + 1) } else { u32::MAX };
+        let mut order = [(0u32, 0usize); 4];
+        for (i, (slot, child)) in order.iter_mut().zip(&mut children[..count]).enumerate() {
+            let (h, total) = self.estimate(child, cut);
+            // by the estimate, then by the sums together: each bounds the distance, so the
             // smaller total suggests the nearer child
-            *slot = ((sum.max(rsum) << 8) | (sum + rsum).min(255), new_val, new_rval, 0);
-        }
-        for (i, o) in order.iter_mut().enumerate().take(count) {
-            o.3 = i;
+            *slot = ((h << 8) | total, i);
         }
         if sh.sort {
             order[..count].sort_unstable_by_key(|o| o.0);
         }
-        for &(key, new_val, new_rval, i) in &order[..count] {
-            let h = key >> 8;
+        let (from, h) = (self.blank, self.h);
+        for &(key, i) in &order[..count] {
             // counted as examined, so siblings after a solution are not (Korf's rule)
             self.generated += 1;
-            let (dir, to, .., next) = pending[i];
-            let f = g + 1 + h;
+            let f = g + 1 + (key >> 8);
             if f > self.bound {
                 self.next_bound = self.next_bound.min(f);
                 continue;
             }
-            let saved = self.apply(to, new_val, new_rval);
-            self.path.push(dir);
-            if (self.h() == 0 && self.is_goal()) || self.dfs(g + 1, next) {
+            let child = &children[i];
+            let old = self.apply(child);
+            self.path.push(child.dir);
+            if (self.h == 0 && self.is_goal()) || self.dfs(g + 1, child.state) {
                 return true;
             }
             self.path.pop();
-            self.undo(to, saved);
+            self.undo(child, from, &old, h);
             if self.limit_hit {
                 return false;
             }
@@ -409,40 +473,70 @@ impl<'s, 'a> Searcher<'s, 'a> {
 /// # Errors
 /// [`Error::BadShape`] for a board of more than 64 cells; [`Error::SearchLimit`] at the node
 /// limit of `options`.
-pub(super) fn idastar(
+/// What the searchers of `start` with `set` share, pruned by `fsm`.
+///
+/// # Errors
+/// [`Error::BadShape`] for a board of more than 64 cells or a machine for another shape;
+/// [`Error::BadOption`] for a catalogue with a tile in too many groups.
+fn shared<'a>(
     start: &Board,
-    set: &PatternSet,
-    options: &Options,
-    threads: usize,
-) -> Result<Option<(Vec<Dir>, Stats)>, Error> {
-    let began = Instant::now();
+    set: &'a PatternSet,
+    options: &'a Options,
+    fsm: &'a MovePruner,
+) -> Result<Shared<'a>, Error> {
     let shape = start.shape();
     let n = shape.cells();
     if n > MAX_CELLS {
         return Err(Error::BadShape(format!("{shape}: pattern-database search goes up to {MAX_CELLS} cells")));
     }
-    let mut place = [(u8::MAX, 0u8); MAX_CELLS];
-    for (t, p) in set.group_of().iter().enumerate() {
-        if let Some((g, i)) = p {
-            place[t] = (*g as u8, *i as u8);
-        }
+    if fsm.shape() != shape {
+        return Err(Error::BadShape(format!(
+            "a move-pruning machine for {} cannot prune a search on {shape}",
+            fsm.shape()
+        )));
     }
-    let mut rplace = [(u8::MAX, 0u8); MAX_CELLS];
-    let mut transpose = [0u8; MAX_CELLS];
     let reflect = set.reflection().is_some();
-    if let Some(sigma) = set.reflection() {
-        for t in 0..n {
-            rplace[t] = place[sigma[t] as usize];
-        }
+    let mut transpose = [0u8; MAX_CELLS];
+    if reflect {
         let side = shape.rows();
         for (c, tc) in transpose.iter_mut().enumerate().take(n) {
             *tc = ((c % side) * side + c / side) as u8;
+        }
+    }
+    let partition = set.partition();
+    let (ngroups, nparts) = (partition.groups.len(), partition.parts.len());
+    let orientations = if reflect { 2 } else { 1 };
+    let views = ngroups * orientations;
+    let mut view_sums = vec![0u32; views];
+    let mut tile_views = vec![([(0u8, 0u8); MAX_TILE_VIEWS], 0u8); n];
+    for o in 0..orientations {
+        for (g, tiles) in partition.groups.iter().enumerate() {
+            let v = o * ngroups + g;
+            for (p, part) in partition.parts.iter().enumerate() {
+                if part.contains(&g) {
+                    view_sums[v] |= 1 << (o * nparts + p);
+                }
+            }
+            for (i, &t) in tiles.iter().enumerate() {
+                // the reflected board's tile `t` is the board's tile `sigma[t]` (an involution)
+                let tile = if o == 0 { t as usize } else { set.reflection().map_or(t, |s| s[t as usize]) as usize };
+                let (list, len) = &mut tile_views[tile];
+                if *len as usize == MAX_TILE_VIEWS || v > u8::MAX as usize {
+                    return Err(Error::BadOption(format!(
+                        "--pattern {}: tile {tile} is in more than {MAX_TILE_VIEWS} lookups",
+                        partition.name
+                    )));
+                }
+                list[*len as usize] = (v as u8, i as u8);
+                *len += 1;
+            }
         }
     }
     let mut goal = [0u8; MAX_CELLS];
     for (c, &t) in set.goal().cells().iter().enumerate() {
         goal[c] = t as u8;
     }
+    let lazy = set.tables().iter().all(|t| t.zero().is_some());
     let groups = set
         .tables()
         .iter()
@@ -470,29 +564,17 @@ pub(super) fn idastar(
             (moves, len)
         })
         .collect();
-    let parent_only;
-    let fsm = match options.prune.as_deref() {
-        Some(m) if m.shape() == shape => m,
-        Some(m) => {
-            return Err(Error::BadShape(format!(
-                "a move-pruning machine for {} cannot prune a search on {shape}",
-                m.shape()
-            )))
-        }
-        None => {
-            parent_only = MovePruner::generate(shape, 2)?;
-            &parent_only
-        }
-    };
-    let sh = Shared {
+    Ok(Shared {
         n,
         nbr,
         fsm,
         groups,
         tables: set.tables(),
-        place,
-        reflect,
-        rplace,
+        views,
+        view_sums,
+        sums: nparts * orientations,
+        tile_views,
+        lazy,
         transpose,
         goal,
         max_nodes: options.max_nodes,
@@ -500,14 +582,32 @@ pub(super) fn idastar(
         generated: AtomicU64::new(0),
         stop: AtomicBool::new(false),
         watch: options.watch.as_deref(),
+    })
+}
+
+pub(super) fn idastar(
+    start: &Board,
+    set: &PatternSet,
+    options: &Options,
+    threads: usize,
+) -> Result<Option<(Vec<Dir>, Stats)>, Error> {
+    let began = Instant::now();
+    let parent_only;
+    let fsm = match options.prune.as_deref() {
+        Some(m) => m,
+        None => {
+            parent_only = MovePruner::generate(start.shape(), 2)?;
+            &parent_only
+        }
     };
+    let sh = shared(start, set, options, fsm)?;
     let root = Searcher::new(&sh, start);
     let mut stats = Stats { generated: 1, ..Stats::default() };
     if root.is_goal() {
         stats.elapsed = began.elapsed();
         return Ok(Some((Vec::new(), stats)));
     }
-    let mut bound = root.h();
+    let mut bound = root.h;
     loop {
         stats.iterations += 1;
         let (found, generated, expanded, next) =
@@ -523,7 +623,7 @@ pub(super) fn idastar(
         if let Some(path) = found {
             stats.peak_open = path.len() as u64;
             stats.stored = stats.peak_open;
-            stats.peak_bytes = (std::mem::size_of::<Searcher>() + 256 + 64 * sh.groups.len()) as u64 * threads as u64;
+            stats.peak_bytes = (std::mem::size_of::<Searcher>() + 256 + 64 * sh.views) as u64 * threads as u64;
             stats.elapsed = began.elapsed();
             return Ok(Some((path.iter().map(|&d| Dir::ALL[d as usize]).collect(), stats)));
         }
@@ -576,16 +676,16 @@ fn iterate_parallel(root: &Searcher<'_, '_>, bound: u32, threads: usize) -> (Opt
                 }
                 generated += 1;
                 let mut child = node.clone();
-                let (gi, gj, r, rr) = child.child_entries(to);
-                let (new_val, new_rval) = child.child_values(gi, gj, r, rr);
-                child.apply(to, new_val, new_rval);
+                let mut step = child.child(dir, to, next_state);
+                child.estimate(&mut step, u32::MAX);
+                child.apply(&step);
                 child.path.push(dir);
-                let f = depth + 1 + child.h();
+                let f = depth + 1 + child.h;
                 if f > bound {
                     next_bound = next_bound.min(f);
                     continue;
                 }
-                if child.h() == 0 && child.is_goal() {
+                if child.h == 0 && child.is_goal() {
                     return (Some(child.path), generated, expanded, next_bound);
                 }
                 next.push(child);
@@ -628,4 +728,246 @@ fn iterate_parallel(root: &Searcher<'_, '_>, bound: u32, threads: usize) -> (Opt
         }
     }
     (solution, generated, expanded, next_bound)
+}
+
+// ---- A*+IDA* --------------------------------------------------------------------------------
+
+/// A*+IDA*'s memory budget when none is given: 1 GiB, about 8 M boards of the 24-puzzle.
+pub const ASTAR_IDA_BYTES: u64 = 1 << 30;
+
+/// Bytes A* spends on a stored board besides its cells and entries: its record, its hash map
+/// slot (with the map's spare room) and its open-list entry.
+const STORED_OVERHEAD: u64 = 12 + 48 + 16;
+
+/// A board A* has stored (its cells and entries are in the arenas at its index).
+#[derive(Clone, Copy)]
+struct Stored {
+    parent: u32,
+    /// The move that made it (a direction index; [`NO_SKIP`] for the start).
+    dir: u8,
+    closed: bool,
+    g: u16,
+}
+
+/// The cells of a board of up to 25 cells in one number (5 bits a tile).
+fn pack(cells: &[u8]) -> u128 {
+    cells.iter().fold(0u128, |k, &t| k << 5 | t as u128)
+}
+
+/// A*+IDA* (Bu & Korf 2019) from `start` with the pattern databases of `set`: A* until its
+/// stored boards would pass the budget (`options.max_bytes`, else [`ASTAR_IDA_BYTES`]), then
+/// IDA* iterations below the boards left on the open list, in order of `f`, then `h`; `threads`
+/// workers take them in that order. The start and the boards A* makes are counted once; each
+/// iteration counts its subtrees as IDA* does (a frontier board expanded there counts as
+/// expanded again). With one thread the counts are reproducible.
+///
+/// Below a frontier board the move-pruning machine starts afresh, and the move back to its A*
+/// parent is not made (that parent is nearer the start, so no shortest path takes it).
+///
+/// # Errors
+/// Those of [`idastar`]; [`Error::BadShape`] past 25 cells.
+pub(super) fn astar_ida(
+    start: &Board,
+    set: &PatternSet,
+    options: &Options,
+    threads: usize,
+) -> Result<Option<(Vec<Dir>, Stats)>, Error> {
+    use std::cmp::Reverse;
+    use std::collections::{BinaryHeap, HashMap};
+    let began = Instant::now();
+    let parent_only;
+    let fsm = match options.prune.as_deref() {
+        Some(m) => m,
+        None => {
+            parent_only = MovePruner::generate(start.shape(), 2)?;
+            &parent_only
+        }
+    };
+    let sh = shared(start, set, options, fsm)?;
+    let n = sh.n;
+    if n > 25 {
+        return Err(Error::BadShape(format!("{}: astar-ida goes up to 25 cells; use idastar", start.shape())));
+    }
+    let views = sh.views;
+    let budget = options.max_bytes.unwrap_or(ASTAR_IDA_BYTES);
+    let per_board = n as u64 + views as u64 + STORED_OVERHEAD;
+    let mut s = Searcher::new(&sh, start);
+    let mut stats = Stats { generated: 1, iterations: 1, ..Stats::default() };
+    // the arenas: board i's cells at i * n, its entries at i * views
+    let mut boards: Vec<u8> = s.cells[..n].to_vec();
+    let mut entries: Vec<u8> = s.vals.iter().map(|&v| v as u8).collect();
+    let mut stored = vec![Stored { parent: 0, dir: NO_SKIP, closed: false, g: 0 }];
+    let mut seen: HashMap<u128, u32> = HashMap::new();
+    seen.insert(pack(&s.cells[..n]), 0);
+    let mut open = BinaryHeap::new();
+    open.push(Reverse((s.h, s.h, 0u32)));
+    let path_to = |stored: &[Stored], mut i: usize| -> Vec<u8> {
+        let mut path = Vec::new();
+        while i != 0 {
+            path.push(stored[i].dir);
+            i = stored[i].parent as usize;
+        }
+        path.reverse();
+        path
+    };
+    let finish = |path: Vec<u8>, mut stats: Stats, boards: u64| {
+        stats.peak_open = stats.peak_open.max(path.len() as u64);
+        stats.stored = boards;
+        stats.peak_bytes = boards * per_board;
+        stats.elapsed = began.elapsed();
+        Ok(Some((path.iter().map(|&d| Dir::ALL[d as usize]).collect(), stats)))
+    };
+    // A*, until the budget
+    while let Some(&Reverse((_, h, i))) = open.peek() {
+        let i = i as usize;
+        if stored[i].closed {
+            open.pop();
+            continue;
+        }
+        if h == 0 && boards[i * n..(i + 1) * n] == sh.goal[..n] {
+            return finish(path_to(&stored, i), stats, stored.len() as u64);
+        }
+        if (stored.len() as u64 + 4) * per_board > budget {
+            break;
+        }
+        open.pop();
+        stored[i].closed = true;
+        stats.expanded += 1;
+        let g = stored[i].g as u32;
+        s.load(&boards[i * n..(i + 1) * n], &entries[i * views..(i + 1) * views]);
+        let (from, h) = (s.blank, s.h);
+        let back = stored[i].dir ^ 1;
+        let (moves, len) = sh.nbr[from as usize];
+        for &(dir, to) in &moves[..len as usize] {
+            if dir == back {
+                continue;
+            }
+            stats.generated += 1;
+            let mut child = s.child(dir, to, 0);
+            let (ch, _) = s.estimate(&mut child, u32::MAX);
+            let old = s.apply(&child);
+            let key = pack(&s.cells[..n]);
+            let better = seen.get(&key).is_none_or(|&j| (stored[j as usize].g as u32) > g + 1);
+            if better {
+                let j = stored.len() as u32;
+                boards.extend_from_slice(&s.cells[..n]);
+                entries.extend(s.vals.iter().map(|&v| v as u8));
+                stored.push(Stored { parent: i as u32, dir, closed: false, g: (g + 1) as u16 });
+                seen.insert(key, j);
+                open.push(Reverse((g + 1 + ch, ch, j)));
+            }
+            s.undo(&child, from, &old, h);
+        }
+        stats.peak_open = stats.peak_open.max(open.len() as u64);
+        if stats.expanded.is_multiple_of(4096) {
+            if let Some(watch) = &options.watch {
+                watch.set_generated(stats.generated);
+                if watch.is_cancelled() {
+                    return Err(Error::Cancelled { generated: stats.generated });
+                }
+            }
+            if options.max_nodes.is_some_and(|m| stats.generated > m) {
+                return Err(Error::SearchLimit {
+                    what: format!("the limit of {} nodes", options.max_nodes.unwrap_or(0)),
+                    generated: stats.generated,
+                    bytes: stored.len() as u64 * per_board,
+                    algorithm: "astar-ida",
+                });
+            }
+        }
+    }
+    // the frontier: the open boards (each once: a board's latest record), by f, then h
+    let mut frontier: Vec<(u32, u32, u32)> = open
+        .into_iter()
+        .map(|Reverse(e)| e)
+        .filter(|&(_, _, i)| {
+            let i = i as usize;
+            !stored[i].closed && seen.get(&pack(&boards[i * n..(i + 1) * n])) == Some(&(i as u32))
+        })
+        .collect();
+    drop(seen);
+    frontier.sort_unstable();
+    frontier.dedup();
+    let kept = stored.len() as u64;
+    let Some(&(mut bound, ..)) = frontier.first() else {
+        return Ok(None); // every board was closed: cannot happen for a solvable board
+    };
+    sh.generated.store(stats.generated, Relaxed);
+    loop {
+        stats.iterations += 1;
+        let within = frontier.partition_point(|&(f, ..)| f <= bound);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        sh.stop.store(false, Relaxed);
+        let work = |mut s: Searcher| {
+            let (mut generated, mut expanded, mut next_bound) = (0u64, 0u64, u32::MAX);
+            loop {
+                let k = next.fetch_add(1, Relaxed);
+                if k >= within || sh.stop.load(Relaxed) || s.limit_hit {
+                    break;
+                }
+                let i = frontier[k].2 as usize;
+                s.load(&boards[i * n..(i + 1) * n], &entries[i * views..(i + 1) * views]);
+                s.bound = bound;
+                s.next_bound = u32::MAX;
+                s.generated = 0;
+                s.expanded = 0;
+                s.skip = if i == 0 { NO_SKIP } else { stored[i].dir ^ 1 };
+                let found = s.dfs(stored[i].g as u32, sh.fsm.root(s.blank as usize));
+                generated += s.generated;
+                expanded += s.expanded;
+                next_bound = next_bound.min(s.next_bound);
+                if found {
+                    sh.stop.store(true, Relaxed);
+                    return (Some((k, s.path.clone())), generated, expanded, next_bound, false);
+                }
+            }
+            (None, generated, expanded, next_bound, s.limit_hit)
+        };
+        let results: Vec<_> = if threads > 1 {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads).map(|_| scope.spawn(|| work(s.clone()))).collect();
+                handles.into_iter().map(|h| h.join().expect("a search worker panicked")).collect()
+            })
+        } else {
+            vec![work(s.clone())]
+        };
+        let mut next_bound = frontier.get(within).map_or(u32::MAX, |e| e.0);
+        let mut solution: Option<(usize, Vec<u8>)> = None;
+        let mut limit_hit = false;
+        for (found, g, e, nb, hit) in results {
+            stats.generated += g;
+            stats.expanded += e;
+            next_bound = next_bound.min(nb);
+            limit_hit |= hit;
+            if let Some(f) = found {
+                // the earliest frontier board's solution, whichever worker met it first
+                if solution.as_ref().is_none_or(|(k, _)| f.0 < *k) {
+                    solution = Some(f);
+                }
+            }
+        }
+        if let Some((k, below)) = solution {
+            let mut path = path_to(&stored, frontier[k].2 as usize);
+            path.extend(below);
+            return finish(path, stats, kept);
+        }
+        if let Some(watch) = &options.watch {
+            watch.set_generated(stats.generated);
+            if watch.is_cancelled() {
+                return Err(Error::Cancelled { generated: stats.generated });
+            }
+        }
+        if limit_hit || options.max_nodes.is_some_and(|m| stats.generated > m) {
+            return Err(Error::SearchLimit {
+                what: format!("the limit of {} nodes", options.max_nodes.unwrap_or(0)),
+                generated: stats.generated,
+                bytes: kept * per_board,
+                algorithm: "astar-ida",
+            });
+        }
+        if next_bound == u32::MAX {
+            return Ok(None);
+        }
+        bound = next_bound;
+    }
 }

@@ -365,7 +365,7 @@ impl<'a, T: Tile> Space<'a, T> {
     /// The open-list key of a node: smaller is taken first.
     pub(super) fn priority(&self, g: u32, h: u32) -> u64 {
         match self.options.algorithm {
-            Algorithm::AStar | Algorithm::IdaStar => (g + h) as u64,
+            Algorithm::AStar | Algorithm::IdaStar | Algorithm::AStarIda => (g + h) as u64,
             Algorithm::Bfs => g as u64,
             Algorithm::Greedy => h as u64,
             // fixed point, so ties between g + w·h values are exact for weights with three decimals

@@ -204,10 +204,13 @@ pub fn board(data: &[u8]) {
     let _ = Board::square_shape_of(text);
     let goal = Goal::BlankLast.board(shape).unwrap();
     if let Ok(p) = Partition::parse(&goal, text) {
-        let mut seen = vec![false; shape.cells()];
-        for &tile in p.groups.iter().flatten() {
-            assert!(tile > 0 && (tile as usize) < shape.cells(), "tile {tile} in a partition");
-            assert!(!std::mem::replace(&mut seen[tile as usize], true), "tile {tile} in two groups");
+        assert!(!p.parts.is_empty(), "a partition without parts");
+        for part in &p.parts {
+            let mut seen = vec![false; shape.cells()];
+            for &tile in part.iter().flat_map(|&g| &p.groups[g]) {
+                assert!(tile > 0 && (tile as usize) < shape.cells(), "tile {tile} in a partition");
+                assert!(!std::mem::replace(&mut seen[tile as usize], true), "tile {tile} in two groups");
+            }
         }
     }
 }

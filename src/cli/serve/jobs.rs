@@ -345,6 +345,7 @@ fn check_run(space: &Space, run: &RunReq) -> Result<Run, Error> {
         Algorithm::Bfs => "BFS".to_string(),
         Algorithm::AStar => format!("A* ({})", g.name()),
         Algorithm::IdaStar => format!("IDA* ({})", g.name()),
+        Algorithm::AStarIda => format!("A*+IDA* ({})", g.name()),
         Algorithm::Greedy => format!("greedy ({})", g.name()),
         Algorithm::Weighted(w) => format!("weighted A* w={w} ({})", g.name()),
     };
