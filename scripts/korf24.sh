@@ -14,6 +14,9 @@
 #   --zero           zero-aware tables (built with --zero when missing)
 #   --prune L        move pruning: forbid duplicate strings of up to L moves (default: 16; 2 is
 #                    the move straight back only; the machine is made when missing)
+#   --algorithm A    idastar (default) or astar-ida (A* to --max-memory, then IDA* below its
+#                    open list; see `table solve --help`)
+#   --max-memory M   astar-ida's A* budget (default: table solve's, 1G)
 #   --order ORDER    estimate (default) or fixed (Korf & Felner's order: with --threads 1
 #                    --prune 2 and the classic tables, their published generated counts plus one)
 #   --jobs J         instances solved at a time (default: 1), each on --threads threads
@@ -39,6 +42,8 @@ pattern=6-6-6-6
 zero=0
 prune=16
 order=estimate
+algorithm=idastar
+max_memory=""
 jobs=1
 threads=$(nproc)
 limit=7200
@@ -52,6 +57,8 @@ while [ $# -gt 0 ]; do
     --zero) zero=1; shift ;;
     --prune) prune="$2"; shift 2 ;;
     --order) order="$2"; shift 2 ;;
+    --algorithm) algorithm="$2"; shift 2 ;;
+    --max-memory) max_memory="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --limit) limit="$2"; shift 2 ;;
@@ -64,6 +71,8 @@ while [ $# -gt 0 ]; do
 done
 
 config="pattern=$pattern zero=$zero prune=$prune order=$order threads=$threads"
+# the default algorithm keeps the configuration of earlier results
+[ "$algorithm" != idastar ] && config="$config algorithm=$algorithm${max_memory:+ max-memory=$max_memory}"
 if [ $summary_only -eq 0 ]; then
   cargo build --release --quiet
   table=target/release/table
@@ -115,7 +124,8 @@ if [ $summary_only -eq 0 ]; then
     echo "instance $id (optimal $optimal) ..." >&2
     set +e
     json=$(timeout "$limit" $table solve $board --goal blank-first -H pdb --pattern "$pattern" --dir "$dir" \
-      --prune "$prune" --order "$order" --threads "$threads" --json)
+      --prune "$prune" --order "$order" --threads "$threads" --algorithm "$algorithm" \
+      ${max_memory:+--max-memory "$max_memory"} --json)
     code=$?
     set -e
     if [ $code -eq 124 ]; then
@@ -137,7 +147,7 @@ if [ $summary_only -eq 0 ]; then
     echo "instance $id: $moves moves, $expanded expanded, $secs s" >&2
   }
   export -f solve_one
-  export table dir pattern prune order threads limit config commit results
+  export table dir pattern prune order threads limit config commit results algorithm max_memory
   if [ ${#todo[@]} -gt 0 ]; then
     printf "%s\n" "${todo[@]}" | xargs -P "$jobs" -I{} bash -c 'solve_one {}'
   fi

@@ -183,8 +183,10 @@ impl ZeroIndex {
     pub fn index_with(&self, mask: u64, cells: &[u8], blank: u8) -> u64 {
         let set = self.set_rank(mask);
         let info = self.sets[set];
-        let region = self.region[set * self.n + blank as usize] as u64;
-        (info >> 8) + self.order_rank(mask, cells) * (info & 0xFF) + region
+        let regions = info & 0xFF;
+        // most sets leave one region: no second load for them
+        let region = if regions > 1 { self.region[set * self.n + blank as usize] as u64 } else { 0 };
+        (info >> 8) + self.order_rank(mask, cells) * regions + region
     }
 
     /// The entry of the group on `cells` (in the group's tile order) with the blank on `blank`

@@ -737,11 +737,14 @@ pub const ASTAR_IDA_BYTES: u64 = 1 << 30;
 
 /// Bytes A* spends on a stored board besides its cells and entries: its record, its hash map
 /// slot (with the map's spare room) and its open-list entry.
-const STORED_OVERHEAD: u64 = 12 + 48 + 16;
+const STORED_OVERHEAD: u64 = 32 + 48 + 16;
 
 /// A board A* has stored (its cells and entries are in the arenas at its index).
 #[derive(Clone, Copy)]
 struct Stored {
+    /// Its place in the order IDA* would meet it in (children by estimate, as in `dfs`): two
+    /// bits a level, the first move highest.
+    order: u128,
     parent: u32,
     /// The move that made it (a direction index; [`NO_SKIP`] for the start).
     dir: u8,
@@ -796,7 +799,7 @@ pub(super) fn astar_ida(
     // the arenas: board i's cells at i * n, its entries at i * views
     let mut boards: Vec<u8> = s.cells[..n].to_vec();
     let mut entries: Vec<u8> = s.vals.iter().map(|&v| v as u8).collect();
-    let mut stored = vec![Stored { parent: 0, dir: NO_SKIP, closed: false, g: 0 }];
+    let mut stored = vec![Stored { order: 0, parent: 0, dir: NO_SKIP, closed: false, g: 0 }];
     let mut seen: HashMap<u128, u32> = HashMap::new();
     seen.insert(pack(&s.cells[..n]), 0);
     let mut open = BinaryHeap::new();
@@ -838,25 +841,32 @@ pub(super) fn astar_ida(
         let (from, h) = (s.blank, s.h);
         let back = stored[i].dir ^ 1;
         let (moves, len) = sh.nbr[from as usize];
+        let mut children = Vec::with_capacity(4);
         for &(dir, to) in &moves[..len as usize] {
-            if dir == back {
-                continue;
+            if dir != back {
+                let mut child = s.child(dir, to, 0);
+                let (ch, total) = s.estimate(&mut child, u32::MAX);
+                children.push(((ch << 8) | total, child));
             }
-            stats.generated += 1;
-            let mut child = s.child(dir, to, 0);
-            let (ch, _) = s.estimate(&mut child, u32::MAX);
-            let old = s.apply(&child);
-            let key = pack(&s.cells[..n]);
-            let better = seen.get(&key).is_none_or(|&j| (stored[j as usize].g as u32) > g + 1);
+        }
+        children.sort_by_key(|c| c.0);
+        stats.generated += children.len() as u64;
+        for (rank, (key, child)) in children.iter().enumerate() {
+            let ch = key >> 8;
+            let old = s.apply(child);
+            let packed = pack(&s.cells[..n]);
+            let better = seen.get(&packed).is_none_or(|&j| (stored[j as usize].g as u32) > g + 1);
             if better {
                 let j = stored.len() as u32;
                 boards.extend_from_slice(&s.cells[..n]);
                 entries.extend(s.vals.iter().map(|&v| v as u8));
-                stored.push(Stored { parent: i as u32, dir, closed: false, g: (g + 1) as u16 });
-                seen.insert(key, j);
+                let shift = 2 * (63 - g.min(63));
+                let order = stored[i].order | if g < 64 { (rank as u128) << shift } else { 0 };
+                stored.push(Stored { order, parent: i as u32, dir: child.dir, closed: false, g: (g + 1) as u16 });
+                seen.insert(packed, j);
                 open.push(Reverse((g + 1 + ch, ch, j)));
             }
-            s.undo(&child, from, &old, h);
+            s.undo(child, from, &old, h);
         }
         stats.peak_open = stats.peak_open.max(open.len() as u64);
         if stats.expanded.is_multiple_of(4096) {
@@ -895,16 +905,21 @@ pub(super) fn astar_ida(
     sh.generated.store(stats.generated, Relaxed);
     loop {
         stats.iterations += 1;
+        // the boards within the bound, in the order IDA* from the start would meet them: in the
+        // last iteration the solution is met as soon as there
         let within = frontier.partition_point(|&(f, ..)| f <= bound);
+        let mut order: Vec<usize> = (0..within).collect();
+        order.sort_by_key(|&k| stored[frontier[k].2 as usize].order);
         let next = std::sync::atomic::AtomicUsize::new(0);
         sh.stop.store(false, Relaxed);
         let work = |mut s: Searcher| {
             let (mut generated, mut expanded, mut next_bound) = (0u64, 0u64, u32::MAX);
             loop {
-                let k = next.fetch_add(1, Relaxed);
-                if k >= within || sh.stop.load(Relaxed) || s.limit_hit {
+                let at = next.fetch_add(1, Relaxed);
+                if at >= within || sh.stop.load(Relaxed) || s.limit_hit {
                     break;
                 }
+                let k = order[at];
                 let i = frontier[k].2 as usize;
                 s.load(&boards[i * n..(i + 1) * n], &entries[i * views..(i + 1) * views]);
                 s.bound = bound;
@@ -918,7 +933,7 @@ pub(super) fn astar_ida(
                 next_bound = next_bound.min(s.next_bound);
                 if found {
                     sh.stop.store(true, Relaxed);
-                    return (Some((k, s.path.clone())), generated, expanded, next_bound, false);
+                    return (Some((at, k, s.path.clone())), generated, expanded, next_bound, false);
                 }
             }
             (None, generated, expanded, next_bound, s.limit_hit)
@@ -932,7 +947,7 @@ pub(super) fn astar_ida(
             vec![work(s.clone())]
         };
         let mut next_bound = frontier.get(within).map_or(u32::MAX, |e| e.0);
-        let mut solution: Option<(usize, Vec<u8>)> = None;
+        let mut solution: Option<(usize, usize, Vec<u8>)> = None;
         let mut limit_hit = false;
         for (found, g, e, nb, hit) in results {
             stats.generated += g;
@@ -941,12 +956,12 @@ pub(super) fn astar_ida(
             limit_hit |= hit;
             if let Some(f) = found {
                 // the earliest frontier board's solution, whichever worker met it first
-                if solution.as_ref().is_none_or(|(k, _)| f.0 < *k) {
+                if solution.as_ref().is_none_or(|(at, ..)| f.0 < *at) {
                     solution = Some(f);
                 }
             }
         }
-        if let Some((k, below)) = solution {
+        if let Some((_, k, below)) = solution {
             let mut path = path_to(&stored, frontier[k].2 as usize);
             path.extend(below);
             return finish(path, stats, kept);
