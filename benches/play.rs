@@ -61,17 +61,10 @@ fn keypress(c: &mut Criterion) {
 /// position and of each neighbour by IDA*, as the game's worker thread computes it, on boards
 /// from Korf's 100 (the first five).
 fn hint_4x4(c: &mut Criterion) {
-    use slidetable::heuristic::pdb::GroupTable;
     use slidetable::heuristic::{Partition, PatternSet};
     let shape = Shape::new(4, 4).unwrap();
     let goal = Goal::BlankFirst.board(shape).unwrap();
-    let partition = Partition::parse(&goal, "6-6-3").unwrap();
-    let tables = partition
-        .groups
-        .iter()
-        .map(|g| GroupTable::from_table(&slidetable::table::build_pattern(&goal, g, |_| {}).unwrap()).unwrap())
-        .collect();
-    let set = PatternSet::new(&goal, partition, tables, true).unwrap();
+    let set = PatternSet::build(&goal, Partition::parse(&goal, "6-6-3").unwrap(), true).unwrap();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let oracle = slidetable::game::SearchOracle::new(goal.clone(), Some(set), threads, None);
     let boards: Vec<_> = [

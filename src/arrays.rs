@@ -426,15 +426,10 @@ mod tests {
 
     #[test]
     fn pattern_estimates_match_one_board_at_a_time() {
-        use crate::heuristic::pdb::{GroupTable, Partition};
+        use crate::heuristic::pdb::Partition;
         let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
         let partition = Partition::parse(&goal, "1,2,3,4/5,6,7,8").unwrap();
-        let tables = partition
-            .groups
-            .iter()
-            .map(|g| GroupTable::from_table(&crate::table::build_pattern(&goal, g, |_| {}).unwrap()).unwrap())
-            .collect();
-        let set = PatternSet::new(&goal, partition, tables, true).unwrap();
+        let set = PatternSet::build(&goal, partition, true).unwrap();
         let mut walks = vec![0u16; 1000 * 9];
         random_walks(&goal, 1000, 30, 1, &mut walks);
         let cells: Vec<u8> = walks.iter().map(|&t| t as u8).collect();

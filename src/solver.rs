@@ -511,7 +511,7 @@ pub fn found_partition(goal: &Goal, goal_board: &Board, dir: &Path) -> Option<Pa
             dir.join(pattern_file_name(shape, goal, g)).exists()
                 || dir.join(zero_pattern_file_name(shape, goal, g)).exists()
         };
-        if p.groups.iter().all(present) {
+        if p.own_tables().iter().all(|&g| present(&p.groups[g])) {
             let entries: u64 = p.groups.iter().filter_map(|g| PatternIndex::new(shape, g).ok()).map(|i| i.len()).sum();
             if best.as_ref().is_none_or(|(e, _)| entries > *e) {
                 best = Some((entries, p));
@@ -540,9 +540,10 @@ pub fn load_patterns(
 ) -> Result<PatternSet, Error> {
     let Load { reflect, build_missing, shared } = load;
     let shape = goal_board.shape();
-    let mut tables = Vec::with_capacity(partition.groups.len());
+    let own = partition.own_tables();
+    let mut tables = Vec::with_capacity(own.len());
     let mut missing: Vec<PathBuf> = Vec::new();
-    for tiles in &partition.groups {
+    for tiles in own.iter().map(|&g| &partition.groups[g]) {
         // a zero-aware table, when there is one, knows at least as much
         let zero_path = dir.join(zero_pattern_file_name(shape, goal, tiles));
         let path = if zero_path.exists() { zero_path } else { dir.join(pattern_file_name(shape, goal, tiles)) };

@@ -336,15 +336,7 @@ fn a_watched_search_counts_and_stops_when_cancelled() {
     // Korf's instance 88 (65 moves): minutes of Manhattan search, seconds with 5-5-5
     let hard = Board::parse(shape, "15 14 8 12 10 11 9 13 2 6 5 1 3 7 4 0").unwrap();
     let partition = Partition::parse(&goal, "5-5-5").unwrap();
-    let tables: Vec<_> = partition
-        .groups
-        .iter()
-        .map(|g| {
-            let t = slidetable::table::build_pattern(&goal, g, |_| {}).unwrap();
-            slidetable::heuristic::pdb::GroupTable::from_table(&t).unwrap()
-        })
-        .collect();
-    let set = PatternSet::new(&goal, partition, tables, false).unwrap();
+    let set = PatternSet::build(&goal, partition, false).unwrap();
     let cases: Vec<(Algorithm, Guide, usize)> = vec![
         (Algorithm::AStar, Guide::Heuristic(Heuristic::Manhattan), 1),
         (Algorithm::IdaStar, Guide::Heuristic(Heuristic::Manhattan), 1),

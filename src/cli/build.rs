@@ -36,10 +36,12 @@ groups the better it guides. `--pattern list` shows the named partitions; what t
   4x4 5-5-5     3 x 524,160 entries, 1.5 MiB on disk, 0.2 s to build on 2 cores
   4x4 6-6-3     2 x 5.8 M + 3,360 entries, 11 MiB, 1.5 s
   4x4 7-8       58 M + 519 M entries, 549 MiB, about 100 s, 4.4 GiB peak memory
-  5x5 6-6-6-6   4 x 127.5 M entries, 486 MiB, about 130 s, 2.4 GiB peak memory
+  5x5 6-6-6-6   2 x 127.5 M entries, 243 MiB, about 70 s, 2.4 GiB peak memory
 
 Each group is written to its own file, RxC-GOAL-tiles-T1-T2-....table, in the current directory
-(or --dir); -o names the file when there is one group. `table solve` finds them there.
+(or --dir); -o names the file when there is one group. `table solve` finds them there. A group
+that a symmetry of the board (a mirror, a rotation) maps onto an earlier group's goal cells is
+looked up in that group's table and gets none of its own: 6-6-6-6 needs two tables, not four.
 
 --zero builds zero-aware tables instead (RxC-GOAL-zero-tiles-....table): an entry per placement
 and region of the blank, at least the classic entry and often more, one bit each by default.
@@ -48,9 +50,10 @@ Korf instance on average against 36,189 for the classic tables (with the reflect
 
 A catalogue is several partitions joined by + (or a named one, like small-t): its estimate is the
 largest of their sums, so it guides better than any one of them, and a group in several
-partitions is built once. 5x5 small-t (Clausecker & Reinefeld's 7 partitions, with the reflection
-their 28 tables) --zero: 14 tables of 181 M entries, 317 MiB, about 10 min on 2 cores, 2.5 GiB
-peak memory (one table at a time).
+partitions is built once. 5x5 small-t (Clausecker & Reinefeld's 7 partitions, with the
+reflection their 28 tables) --zero: 14 groups, 11 tables of 181 M entries, 237 MiB, about 8 min
+on 2 cores, 2.5 GiB peak memory (one table at a time):
+`table build --board 5x5 --goal blank-first --pattern small-t --zero --dir tables`.
 
 --prune L (with --board, no --pattern) makes the move-pruning machine for `table solve --prune L`.
 
@@ -63,7 +66,6 @@ Examples:
   table build --board 4x4 --goal blank-first --pattern 6-6-3
   table build --board 4x4 --pattern 1,2,3,4/5,6,7,8 --dir /tmp
   table build --board 4x4 --goal blank-first --pattern 6-6-3 --zero
-  table build --board 5x5 --goal blank-first --pattern small-t --zero --dir tables
   table build --board 4x4 --pattern 5-5-5+1,2,3,4,5/6,7,8,9,10/11,12,13,14,15 --zero
   table build --board 4x4 --prune 14";
 

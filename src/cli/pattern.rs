@@ -104,11 +104,13 @@ pub struct How<'a> {
 pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: How<'_>) -> Result<ExitCode> {
     let How { output, zero, quiet, json } = how;
     let goal_board = goal.board(shape)?;
-    if output.is_some() && partition.groups.len() != 1 {
+    // groups that a symmetry maps onto an earlier group are looked up in its table
+    let own = partition.own_tables();
+    if output.is_some() && own.len() != 1 {
         bail!(UsageError(format!(
-            "-o names one file, and --pattern {} has {} groups: give --dir DIR for all of them, or one group",
+            "-o names one file, and --pattern {} has {} tables to build: give --dir DIR for all of them, or one group",
             partition.name,
-            partition.groups.len()
+            own.len()
         )));
     }
     // refuse what cannot fit before any work
@@ -119,8 +121,8 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
             let (g, _) = needs.iter().enumerate().max_by_key(|(_, &b)| b).unwrap_or((0, &0));
             bail!(UsageError(format!(
                 "the table of group {} ({} tiles) needs {} of memory to build, and this machine has {}: choose smaller groups",
-                g + 1,
-                partition.groups[g].len(),
+                own[g] + 1,
+                partition.groups[own[g]].len(),
                 size(peak),
                 size(mem)
             )));
@@ -135,15 +137,25 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
         writeln!(
             out,
             "building {} pattern table{} for {shape}, goal {goal}, partition {} (peak memory {})",
-            partition.groups.len(),
-            if partition.groups.len() == 1 { "" } else { "s" },
+            own.len(),
+            if own.len() == 1 { "" } else { "s" },
             partition.name,
             size(peak)
         )?;
+        for (g, src) in partition.sources().iter().enumerate().filter(|(g, src)| src.table != *g) {
+            let list = |g: usize| partition.groups[g].iter().map(u16::to_string).collect::<Vec<_>>().join(",");
+            writeln!(
+                out,
+                "  tiles {}: a symmetry of the board's image of tiles {}, looked up in its table",
+                list(g),
+                list(src.table)
+            )?;
+        }
     }
     let started = Instant::now();
     let mut total_bytes = 0u64;
-    for (g, tiles) in partition.groups.iter().enumerate() {
+    for (n, &g) in own.iter().enumerate() {
+        let tiles = &partition.groups[g];
         let path = match output {
             Some(p) => p.to_path_buf(),
             None if zero.is_some() => dir.join(zero_pattern_file_name(shape, goal, tiles)),
@@ -161,9 +173,9 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
         let report = |p: &slidetable::Progress| {
             if let Some(bar) = &bar {
                 bar.set_message(format!(
-                    "group {}/{} (tiles {tiles_text}): depth {} done, {} states so far",
-                    g + 1,
-                    partition.groups.len(),
+                    "table {}/{} (tiles {tiles_text}): depth {} done, {} states so far",
+                    n + 1,
+                    own.len(),
                     p.depth,
                     thousands(p.reached)
                 ));

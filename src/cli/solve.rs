@@ -64,6 +64,7 @@ Examples:
   table solve 5 1 2 4 0 6 3 7 8 --board 3x3 --goal blank-first --json
   table solve --board 2x4 1 2 3 4 5 6 0 7 --algorithm weighted --weight 1.5
   table solve --goal blank-first -H pdb --pattern 5-5-5 0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15
+  table solve --file data/puzzle4x4-44.txt -H pdb --pattern 5-5-5+6-6-3 --algorithm astar-ida
   grep -v '^#' data/korf100.tsv | cut -f3 | table solve --batch --goal blank-first -H pdb";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

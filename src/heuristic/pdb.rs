@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use crate::error::Error;
 use crate::index::pattern::PatternIndex;
 use crate::index::zero::ZeroIndex;
-use crate::puzzle::board::{Board, Shape};
+use crate::puzzle::board::{Board, Dir, Shape};
 use crate::puzzle::goal::Goal;
 use crate::table::format::Encoding;
 use crate::table::pattern::{working_bytes, PatternTable, ZeroWalk};
@@ -74,7 +74,7 @@ const NAMED: &[Named] = &[
         rows: 5,
         cols: 5,
         name: "6-6-6-6",
-        about: "Korf & Felner's four groups of six: 486 MiB of tables, each about 33 s and 2.4 GiB to build",
+        about: "Korf & Felner's four groups of six, two of them mirror images of a third: 243 MiB of tables, each about 33 s and 2.4 GiB to build",
         cells: &[&[1, 5, 6, 10, 11, 12], &[2, 3, 4, 7, 8, 9], &[13, 14, 18, 19, 23, 24], &[15, 16, 17, 20, 21, 22]],
     },
 ];
@@ -93,7 +93,7 @@ const CATALOGUES: &[Catalogue] = &[Catalogue {
     rows: 5,
     cols: 5,
     name: "small-t",
-    about: "Clausecker & Reinefeld's catalogue: 7 partitions of four groups of six, 14 distinct tables (with the reflected lookup, the 28 of the paper); zero-aware, about 10 min to build",
+    about: "Clausecker & Reinefeld's catalogue: 7 partitions of four groups of six, 14 distinct groups (with the reflected lookup, the 28 of the paper) in 11 tables; zero-aware, about 8 min to build",
     parts: &[
         &[&[1, 5, 6, 10, 11, 12], &[2, 3, 4, 7, 8, 9], &[13, 14, 18, 19, 23, 24], &[15, 16, 17, 20, 21, 22]],
         &[&[1, 2, 5, 6, 10, 11], &[3, 4, 7, 8, 9, 12], &[13, 14, 18, 19, 23, 24], &[15, 16, 17, 20, 21, 22]],
@@ -126,6 +126,29 @@ pub struct Partition {
     pub groups: Vec<Vec<u16>>,
     /// The partitions, each as indices into `groups` (one partition: all of them, in order).
     pub parts: Vec<Vec<usize>>,
+    /// Where each group's entries are: its own table, or another group's through a symmetry of
+    /// the board ([`Partition::sources`]).
+    sources: Vec<Source>,
+}
+
+/// Where a group's entries are found: in the table of group `table` (itself, or another group
+/// that a symmetry of the board maps onto it), with the board's cells and the group's tiles
+/// carried into that table's frame.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    /// The group whose table holds the entries.
+    pub table: usize,
+    /// `cells[c]`: the cell of the table's frame that board cell `c` maps to.
+    pub cells: Vec<u8>,
+    /// `slots[i]`: the table's slot (place in its tile order) of this group's `i`-th tile.
+    pub slots: Vec<u8>,
+}
+
+impl Source {
+    /// A group's own table.
+    fn own(group: usize, cells: usize, k: usize) -> Source {
+        Source { table: group, cells: (0..cells as u8).collect(), slots: (0..k as u8).collect() }
+    }
 }
 
 impl Partition {
@@ -141,6 +164,13 @@ impl Partition {
     /// not in a corner (for names), a tile that is not a number or not on the board, a tile in
     /// two groups, an empty group or one too large ([`PatternIndex::new`]).
     pub fn parse(goal: &Board, text: &str) -> Result<Partition, Error> {
+        let mut p = Partition::parse_unshared(goal, text)?;
+        p.share(goal);
+        Ok(p)
+    }
+
+    /// [`Partition::parse`] with every group on its own table.
+    fn parse_unshared(goal: &Board, text: &str) -> Result<Partition, Error> {
         let shape = goal.shape();
         if shape.cells() > crate::index::pattern::MAX_PATTERN_CELLS {
             return Err(Error::BadShape(format!(
@@ -230,7 +260,7 @@ impl Partition {
                     "--pattern {text} has an empty partition: join partitions with a single + (like 7-8+1,2,3,4,5,6/7,8,9,10,11,12,13,14,15)"
                 )));
             }
-            let p = Partition::parse(goal, piece)?;
+            let p = Partition::parse_unshared(goal, piece)?;
             all = Some(match all {
                 None => p,
                 Some(a) => a.join(p)?,
@@ -258,7 +288,9 @@ impl Partition {
                         Some(i) => i,
                         None => {
                             self.groups.push(tiles.clone());
-                            self.groups.len() - 1
+                            let g = self.groups.len() - 1;
+                            self.sources.push(Source::own(g, self.shape.cells(), tiles.len()));
+                            g
                         }
                     }
                 })
@@ -268,6 +300,71 @@ impl Partition {
             }
         }
         Ok(self)
+    }
+
+    /// Where each group's entries are (one per group, in order).
+    pub fn sources(&self) -> &[Source] {
+        &self.sources
+    }
+
+    /// The groups that have tables of their own, in order: the tables to build and load.
+    pub fn own_tables(&self) -> Vec<usize> {
+        (0..self.groups.len()).filter(|&g| self.sources[g].table == g).collect()
+    }
+
+    /// This partition with every group on its own table (no sharing by symmetry).
+    pub fn unshared(mut self) -> Partition {
+        let n = self.shape.cells();
+        self.sources = self.groups.iter().enumerate().map(|(g, t)| Source::own(g, n, t.len())).collect();
+        self
+    }
+
+    /// Lets a group take its entries from an earlier group's table when a symmetry of the board
+    /// (the square's eight, a rectangle's four) carries the earlier group's goal cells onto its
+    /// own. Only groups whose goal placement leaves the free cells in one region serve others:
+    /// then a table's entries depend on the placement (and the blank's region) alone, never on
+    /// where the goal puts the blank, so they are the same under the symmetry.
+    fn share(&mut self, goal: &Board) {
+        let shape = self.shape;
+        let n = shape.cells();
+        let mut goal_cell = vec![0usize; n];
+        for (c, &t) in goal.cells().iter().enumerate() {
+            goal_cell[t as usize] = c;
+        }
+        let syms = symmetries(shape);
+        let cells_of = |g: &[u16]| -> u64 { g.iter().fold(0u64, |m, &t| m | 1 << goal_cell[t as usize]) };
+        for g in 0..self.groups.len() {
+            let target = cells_of(&self.groups[g]);
+            'found: for h in 0..g {
+                if self.sources[h].table != h || self.groups[h].len() != self.groups[g].len() {
+                    continue;
+                }
+                let here = cells_of(&self.groups[h]);
+                if !one_region(shape, here) {
+                    continue;
+                }
+                for sym in &syms[1..] {
+                    let image = (0..n).filter(|&c| here >> c & 1 == 1).fold(0u64, |m, c| m | 1 << sym[c]);
+                    if image != target {
+                        continue;
+                    }
+                    // board cell c of group g's frame is cell inverse[c] of group h's
+                    let mut inverse = vec![0u8; n];
+                    for (c, &to) in sym.iter().enumerate() {
+                        inverse[to] = c as u8;
+                    }
+                    let slots = self.groups[g]
+                        .iter()
+                        .map(|&t| {
+                            let home = inverse[goal_cell[t as usize]] as usize;
+                            self.groups[h].iter().position(|&u| goal_cell[u as usize] == home).expect("the image") as u8
+                        })
+                        .collect();
+                    self.sources[g] = Source { table: h, cells: inverse, slots };
+                    break 'found;
+                }
+            }
+        }
     }
 
     /// Whether this is a catalogue of several partitions.
@@ -325,7 +422,8 @@ impl Partition {
             })
             .collect();
         let parts = vec![(0..groups.len()).collect()];
-        Partition { shape, name: "auto".into(), groups, parts }
+        let sources = groups.iter().enumerate().map(|(g, t)| Source::own(g, n, t.len())).collect();
+        Partition { shape, name: "auto".into(), groups, parts, sources }
     }
 
     fn checked(goal: &Board, name: String, groups: Vec<Vec<u16>>) -> Result<Partition, Error> {
@@ -342,7 +440,8 @@ impl Partition {
             }
         }
         let parts = vec![(0..groups.len()).collect()];
-        Ok(Partition { shape, name, groups, parts })
+        let sources = groups.iter().enumerate().map(|(g, t)| Source::own(g, shape.cells(), t.len())).collect();
+        Ok(Partition { shape, name, groups, parts, sources })
     }
 
     /// The names of the partitions and catalogues of `shape` (besides `auto`).
@@ -373,15 +472,68 @@ impl Partition {
     }
 
     /// The bytes a build of each group needs at its peak (the working array and the table).
+    /// (One for each group of [`Partition::own_tables`].)
     pub fn build_bytes(&self) -> Vec<u64> {
-        self.groups
+        self.own_tables()
             .iter()
-            .map(|g| {
-                let index = PatternIndex::new(self.shape, g).expect("checked when the partition was made");
+            .map(|&g| {
+                let index =
+                    PatternIndex::new(self.shape, &self.groups[g]).expect("checked when the partition was made");
                 working_bytes(&index) + index.len()
             })
             .collect()
     }
+}
+
+/// The symmetries of `shape` as maps of cells, the identity first: the square's eight, a
+/// rectangle's four.
+fn symmetries(shape: Shape) -> Vec<Vec<usize>> {
+    let (rows, cols) = (shape.rows(), shape.cols());
+    let mut out = Vec::new();
+    for t in 0..8u8 {
+        let transpose = t & 4 != 0;
+        if transpose && rows != cols {
+            continue;
+        }
+        out.push(
+            (0..shape.cells())
+                .map(|c| {
+                    let (mut r, mut k) = (c / cols, c % cols);
+                    if transpose {
+                        (r, k) = (k, r);
+                    }
+                    if t & 1 != 0 {
+                        r = rows - 1 - r;
+                    }
+                    if t & 2 != 0 {
+                        k = cols - 1 - k;
+                    }
+                    r * cols + k
+                })
+                .collect(),
+        );
+    }
+    out
+}
+
+/// Whether the cells outside `occupied` form one connected region.
+fn one_region(shape: Shape, occupied: u64) -> bool {
+    let n = shape.cells();
+    let free: Vec<usize> = (0..n).filter(|&c| occupied >> c & 1 == 0).collect();
+    let Some(&first) = free.first() else { return true };
+    let mut seen = 1u64 << first;
+    let mut stack = vec![first];
+    while let Some(c) = stack.pop() {
+        for d in Dir::ALL {
+            if let Some(to) = d.step(shape, c) {
+                if occupied >> to & 1 == 0 && seen >> to & 1 == 0 {
+                    seen |= 1 << to;
+                    stack.push(to);
+                }
+            }
+        }
+    }
+    seen.count_ones() as usize == free.len()
 }
 
 fn not_corner(goal: &Board) -> Error {
@@ -539,14 +691,17 @@ pub struct PatternSet {
     goal: Board,
     partition: Partition,
     tables: Vec<GroupTable>,
+    /// `table_of[g]`: the place in `tables` of the table group `g` is looked up in.
+    table_of: Vec<usize>,
     /// The transpose's relabelling `sigma[t]` when the reflected lookup applies.
     sigma: Option<Vec<u16>>,
 }
 
 impl PatternSet {
-    /// The set of `partition`'s tables (in its group order) for `goal`; `reflect` asks for the
-    /// reflected lookup too, used when the board is square and the goal's blank is on the
-    /// diagonal.
+    /// The set of `partition`'s tables for `goal`, one for each group of
+    /// [`Partition::own_tables`] in that order (the others are looked up in them through a
+    /// symmetry); `reflect` asks for the reflected lookup too, used when the board is square and
+    /// the goal's blank is on the diagonal.
     ///
     /// # Errors
     /// [`Error::BadOption`] when a table is not for the partition's group or shape, or `goal`
@@ -558,20 +713,68 @@ impl PatternSet {
         reflect: bool,
     ) -> Result<PatternSet, Error> {
         let shape = goal.shape();
-        if partition.shape != shape || tables.len() != partition.groups.len() {
+        let own = partition.own_tables();
+        if partition.shape != shape || tables.len() != own.len() {
             return Err(Error::BadOption(format!(
-                "{} tables for a partition of {} groups",
+                "{} tables for a partition whose groups need {}",
                 tables.len(),
-                partition.groups.len()
+                own.len()
             )));
         }
-        for (g, (tiles, table)) in partition.groups.iter().zip(&tables).enumerate() {
-            if table.index.tiles() != &tiles[..] || table.index.shape() != shape {
+        for (&g, table) in own.iter().zip(&tables) {
+            if table.index.tiles() != &partition.groups[g][..] || table.index.shape() != shape {
                 return Err(Error::BadOption(format!("the table for group {g} is for other tiles")));
             }
         }
+        let table_of = partition
+            .sources
+            .iter()
+            .map(|src| own.iter().position(|&g| g == src.table).expect("a source has its own table"))
+            .collect();
         let sigma = if reflect { transpose_relabelling(goal) } else { None };
-        Ok(PatternSet { goal: goal.clone(), partition, tables, sigma })
+        Ok(PatternSet { goal: goal.clone(), partition, tables, table_of, sigma })
+    }
+
+    /// The classic tables of `partition` for `goal`, built in memory (one per group of
+    /// [`Partition::own_tables`]), as a set.
+    ///
+    /// # Errors
+    /// Those of [`crate::table::build_pattern`] and [`PatternSet::new`].
+    pub fn build(goal: &Board, partition: Partition, reflect: bool) -> Result<PatternSet, Error> {
+        let tables = partition
+            .own_tables()
+            .iter()
+            .map(|&g| {
+                GroupTable::from_table(&crate::table::pattern::build_pattern(goal, &partition.groups[g], |_| {})?)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        PatternSet::new(goal, partition, tables, reflect)
+    }
+
+    /// The table group `g` is looked up in, and how ([`Partition::sources`]).
+    pub fn lookup(&self, g: usize) -> (&GroupTable, &Source) {
+        (&self.tables[self.table_of[g]], &self.partition.sources[g])
+    }
+
+    /// The cells, in the table's frame and slot order, of group `g` on the board whose tiles
+    /// are on `cell_of`, or on its reflection; and the blank's cell there.
+    fn frame<const T: bool>(&self, g: usize, cell_of: &[u8]) -> ([u8; crate::index::pattern::MAX_GROUP], u8) {
+        let side = self.goal.shape().rows();
+        let src = &self.partition.sources[g];
+        let place = |c: u8| -> u8 {
+            let c = c as usize;
+            let c = if T { (c % side) * side + c / side } else { c };
+            src.cells[c]
+        };
+        let mut buf = [0u8; crate::index::pattern::MAX_GROUP];
+        for (i, &tile) in self.partition.groups[g].iter().enumerate() {
+            // tile `tile` of the reflected board stands where the reflection put the original
+            // tile `sigma` sends to it, which is `sigma[tile]`: transposing twice is the
+            // identity, so `sigma` is its own inverse
+            let t = if T { self.sigma.as_ref().map_or(tile, |s| s[tile as usize]) } else { tile };
+            buf[src.slots[i] as usize] = place(cell_of[t as usize]);
+        }
+        (buf, place(cell_of[0]))
     }
 
     /// The goal.
@@ -625,34 +828,16 @@ impl PatternSet {
         for (c, &t) in cells.iter().enumerate() {
             cell_of[t.into()] = c as u8;
         }
-        let side = self.goal.shape().rows();
-        let blank = cell_of[0] as usize;
-        let best = |transposed: bool| -> u32 {
-            let blank = if transposed { ((blank % side) * side + blank / side) as u8 } else { blank as u8 };
-            let values: Vec<u32> = self
-                .tables
-                .iter()
-                .map(|t| {
-                    let mut buf = [0u8; crate::index::pattern::MAX_GROUP];
-                    for (i, &tile) in t.index.tiles().iter().enumerate() {
-                        buf[i] = if transposed {
-                            // tile `tile` of the reflected board stands where the reflection put
-                            // the original tile `sigma` sends to it, which is `sigma[tile]`:
-                            // transposing twice is the identity, so `sigma` is its own inverse
-                            let c = cell_of[self.sigma.as_ref().map_or(tile, |s| s[tile as usize]) as usize] as usize;
-                            ((c % side) * side + c / side) as u8
-                        } else {
-                            cell_of[tile as usize]
-                        };
-                    }
-                    t.value(&buf[..t.index.k()], blank)
-                })
-                .collect();
-            self.best_part(&values)
+        let groups = self.partition.groups.len();
+        let value = |g: usize, (buf, blank): ([u8; crate::index::pattern::MAX_GROUP], u8)| -> u32 {
+            let t = &self.tables[self.table_of[g]];
+            t.value(&buf[..t.index.k()], blank)
         };
-        let h = best(false);
+        let values: Vec<u32> = (0..groups).map(|g| value(g, self.frame::<false>(g, &cell_of))).collect();
+        let h = self.best_part(&values);
         if reflect && self.sigma.is_some() {
-            h.max(best(true))
+            let values: Vec<u32> = (0..groups).map(|g| value(g, self.frame::<true>(g, &cell_of))).collect();
+            h.max(self.best_part(&values))
         } else {
             h
         }
@@ -678,12 +863,12 @@ impl PatternSet {
             }
             return;
         }
-        let side = self.goal.shape().rows();
-        let sigma = if reflect { self.sigma.as_deref() } else { None };
-        let groups = self.tables.len();
-        let per_board = if sigma.is_some() { 2 * groups } else { groups };
+        let reflected = reflect && self.sigma.is_some();
+        let groups = self.partition.groups.len();
+        let per_board = if reflected { 2 * groups } else { groups };
         let mut ranks = vec![0usize; BLOCK * per_board];
-        let entries: Vec<&[u8]> = self.tables.iter().map(GroupTable::entries).collect();
+        let entries: Vec<&[u8]> = self.table_of.iter().map(|&t| self.tables[t].entries()).collect();
+        let mut values = vec![0u32; groups];
         for (boards, answers) in cells.chunks(BLOCK * n).zip(out.chunks_mut(BLOCK)) {
             for (b, board) in boards.chunks_exact(n).enumerate() {
                 let mut cell_of = [0u8; crate::index::pattern::MAX_PATTERN_CELLS];
@@ -691,28 +876,20 @@ impl PatternSet {
                     cell_of[t as usize] = c as u8;
                 }
                 let slots = &mut ranks[b * per_board..(b + 1) * per_board];
-                for (g, t) in self.tables.iter().enumerate() {
-                    let tiles = t.index.tiles();
-                    let mut buf = [0u8; crate::index::pattern::MAX_GROUP];
-                    for (i, &tile) in tiles.iter().enumerate() {
-                        buf[i] = cell_of[tile as usize];
-                    }
-                    let r = t.index.rank(&buf[..tiles.len()]) as usize;
+                for g in 0..groups {
+                    let index = &self.tables[self.table_of[g]].index;
+                    let (buf, _) = self.frame::<false>(g, &cell_of);
+                    let r = index.rank(&buf[..index.k()]) as usize;
                     crate::memory::prefetch(&entries[g][r]);
                     slots[g] = r;
-                    if let Some(sigma) = sigma {
-                        for (i, &tile) in tiles.iter().enumerate() {
-                            // as in estimate_cells: sigma is its own inverse
-                            let c = cell_of[sigma[tile as usize] as usize] as usize;
-                            buf[i] = ((c % side) * side + c / side) as u8;
-                        }
-                        let r = t.index.rank(&buf[..tiles.len()]) as usize;
+                    if reflected {
+                        let (buf, _) = self.frame::<true>(g, &cell_of);
+                        let r = index.rank(&buf[..index.k()]) as usize;
                         crate::memory::prefetch(&entries[g][r]);
                         slots[groups + g] = r;
                     }
                 }
             }
-            let mut values = vec![0u32; groups];
             for (b, answer) in answers.iter_mut().enumerate() {
                 let slots = &ranks[b * per_board..(b + 1) * per_board];
                 let mut best = |first: usize| -> u32 {
@@ -722,7 +899,7 @@ impl PatternSet {
                     self.best_part(&values)
                 };
                 let h = best(0);
-                *answer = if sigma.is_some() { h.max(best(groups)) } else { h };
+                *answer = if reflected { h.max(best(groups)) } else { h };
             }
         }
     }
@@ -774,8 +951,12 @@ pub fn reflect(board: &Board, sigma: &[u16]) -> Board {
     Board::new(board.shape(), cells).expect("a relabelled transpose is a permutation")
 }
 
-/// Where each group's table of `partition` for `goal` lives: in `dir`, under
+/// Where the tables of `partition` for `goal` live (one for each group of [`Partition::own_tables`]): in `dir`, under
 /// [`pattern_file_name`].
 pub fn pattern_paths(dir: &Path, goal: &Goal, partition: &Partition) -> Vec<PathBuf> {
-    partition.groups.iter().map(|g| dir.join(pattern_file_name(partition.shape, goal, g))).collect()
+    partition
+        .own_tables()
+        .iter()
+        .map(|&g| dir.join(pattern_file_name(partition.shape, goal, &partition.groups[g])))
+        .collect()
 }

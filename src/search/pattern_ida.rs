@@ -120,8 +120,8 @@ struct Shared<'a> {
     /// Which move strings are never made (at least the move straight back).
     fsm: &'a MovePruner,
     groups: Vec<Group<'a>>,
-    /// The tables themselves, for the start's absolute values.
-    tables: &'a [GroupTable],
+    /// Each group's table, for the start's absolute values.
+    tables: Vec<&'a GroupTable>,
     /// The lookups: view `v` is group `v % groups` on the board (`v < groups`) or on its
     /// reflection.
     views: usize,
@@ -135,8 +135,10 @@ struct Shared<'a> {
     /// zero-aware, so every sum changes by exactly one a move and a partial estimate has the
     /// parity of the full one).
     lazy: bool,
-    /// `transpose[c]`, the transposed cell (with the reflected lookup).
-    transpose: [u8; MAX_CELLS],
+    /// `maps[v][c]`: the cell of view `v`'s table frame that board cell `c` maps to (through
+    /// the transpose for a reflected view, and a symmetry for a group served by another's
+    /// table).
+    maps: Vec<[u8; MAX_CELLS]>,
     goal: [u8; MAX_CELLS],
     max_nodes: Option<u64>,
     /// Try a node's children in order of their estimate (else up, left, right, down).
@@ -151,11 +153,7 @@ impl Shared<'_> {
     /// View `v`'s image of `cell`.
     #[inline(always)]
     fn map(&self, v: usize, cell: u8) -> u8 {
-        if v < self.groups.len() {
-            cell
-        } else {
-            self.transpose[cell as usize]
-        }
+        self.maps[v][cell as usize]
     }
 }
 
@@ -466,13 +464,6 @@ impl<'s, 'a> Searcher<'s, 'a> {
     }
 }
 
-/// IDA* from `start` to the set's goal with the pattern databases of `set`; `threads > 1`
-/// searches each iteration's subtrees in parallel. The board must be solvable (checked by the
-/// caller).
-///
-/// # Errors
-/// [`Error::BadShape`] for a board of more than 64 cells; [`Error::SearchLimit`] at the node
-/// limit of `options`.
 /// What the searchers of `start` with `set` share, pruned by `fsm`.
 ///
 /// # Errors
@@ -509,9 +500,14 @@ fn shared<'a>(
     let views = ngroups * orientations;
     let mut view_sums = vec![0u32; views];
     let mut tile_views = vec![([(0u8, 0u8); MAX_TILE_VIEWS], 0u8); n];
+    let mut maps = vec![[0u8; MAX_CELLS]; views];
     for o in 0..orientations {
         for (g, tiles) in partition.groups.iter().enumerate() {
             let v = o * ngroups + g;
+            let source = &partition.sources()[g];
+            for c in 0..n {
+                maps[v][c] = source.cells[if o == 0 { c } else { transpose[c] as usize }];
+            }
             for (p, part) in partition.parts.iter().enumerate() {
                 if part.contains(&g) {
                     view_sums[v] |= 1 << (o * nparts + p);
@@ -527,7 +523,7 @@ fn shared<'a>(
                         partition.name
                     )));
                 }
-                list[*len as usize] = (v as u8, i as u8);
+                list[*len as usize] = (v as u8, source.slots[i]);
                 *len += 1;
             }
         }
@@ -537,8 +533,8 @@ fn shared<'a>(
         goal[c] = t as u8;
     }
     let lazy = set.tables().iter().all(|t| t.zero().is_some());
-    let groups = set
-        .tables()
+    let tables: Vec<&GroupTable> = (0..ngroups).map(|g| set.lookup(g).0).collect();
+    let groups = tables
         .iter()
         .map(|t| {
             let mut weights = [0u64; MAX_GROUP];
@@ -569,13 +565,13 @@ fn shared<'a>(
         nbr,
         fsm,
         groups,
-        tables: set.tables(),
+        tables,
         views,
         view_sums,
         sums: nparts * orientations,
         tile_views,
         lazy,
-        transpose,
+        maps,
         goal,
         max_nodes: options.max_nodes,
         sort: options.order == ChildOrder::ByEstimate,
@@ -585,6 +581,13 @@ fn shared<'a>(
     })
 }
 
+/// IDA* from `start` to the set's goal with the pattern databases of `set`; `threads > 1`
+/// searches each iteration's subtrees in parallel. The board must be solvable (checked by the
+/// caller).
+///
+/// # Errors
+/// [`Error::BadShape`] for a board of more than 64 cells; [`Error::SearchLimit`] at the node
+/// limit of `options`.
 pub(super) fn idastar(
     start: &Board,
     set: &PatternSet,

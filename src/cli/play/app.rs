@@ -11,10 +11,8 @@ use ratatui::crossterm::event::{
 };
 use ratatui::layout::Rect;
 use slidetable::game::{optimal_moves_at, Game, Oracle, Verdict};
-use slidetable::heuristic::pdb::GroupTable;
 use slidetable::heuristic::{Heuristic, Partition, PatternSet};
 use slidetable::search::{solve, Algorithm, Found, Guide, Options, Watch};
-use slidetable::table::build_pattern;
 use slidetable::{Board, Dir, Goal, Shape};
 
 /// The boards the start screen offers, tables first.
@@ -111,13 +109,7 @@ pub struct Solved {
 
 /// The pattern databases of the `auto` partition for `goal`, built in memory.
 fn auto_patterns(goal: &Board) -> Result<PatternSet, slidetable::Error> {
-    let partition = Partition::parse(goal, "auto")?;
-    let tables = partition
-        .groups
-        .iter()
-        .map(|g| GroupTable::from_table(&build_pattern(goal, g, |_| {})?))
-        .collect::<Result<Vec<_>, _>>()?;
-    PatternSet::new(goal, partition, tables, true)
+    PatternSet::build(goal, Partition::parse(goal, "auto")?, true)
 }
 
 /// A search under way on the worker thread.
