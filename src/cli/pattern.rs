@@ -146,7 +146,7 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
             let list = |g: usize| partition.groups[g].iter().map(u16::to_string).collect::<Vec<_>>().join(",");
             writeln!(
                 out,
-                "  tiles {}: a symmetry of the board's image of tiles {}, looked up in its table",
+                "  tiles {}: looked up in the table of tiles {} (their image in a mirror or rotation of the board)",
                 list(g),
                 list(src.table)
             )?;

@@ -15,6 +15,8 @@
 //! the region count, the region of each free cell) are computed when the index is made, from the
 //! shape and `k` alone: `C(n, k) * (n + 8)` bytes (5.8 MB for 6 tiles on 5x5).
 
+use std::sync::{Arc, Mutex, Weak};
+
 use rayon::prelude::*;
 
 use crate::error::Error;
@@ -30,10 +32,18 @@ pub struct ZeroIndex {
     placements: PatternIndex,
     n: usize,
     k: usize,
-    /// `binom[c * (MAX_GROUP + 1) + j]` = C(c, j), for `c <= n`, `j <= k`.
-    binom: Vec<u64>,
     /// `(k - 1 - i)!`: the weight of the `i`-th Lehmer digit.
     weights: [u64; MAX_GROUP],
+    /// The per-set facts, which depend on the shape and `k` alone: one copy for every group of
+    /// that size in the process (the 11 tables of `small-t` share 5.8 MB, and the cache).
+    facts: Arc<Facts>,
+}
+
+/// The per-set facts of a shape and a group size.
+#[derive(Debug)]
+struct Facts {
+    /// `binom[c * (MAX_GROUP + 1) + j]` = C(c, j), for `c <= n`, `j <= k`.
+    binom: Vec<u64>,
     /// `base << 8 | regions` for each set, then the total length alone.
     sets: Vec<u64>,
     /// `region[set * n + cell]`: the region of a free cell, or `u8::MAX` for an occupied one.
@@ -41,6 +51,12 @@ pub struct ZeroIndex {
     /// Neighbour masks of every cell.
     nbr: Vec<u64>,
 }
+
+/// Facts made earlier, by (rows, cols, k), while some index still holds them.
+type Made = Vec<((usize, usize, usize), Weak<Facts>)>;
+
+/// The facts made so far.
+static FACTS: Mutex<Made> = Mutex::new(Vec::new());
 
 impl ZeroIndex {
     /// The index of the group `tiles` (as [`PatternIndex::new`] takes them) on `shape`.
@@ -51,6 +67,208 @@ impl ZeroIndex {
     pub fn new(shape: Shape, tiles: &[u16]) -> Result<ZeroIndex, Error> {
         let placements = PatternIndex::new(shape, tiles)?;
         let (n, k) = (shape.cells(), placements.k());
+        let mut weights = [0u64; MAX_GROUP];
+        let mut w = 1u64;
+        for i in (0..k).rev() {
+            weights[i] = w;
+            w *= (k - i) as u64;
+        }
+        let key = (shape.rows(), shape.cols(), k);
+        let mut made = FACTS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        made.retain(|(_, f)| f.strong_count() > 0);
+        let facts = match made.iter().find(|(k2, _)| *k2 == key).and_then(|(_, f)| f.upgrade()) {
+            Some(f) => f,
+            None => {
+                let f = Arc::new(Facts::new(shape, k, w)?);
+                made.push((key, Arc::downgrade(&f)));
+                f
+            }
+        };
+        Ok(ZeroIndex { placements, n, k, weights, facts })
+    }
+
+    /// The board shape.
+    pub fn shape(&self) -> Shape {
+        self.placements.shape()
+    }
+
+    /// The group's tiles, ascending.
+    pub fn tiles(&self) -> &[u16] {
+        self.placements.tiles()
+    }
+
+    /// The number of tiles in the group.
+    pub fn k(&self) -> usize {
+        self.k
+    }
+
+    /// The number of entries: (placement, region) pairs.
+    pub fn len(&self) -> u64 {
+        self.facts.sets[self.facts.sets.len() - 1] >> 8
+    }
+
+    /// Whether the index has no entries (never: a group has at least one placement).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The (placement-only) index of the same group.
+    pub fn placements(&self) -> &PatternIndex {
+        &self.placements
+    }
+
+    /// The number of cell sets, `C(n, k)`.
+    pub fn sets(&self) -> usize {
+        self.facts.sets.len() - 1
+    }
+
+    /// The rank of the set of cells `mask` (exactly `k` bits, all below `n`).
+    #[inline]
+    pub fn set_rank(&self, mut mask: u64) -> usize {
+        let stride = MAX_GROUP + 1;
+        let mut rank = 0u64;
+        let mut j = 1;
+        while mask != 0 {
+            let c = mask.trailing_zeros() as usize;
+            rank += self.facts.binom[c * stride + j];
+            mask &= mask - 1;
+            j += 1;
+        }
+        rank as usize
+    }
+
+    /// The rank of the order of the group's tiles on their cells `cells` (in the group's tile
+    /// order), the set being `mask`.
+    #[inline]
+    pub fn order_rank(&self, mask: u64, cells: &[u8]) -> u64 {
+        let mut used = 0u64;
+        let mut rank = 0u64;
+        for (i, &c) in cells.iter().enumerate().take(self.k) {
+            let p = (mask & ((1u64 << c) - 1)).count_ones();
+            let below = (used & ((1u64 << p) - 1)).count_ones();
+            used |= 1 << p;
+            rank += (p - below) as u64 * self.weights[i];
+        }
+        rank
+    }
+
+    /// The entry of the group on `cells` (in the group's tile order) with the blank on `blank`,
+    /// the set of `cells` being `mask`.
+    #[inline]
+    pub fn index_with(&self, mask: u64, cells: &[u8], blank: u8) -> u64 {
+        let set = self.set_rank(mask);
+        let info = self.facts.sets[set];
+        let regions = info & 0xFF;
+        // most sets leave one region: no second load for them
+        let region = if regions > 1 { self.facts.region[set * self.n + blank as usize] as u64 } else { 0 };
+        (info >> 8) + self.order_rank(mask, cells) * regions + region
+    }
+
+    /// The entry of the group on `cells` (in the group's tile order) with the blank on `blank`
+    /// (a cell the group does not occupy).
+    #[inline]
+    pub fn index(&self, cells: &[u8], blank: u8) -> u64 {
+        let mask = cells.iter().take(self.k).fold(0u64, |m, &c| m | 1 << c);
+        self.index_with(mask, cells, blank)
+    }
+
+    /// The entry of `board` (its group's cells and its blank).
+    ///
+    /// # Errors
+    /// [`Error::ShapeMismatch`] for a board of another shape.
+    pub fn index_board(&self, board: &Board) -> Result<u64, Error> {
+        let cells = self.placements.cells_of(board)?;
+        Ok(self.index(&cells, board.blank() as u8))
+    }
+
+    /// The sets of cells in rank order.
+    pub fn set_masks(&self) -> Vec<u64> {
+        sets_in_order(self.n, self.k, self.sets())
+    }
+
+    /// The number of regions of set `set` and its first entry.
+    pub fn set_info(&self, set: usize) -> (usize, u64) {
+        ((self.facts.sets[set] & 0xFF) as usize, self.facts.sets[set] >> 8)
+    }
+
+    /// The region of `cell` (free) in set `set`.
+    pub fn region_of(&self, set: usize, cell: usize) -> u8 {
+        self.facts.region[set * self.n + cell]
+    }
+
+    /// Writes into `cells` (in the group's tile order) the cells of the order of rank `order` on
+    /// the set `mask`.
+    pub fn unrank_order(&self, mask: u64, order: u64, cells: &mut [u8]) {
+        let mut sorted = [0u8; 64];
+        let mut m = mask;
+        for slot in sorted.iter_mut().take(self.k) {
+            *slot = m.trailing_zeros() as u8;
+            m &= m - 1;
+        }
+        let mut used = 0u64;
+        let mut rest = order;
+        for (i, cell) in cells.iter_mut().enumerate().take(self.k) {
+            let digit = (rest / self.weights[i]) as u32;
+            rest %= self.weights[i];
+            // the digit-th position not used yet
+            let mut free = !used & ((1u64 << self.k) - 1);
+            for _ in 0..digit {
+                free &= free - 1;
+            }
+            let p = free.trailing_zeros();
+            used |= 1 << p;
+            *cell = sorted[p as usize];
+        }
+    }
+
+    /// The cells (in the group's tile order) and the region of entry `entry` (below
+    /// [`ZeroIndex::len`]).
+    pub fn locate(&self, entry: u64, cells: &mut [u8]) -> u8 {
+        let set = self.facts.sets[..self.facts.sets.len() - 1].partition_point(|&x| x >> 8 <= entry) - 1;
+        let (regions, base) = ((self.facts.sets[set] & 0xFF).max(1), self.facts.sets[set] >> 8);
+        // the set of rank `set`, greedily: for j = k down to 1, the largest cell c with
+        // C(c, j) <= what is left of the rank
+        let stride = MAX_GROUP + 1;
+        let mut rest = set as u64;
+        let mut mask = 0u64;
+        let mut top = self.n;
+        for j in (1..=self.k).rev() {
+            let c = (0..top).rev().find(|&c| self.facts.binom[c * stride + j] <= rest).unwrap_or(0);
+            rest -= self.facts.binom[c * stride + j];
+            mask |= 1 << c;
+            top = c;
+        }
+        self.unrank_order(mask, (entry - base) / regions, cells);
+        ((entry - base) % regions) as u8
+    }
+
+    /// The neighbour mask of every cell.
+    pub fn neighbours(&self) -> &[u64] {
+        &self.facts.nbr
+    }
+}
+
+/// The cells reachable from `seed` through `free`.
+fn flood(nbr: &[u64], seed: u64, free: u64) -> u64 {
+    let mut reach = seed;
+    let mut edge = seed;
+    while edge != 0 {
+        let mut grow = 0u64;
+        let mut e = edge;
+        while e != 0 {
+            grow |= nbr[e.trailing_zeros() as usize];
+            e &= e - 1;
+        }
+        edge = grow & free & !reach;
+        reach |= edge;
+    }
+    reach
+}
+
+impl Facts {
+    /// The facts of `k`-tile groups on `shape`, `orders` being `k!`.
+    fn new(shape: Shape, k: usize, orders: u64) -> Result<Facts, Error> {
+        let n = shape.cells();
         let stride = MAX_GROUP + 1;
         let mut binom = vec![0u64; (n + 1) * stride];
         for c in 0..=n {
@@ -66,13 +284,6 @@ impl ZeroIndex {
                 "a zero-aware table of {k} tiles on {shape} needs {count} cell sets, more than this build indexes"
             )));
         }
-        let mut weights = [0u64; MAX_GROUP];
-        let mut w = 1u64;
-        for i in (0..k).rev() {
-            weights[i] = w;
-            w *= (k - i) as u64;
-        }
-        let orders = w; // k!
         let nbr: Vec<u64> =
             (0..n).map(|c| Dir::ALL.iter().filter_map(|d| d.step(shape, c)).fold(0u64, |m, to| m | 1 << to)).collect();
         let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
@@ -109,185 +320,8 @@ impl ZeroIndex {
                 .ok_or_else(|| Error::BadShape(format!("a zero-aware table of {k} tiles on {shape} is too large")))?;
         }
         sets.push(base << 8);
-        Ok(ZeroIndex { placements, n, k, binom, weights, sets, region, nbr })
+        Ok(Facts { binom, sets, region, nbr })
     }
-
-    /// The board shape.
-    pub fn shape(&self) -> Shape {
-        self.placements.shape()
-    }
-
-    /// The group's tiles, ascending.
-    pub fn tiles(&self) -> &[u16] {
-        self.placements.tiles()
-    }
-
-    /// The number of tiles in the group.
-    pub fn k(&self) -> usize {
-        self.k
-    }
-
-    /// The number of entries: (placement, region) pairs.
-    pub fn len(&self) -> u64 {
-        self.sets[self.sets.len() - 1] >> 8
-    }
-
-    /// Whether the index has no entries (never: a group has at least one placement).
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The (placement-only) index of the same group.
-    pub fn placements(&self) -> &PatternIndex {
-        &self.placements
-    }
-
-    /// The number of cell sets, `C(n, k)`.
-    pub fn sets(&self) -> usize {
-        self.sets.len() - 1
-    }
-
-    /// The rank of the set of cells `mask` (exactly `k` bits, all below `n`).
-    #[inline]
-    pub fn set_rank(&self, mut mask: u64) -> usize {
-        let stride = MAX_GROUP + 1;
-        let mut rank = 0u64;
-        let mut j = 1;
-        while mask != 0 {
-            let c = mask.trailing_zeros() as usize;
-            rank += self.binom[c * stride + j];
-            mask &= mask - 1;
-            j += 1;
-        }
-        rank as usize
-    }
-
-    /// The rank of the order of the group's tiles on their cells `cells` (in the group's tile
-    /// order), the set being `mask`.
-    #[inline]
-    pub fn order_rank(&self, mask: u64, cells: &[u8]) -> u64 {
-        let mut used = 0u64;
-        let mut rank = 0u64;
-        for (i, &c) in cells.iter().enumerate().take(self.k) {
-            let p = (mask & ((1u64 << c) - 1)).count_ones();
-            let below = (used & ((1u64 << p) - 1)).count_ones();
-            used |= 1 << p;
-            rank += (p - below) as u64 * self.weights[i];
-        }
-        rank
-    }
-
-    /// The entry of the group on `cells` (in the group's tile order) with the blank on `blank`,
-    /// the set of `cells` being `mask`.
-    #[inline]
-    pub fn index_with(&self, mask: u64, cells: &[u8], blank: u8) -> u64 {
-        let set = self.set_rank(mask);
-        let info = self.sets[set];
-        let regions = info & 0xFF;
-        // most sets leave one region: no second load for them
-        let region = if regions > 1 { self.region[set * self.n + blank as usize] as u64 } else { 0 };
-        (info >> 8) + self.order_rank(mask, cells) * regions + region
-    }
-
-    /// The entry of the group on `cells` (in the group's tile order) with the blank on `blank`
-    /// (a cell the group does not occupy).
-    #[inline]
-    pub fn index(&self, cells: &[u8], blank: u8) -> u64 {
-        let mask = cells.iter().take(self.k).fold(0u64, |m, &c| m | 1 << c);
-        self.index_with(mask, cells, blank)
-    }
-
-    /// The entry of `board` (its group's cells and its blank).
-    ///
-    /// # Errors
-    /// [`Error::ShapeMismatch`] for a board of another shape.
-    pub fn index_board(&self, board: &Board) -> Result<u64, Error> {
-        let cells = self.placements.cells_of(board)?;
-        Ok(self.index(&cells, board.blank() as u8))
-    }
-
-    /// The sets of cells in rank order.
-    pub fn set_masks(&self) -> Vec<u64> {
-        sets_in_order(self.n, self.k, self.sets())
-    }
-
-    /// The number of regions of set `set` and its first entry.
-    pub fn set_info(&self, set: usize) -> (usize, u64) {
-        ((self.sets[set] & 0xFF) as usize, self.sets[set] >> 8)
-    }
-
-    /// The region of `cell` (free) in set `set`.
-    pub fn region_of(&self, set: usize, cell: usize) -> u8 {
-        self.region[set * self.n + cell]
-    }
-
-    /// Writes into `cells` (in the group's tile order) the cells of the order of rank `order` on
-    /// the set `mask`.
-    pub fn unrank_order(&self, mask: u64, order: u64, cells: &mut [u8]) {
-        let mut sorted = [0u8; 64];
-        let mut m = mask;
-        for slot in sorted.iter_mut().take(self.k) {
-            *slot = m.trailing_zeros() as u8;
-            m &= m - 1;
-        }
-        let mut used = 0u64;
-        let mut rest = order;
-        for (i, cell) in cells.iter_mut().enumerate().take(self.k) {
-            let digit = (rest / self.weights[i]) as u32;
-            rest %= self.weights[i];
-            // the digit-th position not used yet
-            let mut free = !used & ((1u64 << self.k) - 1);
-            for _ in 0..digit {
-                free &= free - 1;
-            }
-            let p = free.trailing_zeros();
-            used |= 1 << p;
-            *cell = sorted[p as usize];
-        }
-    }
-
-    /// The cells (in the group's tile order) and the region of entry `entry` (below
-    /// [`ZeroIndex::len`]).
-    pub fn locate(&self, entry: u64, cells: &mut [u8]) -> u8 {
-        let set = self.sets[..self.sets.len() - 1].partition_point(|&x| x >> 8 <= entry) - 1;
-        let (regions, base) = ((self.sets[set] & 0xFF).max(1), self.sets[set] >> 8);
-        // the set of rank `set`, greedily: for j = k down to 1, the largest cell c with
-        // C(c, j) <= what is left of the rank
-        let stride = MAX_GROUP + 1;
-        let mut rest = set as u64;
-        let mut mask = 0u64;
-        let mut top = self.n;
-        for j in (1..=self.k).rev() {
-            let c = (0..top).rev().find(|&c| self.binom[c * stride + j] <= rest).unwrap_or(0);
-            rest -= self.binom[c * stride + j];
-            mask |= 1 << c;
-            top = c;
-        }
-        self.unrank_order(mask, (entry - base) / regions, cells);
-        ((entry - base) % regions) as u8
-    }
-
-    /// The neighbour mask of every cell.
-    pub fn neighbours(&self) -> &[u64] {
-        &self.nbr
-    }
-}
-
-/// The cells reachable from `seed` through `free`.
-fn flood(nbr: &[u64], seed: u64, free: u64) -> u64 {
-    let mut reach = seed;
-    let mut edge = seed;
-    while edge != 0 {
-        let mut grow = 0u64;
-        let mut e = edge;
-        while e != 0 {
-            grow |= nbr[e.trailing_zeros() as usize];
-            e &= e - 1;
-        }
-        edge = grow & free & !reach;
-        reach |= edge;
-    }
-    reach
 }
 
 /// Every `k`-subset of `0..n` as a mask, in increasing numeric order (Gosper's hack), which is
