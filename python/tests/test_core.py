@@ -258,6 +258,19 @@ def test_pattern_databases_are_admissible_and_match_the_reference(tmp_path, eigh
         st.PatternDB.load(p, "1,2,3/4,5,6,7,8", dir=tmp_path, build_missing=False)
 
 
+def test_pattern_catalogues_take_the_largest_sum(tmp_path, eight):
+    p = st.Puzzle(3, 3)
+    a = st.PatternDB.load(p, "1,2,3,4/5,6,7,8", dir=tmp_path)
+    b = st.PatternDB.load(p, "1,2,5,6/3,4,7,8", dir=tmp_path)
+    cat = st.PatternDB.load(p, "1,2,3,4/5,6,7,8 + 1,2,5,6/3,4,7,8", dir=tmp_path)
+    assert cat.groups == [[1, 2, 3, 4], [5, 6, 7, 8], [1, 2, 5, 6], [3, 4, 7, 8]]
+    boards = eight.sample(20, 300, seed=9)
+    h = cat.h(boards)
+    assert (h == np.maximum(a.h(boards), b.h(boards))).all() and (h <= 20).all()
+    r = st.Solver(p, heuristic=cat).solve_batch(boards[:10])
+    assert (r.lengths == 20).all() and r.optimal.all()
+
+
 def test_file_tables_open_zero_copy(eight_file, eight):
     t = st.Table.open(eight_file)
     assert t.path == eight_file and t.distance(HARDEST) == 31
