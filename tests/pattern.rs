@@ -43,6 +43,15 @@ fn zset_of(goal: &Board, part: Partition, reflect: bool, bits: bool) -> PatternS
     PatternSet::new(goal, part, tables, reflect).unwrap()
 }
 
+/// `moves` take `start` to `goal`.
+fn assert_leads_to(start: &Board, moves: &[Dir], goal: &Board) {
+    let mut b = start.clone();
+    for &m in moves {
+        b.apply(m).unwrap();
+    }
+    assert_eq!(&b, goal, "{start}");
+}
+
 /// A board `moves` random moves from `goal` (never undoing the last one).
 fn walk(goal: &Board, moves: usize, rng: &mut SplitMix64) -> Board {
     let mut b = goal.clone();
@@ -355,11 +364,7 @@ fn catalogue_ida_is_optimal() {
                         Options { threads, prune: Some(Arc::clone(&prune3)), ..Options::new(Algorithm::IdaStar) };
                     let found = solve(&start, &goal3, Guide::Patterns(&pdb), &options).unwrap().unwrap();
                     assert_eq!(found.moves.len(), depth as usize, "{start} zero {zero} threads {threads}");
-                    let mut b = start.clone();
-                    for &m in &found.moves {
-                        b.apply(m).unwrap();
-                    }
-                    assert_eq!(b, goal3);
+                    assert_leads_to(&start, &found.moves, &goal3);
                 }
             }
         }
@@ -459,11 +464,7 @@ fn zero_aware_pruned_ida_is_optimal() {
                         Options { threads, prune: Some(Arc::clone(&prune3)), ..Options::new(Algorithm::IdaStar) };
                     let found = solve(&start, &goal3, Guide::Patterns(&pdb), &options).unwrap().unwrap();
                     assert_eq!(found.moves.len(), depth as usize, "{start} bits {bits} threads {threads}");
-                    let mut b = start.clone();
-                    for &m in &found.moves {
-                        b.apply(m).unwrap();
-                    }
-                    assert_eq!(b, goal3);
+                    assert_leads_to(&start, &found.moves, &goal3);
                 }
             }
         }
@@ -518,11 +519,7 @@ fn pattern_ida_is_optimal_on_the_8_puzzle() {
                     let options = Options { threads, ..Options::new(Algorithm::IdaStar) };
                     let found = solve(&start, &goal, Guide::Patterns(&pdb), &options).unwrap().unwrap();
                     assert_eq!(found.moves.len(), d, "{start} threads {threads}");
-                    let mut b = start.clone();
-                    for &m in &found.moves {
-                        b.apply(m).unwrap();
-                    }
-                    assert_eq!(b, goal);
+                    assert_leads_to(&start, &found.moves, &goal);
                 }
                 let astar =
                     solve(&start, &goal, Guide::Patterns(&pdb), &Options::new(Algorithm::AStar)).unwrap().unwrap();
@@ -564,11 +561,7 @@ fn pattern_ida_agrees_with_linear_conflict() {
                 found.stats.generated,
                 lc.stats.generated
             );
-            let mut b = start.clone();
-            for &m in &found.moves {
-                b.apply(m).unwrap();
-            }
-            assert_eq!(b, g44);
+            assert_leads_to(&start, &found.moves, &g44);
         }
     }
     let g54 = goal(shape(5, 4), "blank-last");
@@ -621,11 +614,7 @@ fn astar_ida_is_optimal_and_reproducible() {
                 };
                 let found = solve(&start, &goal3, Guide::Patterns(&pdb), &options).unwrap().unwrap();
                 assert_eq!(found.moves.len(), depth as usize, "{start} budget {budget} threads {threads}");
-                let mut b = start.clone();
-                for &m in &found.moves {
-                    b.apply(m).unwrap();
-                }
-                assert_eq!(b, goal3);
+                assert_leads_to(&start, &found.moves, &goal3);
             }
         }
     }

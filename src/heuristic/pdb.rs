@@ -17,8 +17,8 @@ use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 use crate::index::pattern::PatternIndex;
-use crate::index::zero::ZeroIndex;
-use crate::puzzle::board::{Board, Dir, Shape};
+use crate::index::zero::{one_region, ZeroIndex};
+use crate::puzzle::board::{Board, Shape};
 use crate::puzzle::goal::Goal;
 use crate::table::format::Encoding;
 use crate::table::pattern::{working_bytes, PatternTable, ZeroWalk};
@@ -204,25 +204,9 @@ impl Partition {
             CATALOGUES.iter().find(|c| c.name == text && c.rows == shape.rows() && c.cols == shape.cols())
         {
             let map = corner_map(goal).ok_or_else(|| not_corner(goal))?;
-            let mut all: Option<Partition> = None;
-            for part in cat.parts {
-                let groups = part
-                    .iter()
-                    .map(|cells| {
-                        let mut g: Vec<u16> = cells.iter().map(|&c| goal.cells()[map[c as usize]]).collect();
-                        g.sort_unstable();
-                        g
-                    })
-                    .collect();
-                let p = Partition::checked(goal, cat.name.to_string(), groups)?;
-                all = Some(match all {
-                    None => p,
-                    Some(a) => a.join(p)?,
-                });
-            }
-            let mut all = all.expect("a catalogue has partitions");
-            all.name = cat.name.to_string();
-            return Ok(all);
+            let parts =
+                cat.parts.iter().map(|part| Partition::checked(goal, cat.name.to_string(), laid_out(goal, &map, part)));
+            return Partition::join_all(parts, cat.name.to_string());
         }
         if text.contains([',', '/']) || text.parse::<u16>().is_ok() {
             return Partition::explicit(goal, text);
@@ -233,13 +217,8 @@ impl Partition {
         let Some(named) = NAMED.iter().find(|p| p.name == text && p.rows == shape.rows() && p.cols == shape.cols())
         else {
             let known = Partition::names(shape);
-            let others: Vec<String> = NAMED
-                .iter()
-                .map(|p| (p.name, p.rows, p.cols))
-                .chain(CATALOGUES.iter().map(|c| (c.name, c.rows, c.cols)))
-                .filter(|p| p.0 == text)
-                .map(|p| format!("{}x{}", p.1, p.2))
-                .collect();
+            let others: Vec<String> =
+                every_name().filter(|p| p.0 == text).map(|p| format!("{}x{}", p.1, p.2)).collect();
             let hint = if !others.is_empty() {
                 format!("`{text}` is a partition of {}, not {shape}", others.join(", "))
             } else {
@@ -251,35 +230,29 @@ impl Partition {
             )));
         };
         let map = corner_map(goal).ok_or_else(|| not_corner(goal))?;
-        let groups = named
-            .cells
-            .iter()
-            .map(|cells| {
-                let mut g: Vec<u16> = cells.iter().map(|&c| goal.cells()[map[c as usize]]).collect();
-                g.sort_unstable();
-                g
-            })
-            .collect();
-        Partition::checked(goal, named.name.to_string(), groups)
+        Partition::checked(goal, named.name.to_string(), laid_out(goal, &map, named.cells))
     }
 
     /// Several partitions joined by `+`: `7-8+1,2,3,4,5,6/...`.
     fn joined(goal: &Board, text: &str) -> Result<Partition, Error> {
-        let mut all: Option<Partition> = None;
-        for piece in text.split('+') {
+        let parts = text.split('+').map(|piece| {
             if piece.trim().is_empty() {
                 return Err(Error::BadOption(format!(
                     "--pattern {text} has an empty partition: join partitions with a single + (like 7-8+1,2,3,4,5,6/7,8,9,10,11,12,13,14,15)"
                 )));
             }
-            let p = Partition::parse_unshared(goal, piece)?;
-            all = Some(match all {
-                None => p,
-                Some(a) => a.join(p)?,
-            });
+            Partition::parse_unshared(goal, piece)
+        });
+        Partition::join_all(parts, text.split('+').map(str::trim).collect::<Vec<_>>().join("+"))
+    }
+
+    /// The catalogue of `parts` (at least one), named `name`.
+    fn join_all(mut parts: impl Iterator<Item = Result<Partition, Error>>, name: String) -> Result<Partition, Error> {
+        let mut all = parts.next().expect("a catalogue has partitions")?;
+        for p in parts {
+            all = all.join(p?)?;
         }
-        let mut all = all.expect("split gives at least one piece");
-        all.name = text.split('+').map(str::trim).collect::<Vec<_>>().join("+");
+        all.name = name;
         Ok(all)
     }
 
@@ -326,8 +299,7 @@ impl Partition {
 
     /// This partition with every group on its own table (no sharing by symmetry).
     pub fn unshared(mut self) -> Partition {
-        let n = self.shape.cells();
-        self.sources = self.groups.iter().enumerate().map(|(g, t)| Source::own(g, n, t.len())).collect();
+        self.sources = own_sources(self.shape, &self.groups);
         self
     }
 
@@ -434,7 +406,7 @@ impl Partition {
             })
             .collect();
         let parts = vec![(0..groups.len()).collect()];
-        let sources = groups.iter().enumerate().map(|(g, t)| Source::own(g, n, t.len())).collect();
+        let sources = own_sources(shape, &groups);
         Partition { shape, name: "auto".into(), groups, parts, sources }
     }
 
@@ -452,28 +424,19 @@ impl Partition {
             }
         }
         let parts = vec![(0..groups.len()).collect()];
-        let sources = groups.iter().enumerate().map(|(g, t)| Source::own(g, shape.cells(), t.len())).collect();
+        let sources = own_sources(shape, &groups);
         Ok(Partition { shape, name, groups, parts, sources })
     }
 
     /// The names of the partitions and catalogues of `shape` (besides `auto`).
     pub fn names(shape: Shape) -> Vec<&'static str> {
-        NAMED
-            .iter()
-            .map(|p| (p.name, p.rows, p.cols))
-            .chain(CATALOGUES.iter().map(|c| (c.name, c.rows, c.cols)))
-            .filter(|p| p.1 == shape.rows() && p.2 == shape.cols())
-            .map(|p| p.0)
-            .collect()
+        every_name().filter(|p| p.1 == shape.rows() && p.2 == shape.cols()).map(|p| p.0).collect()
     }
 
     /// Every named partition for the listing: (shape, name, what it is, groups for the goal with
     /// the blank first).
     pub fn catalogue() -> Vec<(Shape, &'static str, &'static str, Partition)> {
-        NAMED
-            .iter()
-            .map(|p| (p.name, p.rows, p.cols, p.about))
-            .chain(CATALOGUES.iter().map(|c| (c.name, c.rows, c.cols, c.about)))
+        every_name()
             .filter_map(|(name, rows, cols, about)| {
                 let shape = Shape::new(rows, cols).ok()?;
                 let goal = Goal::BlankFirst.board(shape).ok()?;
@@ -528,24 +491,30 @@ fn symmetries(shape: Shape) -> Vec<Vec<usize>> {
     out
 }
 
-/// Whether the cells outside `occupied` form one connected region.
-fn one_region(shape: Shape, occupied: u64) -> bool {
-    let n = shape.cells();
-    let free: Vec<usize> = (0..n).filter(|&c| occupied >> c & 1 == 0).collect();
-    let Some(&first) = free.first() else { return true };
-    let mut seen = 1u64 << first;
-    let mut stack = vec![first];
-    while let Some(c) = stack.pop() {
-        for d in Dir::ALL {
-            if let Some(to) = d.step(shape, c) {
-                if occupied >> to & 1 == 0 && seen >> to & 1 == 0 {
-                    seen |= 1 << to;
-                    stack.push(to);
-                }
-            }
-        }
-    }
-    seen.count_ones() as usize == free.len()
+/// Every named partition and catalogue: (name, rows, columns, what it is).
+fn every_name() -> impl Iterator<Item = (&'static str, usize, usize, &'static str)> {
+    NAMED
+        .iter()
+        .map(|p| (p.name, p.rows, p.cols, p.about))
+        .chain(CATALOGUES.iter().map(|c| (c.name, c.rows, c.cols, c.about)))
+}
+
+/// Every group on its own table.
+fn own_sources(shape: Shape, groups: &[Vec<u16>]) -> Vec<Source> {
+    groups.iter().enumerate().map(|(g, t)| Source::own(g, shape.cells(), t.len())).collect()
+}
+
+/// The groups of a named layout, `cells` of the blank-top-left goal, as the tiles `goal` has on
+/// the cells `map` gives them.
+fn laid_out(goal: &Board, map: &[usize], cells: &[&[u8]]) -> Vec<Vec<u16>> {
+    cells
+        .iter()
+        .map(|cells| {
+            let mut g: Vec<u16> = cells.iter().map(|&c| goal.cells()[map[c as usize]]).collect();
+            g.sort_unstable();
+            g
+        })
+        .collect()
 }
 
 fn not_corner(goal: &Board) -> Error {

@@ -248,6 +248,21 @@ impl ZeroIndex {
     }
 }
 
+/// Each cell's neighbours as a mask.
+fn neighbour_masks(shape: Shape) -> Vec<u64> {
+    (0..shape.cells())
+        .map(|c| Dir::ALL.iter().filter_map(|d| d.step(shape, c)).fold(0u64, |m, to| m | 1 << to))
+        .collect()
+}
+
+/// Whether the cells of `shape` outside `occupied` form one region (or none).
+pub fn one_region(shape: Shape, occupied: u64) -> bool {
+    let n = shape.cells();
+    let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
+    let free = full & !occupied;
+    free == 0 || flood(&neighbour_masks(shape), free & free.wrapping_neg(), free) == free
+}
+
 /// The cells reachable from `seed` through `free`.
 fn flood(nbr: &[u64], seed: u64, free: u64) -> u64 {
     let mut reach = seed;
@@ -284,8 +299,7 @@ impl Facts {
                 "a zero-aware table of {k} tiles on {shape} needs {count} cell sets, more than this build indexes"
             )));
         }
-        let nbr: Vec<u64> =
-            (0..n).map(|c| Dir::ALL.iter().filter_map(|d| d.step(shape, c)).fold(0u64, |m, to| m | 1 << to)).collect();
+        let nbr = neighbour_masks(shape);
         let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         // the sets in rank order (colexicographic: increasing as numbers), then their regions
         let masks = sets_in_order(n, k, count as usize);

@@ -217,32 +217,19 @@ impl<'s, 'a> Searcher<'s, 'a> {
             limit_hit: false,
             skip: NO_SKIP,
         };
-        for (c, &t) in start.cells().iter().enumerate() {
-            s.cells[c] = t as u8;
-            let (views, len) = &sh.tile_views[t as usize];
-            for &(v, i) in &views[..*len as usize] {
-                let m = sh.map(v as usize, c as u8);
-                s.vcells[v as usize][i as usize] = m;
-                s.vmask[v as usize] |= 1 << m;
-            }
-        }
+        let cells: Vec<u8> = start.cells().iter().map(|&t| t as u8).collect();
+        s.place(&cells);
         let g = sh.groups.len();
         for v in 0..sh.views {
             let k = sh.groups[v % g].k;
             s.vals[v] = sh.tables[v % g].value(&s.vcells[v][..k], sh.map(v, s.blank));
-            let mut m = sh.view_sums[v];
-            while m != 0 {
-                s.sums[m.trailing_zeros() as usize] += s.vals[v];
-                m &= m - 1;
-            }
         }
-        s.h = s.sums[..sh.sums].iter().copied().max().unwrap_or(0);
+        s.add_up();
         s
     }
 
-    /// Puts this searcher on the board `cells` whose views' entries are `vals` (as stored by
-    /// A*+IDA*), with an empty path.
-    fn load(&mut self, cells: &[u8], vals: &[u8]) {
+    /// Puts the tiles as on `cells` (row-major, 0 the blank) into every view.
+    fn place(&mut self, cells: &[u8]) {
         let sh = self.sh;
         self.vmask.iter_mut().for_each(|m| *m = 0);
         for (c, &t) in cells.iter().enumerate() {
@@ -257,16 +244,30 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 self.vmask[v as usize] |= 1 << m;
             }
         }
+    }
+
+    /// The sums and the estimate from the views' entries.
+    fn add_up(&mut self) {
+        let sh = self.sh;
         self.sums = [0; MAX_SUMS];
-        for (v, &val) in vals.iter().enumerate() {
-            self.vals[v] = val as u32;
+        for (v, &val) in self.vals.iter().enumerate() {
             let mut m = sh.view_sums[v];
             while m != 0 {
-                self.sums[m.trailing_zeros() as usize] += val as u32;
+                self.sums[m.trailing_zeros() as usize] += val;
                 m &= m - 1;
             }
         }
         self.h = self.sums[..sh.sums].iter().copied().max().unwrap_or(0);
+    }
+
+    /// Puts this searcher on the board `cells` whose views' entries are `vals` (as stored by
+    /// A*+IDA*), with an empty path.
+    fn load(&mut self, cells: &[u8], vals: &[u8]) {
+        self.place(cells);
+        for (v, &val) in vals.iter().enumerate() {
+            self.vals[v] = val as u32;
+        }
+        self.add_up();
         self.path.clear();
     }
 
@@ -464,6 +465,19 @@ impl<'s, 'a> Searcher<'s, 'a> {
     }
 }
 
+/// The move-pruning machine of `options`, or one that forbids only the move straight back, made
+/// into `made`.
+fn machine<'a>(
+    options: &'a Options,
+    shape: crate::puzzle::board::Shape,
+    made: &'a mut Option<MovePruner>,
+) -> Result<&'a MovePruner, Error> {
+    match options.prune.as_deref() {
+        Some(m) => Ok(m),
+        None => Ok(made.insert(MovePruner::generate(shape, 2)?)),
+    }
+}
+
 /// What the searchers of `start` with `set` share, pruned by `fsm`.
 ///
 /// # Errors
@@ -595,15 +609,8 @@ pub(super) fn idastar(
     threads: usize,
 ) -> Result<Option<(Vec<Dir>, Stats)>, Error> {
     let began = Instant::now();
-    let parent_only;
-    let fsm = match options.prune.as_deref() {
-        Some(m) => m,
-        None => {
-            parent_only = MovePruner::generate(start.shape(), 2)?;
-            &parent_only
-        }
-    };
-    let sh = shared(start, set, options, fsm)?;
+    let mut parent_only = None;
+    let sh = shared(start, set, options, machine(options, start.shape(), &mut parent_only)?)?;
     let root = Searcher::new(&sh, start);
     let mut stats = Stats { generated: 1, ..Stats::default() };
     if root.is_goal() {
@@ -617,12 +624,7 @@ pub(super) fn idastar(
             if threads > 1 { iterate_parallel(&root, bound, threads) } else { iterate(&root, bound) };
         stats.generated += generated;
         stats.expanded += expanded;
-        if let Some(watch) = &options.watch {
-            watch.set_generated(stats.generated);
-            if watch.is_cancelled() {
-                return Err(Error::Cancelled { generated: stats.generated });
-            }
-        }
+        watched(options, stats.generated)?;
         if let Some(path) = found {
             stats.peak_open = path.len() as u64;
             stats.stored = stats.peak_open;
@@ -630,21 +632,46 @@ pub(super) fn idastar(
             stats.elapsed = began.elapsed();
             return Ok(Some((path.iter().map(|&d| Dir::ALL[d as usize]).collect(), stats)));
         }
-        if let Some(max) = options.max_nodes {
-            if stats.generated > max {
-                return Err(Error::SearchLimit {
-                    what: format!("the limit of {max} nodes"),
-                    generated: stats.generated,
-                    bytes: 0,
-                    algorithm: "idastar",
-                });
-            }
-        }
+        within_limit(options, stats.generated, false, 0, "idastar")?;
         if next == u32::MAX {
             return Ok(None); // every branch ended: cannot happen for a solvable board
         }
         bound = next;
     }
+}
+
+/// Records `generated` on the watch of `options`; [`Error::Cancelled`] when it was stopped.
+fn watched(options: &Options, generated: u64) -> Result<(), Error> {
+    match &options.watch {
+        Some(watch) => {
+            watch.set_generated(generated);
+            if watch.is_cancelled() {
+                return Err(Error::Cancelled { generated });
+            }
+            Ok(())
+        }
+        None => Ok(()),
+    }
+}
+
+/// [`Error::SearchLimit`] once `generated` passes the node limit of `options` (or a worker
+/// stopped at it: `hit`), the search holding `bytes`.
+fn within_limit(
+    options: &Options,
+    generated: u64,
+    hit: bool,
+    bytes: u64,
+    algorithm: &'static str,
+) -> Result<(), Error> {
+    if hit || options.max_nodes.is_some_and(|m| generated > m) {
+        return Err(Error::SearchLimit {
+            what: format!("the limit of {} nodes", options.max_nodes.unwrap_or(0)),
+            generated,
+            bytes,
+            algorithm,
+        });
+    }
+    Ok(())
 }
 
 /// One iteration on this thread: (solution, generated, expanded, next bound).
@@ -781,15 +808,8 @@ pub(super) fn astar_ida(
     use std::cmp::Reverse;
     use std::collections::{BinaryHeap, HashMap};
     let began = Instant::now();
-    let parent_only;
-    let fsm = match options.prune.as_deref() {
-        Some(m) => m,
-        None => {
-            parent_only = MovePruner::generate(start.shape(), 2)?;
-            &parent_only
-        }
-    };
-    let sh = shared(start, set, options, fsm)?;
+    let mut parent_only = None;
+    let sh = shared(start, set, options, machine(options, start.shape(), &mut parent_only)?)?;
     let n = sh.n;
     if n > 25 {
         return Err(Error::BadShape(format!("{}: astar-ida goes up to 25 cells; use idastar", start.shape())));
@@ -873,23 +893,12 @@ pub(super) fn astar_ida(
         }
         stats.peak_open = stats.peak_open.max(open.len() as u64);
         if stats.expanded.is_multiple_of(4096) {
-            if let Some(watch) = &options.watch {
-                watch.set_generated(stats.generated);
-                if watch.is_cancelled() {
-                    return Err(Error::Cancelled { generated: stats.generated });
-                }
-            }
-            if options.max_nodes.is_some_and(|m| stats.generated > m) {
-                return Err(Error::SearchLimit {
-                    what: format!("the limit of {} nodes", options.max_nodes.unwrap_or(0)),
-                    generated: stats.generated,
-                    bytes: stored.len() as u64 * per_board,
-                    algorithm: "astar-ida",
-                });
-            }
+            watched(options, stats.generated)?;
+            within_limit(options, stats.generated, false, stored.len() as u64 * per_board, "astar-ida")?;
         }
     }
-    // the frontier: the open boards (each once: a board's latest record), by f, then h
+    // the frontier: the open boards (each once: a board's latest record), in the order IDA*
+    // from the start would meet them, so the last iteration meets the solution as soon as there
     let mut frontier: Vec<(u32, u32, u32)> = open
         .into_iter()
         .map(|Reverse(e)| e)
@@ -899,20 +908,16 @@ pub(super) fn astar_ida(
         })
         .collect();
     drop(seen);
-    frontier.sort_unstable();
-    frontier.dedup();
+    frontier.sort_unstable_by_key(|&(f, h, i)| (stored[i as usize].order, f, h, i));
     let kept = stored.len() as u64;
-    let Some(&(mut bound, ..)) = frontier.first() else {
+    let Some(mut bound) = frontier.iter().map(|e| e.0).min() else {
         return Ok(None); // every board was closed: cannot happen for a solvable board
     };
     sh.generated.store(stats.generated, Relaxed);
     loop {
         stats.iterations += 1;
-        // the boards within the bound, in the order IDA* from the start would meet them: in the
-        // last iteration the solution is met as soon as there
-        let within = frontier.partition_point(|&(f, ..)| f <= bound);
-        let mut order: Vec<usize> = (0..within).collect();
-        order.sort_by_key(|&k| stored[frontier[k].2 as usize].order);
+        let order: Vec<usize> = (0..frontier.len()).filter(|&k| frontier[k].0 <= bound).collect();
+        let within = order.len();
         let next = std::sync::atomic::AtomicUsize::new(0);
         sh.stop.store(false, Relaxed);
         let work = |mut s: Searcher| {
@@ -949,7 +954,7 @@ pub(super) fn astar_ida(
         } else {
             vec![work(s.clone())]
         };
-        let mut next_bound = frontier.get(within).map_or(u32::MAX, |e| e.0);
+        let mut next_bound = frontier.iter().map(|e| e.0).filter(|&f| f > bound).min().unwrap_or(u32::MAX);
         let mut solution: Option<(usize, usize, Vec<u8>)> = None;
         let mut limit_hit = false;
         for (found, g, e, nb, hit) in results {
@@ -969,20 +974,8 @@ pub(super) fn astar_ida(
             path.extend(below);
             return finish(path, stats, kept);
         }
-        if let Some(watch) = &options.watch {
-            watch.set_generated(stats.generated);
-            if watch.is_cancelled() {
-                return Err(Error::Cancelled { generated: stats.generated });
-            }
-        }
-        if limit_hit || options.max_nodes.is_some_and(|m| stats.generated > m) {
-            return Err(Error::SearchLimit {
-                what: format!("the limit of {} nodes", options.max_nodes.unwrap_or(0)),
-                generated: stats.generated,
-                bytes: kept * per_board,
-                algorithm: "astar-ida",
-            });
-        }
+        watched(options, stats.generated)?;
+        within_limit(options, stats.generated, limit_hit, kept * per_board, "astar-ida")?;
         if next_bound == u32::MAX {
             return Ok(None);
         }
