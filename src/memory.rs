@@ -16,6 +16,16 @@ pub(crate) fn prefetch<T>(value: &T) {
     let _ = value;
 }
 
+/// A vector of the items of `items` (exactly `len` of them), its memory advised for huge pages
+/// before it is written: for tables of a few megabytes and more that a search reads at random
+/// (only the whole 2 MiB pages inside the allocation can be huge).
+pub(crate) fn huge_vec<T>(len: usize, items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut v = Vec::with_capacity(len);
+    advise_huge_pages(v.as_mut_ptr() as *mut u8, len * std::mem::size_of::<T>());
+    v.extend(items);
+    v
+}
+
 /// Asks the kernel to back `len` bytes at `ptr` with transparent huge pages, where it can (random
 /// reads and writes over gigabytes then miss the TLB far less).
 pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {

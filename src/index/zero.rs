@@ -21,6 +21,7 @@ use rayon::prelude::*;
 
 use crate::error::Error;
 use crate::index::pattern::{PatternIndex, MAX_GROUP};
+use crate::memory::{huge_vec, prefetch};
 use crate::puzzle::board::{Board, Dir, Shape};
 
 /// The most bytes the per-set facts of an index may take.
@@ -44,8 +45,12 @@ pub struct ZeroIndex {
 struct Facts {
     /// `binom[c * (MAX_GROUP + 1) + j]` = C(c, j), for `c <= n`, `j <= k`.
     binom: Vec<u64>,
-    /// `base << 8 | regions` for each set, then the total length alone.
-    sets: Vec<u64>,
+    /// `before << REGION_BITS | regions` for each set, `before` being the regions of the sets
+    /// before it (the set's first entry is `before * orders`), then the total alone: 4 bytes a
+    /// set, so that the 24-puzzle's 6-tile sets fit in a core's cache.
+    sets: Vec<u32>,
+    /// `k!`, the orders of the group's tiles on a set.
+    orders: u64,
     /// `region[set * n + cell]`: the region of a free cell, or `u8::MAX` for an occupied one.
     region: Vec<u8>,
     /// Neighbour masks of every cell.
@@ -104,7 +109,7 @@ impl ZeroIndex {
 
     /// The number of entries: (placement, region) pairs.
     pub fn len(&self) -> u64 {
-        self.facts.sets[self.facts.sets.len() - 1] >> 8
+        self.facts.info(self.facts.sets.len() - 1).1
     }
 
     /// Whether the index has no entries (never: a group has at least one placement).
@@ -156,12 +161,25 @@ impl ZeroIndex {
     /// the set of `cells` being `mask`.
     #[inline]
     pub fn index_with(&self, mask: u64, cells: &[u8], blank: u8) -> u64 {
-        let set = self.set_rank(mask);
-        let info = self.facts.sets[set];
-        let regions = info & 0xFF;
+        self.index_in(self.set_rank(mask), mask, cells, blank)
+    }
+
+    /// Asks for the per-set facts that [`ZeroIndex::index_in`] reads for set `set` and the
+    /// blank on `blank` to be brought into the cache (a search issues these for every child
+    /// before it computes any index, so the misses overlap).
+    #[inline(always)]
+    pub fn prefetch_set(&self, set: usize, blank: u8) {
+        prefetch(&self.facts.sets[set]);
+        prefetch(&self.facts.region[set * self.n + blank as usize]);
+    }
+
+    /// [`ZeroIndex::index_with`] for a set already ranked: `set` is the rank of `mask`.
+    #[inline]
+    pub fn index_in(&self, set: usize, mask: u64, cells: &[u8], blank: u8) -> u64 {
+        let (regions, base) = self.facts.info(set);
         // most sets leave one region: no second load for them
         let region = if regions > 1 { self.facts.region[set * self.n + blank as usize] as u64 } else { 0 };
-        (info >> 8) + self.order_rank(mask, cells) * regions + region
+        base + self.order_rank(mask, cells) * regions + region
     }
 
     /// The entry of the group on `cells` (in the group's tile order) with the blank on `blank`
@@ -188,7 +206,8 @@ impl ZeroIndex {
 
     /// The number of regions of set `set` and its first entry.
     pub fn set_info(&self, set: usize) -> (usize, u64) {
-        ((self.facts.sets[set] & 0xFF) as usize, self.facts.sets[set] >> 8)
+        let (regions, base) = self.facts.info(set);
+        (regions as usize, base)
     }
 
     /// The region of `cell` (free) in set `set`.
@@ -224,8 +243,11 @@ impl ZeroIndex {
     /// The cells (in the group's tile order) and the region of entry `entry` (below
     /// [`ZeroIndex::len`]).
     pub fn locate(&self, entry: u64, cells: &mut [u8]) -> u8 {
-        let set = self.facts.sets[..self.facts.sets.len() - 1].partition_point(|&x| x >> 8 <= entry) - 1;
-        let (regions, base) = ((self.facts.sets[set] & 0xFF).max(1), self.facts.sets[set] >> 8);
+        let sets = self.facts.sets.len() - 1;
+        let orders = self.facts.orders;
+        let set = self.facts.sets[..sets].partition_point(|&w| (w >> REGION_BITS) as u64 * orders <= entry) - 1;
+        let (regions, base) = self.facts.info(set);
+        let regions = regions.max(1);
         // the set of rank `set`, greedily: for j = k down to 1, the largest cell c with
         // C(c, j) <= what is left of the rank
         let stride = MAX_GROUP + 1;
@@ -280,7 +302,17 @@ fn flood(nbr: &[u64], seed: u64, free: u64) -> u64 {
     reach
 }
 
+/// The bits of a set's region count in [`Facts::sets`].
+const REGION_BITS: u32 = 6;
+
 impl Facts {
+    /// The number of regions of set `set` and its first entry.
+    #[inline(always)]
+    fn info(&self, set: usize) -> (u64, u64) {
+        let word = self.sets[set];
+        ((word & ((1 << REGION_BITS) - 1)) as u64, (word >> REGION_BITS) as u64 * self.orders)
+    }
+
     /// The facts of `k`-tile groups on `shape`, `orders` being `k!`.
     fn new(shape: Shape, k: usize, orders: u64) -> Result<Facts, Error> {
         let n = shape.cells();
@@ -303,7 +335,7 @@ impl Facts {
         let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
         // the sets in rank order (colexicographic: increasing as numbers), then their regions
         let masks = sets_in_order(n, k, count as usize);
-        let mut region = vec![u8::MAX; masks.len() * n];
+        let mut region = huge_vec(masks.len() * n, std::iter::repeat_n(u8::MAX, masks.len() * n));
         let counts: Vec<u8> = region
             .par_chunks_mut(n)
             .zip(masks.par_iter())
@@ -324,17 +356,21 @@ impl Facts {
                 r
             })
             .collect();
+        let too_large = || Error::BadShape(format!("a zero-aware table of {k} tiles on {shape} is too large"));
         let mut sets = Vec::with_capacity(masks.len() + 1);
-        let mut base = 0u64;
+        let mut before = 0u32;
         for &r in &counts {
-            sets.push(base << 8 | r as u64);
-            base = base
-                .checked_add(orders * r as u64)
-                .filter(|&b| b < 1 << 55)
-                .ok_or_else(|| Error::BadShape(format!("a zero-aware table of {k} tiles on {shape} is too large")))?;
+            if r as u32 >= 1 << REGION_BITS {
+                return Err(too_large());
+            }
+            sets.push(before << REGION_BITS | r as u32);
+            before = before.checked_add(r as u32).filter(|&b| b < 1 << (32 - REGION_BITS)).ok_or_else(too_large)?;
         }
-        sets.push(base << 8);
-        Ok(Facts { binom, sets, region, nbr })
+        sets.push(before << REGION_BITS);
+        if (before as u64).checked_mul(orders).is_none_or(|total| total >= 1 << 55) {
+            return Err(too_large());
+        }
+        Ok(Facts { binom, sets, orders, region, nbr })
     }
 }
 

@@ -174,6 +174,15 @@ impl MovePruner {
         self.next[4 * state as usize + dir]
     }
 
+    /// Asks for `state`'s transitions to be brought into the cache (a search issues this for a
+    /// child before it expands it).
+    #[inline(always)]
+    pub fn prefetch(&self, state: u32) {
+        if let Some(row) = self.next.get(4 * state as usize) {
+            crate::memory::prefetch(row);
+        }
+    }
+
     /// The machine as a file's bytes (the layout of the module doc).
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut b = vec![0u8; HEADER_LEN + 4 * self.next.len()];
@@ -230,7 +239,7 @@ impl MovePruner {
         if b[15] != 0 || b[20..24] != [0; 4] || b[36..40] != [0; 4] {
             return Err(corrupt("reserved bytes are not 0".into()));
         }
-        let next: Vec<u32> = (0..4 * states).map(|i| LE::read_u32(&b[HEADER_LEN + 4 * i..])).collect();
+        let next = crate::memory::huge_vec(4 * states, (0..4 * states).map(|i| LE::read_u32(&b[HEADER_LEN + 4 * i..])));
         // every state must sit on one cell, consistent with every move into it
         let mut cell = vec![usize::MAX; states];
         let mut queue: Vec<u32> = (0..n as u32).collect();
