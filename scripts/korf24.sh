@@ -24,7 +24,9 @@
 #                    across both cores took 38.9 s in all, one per core about 76 s of wall time:
 #                    the parallel last iteration often meets the solution sooner (instance 1:
 #                    21.9 s on two threads, 124 s on one), though without that luck one per core
-#                    is about 1.3x faster (instances 44 and 25: 13.4 s against 17.3 s)
+#                    is about 1.3x faster (instances 44 and 25: 13.4 s against 17.3 s). With
+#                    small-t (commit 1d4a754), instances 22 and 13 took 67 s one after the other
+#                    on both cores, 82 s side by side on one core each
 #   --limit SECONDS  give an instance up after this long (default: 7200); it is not recorded
 #   --dir DIR        where the tables are kept (default: tables/)
 #   --results FILE   the results file (default: data/korf24-results.tsv)
