@@ -149,7 +149,7 @@ impl Shared<'_> {
 }
 
 /// A child's new entries in the views of the tile it moves, and its sums as far as they are read.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 struct Child {
     dir: u8,
     to: u8,
@@ -285,7 +285,21 @@ impl<'s, 'a> Searcher<'s, 'a> {
         let sh = self.sh;
         sh.fsm.prefetch(state);
         let len = sh.tile_views[self.cells[to as usize] as usize].1;
-        Child { dir, to, state, len, read: 0, slots: [0; MAX_TILE_VIEWS], vals: [0; MAX_TILE_VIEWS], sums: self.sums }
+        Child { dir, to, state, len, sums: self.sums, ..Child::default() }
+    }
+
+    /// `child`'s views `from..to` (of those of the tile it moves): their index among them, the
+    /// view, and the tile's slot in it.
+    #[inline(always)]
+    fn views(
+        &self,
+        child: &Child,
+        from: usize,
+        to: usize,
+    ) -> impl Iterator<Item = (usize, usize, usize)> + use<'s, 'a> {
+        let views = &self.sh.tile_views[self.cells[child.to as usize] as usize].0;
+        let to = to.min(child.len as usize);
+        views[from.min(to)..to].iter().enumerate().map(move |(j, &(v, i))| (from + j, v as usize, i as usize))
     }
 
     /// For `child`'s views `from..to` in zero-aware tables, the ranks of their cell sets, the
@@ -294,9 +308,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
     fn ranks(&self, child: &mut Child, from_view: usize, to_view: usize) {
         let sh = self.sh;
         let (from, to) = (self.blank, child.to);
-        let views = &sh.tile_views[self.cells[to as usize] as usize].0;
-        for (j, &(v, _)) in views.iter().enumerate().take(to_view.min(child.len as usize)).skip(from_view) {
-            let v = v as usize;
+        for (j, v, _) in self.views(child, from_view, to_view) {
             if let Some(z) = sh.groups[v % sh.groups.len()].zero {
                 let (f, t) = (sh.map(v, from), sh.map(v, to));
                 let set = z.set_rank(self.vmask[v] ^ (1 << f | 1 << t));
@@ -312,19 +324,17 @@ impl<'s, 'a> Searcher<'s, 'a> {
     fn slots(&mut self, child: &mut Child, from_view: usize, to_view: usize) {
         let sh = self.sh;
         let (from, to) = (self.blank, child.to);
-        let views = &sh.tile_views[self.cells[to as usize] as usize].0;
-        for (j, &(v, i)) in views.iter().enumerate().take(to_view.min(child.len as usize)).skip(from_view) {
-            let v = v as usize;
+        for (j, v, i) in self.views(child, from_view, to_view) {
             let grp = &sh.groups[v % sh.groups.len()];
             let (f, t) = (sh.map(v, from), sh.map(v, to));
             let mask = self.vmask[v] ^ (1 << f | 1 << t);
             let cells = &mut self.vcells[v];
-            cells[i as usize] = f;
+            cells[i] = f;
             let r = match grp.zero {
                 None => grp.rank(cells),
                 Some(z) => z.index_in(child.slots[j], mask, &cells[..grp.k], t) as usize,
             };
-            cells[i as usize] = t;
+            cells[i] = t;
             grp.prefetch(r);
             child.slots[j] = r;
         }
@@ -337,10 +347,8 @@ impl<'s, 'a> Searcher<'s, 'a> {
     #[inline(always)]
     fn estimate(&self, child: &mut Child, cut: u32, to_view: usize) -> Option<(u32, u32)> {
         let sh = self.sh;
-        let views = &sh.tile_views[self.cells[child.to as usize] as usize].0;
         let to_view = to_view.min(child.len as usize);
-        for (j, &(v, _)) in views.iter().enumerate().take(to_view).skip(child.read as usize) {
-            let v = v as usize;
+        for (j, v, _) in self.views(child, child.read as usize, to_view) {
             let old = self.vals[v];
             let new = sh.groups[v % sh.groups.len()].read(child.slots[j], old);
             child.vals[j] = new;
@@ -438,16 +446,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         let (moves, len) = sh.nbr[self.blank as usize];
         self.expanded += 1;
         let skip = std::mem::replace(&mut self.skip, NO_SKIP);
-        let mut children = [Child {
-            dir: 0,
-            to: 0,
-            state: 0,
-            len: 0,
-            read: 0,
-            slots: [0; MAX_TILE_VIEWS],
-            vals: [0; MAX_TILE_VIEWS],
-            sums: [0; MAX_SUMS],
-        }; 4];
+        let mut children = [Child::default(); 4];
         let mut count = 0;
         for &(dir, to) in &moves[..len as usize] {
             let next = sh.fsm.next(state, dir as usize);
