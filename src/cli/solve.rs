@@ -74,8 +74,8 @@ pub(super) enum AlgorithmArg {
     /// Iterative-deepening A*: optimal, memory linear in the solution length.
     Idastar,
     /// A*+IDA* (-H pdb only): A* until --max-memory, then IDA* below the boards left on its
-    /// open list, best first, over --threads: optimal, and the last iteration meets the
-    /// solution far sooner.
+    /// open list, the nearest the goal by h first, over --threads: optimal, fewer nodes (the
+    /// last iteration meets the solution far sooner), but A* runs on one thread.
     AstarIda,
     /// Breadth-first (uniform cost): optimal, ignores the heuristic.
     Bfs,

@@ -66,9 +66,9 @@ pub enum Algorithm {
     /// guide, memory linear in the solution length.
     IdaStar,
     /// A*+IDA* (Bu & Korf 2019), with pattern databases only: A* until its memory budget
-    /// (`Options::max_bytes`), then IDA* below the nodes left on its open list, in order of
-    /// `f` then `h`, iteration by iteration, over `Options::threads` threads. Optimal with an
-    /// admissible, consistent guide (pattern databases are).
+    /// (`Options::max_bytes`), then IDA* below the nodes left on its open list, those with the
+    /// smallest `h` first, iteration by iteration, over `Options::threads` threads. Optimal
+    /// with an admissible, consistent guide (pattern databases are).
     AStarIda,
     /// Breadth-first (uniform cost): A* with no estimate. Optimal; the guide is not used.
     Bfs,

@@ -839,19 +839,17 @@ fn iterate_parallel(root: &Searcher<'_, '_>, bound: u32, threads: usize) -> (Opt
 
 // ---- A*+IDA* --------------------------------------------------------------------------------
 
-/// A*+IDA*'s memory budget when none is given: 1 GiB, about 8 M boards of the 24-puzzle.
+/// A*+IDA*'s memory budget when none is given: 1 GiB, about 13 M boards of the 24-puzzle with
+/// `small-t` (its 28 entries, packed cells, record, open-list entry and hash slot).
 pub const ASTAR_IDA_BYTES: u64 = 1 << 30;
 
-/// Bytes A* spends on a stored board besides its cells and entries: its record, its hash map
-/// slot (with the map's spare room) and its open-list entry.
-const STORED_OVERHEAD: u64 = 32 + 48 + 16;
+/// Bytes A* spends on a stored board besides its entries: its cells (packed), its record, and
+/// its open-list entry with the list's spare room. Its share of the hash table comes on top.
+const STORED_BYTES: u64 = 16 + 8 + 8;
 
 /// A board A* has stored (its cells and entries are in the arenas at its index).
 #[derive(Clone, Copy)]
 struct Stored {
-    /// Its place in the order IDA* would meet it in (children by estimate, as in `dfs`): two
-    /// bits a level, the first move highest.
-    order: u128,
     parent: u32,
     /// The move that made it (a direction index; [`NO_SKIP`] for the start).
     dir: u8,
@@ -864,9 +862,143 @@ fn pack(cells: &[u8]) -> u128 {
     cells.iter().fold(0u128, |k, &t| k << 5 | t as u128)
 }
 
+/// The `n` cells that [`pack`] made `key` of.
+fn unpack(key: u128, n: usize) -> [u8; MAX_CELLS] {
+    let mut cells = [0u8; MAX_CELLS];
+    for (c, cell) in cells[..n].iter_mut().enumerate() {
+        *cell = (key >> (5 * (n - 1 - c)) & 31) as u8;
+    }
+    cells
+}
+
+/// A*'s open list: record indices by `f`, then `h`, the lowest first (last in, first out
+/// among equals); a list of records for each pair, so a push and a pop take constant time.
+struct Open {
+    /// The records with `f` and `h` at `f * 256 + h`.
+    lists: Vec<Vec<u32>>,
+    /// No list below this one holds a record.
+    low: usize,
+    len: usize,
+}
+
+impl Open {
+    fn new() -> Open {
+        Open { lists: Vec::new(), low: 0, len: 0 }
+    }
+
+    fn push(&mut self, f: u32, h: u32, i: u32) {
+        let at = (f as usize) << 8 | h.min(255) as usize;
+        if at >= self.lists.len() {
+            self.lists.resize_with(at + 1, Vec::new);
+        }
+        self.lists[at].push(i);
+        self.low = self.low.min(at);
+        self.len += 1;
+    }
+
+    /// The first record (without taking it off) and its `h`.
+    fn peek(&mut self) -> Option<(u32, u32)> {
+        while self.lists.get(self.low).is_some_and(|l| l.is_empty()) {
+            self.low += 1;
+        }
+        let list = self.lists.get(self.low)?;
+        Some(((self.low & 255) as u32, *list.last()?))
+    }
+
+    fn pop(&mut self) {
+        if self.lists.get_mut(self.low).and_then(|l| l.pop()).is_some() {
+            self.len -= 1;
+        }
+    }
+
+    /// Every record left, with its `f` and `h`.
+    fn into_entries(self) -> impl Iterator<Item = (u32, u32, u32)> {
+        self.lists
+            .into_iter()
+            .enumerate()
+            .flat_map(|(at, l)| l.into_iter().map(move |i| ((at >> 8) as u32, (at & 255) as u32, i)))
+    }
+}
+
+/// A*'s stored boards by their packed cells: open addressing over record indices, at most half
+/// full (it doubles as needed); a slot holds the index plus one (0 when empty) and the hash's
+/// low 32 bits (which place it, so doubling reads no board).
+struct Seen {
+    slots: Vec<u64>,
+    mask: usize,
+    boards: usize,
+}
+
+impl Seen {
+    fn new() -> Seen {
+        let len = Seen::slots(0);
+        Seen { slots: vec![0; len], mask: len - 1, boards: 0 }
+    }
+
+    fn slots(boards: usize) -> usize {
+        (2 * boards).next_power_of_two().max(16)
+    }
+
+    /// The bytes of a table with room for `boards` boards.
+    fn bytes(boards: usize) -> u64 {
+        8 * Seen::slots(boards) as u64
+    }
+
+    fn hash(key: u128) -> u64 {
+        let x = (key as u64 ^ (key >> 64) as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ (key >> 64) as u64;
+        (x ^ x >> 29).wrapping_mul(0xbf58_476d_1ce4_e5b9) ^ x >> 32
+    }
+
+    /// The slot of `key` (whose record's key is `key_of(index)`): the record's index when it is
+    /// stored, and the slot to put it in.
+    fn find(&self, key: u128, key_of: impl Fn(u32) -> u128) -> (usize, Option<u32>) {
+        let hash = Seen::hash(key);
+        let tag = hash as u32 as u64;
+        let mut at = hash as usize & self.mask;
+        loop {
+            let slot = self.slots[at];
+            if slot == 0 {
+                return (at, None);
+            }
+            let i = (slot as u32).wrapping_sub(1);
+            if slot >> 32 == tag && key_of(i) == key {
+                return (at, Some(i));
+            }
+            at = (at + 1) & self.mask;
+        }
+    }
+
+    /// Brings `key`'s first slot into the cache.
+    #[inline(always)]
+    fn prefetch(&self, key: u128) {
+        crate::memory::prefetch(&self.slots[Seen::hash(key) as usize & self.mask]);
+    }
+
+    /// Puts record `i` with `key` in slot `at` (from [`Seen::find`]).
+    fn set(&mut self, at: usize, key: u128, i: u32) {
+        if self.slots[at] == 0 {
+            self.boards += 1;
+        }
+        self.slots[at] = Seen::hash(key) << 32 | (i as u64 + 1);
+        if 2 * self.boards > self.slots.len() {
+            let len = 2 * self.slots.len();
+            let old = std::mem::replace(&mut self.slots, vec![0; len]);
+            self.mask = self.slots.len() - 1;
+            for slot in old.into_iter().filter(|&s| s != 0) {
+                let mut at = (slot >> 32) as usize & self.mask;
+                while self.slots[at] != 0 {
+                    at = (at + 1) & self.mask;
+                }
+                self.slots[at] = slot;
+            }
+        }
+    }
+}
+
 /// A*+IDA* (Bu & Korf 2019) from `start` with the pattern databases of `set`: A* until its
 /// stored boards would pass the budget (`options.max_bytes`, else [`ASTAR_IDA_BYTES`]), then
-/// IDA* iterations below the boards left on the open list, in order of `f`, then `h`; `threads`
+/// IDA* iterations below the boards left on the open list, those nearest the goal by their
+/// estimate first, so the last iteration meets a solution soon (Bu & Korf's order); `threads`
 /// workers take them in that order. The start and the boards A* makes are counted once; each
 /// iteration counts its subtrees as IDA* does (a frontier board expanded there counts as
 /// expanded again). With one thread the counts are reproducible.
@@ -882,8 +1014,6 @@ pub(super) fn astar_ida(
     options: &Options,
     threads: usize,
 ) -> Result<Option<(Vec<Dir>, Stats)>, Error> {
-    use std::cmp::Reverse;
-    use std::collections::{BinaryHeap, HashMap};
     let began = Instant::now();
     let mut parent_only = None;
     let sh = shared(start, set, options, machine(options, start.shape(), &mut parent_only)?)?;
@@ -893,17 +1023,28 @@ pub(super) fn astar_ida(
     }
     let views = sh.views;
     let budget = options.max_bytes.unwrap_or(ASTAR_IDA_BYTES);
-    let per_board = n as u64 + views as u64 + STORED_OVERHEAD;
+    // the boards the budget holds with the hash table that serves them (of the size that
+    // holds the most)
+    let per_board = STORED_BYTES + views as u64;
+    // (at most 2^31 boards: a slot places its board by 32 bits)
+    let room = (4..33)
+        .map(|k| (1u64 << k) / 2)
+        .map(|most| most.min(budget.saturating_sub(Seen::bytes(most as usize)) / per_board))
+        .max()
+        .unwrap_or(0)
+        .max(16) as usize;
     let mut s = Searcher::new(&sh, start);
     let mut stats = Stats { generated: 1, iterations: 1, ..Stats::default() };
-    // the arenas: board i's cells at i * n, its entries at i * views
-    let mut boards: Vec<u8> = s.cells[..n].to_vec();
+    // the arenas: board i's packed cells at i, its entries at i * views
+    let key = pack(&s.cells[..n]);
+    let mut keys: Vec<u128> = vec![key];
     let mut entries: Vec<u8> = s.vals.iter().map(|&v| v as u8).collect();
-    let mut stored = vec![Stored { order: 0, parent: 0, dir: NO_SKIP, closed: false, g: 0 }];
-    let mut seen: HashMap<u128, u32> = HashMap::new();
-    seen.insert(pack(&s.cells[..n]), 0);
-    let mut open = BinaryHeap::new();
-    open.push(Reverse((s.h, s.h, 0u32)));
+    let mut stored = vec![Stored { parent: 0, dir: NO_SKIP, closed: false, g: 0 }];
+    let mut seen = Seen::new();
+    let (at, _) = seen.find(key, |_| key);
+    seen.set(at, key, 0);
+    let mut open = Open::new();
+    open.push(s.h, s.h, 0);
     let path_to = |stored: &[Stored], mut i: usize| -> Vec<u8> {
         let mut path = Vec::new();
         while i != 0 {
@@ -913,78 +1054,86 @@ pub(super) fn astar_ida(
         path.reverse();
         path
     };
+    let bytes = |boards: u64| boards * per_board + Seen::bytes(boards as usize);
     let finish = |path: Vec<u8>, mut stats: Stats, boards: u64| {
         stats.peak_open = stats.peak_open.max(path.len() as u64);
         stats.stored = boards;
-        stats.peak_bytes = boards * per_board;
+        stats.peak_bytes = bytes(boards);
         stats.elapsed = began.elapsed();
         Ok(Some((path.iter().map(|&d| Dir::ALL[d as usize]).collect(), stats)))
     };
     // A*, until the budget
-    while let Some(&Reverse((_, h, i))) = open.peek() {
+    while let Some((h, i)) = open.peek() {
         let i = i as usize;
         if stored[i].closed {
             open.pop();
             continue;
         }
-        if h == 0 && boards[i * n..(i + 1) * n] == sh.goal[..n] {
+        let cells = unpack(keys[i], n);
+        if h == 0 && cells[..n] == sh.goal[..n] {
             return finish(path_to(&stored, i), stats, stored.len() as u64);
         }
-        if (stored.len() as u64 + 4) * per_board > budget {
+        if stored.len() + 4 > room {
             break;
         }
         open.pop();
         stored[i].closed = true;
         stats.expanded += 1;
         let g = stored[i].g as u32;
-        s.load(&boards[i * n..(i + 1) * n], &entries[i * views..(i + 1) * views]);
+        s.load(&cells[..n], &entries[i * views..(i + 1) * views]);
         let (from, h) = (s.blank, s.h);
         let back = stored[i].dir ^ 1;
         let (moves, len) = sh.nbr[from as usize];
-        let mut children = Vec::with_capacity(4);
+        // the children, each stage for all of them (as in `dfs`), their hash slots prefetched
+        let mut children = [(Child::default(), 0u128, 0u32); 4];
+        let mut count = 0;
         for &(dir, to) in &moves[..len as usize] {
             if dir != back {
-                let (child, key) = s.looked_up(dir, to, 0);
-                children.push((key, child));
+                let tile = s.cells[to as usize] as u128;
+                let key = keys[i] ^ tile << (5 * (n - 1 - to as usize)) ^ tile << (5 * (n - 1 - from as usize));
+                seen.prefetch(key);
+                children[count] = (s.child(dir, to, 0), key, 0);
+                count += 1;
             }
         }
-        children.sort_by_key(|c| c.0);
-        stats.generated += children.len() as u64;
-        for (rank, (key, child)) in children.iter().enumerate() {
-            let ch = key >> 8;
-            let old = s.apply(child);
-            let packed = pack(&s.cells[..n]);
-            let better = seen.get(&packed).is_none_or(|&j| (stored[j as usize].g as u32) > g + 1);
-            if better {
+        stats.generated += count as u64;
+        let children = &mut children[..count];
+        children.iter_mut().for_each(|(child, ..)| s.ranks(child, 0, MAX_TILE_VIEWS));
+        children.iter_mut().for_each(|(child, ..)| s.slots(child, 0, MAX_TILE_VIEWS));
+        for (child, _, ch) in children.iter_mut() {
+            *ch = s.estimate(child, u32::MAX, MAX_TILE_VIEWS).unwrap_or_default().0;
+        }
+        for &(ref child, key, ch) in children.iter() {
+            let (at, found) = seen.find(key, |j| keys[j as usize]);
+            if found.is_none_or(|j| (stored[j as usize].g as u32) > g + 1) {
                 let j = stored.len() as u32;
-                boards.extend_from_slice(&s.cells[..n]);
+                let old = s.apply(child);
+                keys.push(key);
                 entries.extend(s.vals.iter().map(|&v| v as u8));
-                let shift = 2 * (63 - g.min(63));
-                let order = stored[i].order | if g < 64 { (rank as u128) << shift } else { 0 };
-                stored.push(Stored { order, parent: i as u32, dir: child.dir, closed: false, g: (g + 1) as u16 });
-                seen.insert(packed, j);
-                open.push(Reverse((g + 1 + ch, ch, j)));
+                s.undo(child, from, &old, h);
+                stored.push(Stored { parent: i as u32, dir: child.dir, closed: false, g: (g + 1) as u16 });
+                seen.set(at, key, j);
+                open.push(g + 1 + ch, ch, j);
             }
-            s.undo(child, from, &old, h);
         }
-        stats.peak_open = stats.peak_open.max(open.len() as u64);
+        stats.peak_open = stats.peak_open.max(open.len as u64);
         if stats.expanded.is_multiple_of(4096) {
             watched(options, stats.generated)?;
-            within_limit(options, stats.generated, false, stored.len() as u64 * per_board, "astar-ida")?;
+            within_limit(options, stats.generated, false, bytes(stored.len() as u64), "astar-ida")?;
         }
     }
-    // the frontier: the open boards (each once: a board's latest record), in the order IDA*
-    // from the start would meet them, so the last iteration meets the solution as soon as there
+    // the frontier: the open boards (each once: a board's latest record), those with the
+    // smallest estimate first (then the smallest f): in the last iteration, the subtrees of the
+    // boards nearest the goal are the likeliest to hold a solution within the bound
     let mut frontier: Vec<(u32, u32, u32)> = open
-        .into_iter()
-        .map(|Reverse(e)| e)
+        .into_entries()
         .filter(|&(_, _, i)| {
             let i = i as usize;
-            !stored[i].closed && seen.get(&pack(&boards[i * n..(i + 1) * n])) == Some(&(i as u32))
+            !stored[i].closed && seen.find(keys[i], |j| keys[j as usize]).1 == Some(i as u32)
         })
         .collect();
     drop(seen);
-    frontier.sort_unstable_by_key(|&(f, h, i)| (stored[i as usize].order, f, h, i));
+    frontier.sort_unstable_by_key(|&(f, h, i)| (h, f, i));
     let kept = stored.len() as u64;
     let Some(mut bound) = frontier.iter().map(|e| e.0).min() else {
         return Ok(None); // every board was closed: cannot happen for a solvable board
@@ -1005,7 +1154,7 @@ pub(super) fn astar_ida(
                 }
                 let k = order[at];
                 let i = frontier[k].2 as usize;
-                s.load(&boards[i * n..(i + 1) * n], &entries[i * views..(i + 1) * views]);
+                s.load(&unpack(keys[i], n)[..n], &entries[i * views..(i + 1) * views]);
                 s.bound = bound;
                 s.next_bound = u32::MAX;
                 s.generated = 0;
@@ -1051,10 +1200,92 @@ pub(super) fn astar_ida(
             return finish(path, stats, kept);
         }
         watched(options, stats.generated)?;
-        within_limit(options, stats.generated, limit_hit, kept * per_board, "astar-ida")?;
+        within_limit(options, stats.generated, limit_hit, bytes(kept), "astar-ida")?;
         if next_bound == u32::MAX {
             return Ok(None);
         }
         bound = next_bound;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lab::sample::SplitMix64;
+
+    /// Random 25-cell boards, packed.
+    fn keys(count: usize, seed: u64) -> Vec<u128> {
+        let mut rng = SplitMix64::new(seed);
+        (0..count)
+            .map(|_| {
+                let mut cells: Vec<u8> = (0..25).collect();
+                for i in (1..25).rev() {
+                    cells.swap(i, rng.below(i as u64 + 1) as usize);
+                }
+                pack(&cells)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn pack_and_unpack_round_trip() {
+        for key in keys(100, 1) {
+            assert_eq!(pack(&unpack(key, 25)[..25]), key);
+        }
+        let cells = [3u8, 0, 1, 2];
+        assert_eq!(unpack(pack(&cells), 4)[..4], cells);
+    }
+
+    /// The hash table finds every board put in it, through many doublings, and its size is the
+    /// one the budget counts.
+    #[test]
+    fn seen_finds_every_board_it_holds() {
+        let all = keys(50_000, 2);
+        let mut seen = Seen::new();
+        let mut stored: Vec<u128> = Vec::new();
+        for &key in &all {
+            let (at, found) = seen.find(key, |j| stored[j as usize]);
+            assert_eq!(found, None);
+            stored.push(key);
+            seen.set(at, key, stored.len() as u32 - 1);
+            assert_eq!(8 * seen.slots.len() as u64, Seen::bytes(stored.len()));
+        }
+        for (i, &key) in all.iter().enumerate() {
+            assert_eq!(seen.find(key, |j| stored[j as usize]).1, Some(i as u32));
+        }
+        // a record replaced in its slot is found instead of the old one
+        let (at, found) = seen.find(all[7], |j| stored[j as usize]);
+        assert_eq!(found, Some(7));
+        stored.push(all[7]);
+        seen.set(at, all[7], stored.len() as u32 - 1);
+        assert_eq!(seen.find(all[7], |j| stored[j as usize]).1, Some(stored.len() as u32 - 1));
+        for key in keys(1000, 3) {
+            assert_eq!(seen.find(key, |j| stored[j as usize]).1, None);
+        }
+    }
+
+    /// The open list gives its records by f, then h, the last pushed first among equals, and
+    /// leaves the rest to the frontier.
+    #[test]
+    fn open_list_is_ordered_by_f_then_h() {
+        let mut rng = SplitMix64::new(4);
+        let mut open = Open::new();
+        let mut want = Vec::new();
+        for i in 0..2000u32 {
+            let (f, h) = (40 + rng.below(30) as u32, rng.below(40) as u32);
+            open.push(f, h, i);
+            want.push((f, h, std::cmp::Reverse(i)));
+        }
+        want.sort();
+        for &(f, h, std::cmp::Reverse(i)) in &want[..1500] {
+            assert_eq!(open.peek(), Some((h, i)), "f {f}");
+            open.pop();
+        }
+        assert_eq!(open.len, 500);
+        let mut rest: Vec<(u32, u32, u32)> = open.into_entries().collect();
+        rest.sort();
+        let mut left: Vec<(u32, u32, u32)> = want[1500..].iter().map(|&(f, h, r)| (f, h, r.0)).collect();
+        left.sort();
+        assert_eq!(rest, left);
     }
 }
