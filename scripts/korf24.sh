@@ -15,7 +15,9 @@
 #   --prune L        move pruning: forbid duplicate strings of up to L moves (default: 16; 2 is
 #                    the move straight back only; the machine is made when missing)
 #   --algorithm A    idastar (default) or astar-ida (A* to --max-memory, then IDA* below its
-#                    open list; see `table solve --help`)
+#                    open list; see `table solve --help`). astar-ida keeps a checkpoint per
+#                    instance in --progress, so an instance longer than a session is stopped
+#                    and resumed: a killed run loses about a minute of it
 #   --max-memory M   astar-ida's A* budget (default: table solve's, 1G)
 #   --order ORDER    estimate (default) or fixed (Korf & Felner's order: with --threads 1
 #                    --prune 2 and the classic tables, their published generated counts plus one)
@@ -30,16 +32,21 @@
 #   --limit SECONDS  give an instance up after this long (default: 7200); it is not recorded
 #   --dir DIR        where the tables are kept (default: tables/)
 #   --results FILE   the results file (default: data/korf24-results.tsv)
+#   --progress DIR   astar-ida's checkpoints, ID.checkpoint, with ID.commits (the commit of each
+#                    run of the instance) (default: data/korf24-progress/). A finished instance's
+#                    line gives its time over every run (to each run's last save) and its commits
 #   --summary        print the summary of the results file only
 #   ID ...           instance numbers instead of --easiest
 #
 # The results file starts with a comment line per run (commit, machine, date) and holds one line
-# per instance: id, optimal, moves, expanded, generated, seconds, configuration, commit.
+# per instance: id, optimal, moves, expanded, generated, seconds, configuration, commit (commits,
+# comma-separated, for an instance resumed across runs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 dir=tables
 results=data/korf24-results.tsv
+progress=data/korf24-progress
 pattern=6-6-6-6
 zero=0
 prune=16
@@ -66,6 +73,7 @@ while [ $# -gt 0 ]; do
     --limit) limit="$2"; shift 2 ;;
     --dir) dir="$2"; shift 2 ;;
     --results) results="$2"; shift 2 ;;
+    --progress) progress="$2"; shift 2 ;;
     --summary) summary_only=1; shift ;;
     -*) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     *) ids+=("$1"); shift ;;
@@ -78,7 +86,7 @@ config="pattern=$pattern zero=$zero prune=$prune order=$order threads=$threads"
 if [ $summary_only -eq 0 ]; then
   cargo build --release --quiet
   table=target/release/table
-  mkdir -p "$dir"
+  mkdir -p "$dir" "$progress"
   if [ ${#ids[@]} -eq 0 ]; then
     mapfile -t ids < <(awk -F'\t' '$1 ~ /^[0-9]+$/' data/korf24-effort.tsv | sort -t$'\t' -k6,6n | head -n "$easiest" | cut -f1)
   fi
@@ -119,19 +127,38 @@ if [ $summary_only -eq 0 ]; then
   done
   # one instance: solved, checked, and its line appended (a single short write, whole)
   solve_one() {
-    local id=$1 line optimal board json code moves expanded generated secs
+    local id=$1 line optimal board json code moves expanded generated secs checkpoint=() commits=$commit
     line=$(awk -F'\t' -v id="$id" '$1 == id' data/korf24.tsv)
     optimal=$(cut -f2 <<< "$line")
     board=$(cut -f4 <<< "$line")
-    echo "instance $id (optimal $optimal) ..." >&2
+    if [ "$algorithm" = astar-ida ]; then
+      # one checkpoint per instance and configuration
+      local stem
+      stem="$progress/$id-$(printf '%s' "$config" | cksum | cut -d' ' -f1)"
+      if [ -f "$stem.checkpoint" ]; then
+        echo "instance $id (optimal $optimal): resuming $stem.checkpoint ($(grep -E '^(bound|done|seconds) ' "$stem.checkpoint" | tr '\n' ' '))" >&2
+      else
+        echo "instance $id (optimal $optimal) ..." >&2
+        : > "$stem.commits"
+      fi
+      grep -qx "$commit" "$stem.commits" 2>/dev/null || echo "$commit" >> "$stem.commits"
+      commits=$(paste -sd, "$stem.commits")
+      checkpoint=(--checkpoint "$stem.checkpoint")
+    else
+      echo "instance $id (optimal $optimal) ..." >&2
+    fi
     set +e
     json=$(timeout "$limit" $table solve $board --goal blank-first -H pdb --pattern "$pattern" --dir "$dir" \
       --prune "$prune" --order "$order" --threads "$threads" --algorithm "$algorithm" \
-      ${max_memory:+--max-memory "$max_memory"} --json)
+      ${max_memory:+--max-memory "$max_memory"} "${checkpoint[@]}" --json)
     code=$?
     set -e
     if [ $code -eq 124 ]; then
-      echo "instance $id: over the limit of $limit s, not recorded" >&2
+      if [ ${#checkpoint[@]} -gt 0 ]; then
+        echo "instance $id: over the limit of $limit s; its checkpoint is kept, and a rerun goes on from it" >&2
+      else
+        echo "instance $id: over the limit of $limit s, not recorded" >&2
+      fi
       return 0
     elif [ $code -ne 0 ]; then
       echo "instance $id: table solve exited $code" >&2
@@ -145,11 +172,12 @@ if [ $summary_only -eq 0 ]; then
       echo "instance $id: $moves moves, but the optimum is $optimal: WRONG" >&2
       return 1
     fi
-    printf "%s\t%s\t%s\t%s\t%s\t%.3f\t%s\t%s\n" "$id" "$optimal" "$moves" "$expanded" "$generated" "$secs" "$config" "$commit" >> "$results"
+    printf "%s\t%s\t%s\t%s\t%s\t%.3f\t%s\t%s\n" "$id" "$optimal" "$moves" "$expanded" "$generated" "$secs" "$config" "$commits" >> "$results"
+    [ ${#checkpoint[@]} -eq 0 ] || rm -f "${checkpoint[1]%.checkpoint}.commits"
     echo "instance $id: $moves moves, $expanded expanded, $secs s" >&2
   }
   export -f solve_one
-  export table dir pattern prune order threads limit config commit results algorithm max_memory
+  export table dir pattern prune order threads limit config commit results algorithm max_memory progress
   if [ ${#todo[@]} -gt 0 ]; then
     printf "%s\n" "${todo[@]}" | xargs -P "$jobs" -I{} bash -c 'solve_one {}'
   fi

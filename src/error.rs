@@ -125,6 +125,15 @@ pub enum Error {
         /// The last depth completed.
         depth: u32,
     },
+    /// A search's checkpoint file that cannot be resumed from (damaged, of another version, or
+    /// of another search).
+    #[error("checkpoint {}: {detail}", path.display())]
+    Checkpoint {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it and what to do.
+        detail: String,
+    },
     /// A search stopped at a limit before finding a solution.
     #[error("{algorithm} gave up at {what} ({generated} nodes generated, {} MiB held) without a solution: raise the limit, or try `--algorithm idastar` (memory linear in the solution) or a stronger heuristic", bytes / (1 << 20))]
     SearchLimit {

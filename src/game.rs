@@ -121,6 +121,7 @@ impl Oracle for SearchOracle {
             threads: self.threads,
             watch: Some(Arc::clone(&self.watch.lock().unwrap_or_else(|e| e.into_inner()))),
             prune: None,
+            checkpoint: None,
         };
         Ok(solve(board, &self.goal, guide, &options)?.map(|found| found.moves.len() as u32))
     }

@@ -642,6 +642,96 @@ fn astar_ida_is_optimal_and_reproducible() {
     ));
 }
 
+/// A*+IDA* stopped (here at node limits) and run again with the same checkpoint goes on where it
+/// was: on one thread, the same solution and the same counts as a search never stopped, over
+/// several stops; the file is gone at the end; a checkpoint of another board, or a damaged one,
+/// is refused, and so is a checkpoint with another algorithm.
+#[test]
+fn astar_ida_resumes_from_its_checkpoint() {
+    use slidetable::search::prune::MovePruner;
+    use slidetable::search::Checkpointing;
+    use std::sync::Arc;
+    use std::time::Duration;
+    let goal4 = goal(shape(4, 4), "blank-first");
+    let pdb4 = zset(&goal4, "5-5-5", true, true);
+    let prune4 = Arc::new(MovePruner::generate(shape(4, 4), 10).unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("search.checkpoint");
+    let every = Checkpointing { path: path.clone(), every: Duration::ZERO };
+    let plain = Options {
+        algorithm: Algorithm::AStarIda,
+        max_bytes: Some(100_000),
+        threads: 1,
+        prune: Some(Arc::clone(&prune4)),
+        ..Options::default()
+    };
+    let mut rng = SplitMix64::new(40);
+    let mut stops = 0;
+    for _ in 0..3 {
+        let start = walk(&goal4, 100, &mut rng);
+        let whole = solve(&start, &goal4, Guide::Patterns(&pdb4), &plain).unwrap().unwrap();
+        let total = whole.stats.generated;
+        // stopped at a quarter, a half and three quarters of the nodes, then let finish
+        for quarter in 1..=4u64 {
+            let options = Options {
+                max_nodes: (quarter < 4).then_some(total * quarter / 4),
+                checkpoint: Some(every.clone()),
+                ..plain.clone()
+            };
+            match solve(&start, &goal4, Guide::Patterns(&pdb4), &options) {
+                Err(Error::SearchLimit { .. }) if quarter < 4 => {
+                    assert!(path.exists(), "{start}: no checkpoint after a stop");
+                    stops += 1;
+                }
+                // (a search may end before its limit: the limit is looked at now and then)
+                Ok(Some(found)) => {
+                    assert_eq!(found.moves, whole.moves, "{start}");
+                    assert_eq!(
+                        (found.stats.generated, found.stats.expanded, found.stats.iterations),
+                        (whole.stats.generated, whole.stats.expanded, whole.stats.iterations),
+                        "{start}"
+                    );
+                    assert!(!path.exists(), "{start}: the checkpoint outlived its search");
+                    break;
+                }
+                other => panic!("{start}, quarter {quarter}: {other:?}"),
+            }
+        }
+    }
+    assert!(stops >= 6, "only {stops} stops: the boards are too easy to test resuming");
+    // a stopped search's checkpoint, then on two threads: still optimal
+    // (Korf's instance 88, 65 moves)
+    let start = Board::parse(shape(4, 4), "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4").unwrap();
+    let whole = solve(&start, &goal4, Guide::Patterns(&pdb4), &plain).unwrap().unwrap();
+    let stop = Options { max_nodes: Some(whole.stats.generated / 2), checkpoint: Some(every.clone()), ..plain.clone() };
+    let stopped = solve(&start, &goal4, Guide::Patterns(&pdb4), &stop);
+    assert!(matches!(stopped, Err(Error::SearchLimit { .. })), "{} nodes: {stopped:?}", whole.stats.generated);
+    let saved = std::fs::read_to_string(&path).unwrap();
+    // another board, or the same search with another budget, is not resumed
+    let other = walk(&goal4, 100, &mut rng);
+    let resume = Options { checkpoint: Some(every.clone()), ..plain.clone() };
+    let err = solve(&other, &goal4, Guide::Patterns(&pdb4), &resume).unwrap_err();
+    assert!(matches!(err, Error::Checkpoint { .. }) && err.to_string().contains("another search"), "{err}");
+    let budget = Options { max_bytes: Some(50_000), ..resume.clone() };
+    assert!(matches!(solve(&start, &goal4, Guide::Patterns(&pdb4), &budget), Err(Error::Checkpoint { .. })));
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), saved, "a refused checkpoint was changed");
+    // a damaged one is refused with a reason, and left for the user to look at
+    std::fs::write(&path, &saved[..saved.len() / 2]).unwrap();
+    let err = solve(&start, &goal4, Guide::Patterns(&pdb4), &resume).unwrap_err();
+    assert!(matches!(err, Error::Checkpoint { .. }) && err.to_string().contains("damaged"), "{err}");
+    std::fs::write(&path, saved.replace("\ndone ", "\ndone 9999999")).unwrap();
+    let err = solve(&start, &goal4, Guide::Patterns(&pdb4), &resume).unwrap_err();
+    assert!(matches!(err, Error::Checkpoint { .. }) && err.to_string().contains("damaged"), "{err}");
+    std::fs::write(&path, &saved).unwrap();
+    let two = Options { threads: 2, ..resume.clone() };
+    let found = solve(&start, &goal4, Guide::Patterns(&pdb4), &two).unwrap().unwrap();
+    assert_eq!(found.moves.len(), whole.moves.len(), "{start}");
+    assert_leads_to(&start, &found.moves, &goal4);
+    // a checkpoint belongs to astar-ida
+    let ida = Options { algorithm: Algorithm::IdaStar, ..resume };
+    assert!(matches!(solve(&start, &goal4, Guide::Patterns(&pdb4), &ida), Err(Error::BadOption(_))));
+}
+
 /// Groups that a symmetry of the board maps onto an earlier group are looked up in its table:
 /// on every 3x3 state (and a 4x4 sample), classic and zero-aware, the estimate is the one of
 /// separate tables; Korf & Felner's 6-6-6-6 needs two tables, small-t eleven; and a group

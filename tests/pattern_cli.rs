@@ -142,6 +142,23 @@ fn solve_with_pattern_databases_is_optimal_and_checked() {
             .success()
             .stdout(contains("optimal      yes: the exact distance"));
     }
+    // a checkpointed astar-ida: solved, the checkpoint gone; a damaged one refused, exit 3
+    let astar_ida = ["solve", "--goal", "blank-first", "-H", "pdb", "-a", "astar-ida", "--preset", "hardest-a"];
+    table(dir.path())
+        .args(astar_ida)
+        .args(["--max-memory", "2K", "--checkpoint", "run.checkpoint"])
+        .assert()
+        .success()
+        .stdout(contains("optimal      yes: the exact distance"));
+    assert!(!dir.path().join("run.checkpoint").exists());
+    fs::write(dir.path().join("run.checkpoint"), "version 1\nbound 3\n").unwrap();
+    table(dir.path())
+        .args(astar_ida)
+        .args(["--checkpoint", "run.checkpoint"])
+        .assert()
+        .code(3)
+        .stderr(contains("checkpoint run.checkpoint: no `search` line: the file is damaged; delete it"))
+        .stderr(one_line_error());
 }
 
 #[test]
@@ -222,6 +239,10 @@ fn bad_patterns_are_one_line_and_exit_2_before_any_work() {
         (
             vec!["solve", "-H", "manhattan", "--pattern", "7-8", "1 2 3 4 5 6 7 8 0"],
             "--pattern goes with --heuristic pdb",
+        ),
+        (
+            vec!["solve", "-H", "pdb", "-a", "idastar", "--checkpoint", "c", "1 2 3 4 5 6 7 8 0"],
+            "--checkpoint goes with --algorithm astar-ida",
         ),
     ] {
         table(dir.path()).args(&args).assert().code(2).stderr(contains(says)).stderr(one_line_error());

@@ -9,7 +9,9 @@ use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use slidetable::puzzle::board::moves_to_string;
-use slidetable::search::{effective_branching_factor, Algorithm, ChildOrder, Found, Options, ASTAR_IDA_BYTES};
+use slidetable::search::{
+    effective_branching_factor, Algorithm, Checkpointing, ChildOrder, Found, Options, ASTAR_IDA_BYTES,
+};
 use slidetable::solver::{default_max_memory, HeuristicKind, Solver, SolverConfig};
 use slidetable::{Board, Goal, Shape};
 
@@ -199,6 +201,15 @@ pub struct SolveArgs {
     /// memory, at most 16G; astar-ida: 1G]
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub(super) max_memory: Option<u64>,
+    /// With --algorithm astar-ida: keep the search's progress in FILE (rewritten whole about
+    /// once a minute and at each new bound) and resume from it when FILE exists, so a search of
+    /// hours can be stopped and run again. Resuming takes the same board, tables, --prune,
+    /// --order and --max-memory (the file's fingerprint is checked): A* is redone, then the
+    /// search goes on from the saved place, the frontier boards under way searched again.
+    /// The file is removed when the solution is found; the time reported includes the earlier
+    /// runs' up to their last save.
+    #[arg(long, value_name = "FILE", conflicts_with = "batch")]
+    checkpoint: Option<PathBuf>,
 }
 
 impl HeuristicArg {
@@ -341,6 +352,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let format = if args.json { Format::Json } else { args.format };
     // a usage mistake is said before any table is looked for or built
     let algorithm = args.algorithm()?;
+    if args.checkpoint.is_some() && algorithm != Some(Algorithm::AStarIda) {
+        bail!(UsageError("--checkpoint goes with --algorithm astar-ida".into()));
+    }
     let config = args.config();
     let solver = match named {
         Some((table, p)) => Solver::with_table(
@@ -365,6 +379,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         threads: args.threads(),
         watch: None,
         prune: solver.pruner(),
+        checkpoint: args.checkpoint.clone().map(Checkpointing::new),
     };
     let exact = solver.exact(&board)?;
 

@@ -96,6 +96,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         threads: 1,
         watch: None,
         prune: solver.pruner(),
+        checkpoint: None,
     };
     let started = Instant::now();
     let solve_one = |&(line, text): &(usize, &str)| -> (usize, Result<Option<Found>, String>) {

@@ -46,6 +46,7 @@ use crate::heuristic::Heuristic;
 use crate::puzzle::board::{Board, Dir};
 use crate::table::Table;
 
+mod checkpoint;
 mod open;
 mod pattern_ida;
 pub mod prune;
@@ -53,6 +54,7 @@ mod space;
 mod store;
 pub mod trace;
 
+pub use checkpoint::Checkpointing;
 pub use pattern_ida::ASTAR_IDA_BYTES;
 
 use space::Space;
@@ -219,6 +221,8 @@ pub struct Options {
     /// The move strings IDA* with pattern databases never makes ([`prune`]); `None` forbids only
     /// the move straight back.
     pub prune: Option<Arc<prune::MovePruner>>,
+    /// A*+IDA*: keep the search's progress in a file and resume from it ([`Checkpointing`]).
+    pub checkpoint: Option<Checkpointing>,
 }
 
 /// A window on a running search from another thread: the nodes generated so far (updated every
@@ -272,6 +276,7 @@ impl Default for Options {
             threads: 1,
             watch: None,
             prune: None,
+            checkpoint: None,
         }
     }
 }
@@ -356,6 +361,12 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
     }
     if !start.is_solvable_to(goal) {
         return Ok(None);
+    }
+    if options.checkpoint.is_some() && options.algorithm != Algorithm::AStarIda {
+        return Err(Error::BadOption(format!(
+            "a checkpoint goes with astar-ida (the search of hours), not {}",
+            options.algorithm.name()
+        )));
     }
     let found = if let (Guide::Patterns(set), Algorithm::IdaStar) = (guide, options.algorithm) {
         pattern_ida::idastar(start, set, options, options.threads.max(1))

@@ -30,11 +30,14 @@
 //! stops the others. Any solution found in an iteration is optimal (its length is the bound), but
 //! the nodes counted in the last iteration then depend on timing.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::Instant;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
+use super::checkpoint::{fnv, Saved, FNV_START};
 use super::{ChildOrder, Options, Stats, Watch};
 use crate::error::Error;
 use crate::heuristic::pdb::{GroupTable, PatternSet, MAX_PARTS};
@@ -1033,6 +1036,11 @@ pub(super) fn astar_ida(
         .max()
         .unwrap_or(0)
         .max(16) as usize;
+    // a checkpoint is read first, so that a damaged one is said before A*'s minutes
+    let resumed = match &options.checkpoint {
+        Some(c) => Saved::load(&c.path)?,
+        None => None,
+    };
     let mut s = Searcher::new(&sh, start);
     let mut stats = Stats { generated: 1, iterations: 1, ..Stats::default() };
     // the arenas: board i's packed cells at i, its entries at i * views
@@ -1138,13 +1146,95 @@ pub(super) fn astar_ida(
     let Some(mut bound) = frontier.iter().map(|e| e.0).min() else {
         return Ok(None); // every board was closed: cannot happen for a solvable board
     };
+    // a checkpoint: resumed from (A* above made the same frontier, as its fingerprint shows),
+    // or started
+    let mut resume_at = 0;
+    let mut carried_next = u32::MAX;
+    let mut prior = 0.0;
+    let checkpoint = options.checkpoint.as_ref().map(|c| (c, fingerprint(&sh, set, options, &keys, &frontier)));
+    if let Some((c, print)) = &checkpoint {
+        match resumed {
+            Some(saved) => {
+                saved.check(&c.path, print)?;
+                if saved.bound < bound || saved.generated < stats.generated || saved.iterations < 1 {
+                    return Err(Error::Checkpoint {
+                        path: c.path.clone(),
+                        detail: "its bound or counts are below A*'s own: the file is damaged; delete it to start \
+                                 the search over"
+                            .into(),
+                    });
+                }
+                bound = saved.bound;
+                resume_at = saved.done;
+                carried_next = saved.next;
+                stats.generated = saved.generated;
+                stats.expanded = saved.expanded;
+                stats.iterations = saved.iterations;
+                prior = saved.seconds;
+            }
+            None => Saved {
+                fingerprint: print.clone(),
+                bound,
+                done: 0,
+                generated: stats.generated,
+                expanded: stats.expanded,
+                next: u32::MAX,
+                iterations: stats.iterations,
+                seconds: began.elapsed().as_secs_f64(),
+            }
+            .save(&c.path)?,
+        }
+    }
+    let finish = |path: Vec<u8>, mut stats: Stats, boards: u64| {
+        if let Some((c, _)) = &checkpoint {
+            // the search is over: nothing to resume (a file that will not go is resumed to this
+            // same solution)
+            let _ = std::fs::remove_file(&c.path);
+        }
+        stats.elapsed += Duration::from_secs_f64(prior);
+        finish(path, stats, boards)
+    };
     sh.generated.store(stats.generated, Relaxed);
     loop {
         stats.iterations += 1;
         let order: Vec<usize> = (0..frontier.len()).filter(|&k| frontier[k].0 <= bound).collect();
         let within = order.len();
-        let next = std::sync::atomic::AtomicUsize::new(0);
+        if resume_at > within {
+            let path = checkpoint.as_ref().map(|(c, _)| c.path.clone()).unwrap_or_default();
+            let detail = format!(
+                "{resume_at} boards done, but the bound {bound} has {within}: the file is damaged; \
+                                  delete it to start the search over"
+            );
+            return Err(Error::Checkpoint { path, detail });
+        }
+        let next = std::sync::atomic::AtomicUsize::new(resume_at);
         sh.stop.store(false, Relaxed);
+        // the boards searched in full, kept in the iteration's order for the checkpoint
+        let progress = checkpoint.as_ref().map(|_| {
+            Mutex::new(Progress {
+                done: resume_at,
+                pending: BTreeMap::new(),
+                generated: 0,
+                expanded: 0,
+                next: u32::MAX,
+                saved_at: Instant::now(),
+                error: None,
+            })
+        });
+        let save = |p: &Progress| -> Result<(), Error> {
+            let Some((c, print)) = &checkpoint else { return Ok(()) };
+            Saved {
+                fingerprint: print.clone(),
+                bound,
+                done: p.done,
+                generated: stats.generated + p.generated,
+                expanded: stats.expanded + p.expanded,
+                next: carried_next.min(p.next),
+                iterations: stats.iterations - 1,
+                seconds: prior + began.elapsed().as_secs_f64(),
+            }
+            .save(&c.path)
+        };
         let work = |mut s: Searcher| {
             let (mut generated, mut expanded, mut next_bound) = (0u64, 0u64, u32::MAX);
             loop {
@@ -1168,6 +1258,18 @@ pub(super) fn astar_ida(
                     sh.stop.store(true, Relaxed);
                     return (Some((at, k, s.path.clone())), generated, expanded, next_bound, false);
                 }
+                if let (Some(progress), false) = (&progress, s.limit_hit) {
+                    let mut p = progress.lock().unwrap_or_else(|e| e.into_inner());
+                    if p.record(at, s.generated, s.expanded, s.next_bound)
+                        && p.saved_at.elapsed() >= checkpoint.as_ref().map_or(Duration::MAX, |(c, _)| c.every)
+                    {
+                        if let Err(e) = save(&p) {
+                            p.error = Some(e);
+                            sh.stop.store(true, Relaxed);
+                        }
+                        p.saved_at = Instant::now();
+                    }
+                }
             }
             (None, generated, expanded, next_bound, s.limit_hit)
         };
@@ -1179,7 +1281,11 @@ pub(super) fn astar_ida(
         } else {
             vec![work(s.clone())]
         };
+        if let Some(e) = progress.and_then(|p| p.into_inner().unwrap_or_else(|e| e.into_inner()).error) {
+            return Err(e);
+        }
         let mut next_bound = frontier.iter().map(|e| e.0).filter(|&f| f > bound).min().unwrap_or(u32::MAX);
+        next_bound = next_bound.min(carried_next);
         let mut solution: Option<(usize, usize, Vec<u8>)> = None;
         let mut limit_hit = false;
         for (found, g, e, nb, hit) in results {
@@ -1205,7 +1311,85 @@ pub(super) fn astar_ida(
             return Ok(None);
         }
         bound = next_bound;
+        (resume_at, carried_next) = (0, u32::MAX);
+        if let Some((c, print)) = &checkpoint {
+            Saved {
+                fingerprint: print.clone(),
+                bound,
+                done: 0,
+                generated: stats.generated,
+                expanded: stats.expanded,
+                next: u32::MAX,
+                iterations: stats.iterations,
+                seconds: prior + began.elapsed().as_secs_f64(),
+            }
+            .save(&c.path)?;
+        }
     }
+}
+
+/// The frontier boards an A*+IDA* iteration has searched in full, for its checkpoint: a prefix
+/// of the iteration's order, and the boards done past it (the workers finish out of order).
+struct Progress {
+    /// The boards at positions below this are done.
+    done: usize,
+    /// Those done past the prefix: position, then generated, expanded and next bound.
+    pending: BTreeMap<usize, (u64, u64, u32)>,
+    /// The counts of the prefix (since the iteration began or was resumed).
+    generated: u64,
+    expanded: u64,
+    next: u32,
+    saved_at: Instant,
+    /// A save that failed: the search stops with it.
+    error: Option<Error>,
+}
+
+impl Progress {
+    /// Board `at` is done with these counts; true when the prefix grew.
+    fn record(&mut self, at: usize, generated: u64, expanded: u64, next: u32) -> bool {
+        self.pending.insert(at, (generated, expanded, next));
+        let before = self.done;
+        while let Some((g, e, nb)) = self.pending.remove(&self.done) {
+            self.generated += g;
+            self.expanded += e;
+            self.next = self.next.min(nb);
+            self.done += 1;
+        }
+        self.done > before
+    }
+}
+
+/// What makes an A*+IDA* search the one a checkpoint was saved by: the start and goal, the
+/// tables (the partitions, zero-aware or not, reflected or not), the pruning, the order, and
+/// A*'s frontier (every board with its f and h, in order: the budget and the tables' values
+/// decide it).
+fn fingerprint(
+    sh: &Shared<'_>,
+    set: &PatternSet,
+    options: &Options,
+    keys: &[u128],
+    frontier: &[(u32, u32, u32)],
+) -> String {
+    let mut tables = format!("{:?}", set.partition());
+    for t in &sh.tables {
+        tables.push(if t.zero().is_some() { 'z' } else { 'c' });
+    }
+    let mut hash = FNV_START;
+    for &(f, h, i) in frontier {
+        let bytes = keys[i as usize].to_le_bytes().into_iter().chain(f.to_le_bytes()).chain(h.to_le_bytes());
+        hash = fnv(bytes, hash);
+    }
+    format!(
+        "start={:x} goal={:x} tables={:016x}/{} prune={} order={:?} frontier={}:{:016x}",
+        keys[0],
+        pack(&sh.goal[..sh.n]),
+        fnv(tables.bytes(), FNV_START),
+        sh.views,
+        sh.fsm.max_len(),
+        options.order,
+        frontier.len(),
+        hash
+    )
 }
 
 #[cfg(test)]

@@ -277,6 +277,7 @@ pub async fn solve(State(server): State<Arc<Server>>, JsonBody(req): JsonBody<So
             threads,
             watch: Some(Arc::clone(&job.stop.watch)),
             prune: None,
+            checkpoint: None,
         };
         let started = Instant::now();
         let found = search::solve(&board, &space.goal_board, guide, &options)?
@@ -425,6 +426,7 @@ fn one_run(space: &Space, board: &Board, run: &Run, limit: u64, job: &Job) -> Re
         threads: 1,
         watch: Some(Arc::clone(&job.stop.watch)),
         prune: None,
+        checkpoint: None,
     };
     let found = search::solve(board, &space.goal_board, guide, &options)?
         .ok_or_else(|| Error::Internal("the search found no solution for a solvable board".into()))?;

@@ -1,0 +1,228 @@
+//! A*+IDA*'s progress on disk, so that a search of hours survives being stopped: the bound of
+//! the iteration under way, how many of its frontier boards are searched (a prefix of its
+//! order), and the counts so far. A rerun with the same search redoes A* (deterministic: the
+//! same board, tables, pruning and budget give the same frontier, which the file's fingerprint
+//! checks), then goes on from the saved place. A board being searched when the search stopped
+//! is searched again from its start, so its nodes are counted once.
+//!
+//! The file is text, one `key value` line each, rewritten whole (through a temporary file
+//! renamed over it) so that a crash leaves the last saved state:
+//!
+//! ```text
+//! # slidetable A*+IDA* checkpoint: rerun the same search to resume; delete it to start over
+//! version 1
+//! search board=... goal=... tables=... prune=16 order=estimate frontier=13421772:9f3c...
+//! bound 95
+//! done 120345
+//! generated 3175858185
+//! expanded 1460479043
+//! next 97
+//! iterations 3
+//! seconds 392.021
+//! ```
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::error::Error;
+
+/// The format version this build reads and writes.
+const VERSION: u32 = 1;
+
+/// Where and how often A*+IDA* keeps its progress.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checkpointing {
+    /// The checkpoint file: resumed from when it exists, removed when the search finds its
+    /// solution.
+    pub path: PathBuf,
+    /// The least time between two saves (a save is also made at each new bound).
+    pub every: Duration,
+}
+
+impl Checkpointing {
+    /// Saves to `path` about once a minute.
+    pub fn new(path: impl Into<PathBuf>) -> Checkpointing {
+        Checkpointing { path: path.into(), every: Duration::from_secs(60) }
+    }
+}
+
+/// The state of a search at a save.
+#[derive(Clone, Debug, PartialEq)]
+pub(super) struct Saved {
+    /// What the search is (its board, goal, tables, pruning and A*'s frontier).
+    pub fingerprint: String,
+    /// The bound of the iteration under way.
+    pub bound: u32,
+    /// The frontier boards within the bound searched, in the iteration's order.
+    pub done: usize,
+    /// Nodes generated and expanded so far: A*, the earlier iterations and the boards done.
+    pub generated: u64,
+    pub expanded: u64,
+    /// The least `f` past the bound met below the boards done (`u32::MAX`: none yet).
+    pub next: u32,
+    pub iterations: u64,
+    /// The search's time so far, over every run up to its last save.
+    pub seconds: f64,
+}
+
+impl Saved {
+    /// The file's text.
+    fn text(&self) -> String {
+        format!(
+            "# slidetable A*+IDA* checkpoint: rerun the same search to resume; delete it to start over\n\
+             version {VERSION}\nsearch {}\nbound {}\ndone {}\ngenerated {}\nexpanded {}\nnext {}\n\
+             iterations {}\nseconds {:.3}\n",
+            self.fingerprint,
+            self.bound,
+            self.done,
+            self.generated,
+            self.expanded,
+            self.next,
+            self.iterations,
+            self.seconds
+        )
+    }
+
+    /// Writes the state to `path` whole, or leaves the file as it was.
+    ///
+    /// # Errors
+    /// [`Error::Io`] when it cannot be written.
+    pub fn save(&self, path: &Path) -> Result<(), Error> {
+        crate::table::format::write_atomic(path, self.text().as_bytes())
+    }
+
+    /// The state saved in `path`, `None` when there is no such file.
+    ///
+    /// # Errors
+    /// [`Error::Checkpoint`] for a file that is not a checkpoint of this version or is damaged;
+    /// [`Error::Io`] when it cannot be read.
+    pub fn load(path: &Path) -> Result<Option<Saved>, Error> {
+        let text = match std::fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            Err(e) => return Err(Error::io("reading the checkpoint", path, e)),
+        };
+        let bad = |why: String| Error::Checkpoint {
+            path: path.to_path_buf(),
+            detail: format!("{why}: the file is damaged; delete it to start the search over"),
+        };
+        let mut fields = std::collections::HashMap::new();
+        for (n, line) in text.lines().enumerate() {
+            if line.starts_with('#') || line.trim().is_empty() {
+                continue;
+            }
+            let Some((key, value)) = line.split_once(' ') else {
+                return Err(bad(format!("line {} is not `key value`", n + 1)));
+            };
+            if fields.insert(key, value).is_some() {
+                return Err(bad(format!("line {}: `{key}` given twice", n + 1)));
+            }
+        }
+        let field = |key: &str| fields.get(key).copied().ok_or_else(|| bad(format!("no `{key}` line")));
+        fn number<T: std::str::FromStr>(bad: &impl Fn(String) -> Error, key: &str, value: &str) -> Result<T, Error> {
+            value.parse().map_err(|_| bad(format!("`{key}` is not a number: {value}")))
+        }
+        let version: u32 = number(&bad, "version", field("version")?)?;
+        if version != VERSION {
+            return Err(bad(format!("version {version}, but this build reads version {VERSION}")));
+        }
+        let saved = Saved {
+            fingerprint: field("search")?.to_string(),
+            bound: number(&bad, "bound", field("bound")?)?,
+            done: number(&bad, "done", field("done")?)?,
+            generated: number(&bad, "generated", field("generated")?)?,
+            expanded: number(&bad, "expanded", field("expanded")?)?,
+            next: number(&bad, "next", field("next")?)?,
+            iterations: number(&bad, "iterations", field("iterations")?)?,
+            seconds: number(&bad, "seconds", field("seconds")?)?,
+        };
+        if !saved.seconds.is_finite() || saved.seconds < 0.0 || saved.expanded > saved.generated {
+            return Err(bad("its counts are inconsistent".into()));
+        }
+        Ok(Some(saved))
+    }
+
+    /// Whether this state was saved by the search `fingerprint` names.
+    ///
+    /// # Errors
+    /// [`Error::Checkpoint`] naming `path` when it was not.
+    pub fn check(&self, path: &Path, fingerprint: &str) -> Result<(), Error> {
+        if self.fingerprint != fingerprint {
+            return Err(Error::Checkpoint {
+                path: path.to_path_buf(),
+                detail: "it is the checkpoint of another search (a different board, goal, tables, --prune, --order \
+                         or --max-memory): rerun that search, or delete the file to start this one"
+                    .into(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// A 64-bit FNV-1a hash, for fingerprints.
+pub(super) fn fnv(bytes: impl IntoIterator<Item = u8>, mut hash: u64) -> u64 {
+    for b in bytes {
+        hash ^= b as u64;
+        hash = hash.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    hash
+}
+
+/// FNV-1a's starting value.
+pub(super) const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> Saved {
+        Saved {
+            fingerprint: "board=1,2,3 frontier=10:ab".into(),
+            bound: 95,
+            done: 12,
+            generated: 1000,
+            expanded: 400,
+            next: u32::MAX,
+            iterations: 3,
+            seconds: 12.5,
+        }
+    }
+
+    #[test]
+    fn a_saved_state_reads_back_and_only_for_its_own_search() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.checkpoint");
+        assert_eq!(Saved::load(&path).unwrap(), None);
+        let saved = sample();
+        saved.save(&path).unwrap();
+        let read = Saved::load(&path).unwrap().unwrap();
+        assert_eq!(read, saved);
+        read.check(&path, &saved.fingerprint).unwrap();
+        let other = read.check(&path, "board=3,2,1 frontier=10:ab").unwrap_err();
+        assert!(matches!(other, Error::Checkpoint { .. }), "{other}");
+        assert!(other.to_string().contains("another search"), "{other}");
+    }
+
+    #[test]
+    fn damaged_files_are_refused_with_a_reason() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.checkpoint");
+        let good = sample().text();
+        let cases = [
+            (good.replace("done 12\n", ""), "no `done` line"),
+            (good.replace("done 12", "done twelve"), "not a number"),
+            (good.replace("version 1", "version 9"), "version 9"),
+            (good.replace("expanded 400", "expanded 4000"), "inconsistent"),
+            (good.replace("seconds 12.500", "seconds NaN"), "inconsistent"),
+            (format!("{good}bound 3\n"), "given twice"),
+            (good.replace("bound 95", "bound95"), "not `key value`"),
+            ("\u{0}\u{1}garbage".to_string(), "not `key value`"),
+        ];
+        for (text, why) in cases {
+            std::fs::write(&path, &text).unwrap();
+            let err = Saved::load(&path).unwrap_err();
+            assert!(matches!(err, Error::Checkpoint { .. }) && err.to_string().contains(why), "{why}: {err}");
+            assert!(!err.to_string().contains('\n'), "{err}");
+        }
+    }
+}
