@@ -1172,17 +1172,7 @@ pub(super) fn astar_ida(
                 stats.iterations = saved.iterations;
                 prior = saved.seconds;
             }
-            None => Saved {
-                fingerprint: print.clone(),
-                bound,
-                done: 0,
-                generated: stats.generated,
-                expanded: stats.expanded,
-                next: u32::MAX,
-                iterations: stats.iterations,
-                seconds: began.elapsed().as_secs_f64(),
-            }
-            .save(&c.path)?,
+            None => iteration_start(print, bound, &stats, began.elapsed().as_secs_f64()).save(&c.path)?,
         }
     }
     let finish = |path: Vec<u8>, mut stats: Stats, boards: u64| {
@@ -1313,18 +1303,23 @@ pub(super) fn astar_ida(
         bound = next_bound;
         (resume_at, carried_next) = (0, u32::MAX);
         if let Some((c, print)) = &checkpoint {
-            Saved {
-                fingerprint: print.clone(),
-                bound,
-                done: 0,
-                generated: stats.generated,
-                expanded: stats.expanded,
-                next: u32::MAX,
-                iterations: stats.iterations,
-                seconds: prior + began.elapsed().as_secs_f64(),
-            }
-            .save(&c.path)?;
+            iteration_start(print, bound, &stats, prior + began.elapsed().as_secs_f64()).save(&c.path)?;
         }
+    }
+}
+
+/// A checkpoint of the search `fingerprint` about to begin the iteration at `bound`, with `stats`
+/// so far, after `seconds` in all.
+fn iteration_start(fingerprint: &str, bound: u32, stats: &Stats, seconds: f64) -> Saved {
+    Saved {
+        fingerprint: fingerprint.to_string(),
+        bound,
+        done: 0,
+        generated: stats.generated,
+        expanded: stats.expanded,
+        next: u32::MAX,
+        iterations: stats.iterations,
+        seconds,
     }
 }
 
