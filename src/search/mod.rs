@@ -382,7 +382,9 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
         Space::<u16>::new(start, goal, guide, options).run()
     };
     Ok(found?.map(|(moves, mut stats)| {
-        stats.elapsed = began.elapsed();
+        // this call's time; a search resumed from a checkpoint reports more, its earlier runs'
+        // time with this one's
+        stats.elapsed = stats.elapsed.max(began.elapsed());
         Found { moves, stats }
     }))
 }

@@ -1175,14 +1175,19 @@ pub(super) fn astar_ida(
             None => iteration_start(print, bound, &stats, began.elapsed().as_secs_f64()).save(&c.path)?,
         }
     }
-    let finish = |path: Vec<u8>, mut stats: Stats, boards: u64| {
+    let finish = |path: Vec<u8>, stats: Stats, boards: u64| {
         if let Some((c, _)) = &checkpoint {
             // the search is over: nothing to resume (a file that will not go is resumed to this
             // same solution)
             let _ = std::fs::remove_file(&c.path);
         }
-        stats.elapsed += Duration::from_secs_f64(prior);
-        finish(path, stats, boards)
+        // the time of the earlier runs (to their last save) and of this one
+        finish(path, stats, boards).map(|found| {
+            found.map(|(moves, mut stats)| {
+                stats.elapsed += Duration::from_secs_f64(prior);
+                (moves, stats)
+            })
+        })
     };
     sh.generated.store(stats.generated, Relaxed);
     loop {
