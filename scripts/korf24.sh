@@ -95,17 +95,24 @@ if [ $summary_only -eq 0 ]; then
   [ $zero -eq 1 ] && zflag=(--zero)
   infix=""
   [ $zero -eq 1 ] && infix="zero-"
+  # A group that is a mirror or rotation of another is looked up in that one's table and has no
+  # file of its own, so the build's list of the files it wrote (the lines ending in `-> FILE`) is
+  # kept beside them, and the tables are built again only when that list or one of its files is
+  # missing.
+  built="$dir/5x5-blank-first-${infix}${pattern}.built"
   need=0
-  # a catalogue's further partitions are listed on lines starting with `max`
-  for g in $($table build --pattern list | awk -v p="$pattern" '
-      $1 == "5x5" && $2 == p { on = 1; for (i = 3; i <= NF; i++) if ($i != "/") print $i; next }
-      on && $1 == "max" { for (i = 2; i <= NF; i++) if ($i != "/") print $i; next }
-      $1 ~ /^[0-9]+x[0-9]+$/ { on = 0 }' | sort -u); do
-    [ -f "$dir/5x5-blank-first-${infix}tiles-${g//,/-}.table" ] || need=1
-  done
+  if [ -f "$built" ]; then
+    while read -r file; do [ -f "$file" ] || need=1; done < "$built"
+  else
+    need=1
+  fi
   if [ $need -eq 1 ]; then
     echo "building the $pattern ${infix}tables into $dir/ ..." >&2
-    $table build --board 5x5 --goal blank-first --pattern "$pattern" "${zflag[@]}" --dir "$dir" -q >&2
+    rm -f "$built"
+    $table build --board 5x5 --goal blank-first --pattern "$pattern" "${zflag[@]}" --dir "$dir" -q |
+      tee /dev/stderr | sed -n 's/.* -> //p' > "$built.tmp"
+    [ -s "$built.tmp" ] || { echo "korf24.sh: the build wrote no table" >&2; exit 1; }
+    mv "$built.tmp" "$built"
   fi
   if [ "$prune" -gt 2 ] && [ ! -f "$dir/5x5-moves-$prune.fsm" ]; then
     echo "making the move-pruning machine for strings of up to $prune moves ..." >&2
