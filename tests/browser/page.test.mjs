@@ -2,66 +2,12 @@
 // browser download), against the real binary started on port 0. A failing test leaves a
 // screenshot in target/browser-failures/; a passing run leaves target/serve-screenshot.png.
 
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { createInterface } from 'node:readline';
-import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { base, distance, pageTest, root } from './harness.mjs';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-const bin = process.env.TABLE_BIN || join(root, 'target', 'release', 'table');
-const failures = join(root, 'target', 'browser-failures');
-
-let server;
-let base;
-let browser;
-
-before(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'slidetable-browser-'));
-  server = spawn(bin, ['serve', '--port', '0', '--dir', dir], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
-  const first = await new Promise((ok, fail) => {
-    const lines = createInterface({ input: server.stdout });
-    lines.once('line', ok);
-    server.once('exit', (code) => fail(new Error(`table serve exited with ${code} before listening`)));
-  });
-  const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)$/.exec(first);
-  assert.ok(m, `first line: ${first}`);
-  base = m[1];
-  browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
-  });
-});
-
-after(async () => {
-  if (browser) await browser.close();
-  if (server) server.kill();
-});
-
-/** Runs `body(page)` on a fresh page; on failure saves a screenshot named after the test. */
-function pageTest(name, body) {
-  test(name, { timeout: 30000 }, async () => {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    const errors = [];
-    page.on('pageerror', (e) => errors.push(e.message));
-    try {
-      await body(page);
-      assert.deepEqual(errors, [], 'errors in the page');
-    } catch (e) {
-      mkdirSync(failures, { recursive: true });
-      await page.screenshot({ path: join(failures, `${name.replace(/[^a-z0-9]+/gi, '-')}.png`), fullPage: true });
-      throw e;
-    } finally {
-      await page.close();
-    }
-  });
-}
-
-const distance = async (page) => Number(await page.getAttribute('#distance', 'data-distance'));
 
 pageTest('play three moves and read the distances', async (page) => {
   await page.goto(`${base}/`);
@@ -77,23 +23,24 @@ pageTest('play three moves and read the distances', async (page) => {
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '14');
   for (let i = 0; i < 3; i++) {
     // take the first movable tile, whatever its label; the board must then show that distance
+    await page.waitForSelector('.movable .badge[data-distance]');
     const tile = page.locator('.movable').first();
     const label = Number(await tile.locator('.badge').getAttribute('data-distance'));
     const before = await distance(page);
     assert.ok(label === before - 1 || label === before + 1, `a move changes the distance by one (${before} -> ${label})`);
     await tile.click();
     await page.waitForFunction((d) => document.querySelector('#distance').dataset.distance === String(d), label);
-    assert.match(await page.textContent('#distance'), new RegExp(`distance: ${label}\\s+moves: ${i + 1}`));
+    assert.equal(await page.textContent('#distance'), `distance: ${label}, moves: ${i + 1}`);
   }
   await page.click('#undo');
-  await page.waitForFunction(() => /moves: 2/.test(document.querySelector('#distance').textContent));
+  await page.waitForFunction(() => /moves: 2$/.test(document.querySelector('#distance').textContent));
 });
 
 pageTest('hints come in stages', async (page) => {
   await page.goto(`${base}/?board=1+2+3+4+5+6+0+7+8&shape=3x3&goal=blank-last`);
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '2');
-  await page.uncheck('#labels');
-  assert.match(await page.textContent('#distance'), /distance: \?/);
+  await page.check('#practice');
+  assert.match(await page.textContent('#distance'), /distance: hidden/);
   await page.click('#hint');
   assert.match(await page.textContent('#hint-stage'), /hint 1 of 3/);
   assert.match(await page.textContent('#hint-text'), /2 moves away/);
@@ -113,10 +60,11 @@ pageTest('open a shareable URL', async (page) => {
   // the inspector shows h beside h* = 31
   assert.equal(await page.textContent('tr[data-heuristic="manhattan"] td:nth-child(2)'), '21');
   assert.equal(await page.textContent('tr[data-heuristic="manhattan"] td:nth-child(3)'), '31');
-  // after a move the URL names the new board
+  // after a move the URL names the start and the move made
   await page.locator('.movable').first().click();
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '30');
-  assert.ok(!page.url().includes('board=8+6+7+2+5+4+3+0+1'), page.url());
+  assert.ok(page.url().includes('board=8+6+7+2+5+4+3+0+1'), page.url());
+  assert.equal(new URL(page.url()).searchParams.get('moves').length, 1, page.url());
   // a bad board in a URL is said, not swallowed
   await page.goto(`${base}/?board=1+1+2&shape=3x3`);
   await page.waitForFunction(() => document.querySelector('#message').textContent.length > 0);
@@ -126,7 +74,7 @@ pageTest('open a shareable URL', async (page) => {
 pageTest('run A* step by step', async (page) => {
   await page.goto(`${base}/?board=1+2+3+0+4+6+7+5+8&shape=3x3`);
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '3');
-  await page.click('nav button[data-tab="astar"]');
+  await page.click('[role=tab][data-tab="astar"]');
   await page.selectOption('#astar-heuristic', 'hamming');
   await page.click('#astar-run');
   await page.waitForSelector('#astar-view:not([hidden])');
@@ -169,18 +117,18 @@ pageTest('run A* step by step', async (page) => {
 pageTest('stream and cancel a textbook run, then run another', async (page) => {
   await page.goto(`${base}/`);
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance);
-  await page.click('nav button[data-tab="textbook"]');
+  await page.click('[role=tab][data-tab="textbook"]');
   await page.fill('#textbook-depths', '2,4,22,24');
   await page.fill('#textbook-count', '2000');
   await page.click('#textbook-run');
   await page.waitForSelector('#textbook-rows tr');
   await page.waitForSelector('#job:not([hidden])');
   // a second long job meanwhile is refused (409), and the page says why
-  await page.click('nav button[data-tab="compare"]');
+  await page.click('[role=tab][data-tab="compare"]');
   await page.click('#compare-run');
   await page.waitForFunction(() => /another long job is running \(experiment/.test(document.querySelector('#message').textContent));
   assert.equal(await page.getAttribute('#message', 'class'), 'error');
-  await page.click('nav button[data-tab="textbook"]');
+  await page.click('[role=tab][data-tab="textbook"]');
   await page.click('#textbook-cancel');
   await page.waitForFunction(() => document.querySelector('#textbook-status').dataset.state === 'cancelled');
   assert.match(await page.textContent('#textbook-status'), /cancelled/);
@@ -198,7 +146,7 @@ pageTest('stream and cancel a textbook run, then run another', async (page) => {
 pageTest('the 3x3 heat map is drawn within a second', async (page) => {
   await page.goto(`${base}/`);
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance);
-  await page.click('nav button[data-tab="space"]');
+  await page.click('[role=tab][data-tab="space"]');
   await page.waitForFunction(() => /181,440 states/.test(document.querySelector('#stats-summary').textContent));
   await page.selectOption('#heatmap-heuristic', 'linear-conflict');
   // from the click to the drawn heat map, timed in the page
@@ -235,7 +183,7 @@ pageTest('the 3x3 heat map is drawn within a second', async (page) => {
 pageTest('compare runs and keep a transcript', async (page) => {
   await page.goto(`${base}/?board=1+2+3+4+5+6+0+7+8&shape=3x3`);
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '2');
-  await page.click('nav button[data-tab="compare"]');
+  await page.click('[role=tab][data-tab="compare"]');
   await page.click('#compare-run');
   await page.waitForFunction(() => document.querySelectorAll('#compare-rows tr').length === 6, null, { timeout: 20000 });
   const lengths = await page.locator('#compare-rows tr td:nth-child(6)').allTextContents();

@@ -1,5 +1,9 @@
 //! The page's files, embedded in the binary: the installed `table` needs nothing beside it, and
-//! no path outside this list is ever served.
+//! no path outside this list is ever served. For work on the page, `SLIDETABLE_PAGE_DIR` set to
+//! `src/cli/serve/page` makes the server read these same files from there at each request, so an
+//! edit shows on a reload without rebuilding the binary.
+
+use std::borrow::Cow;
 
 /// One embedded file: its URL path, its media type, its bytes.
 pub struct Asset {
@@ -7,13 +11,29 @@ pub struct Asset {
     pub path: &'static str,
     /// Its `Content-Type`.
     pub mime: &'static str,
+    /// Its file's name in `page/`.
+    pub file: &'static str,
     /// Its contents.
     pub bytes: &'static [u8],
 }
 
+impl Asset {
+    /// Its contents: the embedded bytes, or the file in `SLIDETABLE_PAGE_DIR` when that is set
+    /// (and readable).
+    pub fn load(&self) -> Cow<'static, [u8]> {
+        match std::env::var_os("SLIDETABLE_PAGE_DIR") {
+            Some(dir) => match std::fs::read(std::path::Path::new(&dir).join(self.file)) {
+                Ok(bytes) => Cow::Owned(bytes),
+                Err(_) => Cow::Borrowed(self.bytes),
+            },
+            None => Cow::Borrowed(self.bytes),
+        }
+    }
+}
+
 macro_rules! asset {
     ($path:expr, $file:literal, $mime:expr) => {
-        Asset { path: $path, mime: $mime, bytes: include_bytes!(concat!("page/", $file)) }
+        Asset { path: $path, mime: $mime, file: $file, bytes: include_bytes!(concat!("page/", $file)) }
     };
 }
 

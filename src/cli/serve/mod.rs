@@ -169,7 +169,7 @@ fn serve_asset(asset: &'static assets::Asset) -> Response {
             (header::CONTENT_TYPE, HeaderValue::from_static(asset.mime)),
             (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
         ],
-        asset.bytes,
+        asset.load().into_owned(),
     )
         .into_response()
 }

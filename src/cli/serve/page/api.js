@@ -1,5 +1,28 @@
 // Calls to the server's JSON API, and a reader of its server-sent events over fetch (so a job
-// can be started with a JSON body, and stopped by aborting the request).
+// can be started with a JSON body, and stopped by aborting the request). Every request carries
+// this page's client id, so that the server gives each student their own long job.
+
+/** This tab's client id: random, kept for the tab's life (sessionStorage), never sent elsewhere. */
+export const clientId = (() => {
+  const made = () => {
+    // crypto.getRandomValues works on plain http too (a class on a LAN address), randomUUID not
+    const bytes = new Uint8Array(12);
+    crypto.getRandomValues(bytes);
+    return [...bytes].map((b) => b.toString(16).padStart(2, '0')).join('');
+  };
+  try {
+    let id = sessionStorage.getItem('slidetable-client');
+    if (!id || !/^[A-Za-z0-9_-]{8,64}$/.test(id)) {
+      id = made();
+      sessionStorage.setItem('slidetable-client', id);
+    }
+    return id;
+  } catch (_) {
+    return made();
+  }
+})();
+
+const HEADERS = { 'Content-Type': 'application/json', 'X-Slidetable-Client': clientId };
 
 export class ApiError extends Error {
   constructor(message, status) {
@@ -22,8 +45,8 @@ async function errorOf(response) {
 /** GET `path` (no body) or POST `body` as JSON; the answer's JSON, or an ApiError. */
 export async function call(path, body) {
   const init = body === undefined
-    ? { method: 'GET' }
-    : { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) };
+    ? { method: 'GET', headers: { 'X-Slidetable-Client': clientId } }
+    : { method: 'POST', headers: HEADERS, body: JSON.stringify(body) };
   const response = await fetch(path, init);
   if (!response.ok) throw await errorOf(response);
   return response.json();
@@ -43,7 +66,7 @@ export function stream(path, body, onEvent) {
     try {
       const response = await fetch(path, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json' },
+        headers: HEADERS,
         body: JSON.stringify(body),
         signal: controller.signal,
       });

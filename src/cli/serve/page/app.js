@@ -1,5 +1,10 @@
-// The page's entry: shared state (shape, goal, the board shown and its position), tabs, the
-// message line, the long-job line, and the shareable URL. Each panel is a module with `init(app)`.
+// The page's entry and its one store of state. Everything shown comes from `app.state`: the tab,
+// the shape and goal, the start board and the moves made from it (so the board, the move counter
+// and the history cannot disagree), practice mode, and each panel's settings. The URL is a view
+// of the state: every change writes it, a change of the board as a new history entry (so Back and
+// Forward walk through moves and scrambles), and a reload or a shared link rebuilds the view from
+// it. Positions (distances, estimates) are asked of the server per board and cached; a view never
+// waits for one to show the board. Each panel is a module with `init(app)`.
 
 import { abortAll, call, stream } from './api.js';
 import * as play from './play.js';
@@ -11,13 +16,34 @@ import * as textbook from './textbook.js';
 
 const $ = (id) => document.getElementById(id);
 
-const listeners = [];
+const TABS = ['play', 'space', 'astar', 'compare', 'textbook'];
+const MOVE = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] };
+/** Scramble depth a new game on a shape starts at. */
+const DEFAULT_DEPTH = { '4x4': 12, '5x5': 8 };
+/** Positions kept in the cache (a few hundred bytes each). */
+const CACHE = 2000;
+
+const positionListeners = [];
+const stateListeners = [];
+const cache = new Map();
+/** Panel settings kept in the URL: key -> default. */
+const panelKeys = new Map();
 
 export const app = {
   info: null,
-  shape: '3x3',
-  goal: 'blank-last',
-  /** The position shown (the answer of /api/position), or null. */
+  /** The state: see the module comment. `panel` holds the panels' settings (strings). */
+  state: {
+    tab: 'play',
+    shape: '3x3',
+    goal: 'blank-last',
+    start: null, // the start board's cells, row by row, 0 the blank
+    moves: '', // the blank's moves made from the start (letters U D L R)
+    ahead: '', // moves undone, to redo (not in the URL)
+    practice: false,
+    reveal: null, // the board whose answers were asked for in practice mode
+    panel: {},
+  },
+  /** The position of the board shown (the answer of /api/position), or null until it arrives. */
   pos: null,
   /** The number of long jobs this page has running. */
   busy: 0,
@@ -27,7 +53,28 @@ export const app = {
   /** Whether `shape` has a perfect table here (so every lookup answers at once). */
   exact(shape) {
     const s = app.info && app.info.shapes.find((x) => x.shape === shape);
-    return Boolean(s && s.exact);
+    return s ? Boolean(s.exact) : (Number(shape.split('x')[0]) * Number(shape.split('x')[1]) <= 12);
+  },
+
+  /** Rows and columns of the shape shown. */
+  dims() {
+    const [r, c] = app.state.shape.split('x').map(Number);
+    return { rows: r, cols: c };
+  },
+
+  /** The board shown: the start with the moves made. */
+  cells() {
+    return applyMoves(app.state.start, app.dims().cols, app.state.moves);
+  },
+
+  /** The board shown as text (numbers separated by spaces), or '' before there is one. */
+  text() {
+    return app.state.start ? app.cells().join(' ') : '';
+  },
+
+  /** Whether exact answers may be shown now (not in practice mode, or asked for on this board). */
+  answers() {
+    return !app.state.practice || app.state.reveal === app.text();
   },
 
   /** Shows `text` on the message line (`kind`: 'error' or 'info'); empty clears it. */
@@ -37,41 +84,129 @@ export const app = {
     m.className = text ? kind : '';
   },
 
-  /** Runs `work`, showing its error on the message line. */
+  /** Clears the message line if it shows an error (called after an action succeeds). */
+  ok() {
+    if ($('message').className === 'error') app.say('');
+  },
+
+  /** Runs `work`, showing its error on the message line, clearing an old error on success. */
   async guard(work) {
     try {
-      return await work();
+      const r = await work();
+      app.ok();
+      return r;
     } catch (e) {
       app.say(e.message, 'error');
       return undefined;
     }
   },
 
-  /** Calls `fn(pos)` each time the position shown changes. */
+  /** Calls `fn(pos)` each time the position of the board shown arrives or changes. */
   onPosition(fn) {
-    listeners.push(fn);
+    positionListeners.push(fn);
   },
 
-  /** Asks the server about `board` (text or cells) and shows it; true when it could. */
-  async show(board, { shape, goal } = {}) {
-    const body = { board, goal: goal || app.goal };
-    if (shape !== null) body.shape = shape || app.shape;
+  /** Calls `fn(state, before)` after every change of the state. */
+  onState(fn) {
+    stateListeners.push(fn);
+  },
+
+  /** Registers a panel setting kept in the URL as `key`, with its default; returns its value. */
+  param(key, fallback) {
+    panelKeys.set(key, fallback);
+    if (!(key in app.state.panel)) app.state.panel[key] = fallback;
+    return app.state.panel[key];
+  },
+
+  /** Sets panel settings (strings) without a new history entry. */
+  setParams(values) {
+    app.update({ panel: { ...app.state.panel, ...values } }, 'replace');
+  },
+
+  /**
+   * Changes the state: `history` 'push' (a new entry: a move, a new board), 'replace' (a
+   * setting) or 'none' (the URL already says it: Back or Forward).
+   */
+  update(change, history = 'replace') {
+    const before = app.state;
+    app.state = { ...before, ...change };
+    const boardChanged = before.start !== app.state.start || before.moves !== app.state.moves
+      || before.shape !== app.state.shape || before.goal !== app.state.goal;
+    if (boardChanged && app.state.reveal !== app.text()) app.state.reveal = null;
+    if (history !== 'none') writeUrl(history);
+    if (boardChanged) {
+      app.pos = cache.get(key(app.state.shape, app.state.goal, app.text())) || null;
+    }
+    for (const fn of stateListeners) fn(app.state, before);
+    if (boardChanged) {
+      if (app.pos) for (const fn of positionListeners) fn(app.pos);
+      else if (app.state.start) fetchShown();
+    }
+  },
+
+  /** The position of `text` (a board of the shape and goal shown), from the cache or the server. */
+  position(text, shape = app.state.shape, goal = app.state.goal) {
+    const k = key(shape, goal, text);
+    const hit = cache.get(k);
+    if (hit) return Promise.resolve(hit);
+    return call('/api/position', { board: text, shape, goal }).then((pos) => remember(k, pos));
+  },
+
+  /** Makes the move `dir` (a blank move) if it is legal; false when it is not. */
+  move(dir) {
+    if (!app.state.start) return false;
+    const { rows, cols } = app.dims();
+    const cells = app.cells();
+    const blank = cells.indexOf(0);
+    const [dr, dc] = MOVE[dir];
+    const r = Math.floor(blank / cols) + dr;
+    const c = (blank % cols) + dc;
+    if (r < 0 || r >= rows || c < 0 || c >= cols) return false;
+    const ahead = app.state.ahead;
+    app.update({ moves: app.state.moves + dir, ahead: ahead.startsWith(dir) ? ahead.slice(1) : '' }, 'push');
+    return true;
+  },
+
+  undo() {
+    const m = app.state.moves;
+    if (!m) return;
+    app.update({ moves: m.slice(0, -1), ahead: m.slice(-1) + app.state.ahead }, 'push');
+  },
+
+  redo() {
+    const a = app.state.ahead;
+    if (!a) return;
+    app.update({ moves: app.state.moves + a[0], ahead: a.slice(1) }, 'push');
+  },
+
+  /**
+   * A new game from `board` (text or cells; its shape read from it when `shape` is null),
+   * checked by the server first; true when it could. A new history entry.
+   */
+  async newGame(board, { shape = app.state.shape, goal = app.state.goal } = {}) {
+    const body = { board, goal };
+    if (shape) body.shape = shape;
     const pos = await app.guard(() => call('/api/position', body));
     if (!pos) return false;
-    app.say('');
-    app.pos = pos;
-    app.shape = pos.shape;
-    if (goal) app.goal = goal;
-    $('shape').value = pos.shape;
-    pickGoal(app.goal);
-    const url = new URL(window.location.href);
-    url.search = '';
-    url.searchParams.set('board', pos.text);
-    url.searchParams.set('shape', pos.shape);
-    url.searchParams.set('goal', app.goal);
-    history.replaceState(null, '', url);
-    for (const fn of listeners) fn(pos);
+    remember(key(pos.shape, goal, pos.text), pos);
+    pickShape(pos.shape);
+    pickGoal(goal);
+    app.update({ shape: pos.shape, goal, start: pos.board, moves: '', ahead: '' }, 'push');
     return true;
+  },
+
+  /** A new game on `shape`: a scramble at the shape's default depth. */
+  async reset(shape, goal = app.state.goal, history = 'push') {
+    $('depth').value = DEFAULT_DEPTH[shape] || 20;
+    $('seed').value = '';
+    return play.scramble(shape, goal, history);
+  },
+
+  /** Switches to tab `name` (a setting: no new history entry). */
+  showTab(name, focus = false) {
+    if (!TABS.includes(name)) return;
+    app.update({ tab: name }, 'replace');
+    if (focus) $(`tab-btn-${name}`).focus();
   },
 
   /** Starts a long job with its progress on the job line; resolves when it ends. */
@@ -83,9 +218,15 @@ export const app = {
     app.busy += 1;
     let failed = null;
     const job = stream(path, body, (name, data) => {
-      if (name === 'progress') {
+      if (name === 'queued') {
+        const ahead = data.ahead === 1 ? '1 job ahead' : `${data.ahead} jobs ahead`;
+        text.textContent = `${kind}: waiting for a free core, number ${data.position} in the queue (${ahead})`;
+      } else if (name === 'started') {
+        text.textContent = `${kind}: started`;
+      } else if (name === 'progress') {
         const nodes = data.generated ? `${data.generated.toLocaleString('en-US')} nodes, ` : '';
-        text.textContent = `${kind}: ${nodes}${data.seconds.toFixed(1)} s`;
+        const share = data.total ? `${Math.floor((100 * data.done) / data.total)}%, ` : '';
+        text.textContent = `${kind}: ${share}${nodes}${data.seconds.toFixed(1)} s`;
       } else if (name === 'error') {
         failed = data.error;
         app.say(data.error, 'error');
@@ -95,6 +236,7 @@ export const app = {
     job.done
       .then((aborted) => {
         text.textContent = aborted ? `${kind}: cancelled` : failed ? `${kind}: failed: ${failed}` : `${kind}: done`;
+        if (!aborted && !failed) app.ok();
       })
       .catch((e) => {
         app.say(e.message, 'error');
@@ -108,6 +250,96 @@ export const app = {
   },
 };
 
+function key(shape, goal, text) {
+  return `${shape}|${goal}|${text}`;
+}
+
+function remember(k, pos) {
+  cache.delete(k);
+  cache.set(k, pos);
+  if (cache.size > CACHE) cache.delete(cache.keys().next().value);
+  return pos;
+}
+
+/** Asks for the position of the board shown; shows it unless the board changed meanwhile. */
+async function fetchShown() {
+  const { shape, goal } = app.state;
+  const text = app.text();
+  try {
+    const pos = await app.position(text, shape, goal);
+    if (app.text() !== text || app.state.shape !== shape || app.state.goal !== goal) return;
+    app.pos = pos;
+    for (const fn of positionListeners) fn(pos);
+  } catch (e) {
+    if (app.text() === text) app.say(e.message, 'error');
+  }
+}
+
+/** `cells` with the blank moves `moves` made (illegal ones stop the walk). */
+export function applyMoves(cells, cols, moves) {
+  const b = [...cells];
+  const rows = b.length / cols;
+  let blank = b.indexOf(0);
+  for (const m of moves) {
+    const d = MOVE[m];
+    if (!d) break;
+    const r = Math.floor(blank / cols) + d[0];
+    const c = (blank % cols) + d[1];
+    if (r < 0 || r >= rows || c < 0 || c >= cols) break;
+    const next = r * cols + c;
+    b[blank] = b[next];
+    b[next] = 0;
+    blank = next;
+  }
+  return b;
+}
+
+/** How many of `moves` are legal from `cells`, in a row from the first. */
+function legalPrefix(cells, cols, moves) {
+  const rows = cells.length / cols;
+  let blank = cells.indexOf(0);
+  let n = 0;
+  for (const m of moves) {
+    const d = MOVE[m];
+    if (!d) break;
+    const r = Math.floor(blank / cols) + d[0];
+    const c = (blank % cols) + d[1];
+    if (r < 0 || r >= rows || c < 0 || c >= cols) break;
+    blank = r * cols + c;
+    n += 1;
+  }
+  return n;
+}
+
+function urlOf(state) {
+  const url = new URL(window.location.href);
+  url.search = '';
+  const p = url.searchParams;
+  if (state.tab !== 'play') p.set('tab', state.tab);
+  p.set('shape', state.shape);
+  p.set('goal', state.goal);
+  if (state.start) p.set('board', state.start.join(' '));
+  if (state.moves) p.set('moves', state.moves);
+  if (state.practice) p.set('practice', '1');
+  for (const [k, fallback] of panelKeys) {
+    const v = state.panel[k];
+    if (v !== undefined && v !== null && v !== fallback) p.set(k, v);
+  }
+  return url;
+}
+
+function writeUrl(how) {
+  const url = urlOf(app.state);
+  if (url.href === window.location.href) return;
+  try {
+    if (how === 'push') history.pushState(null, '', url);
+    else history.replaceState(null, '', url);
+  } catch (_) {
+    // a browser that limits history calls (hundreds a second): keep the URL right at least
+    try { history.replaceState(null, '', url); } catch (__) { /* nothing more to do */ }
+  }
+}
+
 /** Shows `goal` in the goal picker, adding it when it is an arrangement rather than a name. */
 function pickGoal(goal) {
   const select = $('goal');
@@ -120,18 +352,112 @@ function pickGoal(goal) {
   select.value = goal;
 }
 
-function showTab(name) {
-  for (const b of document.querySelectorAll('nav button')) {
-    const on = b.dataset.tab === name;
+/** Shows `shape` in the board picker, adding it when the list lacks it. */
+function pickShape(shape) {
+  const select = $('shape');
+  if (![...select.options].some((o) => o.value === shape)) {
+    const o = document.createElement('option');
+    o.value = shape;
+    o.textContent = shape;
+    select.append(o);
+  }
+  select.value = shape;
+}
+
+function renderTabs(state) {
+  for (const name of TABS) {
+    const b = $(`tab-btn-${name}`);
+    const on = name === state.tab;
     b.setAttribute('aria-selected', on ? 'true' : 'false');
-    $(`tab-${b.dataset.tab}`).hidden = !on;
+    b.tabIndex = on ? 0 : -1;
+    $(`tab-${name}`).hidden = !on;
+  }
+  $('practice').checked = state.practice;
+  document.body.classList.toggle('practice', state.practice);
+  pickShape(state.shape);
+  pickGoal(state.goal);
+}
+
+function initTabs() {
+  const buttons = TABS.map((t) => $(`tab-btn-${t}`));
+  for (const b of buttons) {
+    b.addEventListener('click', () => app.showTab(b.dataset.tab));
+    b.addEventListener('keydown', (e) => {
+      const i = TABS.indexOf(b.dataset.tab);
+      const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: TABS.length - 1 }[e.key];
+      if (to === undefined) return;
+      e.preventDefault();
+      app.showTab(TABS[(to + TABS.length) % TABS.length], true);
+    });
   }
 }
 
-async function start() {
-  for (const b of document.querySelectorAll('nav button')) {
-    b.addEventListener('click', () => showTab(b.dataset.tab));
+/** Checks a link's shape and goal with the server; the ones to use and what was wrong. */
+async function checkLink(shape, goal) {
+  const problems = [];
+  const tryIt = (s, g) => call('/api/scramble', { shape: s, goal: g, depth: 0, seed: 0 }).then(() => null, (e) => e.message);
+  let s = shape;
+  let g = goal;
+  if (await tryIt(s, g)) {
+    const shapeErr = await tryIt(s, 'blank-last');
+    if (shapeErr) {
+      problems.push(`the link's board shape \`${s}\`: ${shapeErr}; showing 3x3`);
+      s = '3x3';
+    }
+    const goalErr = g === 'blank-last' ? null : await tryIt(s, g);
+    if (goalErr) {
+      problems.push(`the link's goal \`${g}\`: ${goalErr}; showing blank-last`);
+      g = 'blank-last';
+    }
   }
+  return { shape: s, goal: g, problems };
+}
+
+/** The state a URL describes, checked; `problems` says what was wrong with it. */
+async function fromUrl(search) {
+  const p = new URLSearchParams(search);
+  const problems = [];
+  const tab = p.get('tab') || 'play';
+  if (!TABS.includes(tab)) problems.push(`the link's tab \`${tab}\` is not one of ${TABS.join(', ')}`);
+  const checked = await checkLink(p.get('shape') || '3x3', p.get('goal') || 'blank-last');
+  problems.push(...checked.problems);
+  let { shape } = checked;
+  const { goal } = checked;
+  let start = null;
+  let moves = p.get('moves') || '';
+  if (p.get('board')) {
+    const body = { board: p.get('board'), goal };
+    // a link without a shape reads it from the board (a square number of tiles)
+    if (p.get('shape') && !checked.problems.some((x) => x.includes('board shape'))) body.shape = shape;
+    try {
+      const pos = await call('/api/position', body);
+      remember(key(pos.shape, goal, pos.text), pos);
+      shape = pos.shape;
+      start = pos.board;
+    } catch (e) {
+      problems.push(`the link's board: ${e.message}; showing a new board`);
+    }
+  }
+  if (start) {
+    const [, cols] = shape.split('x').map(Number);
+    const n = legalPrefix(start, cols, moves.toUpperCase());
+    if (n < moves.length) {
+      problems.push(`the link's moves \`${moves}\`: only the first ${n} can be made (moves are the blank's, U D L R)`);
+    }
+    moves = moves.toUpperCase().slice(0, n);
+  } else {
+    moves = '';
+  }
+  const panel = {};
+  for (const [k, fallback] of panelKeys) panel[k] = p.get(k) ?? fallback;
+  return {
+    state: { tab: TABS.includes(tab) ? tab : 'play', shape, goal, start, moves, practice: p.get('practice') === '1', panel },
+    problems,
+  };
+}
+
+async function start() {
+  initTabs();
   $('job-cancel').addEventListener('click', abortAll);
   app.info = await app.guard(() => call('/api/info'));
   const shapeSelect = $('shape');
@@ -149,31 +475,44 @@ async function start() {
     o.textContent = g;
     goalSelect.append(o);
   }
+  app.onState(renderTabs);
   for (const m of [play, inspect, space, astar, compare, textbook]) m.init(app);
-  shapeSelect.addEventListener('change', () => {
-    app.shape = shapeSelect.value;
-    play.reset(app.shape);
+  shapeSelect.addEventListener('change', () => app.reset(shapeSelect.value));
+  goalSelect.addEventListener('change', () => app.reset(app.state.shape, goalSelect.value));
+  $('practice').addEventListener('change', () => app.update({ practice: $('practice').checked, reveal: null }, 'replace'));
+  window.addEventListener('popstate', () => {
+    // the URL was written by this page: read it as it is, no round trip to the server
+    const state = ownUrl(window.location.search);
+    if (!state) return;
+    // what Back takes can be redone, and Forward redoes it
+    const same = app.state.start && state.start.join() === app.state.start.join();
+    const line = app.state.moves + app.state.ahead;
+    const ahead = same && line.startsWith(state.moves) ? line.slice(state.moves.length) : '';
+    app.update({ ...state, ahead }, 'none');
   });
-  goalSelect.addEventListener('change', () => {
-    app.goal = goalSelect.value;
-    play.reset(app.shape);
-  });
-  const params = new URLSearchParams(window.location.search);
-  if (params.get('goal')) app.goal = params.get('goal');
-  if (params.get('shape')) app.shape = params.get('shape');
-  if (params.get('board')) {
-    const ok = await app.show(params.get('board'), { shape: params.get('shape') || null, goal: app.goal });
-    if (ok) {
-      play.begin();
-      return;
-    }
-    // keep saying what was wrong with the link's board while a new one is drawn
-    const said = $('message').textContent;
-    await play.reset(app.shape);
-    app.say(`the link's board: ${said}`, 'error');
-    return;
+  const { state, problems } = await fromUrl(window.location.search);
+  app.update({ ...state, start: null }, 'none');
+  if (state.start) {
+    app.update({ start: state.start, moves: state.moves }, 'replace');
+  } else if (!(await app.reset(state.shape, state.goal, 'replace'))) {
+    // never a page without a board: the 3x3's goal at worst
+    app.update({ shape: '3x3', goal: 'blank-last', start: [1, 2, 3, 4, 5, 6, 7, 8, 0], moves: '' }, 'replace');
   }
-  play.reset(app.shape);
+  if (problems.length) app.say(problems.join('. '), 'error');
+}
+
+/** The state of a URL this page wrote (Back, Forward), or null when it holds no board. */
+function ownUrl(search) {
+  const p = new URLSearchParams(search);
+  const start = (p.get('board') || '').split(/\s+/).filter((t) => t).map(Number);
+  const shape = p.get('shape') || '3x3';
+  const [rows, cols] = shape.split('x').map(Number);
+  if (!start.length || start.length !== rows * cols || start.some((n) => !Number.isInteger(n))) return null;
+  const moves = (p.get('moves') || '').slice(0, legalPrefix(start, cols, p.get('moves') || ''));
+  const panel = {};
+  for (const [k, fallback] of panelKeys) panel[k] = p.get(k) ?? fallback;
+  const tab = TABS.includes(p.get('tab')) ? p.get('tab') : 'play';
+  return { tab, shape, goal: p.get('goal') || 'blank-last', start, moves, practice: p.get('practice') === '1', panel };
 }
 
 start();

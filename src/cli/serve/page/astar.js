@@ -30,7 +30,7 @@ async function start() {
   const body = {
     board: app.pos.text,
     shape: app.pos.shape,
-    goal: app.goal,
+    goal: app.state.goal,
     heuristic: $('astar-heuristic').value,
     weight: Number($('astar-weight').value),
     max_expansions: Number($('astar-cap').value),

@@ -35,9 +35,17 @@ export function init(a) {
     l.append(c, ` ${label}`);
     box.append(l);
   });
-  app.onPosition((pos) => {
-    const d = pos.distance === null ? 'distance not known yet' : `${pos.distance} moves from the goal`;
+  const say = () => {
+    const pos = app.pos;
+    if (!pos) return;
+    let d = pos.distance === null ? 'distance not known yet' : `${pos.distance} moves from the goal`;
+    if (!app.answers()) d = 'its distance hidden (practice mode)';
     $('compare-board').textContent = `The board shown (${pos.shape}): ${pos.text}, ${d}. Each run's row is added below as it finishes.`;
+    render();
+  };
+  app.onPosition(say);
+  app.onState((state, before) => {
+    if (state.practice !== before.practice || state.reveal !== before.reveal) say();
   });
   $('compare-run').addEventListener('click', start);
   $('compare-clear').addEventListener('click', () => {
@@ -61,7 +69,7 @@ function start() {
     return;
   }
   const board = app.pos.text;
-  app.job('compare', '/api/jobs/compare', { board, shape: app.pos.shape, goal: app.goal, runs }, (name, data) => {
+  app.job('compare', '/api/jobs/compare', { board, shape: app.pos.shape, goal: app.state.goal, runs }, (name, data) => {
     if (name === 'run') {
       transcript.push({ board, ...data });
       render();
@@ -83,13 +91,17 @@ function seconds(v) {
 function render() {
   const body = $('compare-rows');
   body.replaceChildren();
+  const hide = !app.answers();
   for (const r of transcript) {
     const tr = document.createElement('tr');
-    if (r.optimal === false) tr.className = 'suboptimal';
+    // in practice mode, the optimum of the board shown is an answer: hidden until asked
+    const hidden = hide && r.board === (app.pos && app.pos.text);
+    if (r.optimal === false && !hidden) tr.className = 'suboptimal';
     for (const [k, d] of [['board'], ['label'], ['generated'], ['expanded'], ['ebf', 3], ['length'], ['optimal_length'], ['seconds'], ['error']]) {
       const td = document.createElement('td');
       td.textContent = k === 'seconds' ? seconds(r[k]) : fmt(r[k], d);
-      if (k === 'length' && r.length !== null && r.optimal_length !== null && r.length > r.optimal_length) {
+      if (hidden && k === 'optimal_length') td.textContent = 'hidden';
+      if (!hidden && k === 'length' && r.length !== null && r.optimal_length !== null && r.length > r.optimal_length) {
         td.textContent += ` (+${r.length - r.optimal_length})`;
         td.className = 'over';
       }

@@ -1,20 +1,26 @@
-// Play with exact arrows: the board, each legal move labelled with the distance it leads to,
-// undo/redo, hints in stages, scrambles at an exact distance, typed boards, shareable links.
+// Play with exact arrows: the board (a grid of named cells, drawn from the store at once and
+// labelled when its position arrives), each legal move labelled with the distance it leads to,
+// undo/redo, hints in stages, practice mode (answers hidden until asked) and the summary at the
+// goal, scrambles at an exact distance, typed boards, swipes on touch screens.
 
 import { call } from './api.js';
+import { applyMoves } from './app.js';
 
 let app;
 let $;
-let back = [];
-let ahead = [];
-let moves = 0;
+let built = '';
 let hint = 0;
-let path = null;
+let hintFor = '';
+let summaryFor = '';
+let swiped = false;
 
-const DEFAULT_DEPTH = { '4x4': 12, '5x5': 8 };
-// the way the tile slides when the blank moves `dir`
+// the way the tile slides when the blank moves `dir`, and in words
 const ARROW = { U: '\u2193', D: '\u2191', L: '\u2192', R: '\u2190' };
+const SLIDES = { U: 'down', D: 'up', L: 'right', R: 'left' };
 const STAGES = ['', 'hint 1 of 3: how far', 'hint 2 of 3: which moves are optimal', 'hint 3 of 3: the whole path'];
+// an arrow key slides the tile on that side of the blank into it: the blank moves the other way
+const KEY = { ArrowUp: 'D', ArrowDown: 'U', ArrowLeft: 'R', ArrowRight: 'L' };
+const TEXT_INPUT = /^(text|number|search|range|email|url|password|tel)$/;
 
 /** The tiles slid, in order, when the blank makes `moves` (letters U D L R) from `board`. */
 function tilesOf(board, cols, moves) {
@@ -39,57 +45,98 @@ function pathText(pos, length, moves) {
 export function init(a) {
   app = a;
   $ = a.$;
-  app.onPosition(render);
-  $('undo').addEventListener('click', undo);
-  $('redo').addEventListener('click', redo);
+  app.onState(onState);
+  app.onPosition(renderPosition);
+  $('undo').addEventListener('click', () => app.undo());
+  $('redo').addEventListener('click', () => app.redo());
   $('hint').addEventListener('click', nextHint);
-  $('labels').addEventListener('change', () => app.pos && render(app.pos));
+  $('reveal').addEventListener('click', () => app.update({ reveal: app.text() }, 'none'));
   $('scramble').addEventListener('click', () => scramble());
   $('load').addEventListener('click', loadTyped);
   $('copy-link').addEventListener('click', async () => {
     try {
       await navigator.clipboard.writeText(window.location.href);
-      app.say('link copied: it opens this board');
+      app.say('link copied: it opens this board, its moves and this view');
     } catch (_) {
       app.say(`copy this link: ${window.location.href}`);
     }
   });
   $('find-distance').addEventListener('click', findDistance);
   document.addEventListener('keydown', onKey);
+  const board = $('board');
+  board.addEventListener('click', (e) => {
+    if (swiped) {
+      swiped = false;
+      return;
+    }
+    const cell = e.target.closest('[data-cell]');
+    if (cell) clickCell(Number(cell.dataset.cell));
+  });
+  board.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    const cell = e.target.closest('[data-cell]');
+    if (!cell) return;
+    e.preventDefault();
+    clickCell(Number(cell.dataset.cell));
+  });
+  let from = null;
+  board.addEventListener('pointerdown', (e) => {
+    from = { x: e.clientX, y: e.clientY };
+  });
+  board.addEventListener('pointerup', (e) => {
+    if (!from) return;
+    const dx = e.clientX - from.x;
+    const dy = e.clientY - from.y;
+    from = null;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < 30) return;
+    // a swipe slides the tile in the swipe's direction: the blank moves the other way
+    const dir = Math.abs(dx) > Math.abs(dy) ? (dx < 0 ? 'R' : 'L') : (dy < 0 ? 'D' : 'U');
+    swiped = true;
+    setTimeout(() => { swiped = false; }, 400);
+    app.move(dir);
+  });
+  const touch = window.matchMedia('(pointer: coarse)').matches;
+  $('help-touch').hidden = !touch;
+  $('help-keys').hidden = touch;
 }
 
-/** A new game on `shape`: a scramble at the default depth. */
-export async function reset(shape) {
-  app.shape = shape;
-  $('depth').value = DEFAULT_DEPTH[shape] || 20;
-  $('seed').value = '';
-  await scramble();
-}
-
-/** Starts counting moves from the board shown. */
-export function begin() {
-  back = [];
-  ahead = [];
-  moves = 0;
-  clearHints();
-  if (app.pos) render(app.pos);
-}
-
-function clearHints() {
-  hint = 0;
-  path = null;
-  $('hint-text').textContent = '';
-  $('hint-stage').textContent = '';
-}
-
-async function scramble() {
+/** A new board at the depth and seed asked for; true when it could. */
+export async function scramble(shape = app.state.shape, goal = app.state.goal, history = 'push') {
   const depth = Number($('depth').value);
-  const body = { shape: app.shape, goal: app.goal, depth };
+  const body = { shape, goal, depth };
   if ($('seed').value !== '') body.seed = Number($('seed').value);
   const s = await app.guard(() => call('/api/scramble', body));
-  if (!s) return;
+  if (!s) return false;
   $('seed').value = s.seed;
-  if (await app.show(s.board, { shape: app.shape, goal: app.goal })) begin();
+  app.update({ shape, goal, start: s.board, moves: '', ahead: '' }, history);
+  return true;
+}
+
+/** Reads the typed board: rows given by `/` or new lines set the shape; ragged rows refused. */
+function readTyped(text) {
+  const lines = text.split('\n').map((l) => l.trim()).filter((l) => l);
+  const first = lines[0].split(/\s+/);
+  // a COS 226 file: its size on the first line, then the rows
+  if (lines.length > 1 && first.length <= 2 && first.every((t) => /^\d+$/.test(t))) return { board: text, shape: null };
+  const rows = text.split(/[/\n]/).map((r) => r.trim()).filter((r) => r);
+  const tokens = (r) => r.split(/[\s,;]+/).filter((t) => t);
+  if (rows.length > 1) {
+    const counts = rows.map((r) => {
+      const t = tokens(r);
+      // a row of single digits written together, like 123
+      return t.length === 1 && /^\d+$/.test(t[0]) && t[0].length > 1 ? t[0].length : t.length;
+    });
+    const bad = counts.findIndex((n) => n !== counts[0]);
+    if (bad >= 0) {
+      return { error: `the rows are ragged: row 1 has ${counts[0]} numbers and row ${bad + 1} has ${counts[bad]}; every row needs as many` };
+    }
+    return { board: text, shape: `${rows.length}x${counts[0]}` };
+  }
+  const n = tokens(text).length === 1 && /^\d+$/.test(text) ? text.length : tokens(text).length;
+  const { rows: r, cols: c } = app.dims();
+  if (n === r * c) return { board: text, shape: app.state.shape };
+  if (Number.isInteger(Math.sqrt(n))) return { board: text, shape: null };
+  return { error: `${n} numbers on one line: give the rows with / (like 1 2 3 / 4 5 6 / 7 8 0), or pick a board of ${n} cells first` };
 }
 
 async function loadTyped() {
@@ -98,54 +145,242 @@ async function loadTyped() {
     app.say('type or paste a board first: numbers row by row, 0 or _ for the blank, or a COS 226 file', 'error');
     return;
   }
-  const tokens = text.split(/[\s,/;]+/).filter((t) => t);
-  const square = Number.isInteger(Math.sqrt(tokens.length)) || (tokens.length === 1 && Number.isInteger(Math.sqrt(text.length)));
-  const shape = text.includes('\n') || square ? null : app.shape;
-  if (await app.show(text, { shape, goal: app.goal })) begin();
+  const read = readTyped(text);
+  if (read.error) {
+    app.say(read.error, 'error');
+    return;
+  }
+  await app.newGame(read.board, { shape: read.shape });
 }
 
-async function move(m) {
-  back.push(app.pos.text);
-  ahead = [];
-  moves += 1;
-  clearHints();
-  await app.show(m.board, { shape: app.pos.shape, goal: app.goal });
-}
-
-async function undo() {
-  if (!back.length) return;
-  ahead.push(app.pos.text);
-  moves -= 1;
-  clearHints();
-  await app.show(back.pop(), { shape: app.pos.shape, goal: app.goal });
-}
-
-async function redo() {
-  if (!ahead.length) return;
-  back.push(app.pos.text);
-  moves += 1;
-  clearHints();
-  await app.show(ahead.pop(), { shape: app.pos.shape, goal: app.goal });
+function clickCell(cell) {
+  const cells = app.cells();
+  const { cols } = app.dims();
+  const blank = cells.indexOf(0);
+  const [br, bc] = [Math.floor(blank / cols), blank % cols];
+  const [r, c] = [Math.floor(cell / cols), cell % cols];
+  if (Math.abs(br - r) + Math.abs(bc - c) !== 1) return;
+  app.move(r < br ? 'U' : r > br ? 'D' : c < bc ? 'L' : 'R');
 }
 
 function onKey(e) {
-  const tag = (e.target && e.target.tagName) || '';
-  if (['INPUT', 'TEXTAREA', 'SELECT'].includes(tag) || $('tab-play').hidden || !app.pos) return;
-  // an arrow slides the tile on that side of the blank into it: the blank moves the other way
-  const blank = { ArrowUp: 'D', ArrowDown: 'U', ArrowLeft: 'R', ArrowRight: 'L' }[e.key];
-  if (blank) {
-    const m = app.pos.moves.find((x) => x.dir === blank);
-    if (m) move(m);
+  if (app.state.tab !== 'play' || !app.state.start || e.ctrlKey || e.metaKey || e.altKey) return;
+  const t = e.target;
+  const tag = (t && t.tagName) || '';
+  if (tag === 'TEXTAREA' || tag === 'SELECT' || (tag === 'INPUT' && TEXT_INPUT.test(t.type)) || (t && t.isContentEditable)) return;
+  if (t && t.getAttribute && t.getAttribute('role') === 'tab') return;
+  const dir = KEY[e.key];
+  if (dir) {
+    app.move(dir);
     e.preventDefault();
-  } else if (e.key === 'u') undo();
-  else if (e.key === 'r') redo();
+  } else if (e.key === 'u') app.undo();
+  else if (e.key === 'r') app.redo();
   else if (e.key === 'h') nextHint();
 }
 
+function onState(state, before) {
+  if (!state.start) return;
+  const text = app.text();
+  if (hintFor !== text) {
+    hint = 0;
+    hintFor = text;
+    $('hint-text').textContent = '';
+    $('hint-stage').textContent = '';
+    delete $('hint-text').dataset.length;
+  }
+  if (state.shape !== before.shape || state.start !== before.start || state.moves !== before.moves
+      || state.goal !== before.goal || state.practice !== before.practice || state.reveal !== before.reveal || !built) {
+    render();
+  }
+}
+
+function renderPosition() {
+  render();
+}
+
+/** Builds the grid for the shape shown, once per shape (cells are then updated in place, so a
+ * focused cell keeps its focus across moves). */
+function build(rows, cols) {
+  const board = $('board');
+  board.replaceChildren();
+  board.dataset.cols = String(cols);
+  board.setAttribute('aria-rowcount', String(rows));
+  board.setAttribute('aria-colcount', String(cols));
+  board.style.setProperty('--cols', String(cols));
+  for (let r = 0; r < rows; r++) {
+    const row = document.createElement('div');
+    row.setAttribute('role', 'row');
+    row.className = 'board-row';
+    for (let c = 0; c < cols; c++) {
+      const cell = document.createElement('div');
+      cell.setAttribute('role', 'gridcell');
+      cell.dataset.cell = String(r * cols + c);
+      const number = document.createElement('span');
+      number.className = 'number';
+      const badge = document.createElement('span');
+      badge.className = 'badge';
+      badge.setAttribute('aria-hidden', 'true');
+      cell.append(number, badge);
+      row.append(cell);
+    }
+    board.append(row);
+  }
+  built = app.state.shape;
+}
+
+function render() {
+  if (!app.state.start) return;
+  const { rows, cols } = app.dims();
+  if (built !== app.state.shape || $('board').querySelectorAll('[data-cell]').length !== rows * cols) build(rows, cols);
+  const cells = app.cells();
+  const text = app.text();
+  const pos = app.pos && app.pos.text === text ? app.pos : null;
+  const shown = app.answers();
+  const practice = app.state.practice && !shown;
+  const byCell = new Map(pos ? pos.moves.map((m) => [m.from, m]) : []);
+  const blank = cells.indexOf(0);
+  const [br, bc] = [Math.floor(blank / cols), blank % cols];
+  for (const el of $('board').querySelectorAll('[data-cell]')) {
+    const cell = Number(el.dataset.cell);
+    const tile = cells[cell];
+    const [r, c] = [Math.floor(cell / cols), cell % cols];
+    const near = Math.abs(br - r) + Math.abs(bc - c) === 1;
+    const where = `row ${r + 1}, column ${c + 1}`;
+    const number = el.firstChild;
+    const badge = el.lastChild;
+    el.className = tile === 0 ? 'cell blank' : 'cell tile';
+    if (tile !== 0 && pos && tile === pos.goal[cell]) el.classList.add('home');
+    number.textContent = tile === 0 ? '' : String(tile);
+    el.dataset.tile = String(tile);
+    badge.textContent = '';
+    badge.className = 'badge';
+    delete badge.dataset.distance;
+    if (tile === 0) {
+      el.setAttribute('aria-label', `blank, ${where}`);
+      el.tabIndex = -1;
+      continue;
+    }
+    if (!near) {
+      el.setAttribute('aria-label', `${tile}, ${where}`);
+      el.tabIndex = -1;
+      continue;
+    }
+    const dir = r < br ? 'U' : r > br ? 'D' : c < bc ? 'L' : 'R';
+    const m = byCell.get(cell);
+    el.classList.add('movable');
+    el.tabIndex = 0;
+    let name = `${tile}, ${where}, slides ${SLIDES[dir]}`;
+    if (m && m.distance !== null && shown) {
+      name += `: ${m.distance} moves from the goal after${m.optimal ? ', optimal' : ''}`;
+      if (m.optimal) el.classList.add('optimal');
+      badge.className = `badge ${m.optimal ? 'good' : 'bad'}`;
+      badge.dataset.distance = String(m.distance);
+      badge.textContent = `${ARROW[dir]} ${m.distance}`;
+    } else if (m && m.optimal && hint >= 2) {
+      el.classList.add('optimal');
+      name += ', optimal';
+    }
+    el.setAttribute('aria-label', name);
+  }
+  $('board').setAttribute('aria-label', `the board, ${rows} rows by ${cols} columns`);
+  const moves = app.state.moves.length;
+  let d;
+  if (!pos) d = '\u2026';
+  else if (!pos.solvable) d = 'unsolvable';
+  else if (pos.distance === null) d = '?';
+  else if (practice && hint < 1) d = 'hidden';
+  else d = String(pos.distance);
+  $('distance').textContent = `distance: ${d}, moves: ${moves}`;
+  $('distance').dataset.distance = pos && pos.distance !== null ? String(pos.distance) : '';
+  $('distance').dataset.moves = String(moves);
+  $('reveal').hidden = !app.state.practice || shown;
+  $('help-arrows').hidden = app.state.practice;
+  $('undo').disabled = moves === 0;
+  $('redo').disabled = app.state.ahead.length === 0;
+  if (!pos) return;
+  $('parity').textContent = pos.solvable ? '' : `This board cannot reach the goal: ${pos.parity}.`;
+  $('source').textContent = `Distances: ${pos.source}.`;
+  $('find-distance').hidden = !(pos.distance === null && pos.note);
+  $('note').textContent = pos.note || '';
+  $('depth-label').textContent = app.exact(pos.shape) ? 'scramble at exact distance' : 'scramble by a random walk of';
+  renderWon(pos);
+}
+
+/** At the goal: moves taken, the optimum from the start, and the moves that were not optimal. */
+async function renderWon(pos) {
+  const won = $('won');
+  if (pos.distance !== 0) {
+    won.hidden = true;
+    summaryFor = '';
+    return;
+  }
+  won.hidden = false;
+  const key = `${app.state.shape}|${app.state.goal}|${app.state.start.join(' ')}|${app.state.moves}`;
+  if (summaryFor === key) return;
+  summaryFor = key;
+  const n = app.state.moves.length;
+  $('won-moves').replaceChildren();
+  if (n === 0) {
+    $('won-title').textContent = 'This is the goal.';
+    $('won-summary').textContent = 'Scramble, or type a board, to play.';
+    return;
+  }
+  $('won-title').textContent = `Solved in ${n} move${n === 1 ? '' : 's'}!`;
+  $('won-summary').textContent = 'Checking your moves against the table\u2026';
+  const { cols } = app.dims();
+  const { start, moves, shape, goal } = app.state;
+  const boards = [];
+  for (let i = 0; i <= n; i++) boards.push(applyMoves(start, cols, moves.slice(0, i)).join(' '));
+  let dist;
+  try {
+    if (app.exact(shape)) {
+      dist = [];
+      // a few at a time: a long game is hundreds of lookups, each a millisecond
+      for (let i = 0; i < boards.length; i += 16) {
+        const got = await Promise.all(boards.slice(i, i + 16).map((b) => app.position(b, shape, goal)));
+        dist.push(...got.map((p) => p.distance));
+      }
+    } else {
+      dist = [(await app.position(boards[0], shape, goal)).distance];
+    }
+  } catch (e) {
+    if (summaryFor === key) $('won-summary').textContent = `Your moves could not be checked: ${e.message}`;
+    return;
+  }
+  if (summaryFor !== key) return;
+  const best = dist[0];
+  if (best === null || best === undefined) {
+    $('won-summary').textContent = `The start's exact distance is not known here (the ${shape} board has no perfect table), so your moves cannot be checked.`;
+    return;
+  }
+  const extra = n - best;
+  $('won-summary').textContent = `The start was ${best} move${best === 1 ? '' : 's'} from the goal: `
+    + (extra === 0 ? 'you found an optimal solution.' : `you took ${extra} more than the optimum.`);
+  $('won').dataset.optimum = String(best);
+  if (dist.length !== boards.length) return;
+  const tiles = tilesOf(start, cols, moves);
+  const list = $('won-moves');
+  let shownCount = 0;
+  for (let i = 0; i < n; i++) {
+    if (dist[i + 1] === dist[i] - 1) continue;
+    shownCount += 1;
+    if (shownCount > 50) continue;
+    const li = document.createElement('li');
+    li.value = i + 1;
+    li.textContent = `move ${i + 1}, slide ${tiles[i]}: to distance ${dist[i + 1]} (from ${dist[i]}), one farther`;
+    list.append(li);
+  }
+  if (shownCount) {
+    $('won-summary').textContent += ` ${shownCount} move${shownCount === 1 ? ' was' : 's were'} not optimal${shownCount > 50 ? ' (the first 50 listed)' : ''}:`;
+  }
+  $('won').dataset.suboptimal = String(shownCount);
+}
+
 async function nextHint() {
-  const pos = app.pos;
+  const pos = app.pos && app.pos.text === app.text() ? app.pos : null;
   if (!pos) return;
   hint = Math.min(hint + 1, 3);
+  hintFor = pos.text;
   $('hint-stage').textContent = STAGES[hint];
   const text = $('hint-text');
   if (!pos.solvable) {
@@ -165,82 +400,32 @@ async function nextHint() {
       + (others ? ` The other ${others === 1 ? 'move is' : `${others} moves are`} one farther.` : '');
   } else if (hint === 3) {
     if (app.exact(pos.shape)) {
-      const s = await app.guard(() => call('/api/solve', { board: pos.text, shape: pos.shape, goal: app.goal }));
-      if (s) {
-        path = s;
+      const s = await app.guard(() => call('/api/solve', { board: pos.text, shape: pos.shape, goal: app.state.goal }));
+      if (s && hintFor === pos.text) {
         text.textContent = pathText(pos, s.length, s.moves);
+        text.dataset.length = String(s.length);
       }
     } else {
       text.textContent = 'Searching for an optimal solution (a long job)...';
-      app.job('solve', '/api/jobs/solve', { board: pos.text, shape: pos.shape, goal: app.goal }, (name, data) => {
-        if (name === 'result') {
+      app.job('solve', '/api/jobs/solve', { board: pos.text, shape: pos.shape, goal: app.state.goal }, (name, data) => {
+        if (name === 'result' && hintFor === pos.text) {
           text.textContent = data.optimal ? pathText(pos, data.length, data.moves)
             : `A solution of ${data.length} moves (not proven optimal): ${data.moves}`;
         }
       });
     }
   }
-  render(pos);
+  render();
 }
 
 function findDistance() {
   const pos = app.pos;
+  if (!pos) return;
   const out = $('distance');
-  app.job('solve', '/api/jobs/solve', { board: pos.text, shape: pos.shape, goal: app.goal }, (name, data) => {
-    if (name === 'result') {
-      out.textContent = `distance: ${data.length}${data.optimal ? '' : ' (not proven optimal)'}  moves: ${moves}`;
+  app.job('solve', '/api/jobs/solve', { board: pos.text, shape: pos.shape, goal: app.state.goal }, (name, data) => {
+    if (name === 'result' && app.text() === pos.text) {
+      const d = app.state.practice && !app.answers() ? 'found (hidden)' : `${data.length}${data.optimal ? '' : ' (not proven optimal)'}`;
+      out.textContent = `distance: ${d}, moves: ${app.state.moves.length}`;
     }
   });
-}
-
-function render(pos) {
-  const board = $('board');
-  board.replaceChildren();
-  board.style.gridTemplateColumns = `repeat(${pos.cols}, var(--tile))`;
-  board.dataset.cols = String(pos.cols);
-  const labels = $('labels').checked;
-  const byCell = new Map(pos.moves.map((m) => [m.from, m]));
-  pos.board.forEach((tile, cell) => {
-    const b = document.createElement('button');
-    b.className = tile === 0 ? 'cell blank' : 'cell tile';
-    b.dataset.cell = String(cell);
-    if (tile !== 0) {
-      b.textContent = String(tile);
-      b.dataset.tile = String(tile);
-      if (tile === pos.goal[cell]) b.classList.add('home');
-    }
-    const m = byCell.get(cell);
-    if (m) {
-      b.classList.add('movable');
-      b.addEventListener('click', () => move(m));
-      b.setAttribute('aria-label', `slide ${tile}${m.distance === null ? '' : `: distance ${m.distance} after`}`);
-      if ((labels || hint >= 2) && m.optimal) b.classList.add('optimal');
-      if (labels && m.distance !== null) {
-        const badge = document.createElement('span');
-        badge.className = `badge ${m.optimal ? 'good' : 'bad'}`;
-        badge.dataset.distance = String(m.distance);
-        badge.textContent = `${ARROW[m.dir]} ${m.distance}`;
-        b.append(badge);
-      }
-    } else {
-      b.tabIndex = -1;
-    }
-    board.append(b);
-  });
-  const shown = labels || hint >= 1;
-  let d;
-  if (!pos.solvable) d = 'unsolvable';
-  else if (pos.distance === null) d = '?';
-  else d = shown ? String(pos.distance) : '?';
-  $('distance').textContent = `distance: ${d}  moves: ${moves}`;
-  $('distance').dataset.distance = pos.distance === null ? '' : String(pos.distance);
-  $('won').hidden = pos.distance !== 0;
-  $('parity').textContent = pos.solvable ? '' : `This board cannot reach the goal: ${pos.parity}.`;
-  $('source').textContent = `Distances: ${pos.source}.`;
-  $('find-distance').hidden = !(pos.distance === null && pos.note);
-  $('note').textContent = pos.note || '';
-  $('depth-label').textContent = app.exact(pos.shape) ? 'scramble at exact distance' : 'scramble by a random walk of';
-  $('undo').disabled = back.length === 0;
-  $('redo').disabled = ahead.length === 0;
-  if (path && hint === 3) $('hint-text').dataset.length = String(path.length);
 }

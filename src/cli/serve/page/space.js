@@ -9,6 +9,7 @@ let stats = null;
 let map = null;
 let cell = 16;
 let picked = null;
+let loading = null;
 const LEFT = 44;
 const TOP = 40;
 
@@ -26,28 +27,23 @@ function ramp(t) {
 export function init(a) {
   app = a;
   $ = a.$;
-  app.onPosition((pos) => {
-    if (stats && (stats.shape !== pos.shape || stats.goalName !== app.goal)) forget();
-    if (!$('tab-space').hidden) {
+  const refresh = () => {
+    if (stats && (stats.shape !== app.state.shape || stats.goalName !== app.state.goal)) forget();
+    if (app.state.tab === 'space') {
       if (stats) drawStats();
       else loadStats();
     }
-  });
-  document.querySelector('nav button[data-tab="space"]').addEventListener('click', () => {
-    if (!stats) loadStats();
-    else drawStats();
+  };
+  app.onPosition(refresh);
+  app.onState((state, before) => {
+    if (state.tab !== before.tab || state.shape !== before.shape || state.goal !== before.goal
+        || state.practice !== before.practice || state.reveal !== before.reveal) refresh();
   });
   $('heatmap-draw').addEventListener('click', drawHeatmap);
   $('heatmap').addEventListener('click', pick);
   $('example-play').addEventListener('click', async () => {
     const b = $('example-play').dataset.board;
-    if (b) {
-      const { begin } = await import('./play.js');
-      if (await app.show(b, { shape: $('example-play').dataset.shape, goal: app.goal })) {
-        begin();
-        document.querySelector('nav button[data-tab="play"]').click();
-      }
-    }
+    if (b && await app.newGame(b, { shape: $('example-play').dataset.shape })) app.showTab('play');
   });
 }
 
@@ -65,14 +61,18 @@ function forget() {
 }
 
 async function loadStats() {
-  const shape = app.shape;
-  const goal = app.goal;
+  const { shape, goal } = app.state;
+  const asked = `${shape}|${goal}`;
+  if (loading === asked) return;
+  loading = asked;
   if (!app.exact(shape)) {
     $('stats-summary').textContent = `The state space of the ${shape} board needs its perfect table: boards of up to 12 cells, `
       + 'built in memory up to 10 cells, or found in the table directory (`table build`).';
     return;
   }
   const s = await app.guard(() => call('/api/stats', { shape, goal }));
+  loading = null;
+  if (app.state.shape !== shape || app.state.goal !== goal) return;
   if (!s) {
     stats = null;
     $('stats-summary').textContent = `The state space of the ${shape} board needs its perfect table (up to 12 cells, built or found in the table directory).`;
@@ -98,7 +98,7 @@ function drawStats() {
   const bottom = 36;
   const top = 22;
   const bw = (w - left - 10) / n;
-  const here = app.pos && app.pos.shape === stats.shape ? app.pos.distance : null;
+  const here = app.pos && app.pos.shape === stats.shape && app.answers() ? app.pos.distance : null;
   ctx.font = '13px system-ui, sans-serif';
   ctx.textAlign = 'center';
   const every = bw >= 24 ? 1 : bw >= 12 ? 2 : 5;

@@ -1,0 +1,243 @@
+// State you can trust: every bug a new user found in the first version, as a regression test.
+// Keys sent faster than the server answers, bad links, focus after a click, Back and Forward,
+// reloads on every tab, pasted shapes, practice mode hiding every answer, the summary at the goal.
+
+import assert from 'node:assert/strict';
+import { base, distance, pageTest, ready } from './harness.mjs';
+
+const cellsOf = (page) => page.locator('#board [data-cell]').evaluateAll((cs) => cs.map((c) => Number(c.dataset.tile)));
+const moves = async (page) => Number(await page.getAttribute('#distance', 'data-moves'));
+
+/** The blank's moves applied to `cells` (as the page and the server apply them). */
+function apply(cells, cols, dirs) {
+  const b = [...cells];
+  let blank = b.indexOf(0);
+  const rows = b.length / cols;
+  const made = [];
+  for (const d of dirs) {
+    const [dr, dc] = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] }[d];
+    const r = Math.floor(blank / cols) + dr;
+    const c = (blank % cols) + dc;
+    if (r < 0 || r >= rows || c < 0 || c >= cols) continue;
+    const next = r * cols + c;
+    b[blank] = b[next];
+    b[next] = 0;
+    blank = next;
+    made.push(d);
+  }
+  return { cells: b, made: made.join('') };
+}
+
+// an arrow slides the tile on that side of the blank into it: the blank moves the other way
+const BLANK = { ArrowUp: 'D', ArrowDown: 'U', ArrowLeft: 'R', ArrowRight: 'L' };
+
+pageTest('keys sent without a pause give a board, a counter and a history that agree', async (page) => {
+  await page.goto(`${base}/?board=1+2+3+4+5+6+7+8+0&shape=3x3`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '0');
+  const keys = ['ArrowDown', 'ArrowDown', 'ArrowRight', 'ArrowRight', 'ArrowUp', 'ArrowLeft', 'ArrowDown', 'ArrowRight'];
+  // all eight in one go, inside the page, so none waits for the server's answer to the last
+  await page.evaluate((ks) => {
+    for (const key of ks) document.body.dispatchEvent(new KeyboardEvent('keydown', { key, bubbles: true }));
+  }, keys);
+  const expected = apply([1, 2, 3, 4, 5, 6, 7, 8, 0], 3, keys.map((k) => BLANK[k]));
+  assert.equal(expected.made.length, 8, 'every key makes a legal move from the goal');
+  assert.deepEqual(await cellsOf(page), expected.cells, 'the board is the start with every move made');
+  assert.equal(await moves(page), 8, 'the counter counts every move');
+  assert.equal(new URL(page.url()).searchParams.get('moves'), expected.made, 'the URL holds every move');
+  // the distance shown is the board's own, once its answer arrives
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance !== '');
+  const shown = await distance(page);
+  const truth = await page.evaluate(async (b) => {
+    const r = await fetch('/api/position', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ board: b, shape: '3x3' }) });
+    return (await r.json()).distance;
+  }, expected.cells.join(' '));
+  assert.equal(shown, truth);
+  assert.equal(await page.textContent('#distance'), `distance: ${truth}, moves: 8`);
+  // Back walks through the moves one at a time, each board distinct: no board three times over
+  const seen = [JSON.stringify(await cellsOf(page))];
+  for (let i = 7; i >= 0; i--) {
+    await page.goBack();
+    await page.waitForFunction((n) => document.querySelector('#distance').dataset.moves === String(n), i);
+    const b = await cellsOf(page);
+    assert.deepEqual(b, apply([1, 2, 3, 4, 5, 6, 7, 8, 0], 3, expected.made.slice(0, i)).cells);
+    seen.push(JSON.stringify(b));
+  }
+  await page.goForward();
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.moves === '1');
+  assert.equal(await page.isDisabled('#redo'), false, 'what Back took can be redone');
+});
+
+pageTest('a bad link says what was wrong and falls back to a board of a valid shape', async (page) => {
+  for (const [query, said, shape, goal] of [
+    ['board=1+2+3+4+5+6+7+8+0&goal=bogus', /goal `bogus`/, '3x3', 'blank-last'],
+    ['board=1+2+3+4+5+6+7+8+0&shape=9x9', /board shape `9x9`/, '3x3', 'blank-last'],
+    ['shape=banana&goal=snail', /board shape `banana`/, '3x3', 'snail'],
+    ['board=1+1+2&shape=3x3', /the link's board/, '3x3', 'blank-last'],
+    ['board=1+2+3+4+5+6+7+8+0&moves=UUUU', /only the first 2 can be made/, '3x3', 'blank-last'],
+    ['tab=nowhere', /tab `nowhere`/, '3x3', 'blank-last'],
+  ]) {
+    await page.goto(`${base}/?${query}`);
+    await page.waitForFunction(() => document.querySelector('#message').textContent.length > 0
+      && document.querySelector('#distance').dataset.distance);
+    assert.match(await page.textContent('#message'), said, query);
+    assert.equal(await page.getAttribute('#message', 'class'), 'error');
+    const [r, c] = shape.split('x').map(Number);
+    assert.equal((await cellsOf(page)).length, r * c, `${query}: a whole board is drawn`);
+    assert.equal(await page.inputValue('#shape'), shape, `${query}: the board menu shows the board's shape`);
+    assert.equal(await page.inputValue('#goal'), goal, `${query}: the goal menu shows the goal used`);
+    // a scramble works at once, and clears the old error
+    await page.fill('#depth', '5');
+    await page.click('#scramble');
+    await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '5');
+    assert.equal(await page.textContent('#message'), '', `${query}: the error is cleared by the next success`);
+  }
+});
+
+pageTest('keys keep working after a click on any control, and Enter on a tile keeps focus', async (page) => {
+  await page.goto(`${base}/?board=1+2+3+4+5+6+7+8+0&shape=3x3`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '0');
+  await page.click('#practice');
+  await page.click('#practice');
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.moves === '1');
+  await page.click('#copy-link');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.moves === '2');
+  await page.click('#hint');
+  await page.keyboard.press('u');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.moves === '1');
+  // h gives a hint after a click elsewhere too
+  await page.click('#source');
+  await page.keyboard.press('h');
+  await page.waitForFunction(() => /hint 1 of 3/.test(document.querySelector('#hint-stage').textContent));
+  // Tab to a movable tile, Enter moves it, focus stays on the board
+  await page.locator('#board .movable').first().focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.moves === '2');
+  assert.ok(await page.evaluate(() => Boolean(document.activeElement.closest('#board'))), 'focus stays on the board');
+  await page.keyboard.press('ArrowUp');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.moves === '3');
+});
+
+pageTest('moves and scrambles are history entries; a reload restores the view on every tab', async (page) => {
+  await page.goto(`${base}/?board=1+2+3+4+5+6+0+7+8&shape=3x3`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '2');
+  const first = await cellsOf(page);
+  await page.fill('#depth', '12');
+  await page.fill('#seed', '3');
+  await page.click('#scramble');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '12');
+  const scrambled = await cellsOf(page);
+  await page.locator('#board .movable').first().click();
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.moves === '1');
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.moves === '0');
+  assert.deepEqual(await cellsOf(page), scrambled);
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '2');
+  assert.deepEqual(await cellsOf(page), first, 'Back before a scramble shows the board before it');
+  assert.ok(page.url().startsWith(base), 'Back stays on the page');
+  await page.goForward();
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '12');
+  // every tab survives a reload, with the board and the moves
+  await page.locator('#board .movable').first().click();
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.moves === '1');
+  const board = await cellsOf(page);
+  for (const tab of ['space', 'astar', 'compare', 'textbook', 'play']) {
+    await page.click(`[role=tab][data-tab="${tab}"]`);
+    await page.reload();
+    await page.waitForFunction((t) => document.querySelector(`#tab-btn-${t}`).getAttribute('aria-selected') === 'true'
+      && document.querySelector('#distance').dataset.distance, tab);
+    assert.equal(await page.isHidden(`#tab-${tab}`), false, `${tab} shown after a reload`);
+    assert.deepEqual(await cellsOf(page), board, `${tab}: the board survives the reload`);
+    assert.equal(await moves(page), 1, `${tab}: the moves survive the reload`);
+  }
+});
+
+pageTest('tabs are real tabs: arrow keys move between them', async (page) => {
+  await page.goto(`${base}/`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance);
+  await page.focus('#tab-btn-play');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('#tab-btn-space', 'aria-selected'), 'true');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'tab-btn-space');
+  await page.keyboard.press('End');
+  assert.equal(await page.getAttribute('#tab-btn-textbook', 'aria-selected'), 'true');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getAttribute('#tab-btn-play', 'aria-selected'), 'true', 'the last wraps to the first');
+  assert.equal(new URL(page.url()).searchParams.get('tab'), null);
+});
+
+pageTest('a pasted board with rows sets its shape; ragged rows are refused', async (page) => {
+  await page.goto(`${base}/`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance);
+  await page.fill('#typed', '1 2 3 4 / 5 6 7 0');
+  await page.click('#load');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '0');
+  assert.equal(await page.inputValue('#shape'), '2x4');
+  assert.equal((await cellsOf(page)).length, 8);
+  await page.fill('#typed', '1 2 3 / 4 5 / 6 7 8 0');
+  await page.click('#load');
+  await page.waitForFunction(() => /ragged/.test(document.querySelector('#message').textContent));
+  assert.equal(await page.inputValue('#shape'), '2x4', 'a refused board changes nothing');
+  await page.fill('#typed', '1 2 3\n4 5 6\n7 0 8');
+  await page.click('#load');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '1');
+  assert.equal(await page.inputValue('#shape'), '3x3');
+  assert.equal(await page.textContent('#message'), '');
+});
+
+pageTest('practice mode hides every exact answer until asked', async (page) => {
+  await page.goto(`${base}/?board=8+6+7+2+5+4+3+0+1&shape=3x3&practice=1`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '31');
+  assert.equal(await page.isChecked('#practice'), true);
+  const leaks = async () => page.evaluate(() => {
+    const found = [];
+    if (!/hidden/.test(document.querySelector('#distance').textContent)) found.push('the distance line');
+    for (const b of document.querySelectorAll('#board .badge')) if (b.textContent) found.push(`badge ${b.textContent}`);
+    for (const c of document.querySelectorAll('#board [aria-label]')) {
+      if (/goal|optimal/.test(c.getAttribute('aria-label'))) found.push(`tile name ${c.getAttribute('aria-label')}`);
+    }
+    if (document.querySelectorAll('#board .optimal').length) found.push('an optimal outline');
+    for (const td of document.querySelectorAll('#inspector-rows td:nth-child(3)')) if (td.textContent === '31') found.push('inspector h*');
+    if (/31/.test(document.querySelector('#compare-board').textContent)) found.push("Compare's distance");
+    return found;
+  });
+  assert.deepEqual(await leaks(), []);
+  // a move keeps them hidden
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.moves === '1');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '30'
+    || document.querySelector('#distance').dataset.distance === '32');
+  assert.deepEqual((await leaks()).filter((l) => !/31/.test(l)), []);
+  assert.doesNotMatch(await page.textContent('#distance'), /\d+,/);
+  // asked for: shown for this board
+  await page.click('#reveal');
+  await page.waitForSelector('#board .badge:not(:empty)');
+  assert.match(await page.textContent('#distance'), /distance: \d+, moves: 1/);
+  // the next move hides them again
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.moves === '2');
+  assert.match(await page.textContent('#distance'), /hidden/);
+  assert.equal(await page.locator('#board .badge:not(:empty)').count(), 0);
+});
+
+pageTest('at the goal, a summary: moves taken, the optimum, and the moves that were not optimal', async (page) => {
+  await page.goto(`${base}/?board=1+2+3+4+5+6+7+0+8&shape=3x3&practice=1`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '1');
+  // a move away (tile 5 down), back (tile 5 up), then the optimal one (tile 8 left)
+  for (const key of ['ArrowDown', 'ArrowUp', 'ArrowLeft']) await page.keyboard.press(key);
+  await page.waitForSelector('#won:not([hidden])');
+  await page.waitForFunction(() => document.querySelector('#won').dataset.suboptimal !== undefined);
+  assert.match(await page.textContent('#won-title'), /Solved in 3 moves/);
+  assert.match(await page.textContent('#won-summary'), /1 move from the goal: you took 2 more than the optimum/);
+  const listed = await page.locator('#won-moves li').allTextContents();
+  assert.deepEqual(listed, ['move 1, slide 5: to distance 2 (from 1), one farther']);
+  // an optimal game says so
+  await page.goto(`${base}/?board=1+2+3+4+5+6+0+7+8&shape=3x3`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '2');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => /optimal solution/.test(document.querySelector('#won-summary').textContent));
+  assert.equal(await page.locator('#won-moves li').count(), 0);
+});
