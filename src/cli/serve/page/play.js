@@ -82,6 +82,7 @@ export function init(a) {
   let from = null;
   board.addEventListener('pointerdown', (e) => {
     from = { x: e.clientX, y: e.clientY };
+    swiped = false;
   });
   board.addEventListener('pointerup', (e) => {
     if (!from) return;
@@ -91,8 +92,8 @@ export function init(a) {
     if (Math.max(Math.abs(dx), Math.abs(dy)) < 30) return;
     // a swipe slides the tile in the swipe's direction: the blank moves the other way
     const dir = Math.abs(dx) > Math.abs(dy) ? (dx < 0 ? 'R' : 'L') : (dy < 0 ? 'D' : 'U');
+    // the click that ends this gesture is not a tap
     swiped = true;
-    setTimeout(() => { swiped = false; }, 400);
     app.move(dir);
   });
   const touch = window.matchMedia('(pointer: coarse)').matches;
@@ -269,16 +270,18 @@ function render() {
     const m = byCell.get(cell);
     el.classList.add('movable');
     el.tabIndex = 0;
-    let name = `${tile}, ${where}, slides ${SLIDES[dir]}`;
+    // the name starts with the text shown (the tile, then its badge), as speech input expects
+    let name = `${tile}, slides ${SLIDES[dir]}, ${where}`;
     if (m && m.distance !== null && shown) {
-      name += `: ${m.distance} moves from the goal after${m.optimal ? ', optimal' : ''}`;
+      const label = `${ARROW[dir]} ${m.distance}`;
+      name = `${tile} ${label}: slides ${SLIDES[dir]} to ${m.distance} moves from the goal${m.optimal ? ', optimal' : ''}, ${where}`;
       if (m.optimal) el.classList.add('optimal');
       badge.className = `badge ${m.optimal ? 'good' : 'bad'}`;
       badge.dataset.distance = String(m.distance);
-      badge.textContent = `${ARROW[dir]} ${m.distance}`;
+      badge.textContent = label;
     } else if (m && m.optimal && hint >= 2) {
       el.classList.add('optimal');
-      name += ', optimal';
+      name = `${tile}, slides ${SLIDES[dir]}, optimal, ${where}`;
     }
     el.setAttribute('aria-label', name);
   }
