@@ -32,7 +32,7 @@ async function tour(page, check) {
   await check('astar');
   await page.click('#tab-btn-compare');
   await page.click('#compare-run');
-  await page.waitForFunction(() => document.querySelectorAll('#compare-rows tr').length >= 3, null, { timeout: 20000 });
+  await page.waitForFunction(() => document.querySelectorAll('#compare-rows tr').length >= 6, null, { timeout: 20000 });
   await check('compare');
   await page.click('#tab-btn-textbook');
   await page.fill('#textbook-depths', '2,4');

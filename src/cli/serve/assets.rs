@@ -49,6 +49,7 @@ pub static ASSETS: &[Asset] = &[
     asset!("/assets/style.css", "style.css", "text/css; charset=utf-8"),
     js!("app.js"),
     js!("api.js"),
+    js!("draw.js"),
     js!("play.js"),
     js!("inspect.js"),
     js!("space.js"),

@@ -40,6 +40,7 @@ export const app = {
     moves: '', // the blank's moves made from the start (letters U D L R)
     ahead: '', // moves undone, to redo (not in the URL)
     practice: false,
+    present: false, // presentation mode: large type, high contrast
     reveal: null, // the board whose answers were asked for in practice mode
     panel: {},
   },
@@ -321,6 +322,7 @@ function urlOf(state) {
   if (state.start) p.set('board', state.start.join(' '));
   if (state.moves) p.set('moves', state.moves);
   if (state.practice) p.set('practice', '1');
+  if (state.present) p.set('present', '1');
   for (const [k, fallback] of panelKeys) {
     const v = state.panel[k];
     if (v !== undefined && v !== null && v !== fallback) p.set(k, v);
@@ -373,7 +375,9 @@ function renderTabs(state) {
     $(`tab-${name}`).hidden = !on;
   }
   $('practice').checked = state.practice;
+  $('present').checked = state.present;
   document.body.classList.toggle('practice', state.practice);
+  document.body.classList.toggle('present', state.present);
   pickShape(state.shape);
   pickGoal(state.goal);
 }
@@ -451,7 +455,8 @@ async function fromUrl(search) {
   const panel = {};
   for (const [k, fallback] of panelKeys) panel[k] = p.get(k) ?? fallback;
   return {
-    state: { tab: TABS.includes(tab) ? tab : 'play', shape, goal, start, moves, practice: p.get('practice') === '1', panel },
+    state: { tab: TABS.includes(tab) ? tab : 'play', shape, goal, start, moves, practice: p.get('practice') === '1',
+      present: p.get('present') === '1', panel },
     problems,
   };
 }
@@ -480,6 +485,7 @@ async function start() {
   shapeSelect.addEventListener('change', () => app.reset(shapeSelect.value));
   goalSelect.addEventListener('change', () => app.reset(app.state.shape, goalSelect.value));
   $('practice').addEventListener('change', () => app.update({ practice: $('practice').checked, reveal: null }, 'replace'));
+  $('present').addEventListener('change', () => app.update({ present: $('present').checked }, 'replace'));
   window.addEventListener('popstate', () => {
     // the URL was written by this page: read it as it is, no round trip to the server
     const state = ownUrl(window.location.search);
@@ -512,7 +518,8 @@ function ownUrl(search) {
   const panel = {};
   for (const [k, fallback] of panelKeys) panel[k] = p.get(k) ?? fallback;
   const tab = TABS.includes(p.get('tab')) ? p.get('tab') : 'play';
-  return { tab, shape, goal: p.get('goal') || 'blank-last', start, moves, practice: p.get('practice') === '1', panel };
+  return { tab, shape, goal: p.get('goal') || 'blank-last', start, moves, practice: p.get('practice') === '1',
+    present: p.get('present') === '1', panel };
 }
 
 start();

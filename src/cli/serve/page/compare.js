@@ -1,6 +1,8 @@
 // Compare runs: several searches on the board shown, streamed as each finishes, kept in a
 // transcript across boards that can be cleared or exported (CSV, JSON).
 
+import { download } from './draw.js';
+
 let app;
 let $;
 const transcript = [];
@@ -118,15 +120,4 @@ function csv() {
     return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   return [COLUMNS.join(','), ...transcript.map((r) => COLUMNS.map((c) => quote(r[c])).join(','))].join('\n') + '\n';
-}
-
-export function download(name, type, text) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
 }

@@ -5,6 +5,7 @@
 
 import { call } from './api.js';
 import { applyMoves } from './app.js';
+import { boardSvg, download } from './draw.js';
 
 let app;
 let $;
@@ -13,6 +14,8 @@ let hint = 0;
 let hintFor = '';
 let summaryFor = '';
 let swiped = false;
+/** The optimal solution being played: `{ moves, next, expect, timer }`, or null. */
+let autoplay = null;
 
 // the way the tile slides when the blank moves `dir`, and in words
 const ARROW = { U: '\u2193', D: '\u2191', L: '\u2192', R: '\u2190' };
@@ -62,6 +65,13 @@ export function init(a) {
     }
   });
   $('find-distance').addEventListener('click', findDistance);
+  $('autoplay').addEventListener('click', () => (autoplay ? stopAutoplay() : startAutoplay()));
+  $('autoplay-speed').addEventListener('change', () => {
+    app.setParams({ speed: $('autoplay-speed').value });
+    if (autoplay) restartTimer();
+  });
+  $('autoplay-speed').value = app.param('speed', '1');
+  $('board-svg').addEventListener('click', saveSvg);
   document.addEventListener('keydown', onKey);
   const board = $('board');
   board.addEventListener('click', (e) => {
@@ -94,6 +104,7 @@ export function init(a) {
     const dir = Math.abs(dx) > Math.abs(dy) ? (dx < 0 ? 'R' : 'L') : (dy < 0 ? 'D' : 'U');
     // the click that ends this gesture is not a tap
     swiped = true;
+    stopAutoplay();
     app.move(dir);
   });
   const touch = window.matchMedia('(pointer: coarse)').matches;
@@ -155,6 +166,7 @@ async function loadTyped() {
 }
 
 function clickCell(cell) {
+  stopAutoplay();
   const cells = app.cells();
   const { cols } = app.dims();
   const blank = cells.indexOf(0);
@@ -171,6 +183,7 @@ function onKey(e) {
   if (tag === 'TEXTAREA' || tag === 'SELECT' || (tag === 'INPUT' && TEXT_INPUT.test(t.type)) || (t && t.isContentEditable)) return;
   if (t && t.getAttribute && t.getAttribute('role') === 'tab') return;
   const dir = KEY[e.key];
+  if (dir || e.key === 'u' || e.key === 'r') stopAutoplay();
   if (dir) {
     app.move(dir);
     e.preventDefault();
@@ -431,4 +444,61 @@ function findDistance() {
       out.textContent = `distance: ${d}, moves: ${app.state.moves.length}`;
     }
   });
+}
+
+/** Plays an optimal solution from the board shown, a move at a time at the speed chosen. */
+async function startAutoplay() {
+  const pos = app.pos && app.pos.text === app.text() ? app.pos : null;
+  if (!pos) return;
+  if (!pos.solvable) {
+    app.say(`This board cannot reach the goal: ${pos.parity}.`, 'error');
+    return;
+  }
+  const begin = (moves) => {
+    if (app.text() !== pos.text) return;
+    autoplay = { moves, next: 0, expect: pos.text, timer: null };
+    $('autoplay').textContent = 'stop playing';
+    restartTimer();
+  };
+  if (app.exact(pos.shape)) {
+    const s = await app.guard(() => call('/api/solve', { board: pos.text, shape: pos.shape, goal: app.state.goal }));
+    if (s) begin(s.moves);
+  } else {
+    app.job('solve', '/api/jobs/solve', { board: pos.text, shape: pos.shape, goal: app.state.goal }, (name, data) => {
+      if (name === 'result') begin(data.moves);
+    });
+  }
+}
+
+function restartTimer() {
+  clearInterval(autoplay.timer);
+  const speed = Number($('autoplay-speed').value) || 1;
+  autoplay.timer = setInterval(step, 1000 / speed);
+}
+
+function step() {
+  // a board changed by hand (a key, Back) ends the play
+  if (!autoplay || app.text() !== autoplay.expect || autoplay.next >= autoplay.moves.length) {
+    stopAutoplay();
+    return;
+  }
+  app.move(autoplay.moves[autoplay.next]);
+  autoplay.next += 1;
+  autoplay.expect = app.text();
+  if (autoplay.next >= autoplay.moves.length) stopAutoplay();
+}
+
+function stopAutoplay() {
+  if (!autoplay) return;
+  clearInterval(autoplay.timer);
+  autoplay = null;
+  $('autoplay').textContent = 'play an optimal solution';
+}
+
+function saveSvg() {
+  if (!app.state.start) return;
+  const pos = app.pos && app.pos.text === app.text() ? app.pos : null;
+  const d = pos && pos.distance !== null && app.answers() ? `, ${pos.distance} moves from the goal` : '';
+  const svg = boardSvg(app.cells(), app.dims().cols, { home: pos ? pos.goal : null, caption: `${app.state.shape}${d}` });
+  download(`board-${app.cells().join('-')}.svg`, 'image/svg+xml', svg);
 }

@@ -1,17 +1,23 @@
 // The state space at a glance: the number of states at each depth (figure 3 of the 1987 report)
-// with the board shown marked, and a heuristic's heat map of h against h* over every state.
+// with the board shown marked, and two heuristics' heat maps of h against h* over every state,
+// side by side, each readable by pointer and keyboard, with a board drawn from any cell.
 
 import { call } from './api.js';
+import { downloadCanvas, miniBoard } from './draw.js';
 
 let app;
 let $;
 let stats = null;
-let map = null;
-let cell = 16;
-let picked = null;
 let loading = null;
-const LEFT = 44;
-const TOP = 40;
+/** The maps drawn, left and right: each `{ answer, canvas, cell, cursor }`. */
+const maps = [null, null];
+let picked = null;
+let drawing = false;
+const LEFT = 48;
+const TOP = 44;
+const CANVASES = ['heatmap', 'heatmap2'];
+const SELECTS = ['heatmap-heuristic', 'heatmap2-heuristic'];
+const HIST = { left: 74, right: 12, top: 24, bottom: 44 };
 
 // viridis, light to dark reversed so that more states read darker on a white page
 const RAMP = [[253, 231, 37], [122, 209, 81], [34, 168, 132], [42, 120, 142], [65, 68, 135], [68, 1, 84]];
@@ -24,51 +30,117 @@ function ramp(t) {
   return `rgb(${c[0]}, ${c[1]}, ${c[2]})`;
 }
 
+const fmt = (n) => n.toLocaleString('en-US');
+
 export function init(a) {
   app = a;
   $ = a.$;
+  $('heatmap-heuristic').value = app.param('hh', 'manhattan');
+  $('heatmap2-heuristic').value = app.param('hh2', 'hamming');
+  app.param('heat', '');
   const refresh = () => {
     if (stats && (stats.shape !== app.state.shape || stats.goalName !== app.state.goal)) forget();
-    if (app.state.tab === 'space') {
-      if (stats) drawStats();
-      else loadStats();
+    if (app.state.tab !== 'space') return;
+    if (stats) {
+      drawStats();
+      for (let i = 0; i < 2; i++) if (maps[i]) paint(i);
+    } else {
+      loadStats().then(() => {
+        // a reload (or a link) that had the maps drawn draws them again
+        if (stats && app.state.panel.heat === '1' && !maps[0] && !drawing) drawHeatmaps();
+      });
     }
   };
   app.onPosition(refresh);
   app.onState((state, before) => {
     if (state.tab !== before.tab || state.shape !== before.shape || state.goal !== before.goal
         || state.practice !== before.practice || state.reveal !== before.reveal) refresh();
+    const p = state.panel;
+    if (p.hh !== before.panel.hh) $('heatmap-heuristic').value = p.hh;
+    if (p.hh2 !== before.panel.hh2) $('heatmap2-heuristic').value = p.hh2;
   });
-  $('heatmap-draw').addEventListener('click', drawHeatmap);
-  $('heatmap').addEventListener('click', pick);
+  $('heatmap-heuristic').addEventListener('change', () => app.setParams({ hh: $('heatmap-heuristic').value }));
+  $('heatmap2-heuristic').addEventListener('change', () => app.setParams({ hh2: $('heatmap2-heuristic').value }));
+  $('heatmap-draw').addEventListener('click', drawHeatmaps);
+  CANVASES.forEach((id, i) => {
+    const c = $(id);
+    c.addEventListener('click', (e) => {
+      const at = cellAt(i, e);
+      if (!at) return;
+      maps[i].cursor = at;
+      pick(i, at.d, at.h, 0);
+    });
+    c.addEventListener('mousemove', (e) => {
+      const at = cellAt(i, e);
+      if (at) readout(i, at.d, at.h);
+    });
+    c.addEventListener('keydown', (e) => onMapKey(i, e));
+    c.addEventListener('focus', () => {
+      const m = maps[i];
+      if (m && !m.cursor) m.cursor = { d: 0, h: 0 };
+      if (m) {
+        paint(i);
+        readout(i, m.cursor.d, m.cursor.h);
+      }
+    });
+    c.addEventListener('blur', () => maps[i] && paint(i));
+  });
+  $('histogram').addEventListener('mousemove', (e) => {
+    const d = depthAt(e);
+    if (d !== null) histReadout(d);
+  });
+  $('histogram').addEventListener('keydown', (e) => {
+    if (!stats) return;
+    const n = stats.histogram.length;
+    const cur = histCursor ?? 0;
+    const to = { ArrowRight: cur + 1, ArrowLeft: cur - 1, Home: 0, End: n - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    histCursor = Math.max(0, Math.min(n - 1, to));
+    drawStats();
+    histReadout(histCursor);
+  });
   $('example-play').addEventListener('click', async () => {
     const b = $('example-play').dataset.board;
     if (b && await app.newGame(b, { shape: $('example-play').dataset.shape })) app.showTab('play');
   });
+  $('example-next').addEventListener('click', () => {
+    if (picked) pick(picked.i, picked.d, picked.h, picked.skip + 1);
+  });
+  $('histogram-png').addEventListener('click', () => downloadCanvas($('histogram'), `${app.state.shape}-depths.png`));
+  $('heatmap-png').addEventListener('click', () => downloadCanvas(joined(), `${app.state.shape}-heatmaps.png`));
 }
+
+let histCursor = null;
 
 /** Drops what was drawn for another shape or goal. */
 function forget() {
   stats = null;
-  map = null;
+  maps[0] = null;
+  maps[1] = null;
   picked = null;
-  $('heatmap').hidden = true;
+  histCursor = null;
+  for (const id of CANVASES) $(id).hidden = true;
   $('heatmap-legend').hidden = true;
-  for (const id of ['stats-summary', 'stats-here', 'heatmap-summary', 'heatmap-time', 'example-text']) $(id).textContent = '';
-  $('example-play').hidden = true;
+  $('example').hidden = true;
+  $('heatmap-png').disabled = true;
+  for (const id of ['stats-summary', 'stats-here', 'stats-readout', 'heatmap-summary', 'heatmap2-summary', 'heatmap-time', 'heatmap-readout', 'example-text']) $(id).textContent = '';
   const c = $('histogram');
   c.getContext('2d').clearRect(0, 0, c.width, c.height);
 }
 
 async function loadStats() {
   const { shape, goal } = app.state;
-  const asked = `${shape}|${goal}`;
-  if (loading === asked) return;
-  loading = asked;
   if (!app.exact(shape)) {
     $('stats-summary').textContent = `The state space of the ${shape} board needs its perfect table: boards of up to 12 cells, `
       + 'built in memory up to 10 cells, or found in the table directory (`table build`).';
     return;
+  }
+  const asked = `${shape}|${goal}`;
+  if (loading === asked) return;
+  loading = asked;
+  if (app.info && (app.info.shapes.find((s) => s.shape === shape) || {}).states > 2e7) {
+    $('stats-summary').textContent = `Opening the ${shape} table (built in memory at first use: a few seconds)\u2026`;
   }
   const s = await app.guard(() => call('/api/stats', { shape, goal }));
   loading = null;
@@ -80,96 +152,198 @@ async function loadStats() {
   }
   stats = s;
   stats.goalName = goal;
-  $('stats-summary').textContent = `${s.shape}, goal ${goal}: ${s.states.toLocaleString('en-US')} states, `
+  $('stats-summary').textContent = `${s.shape}, goal ${goal}: ${fmt(s.states)} states, `
     + `farthest ${s.max_depth} moves, mean ${s.mean.toFixed(2)}.`;
   drawStats();
+}
+
+/** Round steps for an axis from 0 to `max`: 1, 2 or 5 times a power of ten, about five of them. */
+function ticks(max) {
+  const raw = max / 5;
+  const p = 10 ** Math.floor(Math.log10(Math.max(1, raw)));
+  const step = [1, 2, 5, 10].map((k) => k * p).find((s) => s >= raw) || p * 10;
+  const out = [];
+  for (let v = 0; v <= max; v += step) out.push(v);
+  return out;
+}
+
+function shortNum(v) {
+  if (v >= 1e9) return `${+(v / 1e9).toFixed(1)}G`;
+  if (v >= 1e6) return `${+(v / 1e6).toFixed(1)}M`;
+  if (v >= 1e3) return `${+(v / 1e3).toFixed(1)}k`;
+  return String(v);
+}
+
+function here() {
+  return app.pos && app.pos.shape === stats.shape && app.answers() ? app.pos.distance : null;
 }
 
 function drawStats() {
   if (!stats) return;
   const c = $('histogram');
   const ctx = c.getContext('2d');
-  const w = c.width;
-  const h = c.height;
+  const { width: w, height: h } = c;
   ctx.clearRect(0, 0, w, h);
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, w, h);
   const n = stats.histogram.length;
   const max = Math.max(...stats.histogram);
-  const left = 10;
-  const bottom = 36;
-  const top = 22;
-  const bw = (w - left - 10) / n;
-  const here = app.pos && app.pos.shape === stats.shape && app.answers() ? app.pos.distance : null;
-  ctx.font = '13px system-ui, sans-serif';
+  const plotH = h - HIST.top - HIST.bottom;
+  const bw = (w - HIST.left - HIST.right) / n;
+  const mark = here();
+  ctx.font = '13px system-ui, "DejaVu Sans", sans-serif';
+  // the y axis: states, with round ticks and faint grid lines
+  ctx.textAlign = 'right';
+  ctx.textBaseline = 'middle';
+  for (const v of ticks(max)) {
+    const y = h - HIST.bottom - (plotH * v) / max;
+    ctx.strokeStyle = '#e9ecef';
+    ctx.beginPath();
+    ctx.moveTo(HIST.left, y);
+    ctx.lineTo(w - HIST.right, y);
+    ctx.stroke();
+    ctx.fillStyle = '#222';
+    ctx.fillText(shortNum(v), HIST.left - 6, y);
+  }
+  ctx.save();
+  ctx.translate(14, HIST.top + plotH / 2);
+  ctx.rotate(-Math.PI / 2);
   ctx.textAlign = 'center';
+  ctx.fillText('states', 0, 0);
+  ctx.restore();
+  ctx.textAlign = 'center';
+  ctx.textBaseline = 'alphabetic';
   const every = bw >= 24 ? 1 : bw >= 12 ? 2 : 5;
   stats.histogram.forEach((count, d) => {
-    const bh = ((h - top - bottom) * count) / max;
-    const x = left + d * bw;
-    ctx.fillStyle = d === here ? '#d9480f' : '#1c7ed6';
-    ctx.fillRect(x, h - bottom - bh, Math.max(1, bw - 2), Math.max(count ? 1 : 0, bh));
-    if (d % every === 0 || d === here) {
-      ctx.fillStyle = d === here ? '#d9480f' : '#222';
-      ctx.fillText(String(d), x + bw / 2, h - bottom + 15);
+    const bh = (plotH * count) / max;
+    const x = HIST.left + d * bw;
+    ctx.fillStyle = d === mark ? '#c2410c' : d === histCursor ? '#0b3d6b' : '#1864ab';
+    ctx.fillRect(x + 0.5, h - HIST.bottom - bh, Math.max(1, bw - 2), Math.max(count ? 1 : 0, bh));
+    if (d % every === 0 || d === mark) {
+      ctx.fillStyle = d === mark ? '#c2410c' : '#222';
+      ctx.fillText(String(d), x + bw / 2, h - HIST.bottom + 15);
     }
-    if (d === here) ctx.fillText(count.toLocaleString('en-US'), x + bw / 2, h - bottom - bh - 5);
   });
+  ctx.strokeStyle = '#222';
+  ctx.beginPath();
+  ctx.moveTo(HIST.left, HIST.top - 6);
+  ctx.lineTo(HIST.left, h - HIST.bottom);
+  ctx.lineTo(w - HIST.right, h - HIST.bottom);
+  ctx.stroke();
   ctx.fillStyle = '#222';
-  ctx.fillText('distance from the goal (moves)', w / 2, h - 4);
-  ctx.textAlign = 'left';
-  ctx.fillText(`tallest bar: ${max.toLocaleString('en-US')} states`, left, 14);
-  $('stats-here').textContent = here === null || here === undefined
+  ctx.fillText('distance from the goal (moves)', HIST.left + (w - HIST.left) / 2, h - 6);
+  $('stats-here').textContent = mark === null || mark === undefined
     ? ''
-    : `The board shown is ${here} moves from the goal (orange): ${stats.histogram[here].toLocaleString('en-US')} states share its depth.`;
+    : `The board shown is ${mark} moves from the goal (orange): ${fmt(stats.histogram[mark])} states share its depth.`;
 }
 
-async function drawHeatmap() {
+function depthAt(e) {
+  if (!stats) return null;
+  const c = $('histogram');
+  const r = c.getBoundingClientRect();
+  const x = ((e.clientX - r.left) * c.width) / r.width;
+  const bw = (c.width - HIST.left - HIST.right) / stats.histogram.length;
+  const d = Math.floor((x - HIST.left) / bw);
+  return d >= 0 && d < stats.histogram.length ? d : null;
+}
+
+function histReadout(d) {
+  const n = stats.histogram[d];
+  const share = (100 * n) / stats.states;
+  $('stats-readout').textContent = `distance ${d}: ${fmt(n)} state${n === 1 ? '' : 's'} (${share < 0.01 && n ? '<0.01' : share.toFixed(2)}% of all)`;
+}
+
+/** Draws the maps asked for, side by side; big tables take seconds, said as they go. */
+async function drawHeatmaps() {
+  if (drawing) return;
   const t0 = performance.now();
   if (!stats) await loadStats();
   if (!stats) return;
-  const heuristic = $('heatmap-heuristic').value;
-  const m = await app.guard(() => call('/api/heatmap', { heuristic, shape: stats.shape, goal: stats.goalName }));
-  if (!m) return;
-  map = m;
-  map.shape = stats.shape;
-  picked = null;
-  paint();
-  const ms = performance.now() - t0;
-  const over = m.overestimates;
-  $('heatmap-summary').textContent = `${m.label}: exact (h = h*) on ${(100 * m.exact_share).toFixed(1)}% of the `
-    + `${m.states.toLocaleString('en-US')} states; mean error h* - h = ${m.mean_error.toFixed(2)}; `
-    + `overestimates (h > h*) on ${over.toLocaleString('en-US')} states${over ? ': not admissible' : ''}.`;
-  $('heatmap-time').textContent = `drawn in ${Math.round(ms)} ms`;
-  $('heatmap-time').dataset.ms = String(ms);
+  const names = SELECTS.map((id) => $(id).value);
+  drawing = true;
+  const button = $('heatmap-draw');
+  button.disabled = true;
+  const big = stats.states > 2e6;
+  const timer = setInterval(() => {
+    $('heatmap-time').textContent = `computing the maps of ${fmt(stats.states)} states: ${((performance.now() - t0) / 1000).toFixed(0)} s`;
+  }, 500);
+  if (big) $('heatmap-time').textContent = `computing the maps of ${fmt(stats.states)} states\u2026`;
+  try {
+    const shape = stats.shape;
+    const goal = stats.goalName;
+    for (let i = 0; i < 2; i++) {
+      if (!names[i]) {
+        maps[i] = null;
+        $(CANVASES[i]).hidden = true;
+        $(`${CANVASES[i]}-summary`).textContent = '';
+        continue;
+      }
+      const m = await app.guard(() => call('/api/heatmap', { heuristic: names[i], shape, goal }));
+      if (!m || !stats || stats.shape !== shape) return;
+      maps[i] = { answer: m, cursor: null, cell: 16 };
+      summary(i);
+    }
+    picked = null;
+    $('example').hidden = true;
+    for (let i = 0; i < 2; i++) if (maps[i]) paint(i);
+    const ms = performance.now() - t0;
+    $('heatmap-time').textContent = `drawn in ${ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`}`;
+    $('heatmap-time').dataset.ms = String(ms);
+    $('heatmap-png').disabled = false;
+    app.setParams({ heat: '1' });
+  } finally {
+    clearInterval(timer);
+    drawing = false;
+    button.disabled = false;
+  }
 }
 
-function paint() {
-  const m = map;
-  const rows = m.counts.length;
-  const cols = Math.max(1, ...m.counts.map((r) => r.length), rows);
-  cell = Math.max(6, Math.min(22, Math.floor(Math.min(620 / cols, 560 / rows))));
-  const c = $('heatmap');
+function summary(i) {
+  const m = maps[i].answer;
+  const over = m.overestimates;
+  $(`${CANVASES[i]}-summary`).textContent = `${m.label}: exact (h = h*) on ${(100 * m.exact_share).toFixed(1)}% of the `
+    + `${fmt(m.states)} states; mean error h* \u2212 h = ${m.mean_error.toFixed(2)}; `
+    + `overestimates (h > h*) on ${fmt(over)} states${over ? ': not admissible' : ''}.`;
+}
+
+/** The largest count over both maps, so their colours mean the same. */
+function maxCount() {
+  let max = 1;
+  for (const m of maps) if (m) for (const r of m.answer.counts) for (const n of r) if (n > max) max = n;
+  return max;
+}
+
+function paint(i) {
+  const m = maps[i];
+  const a = m.answer;
+  const rows = a.counts.length;
+  let cols = rows;
+  for (const mm of maps) if (mm) cols = Math.max(cols, ...mm.answer.counts.map((r) => r.length));
+  const c = $(CANVASES[i]);
+  const room = Math.max(260, Math.min(560, (c.parentElement.parentElement.clientWidth || 600) / (maps[0] && maps[1] ? 2 : 1) - 16));
+  const cell = Math.max(5, Math.min(20, Math.floor(Math.min((room - LEFT - 8) / cols, 520 / rows))));
+  m.cell = cell;
   c.hidden = false;
   Object.assign(c.dataset, { left: String(LEFT), top: String(TOP), cell: String(cell) });
   c.width = LEFT + cols * cell + 8;
   c.height = TOP + rows * cell + 8;
   const ctx = c.getContext('2d');
-  ctx.clearRect(0, 0, c.width, c.height);
-  let max = 1;
-  for (const r of m.counts) for (const n of r) if (n > max) max = n;
-  const logMax = Math.log(max);
-  ctx.font = '12px system-ui, sans-serif';
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, c.width, c.height);
+  const logMax = Math.log(maxCount());
+  ctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
   const every = cell >= 14 ? 5 : 10;
   for (let d = 0; d < rows; d++) {
     const y = TOP + d * cell;
-    m.counts[d].forEach((n, h) => {
+    a.counts[d].forEach((n, h) => {
       if (!n) return;
       const x = LEFT + h * cell;
       ctx.fillStyle = ramp(logMax > 0 ? Math.log(n) / logMax : 1);
       ctx.fillRect(x, y, cell - 1, cell - 1);
       if (h > d) {
-        ctx.strokeStyle = '#e03131';
+        ctx.strokeStyle = '#c92a2a';
         ctx.lineWidth = 2;
         ctx.strokeRect(x + 1, y + 1, cell - 3, cell - 3);
       }
@@ -184,10 +358,10 @@ function paint() {
   ctx.fillStyle = '#222';
   for (let h = 0; h < cols; h += every) ctx.fillText(String(h), LEFT + h * cell + cell / 2, TOP - 4);
   ctx.textAlign = 'left';
-  ctx.font = 'bold 13px system-ui, sans-serif';
-  ctx.fillText('h, the estimate \u2192', LEFT, 14);
+  ctx.font = 'bold 13px system-ui, "DejaVu Sans", sans-serif';
+  ctx.fillText(`h, ${a.heuristic} \u2192`, LEFT, 16);
   ctx.save();
-  ctx.translate(14, TOP);
+  ctx.translate(16, TOP);
   ctx.rotate(Math.PI / 2);
   ctx.fillText('h*, the exact distance \u2192', 0, 0);
   ctx.restore();
@@ -195,40 +369,126 @@ function paint() {
   ctx.strokeStyle = '#000';
   ctx.lineWidth = 1.5;
   for (let d = 0; d < Math.min(rows, cols); d++) ctx.strokeRect(LEFT + d * cell - 0.5, TOP + d * cell - 0.5, cell, cell);
-  if (picked) {
-    ctx.strokeStyle = '#f08c00';
-    ctx.lineWidth = 3;
-    ctx.strokeRect(LEFT + picked.h * cell - 2, TOP + picked.d * cell - 2, cell + 3, cell + 3);
+  const ring = (d, h, colour, width) => {
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = width;
+    ctx.strokeRect(LEFT + h * cell - 2, TOP + d * cell - 2, cell + 3, cell + 3);
+  };
+  // the board shown
+  const mark = boardCell(a.heuristic);
+  if (mark) {
+    ring(mark.d, mark.h, '#e8590c', 3);
+    ctx.beginPath();
+    ctx.arc(LEFT + mark.h * cell + cell / 2, TOP + mark.d * cell + cell / 2, Math.max(3, cell / 2 + 4), 0, 2 * Math.PI);
+    ctx.stroke();
   }
+  if (picked && picked.i === i) ring(picked.d, picked.h, '#000', 3);
+  if (m.cursor && document.activeElement === c) ring(m.cursor.d, m.cursor.h, '#1864ab', 3);
+  legend();
+}
+
+/** Where the board shown falls on a map of `heuristic`: its h* and h, when both are known. */
+function boardCell(heuristic) {
+  const pos = app.pos;
+  if (!pos || !stats || pos.shape !== stats.shape || !app.answers() || pos.distance === null) return null;
+  const h = pos.heuristics.find((x) => x.name === heuristic);
+  return h && h.value !== null ? { d: pos.distance, h: h.value } : null;
+}
+
+function legend() {
   const scale = $('heatmap-scale');
   const sctx = scale.getContext('2d');
   for (let x = 0; x < scale.width; x++) {
     sctx.fillStyle = ramp(x / (scale.width - 1));
     sctx.fillRect(x, 0, 1, scale.height);
   }
-  $('heatmap-max').textContent = `${max.toLocaleString('en-US')} states (log scale)`;
+  $('heatmap-max').textContent = `${fmt(maxCount())} states (log scale)`;
   $('heatmap-legend').hidden = false;
 }
 
-async function pick(e) {
-  if (!map) return;
-  const c = $('heatmap');
+function cellAt(i, e) {
+  const m = maps[i];
+  if (!m) return null;
+  const c = $(CANVASES[i]);
   const r = c.getBoundingClientRect();
-  // the canvas may be drawn smaller than its pixels (max-width), so scale the click back
+  // the canvas may be drawn smaller than its pixels (max-width), so scale the point back
   const x = ((e.clientX - r.left) * c.width) / r.width;
   const y = ((e.clientY - r.top) * c.height) / r.height;
-  const h = Math.floor((x - LEFT) / cell);
-  const d = Math.floor((y - TOP) / cell);
-  if (d < 0 || h < 0 || d >= map.counts.length || !(map.counts[d][h] > 0)) return;
-  const ex = await app.guard(() => call('/api/heatmap/example',
-    { heuristic: map.heuristic, exact: d, h, shape: map.shape, goal: stats.goalName }));
-  if (!ex) return;
-  picked = { d, h };
-  paint();
-  const kind = h === d ? 'exact' : h > d ? 'an overestimate' : `short by ${d - h}`;
-  $('example-text').textContent = `h* = ${d}, ${map.heuristic} h = ${h}: ${kind} `
-    + `(${map.counts[d][h].toLocaleString('en-US')} states). For example: ${ex.text}`;
-  $('example-play').hidden = false;
-  $('example-play').dataset.board = ex.text;
-  $('example-play').dataset.shape = map.shape;
+  const h = Math.floor((x - LEFT) / m.cell);
+  const d = Math.floor((y - TOP) / m.cell);
+  if (d < 0 || h < 0 || d >= m.answer.counts.length || h > 2000) return null;
+  return { d, h };
 }
+
+function describe(a, d, h) {
+  const n = (a.counts[d] && a.counts[d][h]) || 0;
+  const kind = h === d ? 'exact' : h > d ? `over by ${h - d}` : `short by ${d - h}`;
+  return { n, text: `h* = ${d}, ${a.heuristic} h = ${h} (${kind}): ${fmt(n)} state${n === 1 ? '' : 's'}` };
+}
+
+function readout(i, d, h) {
+  const a = maps[i].answer;
+  const here = boardCell(a.heuristic);
+  const mine = here && here.d === d && here.h === h ? '; the board shown is one of them' : '';
+  $('heatmap-readout').textContent = describe(a, d, h).text + mine;
+}
+
+function onMapKey(i, e) {
+  const m = maps[i];
+  if (!m) return;
+  const cur = m.cursor || { d: 0, h: 0 };
+  const rows = m.answer.counts.length;
+  const cols = Math.max(rows, ...m.answer.counts.map((r) => r.length));
+  const step = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] }[e.key];
+  if (step) {
+    e.preventDefault();
+    m.cursor = { d: Math.max(0, Math.min(rows - 1, cur.d + step[0])), h: Math.max(0, Math.min(cols - 1, cur.h + step[1])) };
+    paint(i);
+    readout(i, m.cursor.d, m.cursor.h);
+  } else if (e.key === 'Enter' || e.key === ' ') {
+    e.preventDefault();
+    pick(i, cur.d, cur.h, 0);
+  }
+}
+
+async function pick(i, d, h, skip) {
+  const m = maps[i];
+  if (!m) return;
+  const a = m.answer;
+  const { n, text } = describe(a, d, h);
+  if (!n) {
+    $('heatmap-readout').textContent = `${text}: no board to show`;
+    return;
+  }
+  const ex = await app.guard(() => call('/api/heatmap/example',
+    { heuristic: a.heuristic, exact: d, h, skip: skip % n, shape: stats.shape, goal: stats.goalName }));
+  if (!ex) return;
+  picked = { i, d, h, skip: skip % n };
+  for (let k = 0; k < 2; k++) if (maps[k]) paint(k);
+  const cols = Number(stats.shape.split('x')[1]);
+  const goalCells = app.pos ? app.pos.goal : null;
+  $('example-board').replaceChildren(miniBoard(ex.board, cols, { size: 1.8, home: goalCells, title: 'example' }));
+  $('example-text').textContent = `${text}. This board (${skip % n + 1} of ${fmt(n)}): ${ex.text}`;
+  $('example').hidden = false;
+  $('example-next').hidden = n < 2;
+  $('example-play').dataset.board = ex.text;
+  $('example-play').dataset.shape = stats.shape;
+}
+
+/** Both maps on one canvas, for a slide. */
+function joined() {
+  const shown = CANVASES.map((id) => $(id)).filter((c) => !c.hidden);
+  const out = document.createElement('canvas');
+  out.width = shown.reduce((w, c) => w + c.width, 0) + 20 * (shown.length - 1);
+  out.height = Math.max(...shown.map((c) => c.height));
+  const ctx = out.getContext('2d');
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, out.width, out.height);
+  let x = 0;
+  for (const c of shown) {
+    ctx.drawImage(c, x, 0);
+    x += c.width + 20;
+  }
+  return out;
+}
+

@@ -2,7 +2,7 @@
 // depth's row streamed as it finishes beside the published figures; cancellable, exportable,
 // reproducible by its seed.
 
-import { download } from './compare.js';
+import { download } from './draw.js';
 
 let app;
 let $;
