@@ -50,7 +50,12 @@ export function pageTest(name, body, options = {}) {
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
     try {
-      await body(page);
+      // stop a little before the runner's own time-out, so a hung test still leaves its screenshot
+      const limit = (options.timeout || 30000) - 3000;
+      let timer;
+      await Promise.race([body(page), new Promise((_, fail) => {
+        timer = setTimeout(() => fail(new Error(`no end after ${limit} ms`)), limit);
+      })]).finally(() => clearTimeout(timer));
       assert.deepEqual(errors, [], 'errors in the page');
     } catch (e) {
       mkdirSync(failures, { recursive: true });

@@ -79,7 +79,6 @@ pageTest('run A* step by step', async (page) => {
   await page.click('#astar-run');
   await page.waitForSelector('#astar-view:not([hidden])');
   assert.match(await page.textContent('#astar-summary'), /C\* = 3/);
-  assert.match(await page.textContent('#astar-counts'), /C\* = 3/);
   const openRows = () => page.locator('#astar-open tr').evaluateAll((rows) => rows.map((r) => r.textContent));
   const seen = [await openRows()];
   assert.equal(seen[0].length, 1, 'the open list starts with the start alone');
@@ -90,11 +89,12 @@ pageTest('run A* step by step', async (page) => {
     assert.notDeepEqual(seen[i], seen[i - 1], `step ${i} changes the open list`);
     assert.equal(await page.getAttribute('#astar-counts', 'data-closed'), String(i));
   }
-  // the open list is in A*'s order: f, then larger g, then smaller id
+  // the open list is in A*'s order: f, then larger g, then smaller id; boards drawn, not strings
   const keys = await page.locator('#astar-open tr').evaluateAll((rows) => rows.map((r) => {
     const td = [...r.children].map((c) => c.textContent);
-    return { id: Number(td[0]), g: Number(td[2]), f: Number(td[4]) };
+    return { id: Number(td[0]), g: Number(td[2]), f: Number(td[4]), mini: Boolean(r.children[1].querySelector('.mini')) };
   }));
+  assert.ok(keys.every((k) => k.mini), 'each open board is drawn');
   for (let i = 1; i < keys.length; i++) {
     const [a, b] = [keys[i - 1], keys[i]];
     assert.ok(a.f < b.f || (a.f === b.f && (a.g > b.g || (a.g === b.g && a.id < b.id))), JSON.stringify(keys));
@@ -110,8 +110,57 @@ pageTest('run A* step by step', async (page) => {
   assert.deepEqual(await openRows(), seen[2], 'back one step shows the open list of that step again');
   await page.click('#astar-first');
   assert.deepEqual(await openRows(), seen[0]);
+  // the last step takes the goal: it leaves the open list, the tally adds up
   await page.click('#astar-last');
   assert.match(await page.textContent('#astar-summary'), /solution of 3 moves \(optimal\)/);
+  assert.match(await page.textContent('#astar-now'), /the goal .* is taken off the open list/);
+  const last = Number(await page.getAttribute('#astar-step', 'data-step'));
+  const tally = await page.locator('#astar-tally').evaluate((p) => ['must', 'may', 'never'].map((k) => Number(p.dataset[k])));
+  assert.equal(tally.reduce((a, b) => a + b, 0), last, 'every expanded node is must, may or never');
+  // a node of the tree, clicked, shows its board and values
+  await page.click('#astar-open tr:first-child');
+  assert.match(await page.textContent('#astar-node'), /g = \d+, h = \d+, f = \d+, h\* = \d+/);
+  // a reload comes back to the same step
+  await page.click('#astar-back');
+  await page.reload();
+  await page.waitForSelector('#astar-view:not([hidden])');
+  assert.equal(await page.getAttribute('#astar-step', 'data-step'), String(last - 1));
+});
+
+pageTest('two heuristics side by side, stepped together, and autoplay', async (page) => {
+  await page.goto(`${base}/?board=8+1+3+4+0+2+7+6+5&shape=3x3&tab=astar`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '14');
+  await page.selectOption('#astar-heuristic', 'manhattan');
+  await page.selectOption('#astar-heuristic2', 'hamming');
+  await page.click('#astar-run');
+  await page.waitForSelector('#astar-open2');
+  await page.click('#astar-last');
+  const expanded = async (suffix) => Number(await page.getAttribute(`#astar-counts${suffix}`, 'data-closed'));
+  const [manhattan, misplaced] = [await expanded(''), await expanded('2')];
+  assert.ok(misplaced > manhattan, `misplaced tiles expands more (${misplaced}) than Manhattan (${manhattan})`);
+  const tallies = await page.locator('.tally').evaluateAll((ps) => ps.map((p) => Number(p.dataset.must)));
+  assert.ok(tallies[1] > tallies[0], `misplaced tiles has more "must" nodes: ${tallies}`);
+  // autoplay steps both runs until the end of the longer
+  await page.click('#astar-first');
+  await page.selectOption('#astar-speed', '50');
+  await page.click('#astar-play');
+  await page.waitForFunction(() => Number(document.querySelector('#astar-step').dataset.step) >= 20);
+  await page.click('#astar-play');
+  const at = Number(await page.getAttribute('#astar-step', 'data-step'));
+  assert.equal(await expanded('2'), at, 'the longer run is at the step shown');
+  assert.equal(await expanded(''), Math.min(at, manhattan), 'the shorter run stops at its end');
+  // a run on an earlier board says so, and runs again on the board shown
+  await page.click('[role=tab][data-tab="play"]');
+  await page.locator('#board .movable').first().click();
+  await page.click('[role=tab][data-tab="astar"]');
+  assert.equal(await page.isVisible('#astar-stale'), true);
+  await page.click('#astar-rerun');
+  await page.waitForFunction(() => document.querySelector('#astar-stale').hidden);
+  // practice mode hides h* and the classes
+  await page.click('#practice');
+  const hidden = await page.locator('#astar-open tr td:nth-child(6)').allTextContents();
+  assert.ok(hidden.every((t) => t === 'hidden'), JSON.stringify(hidden));
+  assert.match(await page.textContent('#astar-summary'), /C\* = hidden/);
 });
 
 pageTest('stream and cancel a textbook run, then run another', async (page) => {
@@ -123,12 +172,6 @@ pageTest('stream and cancel a textbook run, then run another', async (page) => {
   await page.click('#textbook-run');
   await page.waitForSelector('#textbook-rows tr');
   await page.waitForSelector('#job:not([hidden])');
-  // a second long job meanwhile is refused (409), and the page says why
-  await page.click('[role=tab][data-tab="compare"]');
-  await page.click('#compare-run');
-  await page.waitForFunction(() => /another long job is running \(experiment/.test(document.querySelector('#message').textContent));
-  assert.equal(await page.getAttribute('#message', 'class'), 'error');
-  await page.click('[role=tab][data-tab="textbook"]');
   await page.click('#textbook-cancel');
   await page.waitForFunction(() => document.querySelector('#textbook-status').dataset.state === 'cancelled');
   assert.match(await page.textContent('#textbook-status'), /cancelled/);
@@ -141,6 +184,16 @@ pageTest('stream and cancel a textbook run, then run another', async (page) => {
   await page.waitForFunction(() => document.querySelector('#textbook-status').dataset.state === 'done');
   assert.equal(await page.locator('#textbook-rows tr').count(), 2);
   assert.match(await page.textContent('#textbook-rows tr:first-child'), /^2/);
+  // one long job a student: starting another stops the first, and the page says so
+  await page.fill('#textbook-depths', '2,4,22,24');
+  await page.fill('#textbook-count', '2000');
+  await page.click('#textbook-run');
+  await page.waitForSelector('#textbook-rows tr');
+  await page.click('[role=tab][data-tab="compare"]');
+  await page.click('#compare-run');
+  await page.waitForFunction(() => /your experiment was stopped to start the compare/.test(document.querySelector('#message').textContent));
+  await page.waitForFunction(() => document.querySelectorAll('#compare-rows tr').length === 6, null, { timeout: 20000 });
+  assert.equal(await page.getAttribute('#textbook-status', 'data-state'), 'cancelled');
 });
 
 pageTest('the 3x3 heat map is drawn within a second', async (page) => {

@@ -214,20 +214,30 @@ export const app = {
   job(kind, path, body, onEvent) {
     const line = $('job');
     const text = $('job-text');
+    // one long job per student: the server replaces the one running; say so here
+    if (current && !current.over) {
+      const was = current.kind;
+      current.job.abort();
+      app.say(`your ${was} was stopped to start the ${kind} (one long job at a time each)`);
+    }
     line.hidden = false;
     text.textContent = `${kind}: starting`;
     app.busy += 1;
     let failed = null;
+    const mine = { kind, job: null, over: false };
+    current = mine;
+    // the job line speaks of the page's newest job only
+    const show = (t) => { if (current === mine) text.textContent = t; };
     const job = stream(path, body, (name, data) => {
       if (name === 'queued') {
         const ahead = data.ahead === 1 ? '1 job ahead' : `${data.ahead} jobs ahead`;
-        text.textContent = `${kind}: waiting for a free core, number ${data.position} in the queue (${ahead})`;
+        show(`${kind}: waiting for a free core, number ${data.position} in the queue (${ahead})`);
       } else if (name === 'started') {
-        text.textContent = `${kind}: started`;
+        show(`${kind}: started`);
       } else if (name === 'progress') {
         const nodes = data.generated ? `${data.generated.toLocaleString('en-US')} nodes, ` : '';
         const share = data.total ? `${Math.floor((100 * data.done) / data.total)}%, ` : '';
-        text.textContent = `${kind}: ${share}${nodes}${data.seconds.toFixed(1)} s`;
+        show(`${kind}: ${share}${nodes}${data.seconds.toFixed(1)} s`);
       } else if (name === 'error') {
         failed = data.error;
         app.say(data.error, 'error');
@@ -236,20 +246,25 @@ export const app = {
     });
     job.done
       .then((aborted) => {
-        text.textContent = aborted ? `${kind}: cancelled` : failed ? `${kind}: failed: ${failed}` : `${kind}: done`;
+        show(aborted ? `${kind}: cancelled` : failed ? `${kind}: failed: ${failed}` : `${kind}: done`);
         if (!aborted && !failed) app.ok();
       })
       .catch((e) => {
         app.say(e.message, 'error');
-        text.textContent = `${kind}: refused (${e.message})`;
+        show(`${kind}: refused (${e.message})`);
       })
       .finally(() => {
+        mine.over = true;
         app.busy -= 1;
         setTimeout(() => { if (!app.busy) line.hidden = true; }, 4000);
       });
+    mine.job = job;
     return job;
   },
 };
+
+/** The long job this page started last: `{ kind, job, over }`. */
+let current = null;
 
 function key(shape, goal, text) {
   return `${shape}|${goal}|${text}`;

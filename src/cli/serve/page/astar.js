@@ -1,196 +1,791 @@
-// A* step by step on the board shown: the open list (g, h, f, h*), the closed set and the search
-// tree at any step, each node coloured by g + h against the exact optimum C*: below it the node
-// must be expanded, equal it may be, above it it never is.
+// A* (and IDA*) step by step on the board shown, one heuristic or two side by side, stepped
+// together: the open list as small boards in A*'s order, the search tree laid out by depth g
+// (zoom and pan, labels once there is room, nodes clickable), each node classed must/may/never by
+// g + h against the exact C*, the tally of expanded nodes by class, the solution path drawn at
+// the end, autoplay at a chosen speed. A step is applied to the open list in place (and a jump
+// starts from the nearest of the snapshots kept every few hundred steps), so stepping costs the
+// same at step 20,000 as at step 2.
 
 import { call } from './api.js';
+import { applyMoves } from './app.js';
+import { download, downloadCanvas, miniBoard, tableSvg } from './draw.js';
 
 let app;
 let $;
-let run = null;
+/** The runs shown (one or two), each `{ model, view }`. */
+let runs = [];
+/** The step shown (shared by the runs). */
 let step = 0;
-const SHOWN = 40;
+let timer = null;
+/** The board, shape, goal and settings the runs were made with. */
+let made = null;
+/** Whether the run a link asked for (its `astep`) was made again already. */
+let restored = false;
+
+const SHOWN = 12;
+const SNAPSHOT = 256;
+const COLOUR = { must: '#1864ab', may: '#b35c00', never: '#5c636a', plain: '#1864ab' };
+const LETTER_STATUS = { n: 'new', b: 'better', w: 'worse', c: 'closed' };
 
 export function init(a) {
   app = a;
   $ = a.$;
-  $('astar-run').addEventListener('click', start);
+  const settings = [['astar-algorithm', 'alg', 'astar'], ['astar-heuristic', 'ah', 'manhattan'], ['astar-heuristic2', 'ah2', ''],
+    ['astar-weight', 'aw', '1'], ['astar-cap', 'acap', '2000'], ['astar-speed', 'aspeed', '3']];
+  for (const [id, key, fallback] of settings) {
+    $(id).value = app.param(key, fallback);
+    $(id).addEventListener('change', () => {
+      app.setParams({ [key]: $(id).value });
+      if (id === 'astar-speed' && timer) play();
+      if (id === 'astar-algorithm') $('astar-weight-label').hidden = $(id).value === 'idastar';
+    });
+  }
+  $('astar-weight-label').hidden = $('astar-algorithm').value === 'idastar';
+  app.param('astep', '');
+  $('astar-run').addEventListener('click', () => start(0));
+  $('astar-rerun').addEventListener('click', () => start(0));
   $('astar-first').addEventListener('click', () => go(0));
   $('astar-back').addEventListener('click', () => go(step - 1));
   $('astar-forward').addEventListener('click', () => go(step + 1));
-  $('astar-last').addEventListener('click', () => go(run ? run.steps.length : 0));
+  $('astar-last').addEventListener('click', () => go(lastStep()));
+  $('astar-play').addEventListener('click', () => (timer ? pause() : play()));
   document.addEventListener('keydown', (e) => {
-    if ($('tab-astar').hidden || !run || ['INPUT', 'SELECT', 'TEXTAREA'].includes(e.target.tagName)) return;
-    if (e.key === 'ArrowRight') go(step + 1);
-    else if (e.key === 'ArrowLeft') go(step - 1);
-  });
-}
-
-async function start() {
-  if (!app.pos) return;
-  const body = {
-    board: app.pos.text,
-    shape: app.pos.shape,
-    goal: app.state.goal,
-    heuristic: $('astar-heuristic').value,
-    weight: Number($('astar-weight').value),
-    max_expansions: Number($('astar-cap').value),
-  };
-  const r = await app.guard(() => call('/api/astar', body));
-  if (!r) return;
-  run = r;
-  run.key = run.nodes.map((n) => n.board.join(','));
-  $('astar-view').hidden = false;
-  const sol = r.solution ? `found a solution of ${r.solution.length} moves${r.solution.length === r.c_star ? ' (optimal)' : ` (the optimum is ${r.c_star})`}` : `stopped after ${r.max_expansions} expansions without reaching the goal`;
-  $('astar-summary').textContent = `C* = ${r.c_star} (exact, from the table). A* with ${r.heuristic}`
-    + `${r.weight === 1 ? '' : `, f = g + ${r.weight} x h`}: ${r.expansions} expansions, ${r.generated} nodes generated; ${sol}.`;
-  go(0);
-}
-
-/** The open list and closed set after `k` steps. */
-function replay(k) {
-  const open = new Map([[run.key[0], 0]]);
-  const closed = new Set();
-  for (let i = 0; i < k; i++) {
-    const s = run.steps[i];
-    open.delete(run.key[s.expand]);
-    closed.add(s.expand);
-    for (const c of s.children) {
-      if (c.status === 'new' || c.status === 'better') open.set(run.key[c.node], c.node);
+    if (app.state.tab !== 'astar' || !runs.length || e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target;
+    if (['INPUT', 'SELECT', 'TEXTAREA'].includes(t.tagName) || t.getAttribute('role') === 'tab' || t.tagName === 'CANVAS') return;
+    if (e.key === 'ArrowRight') {
+      e.preventDefault();
+      go(step + 1);
+    } else if (e.key === 'ArrowLeft') {
+      e.preventDefault();
+      go(step - 1);
     }
-  }
-  return { open: [...open.values()], closed };
+  });
+  app.onState((state, before) => {
+    if (state.tab === 'astar' && !runs.length && !restored && state.panel.astep !== '' && state.start) {
+      // a reload (or a link) on this tab: the run again, at its step
+      restored = true;
+      start(Number(state.panel.astep) || 0);
+    }
+    if (state.practice !== before.practice || state.reveal !== before.reveal) redraw();
+    stale();
+  });
+  app.onPosition(stale);
 }
 
-function order(a, b) {
-  const x = run.nodes[a];
-  const y = run.nodes[b];
-  return x.f - y.f || y.g - x.g || a - b;
+/** The settings read from the form, checked. */
+function settings() {
+  return {
+    algorithm: $('astar-algorithm').value,
+    heuristics: [$('astar-heuristic').value, $('astar-heuristic2').value].filter((h, i) => i === 0 || h),
+    weight: Number($('astar-weight').value),
+    cap: Number($('astar-cap').value),
+  };
+}
+
+/** Says so when the runs shown were made on another board than the one shown. */
+function stale() {
+  if (!made) {
+    $('astar-stale').hidden = true;
+    return;
+  }
+  const now = `${app.state.shape}|${app.state.goal}|${app.text()}`;
+  const off = made.key !== now;
+  $('astar-stale').hidden = !off;
+  if (off) $('astar-stale-text').textContent = `These runs are on an earlier board (${made.text}), not the one shown now.`;
+}
+
+async function start(at) {
+  if (!app.state.start) return;
+  pause();
+  const s = settings();
+  const text = app.text();
+  const { shape, goal } = app.state;
+  const answers = await app.guard(() => Promise.all(s.heuristics.map((heuristic) => {
+    const body = { board: text, shape, goal, heuristic, max_expansions: s.cap };
+    if (s.algorithm === 'astar') body.weight = s.weight;
+    return call(s.algorithm === 'idastar' ? '/api/idastar' : '/api/astar', body);
+  })));
+  if (!answers) return;
+  const cols = app.dims().cols;
+  const start0 = app.cells();
+  made = { key: `${shape}|${goal}|${text}`, text, cols, start: start0, algorithm: s.algorithm };
+  $('astar-pair').replaceChildren();
+  runs = answers.map((answer, i) => {
+    const model = s.algorithm === 'idastar' ? idaModel(answer, start0, cols) : astarModel(answer, start0, cols);
+    const view = makeView(model, i);
+    $('astar-pair').append(view.root);
+    return { model, view };
+  });
+  $('astar-pair').classList.toggle('two', runs.length > 1);
+  $('astar-view').hidden = false;
+  stale();
+  go(Math.min(at, lastStep()));
+}
+
+function lastStep() {
+  return Math.max(0, ...runs.map((r) => r.model.steps));
 }
 
 function go(k) {
-  if (!run) return;
-  step = Math.max(0, Math.min(k, run.steps.length));
-  const { open, closed } = replay(step);
-  open.sort(order);
-  $('astar-step').textContent = `step ${step} of ${run.steps.length}`;
+  if (!runs.length) return;
+  step = Math.max(0, Math.min(k, lastStep()));
+  $('astar-step').textContent = `step ${step} of ${lastStep()}`;
   $('astar-step').dataset.step = String(step);
-  const last = step > 0 ? run.steps[step - 1] : null;
-  $('astar-now').textContent = last
-    ? `Step ${step} expanded node ${last.expand} (${run.nodes[last.expand].board.join(' ')}, `
-      + `f = ${fmt(run.nodes[last.expand].f)}): ${last.children.map((c) => `${c.node} ${c.status}`).join(', ')}.`
-    : 'Before the first step: the open list holds the start.';
-  const counts = $('astar-counts');
-  counts.replaceChildren();
-  for (const t of [`open: ${open.length}`, `closed: ${closed.size}`, `C* = ${run.c_star}`]) {
-    const span = document.createElement('span');
-    span.textContent = t;
-    counts.append(span);
-  }
-  counts.dataset.open = String(open.length);
-  counts.dataset.closed = String(closed.size);
-  const body = $('astar-open');
-  body.replaceChildren();
-  open.slice(0, SHOWN).forEach((id, i) => {
-    const n = run.nodes[id];
-    const tr = document.createElement('tr');
-    tr.className = i === 0 ? `${n.class} next` : n.class;
-    tr.dataset.node = String(id);
-    for (const v of [id, n.board.join(' '), n.g, n.h, fmt(n.f), n.hstar, n.class]) {
-      const td = document.createElement('td');
-      td.textContent = String(v);
-      tr.append(td);
-    }
-    if (i === 0) tr.title = 'expanded next';
-    body.append(tr);
-  });
-  $('astar-more').textContent = open.length > SHOWN ? `and ${open.length - SHOWN} more` : '';
-  drawTree(closed, new Set(open), last ? last.expand : null);
+  for (const r of runs) r.view.show(Math.min(step, r.model.steps));
+  if (app.state.panel.astep !== String(step)) app.setParams({ astep: String(step) });
+  if (step >= lastStep()) pause();
 }
 
-function fmt(f) {
-  return Number.isInteger(f) ? String(f) : f.toFixed(1);
+function redraw() {
+  if (runs.length) go(step);
 }
 
-const COLOUR = { must: '#1c7ed6', may: '#f08c00', never: '#868e96' };
+function play() {
+  clearInterval(timer);
+  if (step >= lastStep()) go(0);
+  const speed = Number($('astar-speed').value) || 3;
+  timer = setInterval(() => go(step + 1), 1000 / speed);
+  $('astar-play').textContent = 'pause';
+}
+
+function pause() {
+  clearInterval(timer);
+  timer = null;
+  $('astar-play').textContent = 'play';
+}
+
+// ---- the runs as the page keeps them ----------------------------------------------------------
 
 /**
- * Draws the nodes generated in the first `step` steps as a tree, root on top, one layer per g:
- * leaves take the next slot from the left in depth-first order and a parent sits over its
- * children, so no two edges cross.
+ * A recorded A* run, from the server's compact answer: per node its parent, move (the blank's,
+ * one letter), g, h and h*; per step the node expanded and its children (a range of ids), each
+ * child's fate (a letter) and, for a `better` child, the open node it replaced.
  */
-function drawTree(closed, open, lastExpanded) {
-  const c = $('astar-tree');
-  const ctx = c.getContext('2d');
-  ctx.clearRect(0, 0, c.width, c.height);
-  const kids = new Map();
-  const shown = [0];
-  for (let i = 0; i < step; i++) {
-    const s = run.steps[i];
-    kids.set(s.expand, s.children.map((ch) => ch.node));
-    for (const ch of s.children) shown.push(ch.node);
-  }
-  const x = new Map();
-  let slots = 0;
-  const place = (id) => {
-    const ch = kids.get(id) || [];
-    if (!ch.length) {
-      x.set(id, slots);
-      slots += 1;
-      return;
-    }
-    for (const k of ch) place(k);
-    x.set(id, (x.get(ch[0]) + x.get(ch[ch.length - 1])) / 2);
+function astarModel(a0, start, cols) {
+  const a = Array.isArray(a0.nodes) ? legacy(a0) : a0;
+  const n = a.nodes.g.length;
+  const m = {
+    kind: 'astar', answer: a, start, cols, n, cStar: a.c_star, weight: a.weight, heuristic: a.heuristic,
+    parent: Int32Array.from(a.nodes.parent, (p) => (p === null ? -1 : p)),
+    move: a.nodes.move, g: Int32Array.from(a.nodes.g), h: Int32Array.from(a.nodes.h),
+    hstar: Int32Array.from(a.nodes.hstar, (x) => (x === null ? -1 : x)),
+    steps: a.steps.expand.length,
+    expand: Int32Array.from(a.steps.expand),
+    first: new Int32Array(a.steps.expand.length),
+    count: Int32Array.from(a.steps.count),
+    status: a.steps.status,
+    replaced: new Int32Array(n).fill(-1),
+    solution: a.solution ? a.solution.path : null,
+    boards: new Map(),
   };
-  // recursion as deep as the deepest node: at most a few hundred layers, even for weighted A*
-  place(0);
-  const depth = Math.max(1, ...shown.map((id) => run.nodes[id].g));
-  const pad = 14;
-  const labels = shown.length <= 40 && (c.width - 2 * pad) / Math.max(1, slots) >= 18;
-  const dx = (c.width - 2 * pad) / Math.max(1, slots);
-  const dy = (c.height - 2 * pad - (labels ? 14 : 0)) / depth;
-  const at = (id) => [pad + (x.get(id) + 0.5) * dx, pad + run.nodes[id].g * dy];
-  ctx.lineWidth = 1;
-  ctx.strokeStyle = '#adb5bd';
-  for (const [p, ch] of kids) {
-    const [x1, y1] = at(p);
-    for (const k of ch) {
-      const [x2, y2] = at(k);
-      ctx.beginPath();
-      ctx.moveTo(x1, y1);
-      ctx.lineTo(x2, y2);
-      ctx.stroke();
+  // children of step k are the ids after those of the steps before it
+  let next = 1;
+  for (let k = 0; k < m.steps; k++) {
+    m.first[k] = next;
+    next += m.count[k];
+  }
+  (a.steps.replaced || []).forEach((pair) => { m.replaced[pair[0]] = pair[1]; });
+  m.expandedAt = new Int32Array(n).fill(-1);
+  for (let k = 0; k < m.steps; k++) m.expandedAt[m.expand[k]] = k;
+  m.cls = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    const plain = m.g[i] + m.h[i];
+    m.cls[i] = plain < m.cStar ? 0 : plain === m.cStar ? 1 : 2;
+  }
+  // the tally of expanded nodes by class after each step
+  m.tally = [new Int32Array(m.steps + 1), new Int32Array(m.steps + 1), new Int32Array(m.steps + 1)];
+  for (let k = 0; k < m.steps; k++) {
+    for (let c = 0; c < 3; c++) m.tally[c][k + 1] = m.tally[c][k] + (m.cls[m.expand[k]] === c ? 1 : 0);
+  }
+  // the open list every SNAPSHOT steps
+  m.snapshots = [];
+  const open = new Set([0]);
+  for (let k = 0; k <= m.steps; k++) {
+    if (k % SNAPSHOT === 0) m.snapshots.push(Int32Array.from(open));
+    if (k < m.steps) forward(m, open, k);
+  }
+  m.cur = { k: 0, open: new Set([0]) };
+  return m;
+}
+
+/** The first server's format (a record per node with its board), as the compact one. */
+function legacy(a) {
+  const letter = { new: 'n', better: 'b', worse: 'w', closed: 'c' };
+  const open = new Map([[a.nodes[0].board.join(), 0]]);
+  const replaced = [];
+  let status = '';
+  for (const s of a.steps) {
+    open.delete(a.nodes[s.expand].board.join());
+    for (const c of s.children) {
+      status += letter[c.status];
+      const key = a.nodes[c.node].board.join();
+      if (c.status === 'better') replaced.push([c.node, open.get(key)]);
+      if (c.status === 'new' || c.status === 'better') open.set(key, c.node);
     }
   }
-  const r = Math.max(1.5, Math.min(7, dx / 2.5, dy / 3));
-  ctx.font = '11px system-ui, sans-serif';
-  ctx.textAlign = 'center';
-  for (const id of shown) {
-    const [px, py] = at(id);
-    const n = run.nodes[id];
+  return {
+    ...a,
+    nodes: {
+      parent: a.nodes.map((x) => x.parent), move: a.nodes.map((x) => x.move || '-').join(''),
+      g: a.nodes.map((x) => x.g), h: a.nodes.map((x) => x.h), hstar: a.nodes.map((x) => x.hstar),
+    },
+    steps: { expand: a.steps.map((x) => x.expand), count: a.steps.map((x) => x.children.length), status, replaced },
+  };
+}
+
+/** The open list after step k, from that before it. */
+function forward(m, open, k) {
+  open.delete(m.expand[k]);
+  for (let j = m.first[k]; j < m.first[k] + m.count[k]; j++) {
+    const s = m.status[j - 1];
+    if (s === 'n') open.add(j);
+    else if (s === 'b') {
+      open.delete(m.replaced[j]);
+      open.add(j);
+    }
+  }
+}
+
+/** The open list before step k, from that after it. */
+function backward(m, open, k) {
+  for (let j = m.first[k]; j < m.first[k] + m.count[k]; j++) {
+    const s = m.status[j - 1];
+    if (s === 'n') open.delete(j);
+    else if (s === 'b') {
+      open.delete(j);
+      open.add(m.replaced[j]);
+    }
+  }
+  open.add(m.expand[k]);
+}
+
+/** The open list after `k` steps: from where it was, or from the nearest snapshot. */
+function openAt(m, k) {
+  const c = m.cur;
+  if (Math.abs(k - c.k) > SNAPSHOT / 2) {
+    const s = Math.min(Math.floor(k / SNAPSHOT), m.snapshots.length - 1);
+    c.open = new Set(m.snapshots[s]);
+    c.k = s * SNAPSHOT;
+  }
+  while (c.k < k) forward(m, c.open, c.k++);
+  while (c.k > k) backward(m, c.open, --c.k);
+  return c.open;
+}
+
+function f(m, i) {
+  return m.g[i] + m.weight * m.h[i];
+}
+
+/** A*'s order: least f, then larger g, then the node generated first. */
+function before(m, a, b) {
+  return f(m, a) - f(m, b) || m.g[b] - m.g[a] || a - b;
+}
+
+/** The first `count` of `open` in A*'s order, without sorting all of it. */
+function topOf(m, open, count) {
+  const best = [];
+  for (const id of open) {
+    if (best.length === count && before(m, id, best[count - 1]) >= 0) continue;
+    let i = best.length;
+    if (best.length === count) best.pop();
+    i = best.length;
+    while (i > 0 && before(m, id, best[i - 1]) < 0) i--;
+    best.splice(i, 0, id);
+  }
+  return best;
+}
+
+/** The board of node `i`: its parent's with its move made (kept for the nodes asked about). */
+function boardOf(m, i) {
+  const hit = m.boards.get(i);
+  if (hit) return hit;
+  const chain = [];
+  let at = i;
+  while (at > 0 && !m.boards.has(at)) {
+    chain.push(at);
+    at = m.parent[at];
+  }
+  let b = at === 0 ? m.start : m.boards.get(at);
+  for (let x = chain.length - 1; x >= 0; x--) {
+    b = applyMoves(b, m.cols, m.move[chain[x]]);
+    if (m.boards.size < 5000) m.boards.set(chain[x], b);
+  }
+  return b;
+}
+
+/** Trees up to this many nodes are laid out afresh at each step (labels stay readable while the
+ * tree is small); bigger ones keep the whole run's layout, so nodes stay put as the steps go. */
+const RELAYOUT = 4000;
+
+/**
+ * Lays out the tree of the first `k` steps (or of the whole run): y is g; leaves take the next
+ * slot from the left in depth-first order and a parent sits over its children, so no two edges
+ * cross.
+ */
+function layout(m, k = m.steps) {
+  const kids = new Map();
+  for (let s = 0; s < k; s++) {
+    const list = [];
+    for (let j = m.first[s]; j < m.first[s] + m.count[s]; j++) list.push(j);
+    kids.set(m.expand[s], list);
+  }
+  const x = new Float32Array(m.n);
+  let slots = 0;
+  // iterative post-order: a stack of [node, next child index]
+  const stack = [[0, 0]];
+  while (stack.length) {
+    const top = stack[stack.length - 1];
+    const ch = kids.get(top[0]);
+    if (!ch || !ch.length) {
+      x[top[0]] = slots++;
+      stack.pop();
+    } else if (top[1] < ch.length) {
+      stack.push([ch[top[1]++], 0]);
+    } else {
+      x[top[0]] = (x[ch[0]] + x[ch[ch.length - 1]]) / 2;
+      stack.pop();
+    }
+  }
+  let depth = 1;
+  const n = k === m.steps ? m.n : generatedAt(m, k);
+  for (let i = 0; i < n; i++) if (m.g[i] > depth) depth = m.g[i];
+  return { x, slots: Math.max(1, slots), depth };
+}
+
+/** The layout to draw step `k` with. */
+function layoutAt(m, k) {
+  if (generatedAt(m, k) > RELAYOUT) {
+    if (!m.whole) m.whole = layout(m);
+    return m.whole;
+  }
+  if (!m.small || m.small.k !== k) m.small = { k, ...layout(m, k) };
+  return m.small;
+}
+
+/** The nodes generated after `k` steps. */
+function generatedAt(m, k) {
+  return k === 0 ? 1 : m.first[k - 1] + m.count[k - 1];
+}
+
+/** An IDA* run: placeholder until the server's format is read (see idaModel below). */
+function idaModel(a, start, cols) {
+  return idaFromAnswer(a, start, cols);
+}
+
+// ---- a run's view -----------------------------------------------------------------------------
+
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (k === 'class') e.className = v;
+    else if (k === 'text') e.textContent = v;
+    else e.setAttribute(k, v);
+  }
+  e.append(...children);
+  return e;
+}
+
+const HEURISTIC_NAMES = {
+  zero: 'zero (uniform cost)', hamming: 'misplaced tiles (h1)', manhattan: 'Manhattan (h2)',
+  'linear-conflict': 'linear conflict', pdb: 'pattern tables', nilsson: "Nilsson's P + 3S",
+};
+
+function makeView(m, index) {
+  const suffix = index === 0 ? '' : String(index + 1);
+  const id = (name) => `astar-${name}${suffix}`;
+  const root = el('div', { class: 'astar-one' });
+  const title = el('h2', { text: `${m.kind === 'idastar' ? 'IDA*' : 'A*'} with ${HEURISTIC_NAMES[m.heuristic] || m.heuristic}` });
+  const summary = el('p', { id: id('summary') });
+  const counts = el('p', { id: id('counts'), class: 'counts' });
+  const tally = el('p', { id: id('tally'), class: 'tally' });
+  const now = el('p', { id: id('now'), class: 'quiet' });
+  const openBody = el('tbody', { id: id('open') });
+  const head = el('tr');
+  for (const t of ['node', 'board', 'g', 'h', 'f', 'h*', 'class']) head.append(el('th', { scope: 'col', text: t }));
+  const table = el('table', { class: 'grid open-list' }, el('caption', { text: m.kind === 'idastar' ? 'The path being searched (the depth-first stack), root first' : "The open list, in A*'s order: the first is expanded next" }), el('thead', {}, head), openBody);
+  const more = el('p', { id: id('more'), class: 'quiet' });
+  const canvas = el('canvas', { id: id('tree'), width: '640', height: '420', tabindex: '0', role: 'img',
+    'aria-label': 'the search tree, laid out by depth g; click a node for its board and values' });
+  const zoomIn = el('button', { text: 'zoom in', type: 'button' });
+  const zoomOut = el('button', { text: 'zoom out', type: 'button' });
+  const fit = el('button', { text: 'whole tree', type: 'button' });
+  const png = el('button', { text: 'save tree as PNG', type: 'button' });
+  const svg = el('button', { text: 'save table as SVG', type: 'button' });
+  const detail = el('div', { id: id('node'), class: 'node-detail', 'aria-live': 'polite' });
+  const treeBox = el('div', { class: 'tree-box' },
+    el('h3', { text: 'Search tree: filled expanded, ring open, faint dropped; black ring the last expanded' }),
+    el('p', { class: 'buttons' }, zoomIn, zoomOut, fit, png, svg), canvas, detail);
+  root.append(title, summary, counts, tally, now, el('div', { class: 'scroll' }, table), more, treeBox);
+  const view = { root, m, k: 0, zoom: { scale: 1, ox: 0, oy: 0 }, selected: null };
+  const dims = () => ({ w: canvas.width, h: canvas.height, pad: 16 });
+  const toScreen = (i) => {
+    const { w, h, pad } = dims();
+    const z = view.zoom;
+    const L = view.layout || { x: new Float32Array(m.n), slots: 1, depth: 1 };
+    const sx = ((w - 2 * pad) / L.slots) * z.scale;
+    const sy = ((h - 2 * pad - 30) / L.depth) * Math.max(1, z.scale / 4);
+    return [pad + (L.x[i] + 0.5) * sx - z.ox, pad + m.g[i] * sy - z.oy, sx, sy];
+  };
+  view.toScreen = toScreen;
+  const zoomAt = (factor, cx, cy) => {
+    const z = view.zoom;
+    const before = z.scale;
+    z.scale = Math.max(1, Math.min(Math.max(1, (view.layout ? view.layout.slots : 1) / 2), z.scale * factor));
+    const k = z.scale / before;
+    z.ox = (z.ox + cx) * k - cx;
+    z.oy = z.scale <= 4 && before <= 4 ? z.oy : (z.oy + cy) * Math.max(1, z.scale / 4) / Math.max(1, before / 4) - cy;
+    if (z.scale === 1) {
+      z.ox = 0;
+      z.oy = 0;
+    }
+    drawTree(view);
+  };
+  zoomIn.addEventListener('click', () => zoomAt(2, canvas.width / 2, canvas.height / 3));
+  zoomOut.addEventListener('click', () => zoomAt(0.5, canvas.width / 2, canvas.height / 3));
+  fit.addEventListener('click', () => {
+    view.zoom = { scale: 1, ox: 0, oy: 0 };
+    drawTree(view);
+  });
+  png.addEventListener('click', () => downloadCanvas(canvas, `astar-${m.heuristic}-step-${view.k}.png`));
+  svg.addEventListener('click', () => download(`astar-${m.heuristic}-step-${view.k}.svg`, 'image/svg+xml', tableSvgOf(view)));
+  canvas.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    const r = canvas.getBoundingClientRect();
+    zoomAt(e.deltaY < 0 ? 1.25 : 0.8, ((e.clientX - r.left) * canvas.width) / r.width, ((e.clientY - r.top) * canvas.height) / r.height);
+  }, { passive: false });
+  let drag = null;
+  canvas.addEventListener('pointerdown', (e) => {
+    drag = { x: e.clientX, y: e.clientY, ox: view.zoom.ox, oy: view.zoom.oy, moved: false };
+  });
+  canvas.addEventListener('pointermove', (e) => {
+    if (!drag) return;
+    const r = canvas.getBoundingClientRect();
+    const k = canvas.width / r.width;
+    const dx = (e.clientX - drag.x) * k;
+    const dy = (e.clientY - drag.y) * k;
+    if (Math.abs(dx) + Math.abs(dy) > 4) drag.moved = true;
+    if (drag.moved && view.zoom.scale > 1) {
+      view.zoom.ox = drag.ox - dx;
+      view.zoom.oy = drag.oy - dy;
+      drawTree(view);
+    }
+  });
+  canvas.addEventListener('pointerup', (e) => {
+    const moved = drag && drag.moved;
+    drag = null;
+    if (moved) return;
+    const r = canvas.getBoundingClientRect();
+    const x = ((e.clientX - r.left) * canvas.width) / r.width;
+    const y = ((e.clientY - r.top) * canvas.height) / r.height;
+    const hit = nearest(view, x, y);
+    if (hit !== null) select(view, hit);
+  });
+  canvas.addEventListener('keydown', (e) => {
+    // the keyboard walks the tree: up to the parent, down to the first child, left and right among siblings
+    const cur = view.selected ?? (m.kind === 'astar' && view.k > 0 ? m.expand[view.k - 1] : 0);
+    let to = null;
+    if (e.key === 'ArrowUp' && cur > 0) to = m.parent[cur];
+    else if (e.key === 'ArrowDown') to = firstChild(view, cur);
+    else if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') to = sibling(view, cur, e.key === 'ArrowLeft' ? -1 : 1);
+    else if (e.key === '+' || e.key === '=') zoomAt(2, canvas.width / 2, canvas.height / 3);
+    else if (e.key === '-') zoomAt(0.5, canvas.width / 2, canvas.height / 3);
+    else return;
+    e.preventDefault();
+    if (to !== null && to >= 0) select(view, to);
+  });
+  view.parts = { summary, counts, tally, now, openBody, more, canvas, detail, table };
+  view.show = (k) => (m.kind === 'idastar' ? showIda(view, k) : showAstar(view, k));
+  const sol = m.solution ? `found a solution of ${m.solution.length - 1} moves` : m.answer.capped
+    ? `stopped after ${m.answer.max_expansions} expansions without reaching the goal` : 'the goal cannot be reached';
+  view.solText = sol;
+  return view;
+}
+
+function answers() {
+  return app.answers();
+}
+
+function fmt(x) {
+  return Number.isInteger(x) ? String(x) : x.toFixed(1);
+}
+
+function className(m, i) {
+  return ['must', 'may', 'never'][m.cls[i]];
+}
+
+function showAstar(view, k) {
+  const m = view.m;
+  view.k = k;
+  const p = view.parts;
+  const shown = answers();
+  const done = k === m.steps && m.solution;
+  const open = openAt(m, k);
+  const optimal = m.solution && m.solution.length - 1 === m.cStar;
+  p.summary.textContent = `C* = ${shown ? m.cStar : 'hidden (practice)'}. ${m.steps} expansions, ${m.answer.generated} nodes generated; `
+    + `${m.solution ? `${view.solText}${shown ? (optimal ? ' (optimal)' : ` (the optimum is ${m.cStar})`) : ''}` : view.solText}.`;
+  const closed = k;
+  const openCount = open.size - (done ? 1 : 0);
+  p.counts.replaceChildren(...[`open: ${openCount}`, `closed (expanded): ${closed}`, `generated: ${generatedAt(m, k)}`]
+    .map((t) => el('span', { text: t })));
+  p.counts.dataset.open = String(openCount);
+  p.counts.dataset.closed = String(closed);
+  if (shown) {
+    const [a, b, c] = m.tally.map((t) => t[k]);
+    p.tally.replaceChildren(el('span', { class: 'must', text: `must ${a}` }), ' ', el('span', { class: 'may', text: `may ${b}` }), ' ',
+      el('span', { class: 'never', text: `never ${c}` }), ` of the ${k} expanded`);
+    Object.assign(p.tally.dataset, { must: String(a), may: String(b), never: String(c) });
+  } else {
+    p.tally.textContent = 'must / may / never: hidden (practice)';
+  }
+  if (done) {
+    p.now.textContent = `Step ${k}: the goal (node ${m.solution[m.solution.length - 1]}) is taken off the open list: the search ends. The solution path is drawn in orange.`;
+  } else if (k > 0) {
+    const e = m.expand[k - 1];
+    const parts = [];
+    for (let j = m.first[k - 1]; j < m.first[k - 1] + m.count[k - 1]; j++) {
+      const s = LETTER_STATUS[m.status[j - 1]];
+      parts.push(`node ${j} ${s === 'new' ? 'added to the open list' : s === 'better' ? `replaces node ${m.replaced[j]} (a shorter path)` : s === 'worse' ? 'dropped (its state is open by a path as short)' : 'dropped (its state was expanded)'}`);
+    }
+    p.now.textContent = `Step ${k} expanded node ${e} (f = ${fmt(f(m, e))}): ${parts.join('; ')}.`;
+  } else {
+    p.now.textContent = 'Before the first step: the open list holds the start alone.';
+  }
+  const top = topOf(m, open, SHOWN + (done ? 1 : 0)).filter((i) => !(done && i === m.solution[m.solution.length - 1])).slice(0, SHOWN);
+  p.openBody.replaceChildren(...top.map((i, r) => row(view, i, r === 0 && !done)));
+  p.more.textContent = openCount > SHOWN ? `and ${openCount - SHOWN} more on the open list` : '';
+  drawTree(view);
+  if (view.selected !== null) detail(view, view.selected);
+}
+
+function row(view, i, next) {
+  const m = view.m;
+  const shown = answers();
+  const cls = shown ? className(m, i) : '';
+  const tr = el('tr', { class: `${cls}${next ? ' next' : ''}`.trim() });
+  tr.dataset.node = String(i);
+  const cells = [String(i), null, String(m.g[i]), String(m.h[i]), fmt(f(m, i)), shown ? (m.hstar[i] < 0 ? '?' : String(m.hstar[i])) : 'hidden', shown ? cls : 'hidden'];
+  cells.forEach((v, c) => {
+    const td = el('td');
+    if (c === 1) td.append(miniBoard(boardOf(m, i), m.cols, { size: 1.05, title: `node ${i}` }));
+    else td.textContent = v;
+    if (c >= 2 && c <= 5) td.className = 'num';
+    tr.append(td);
+  });
+  if (next) tr.title = 'expanded next';
+  tr.addEventListener('click', () => select(view, i));
+  return tr;
+}
+
+function tableSvgOf(view) {
+  const rows = [...view.parts.openBody.querySelectorAll('tr')].map((tr) => {
+    const i = Number(tr.dataset.node);
+    const m = view.m;
+    const board = boardOf(m, i).map((t) => (t === 0 ? '_' : t)).join(' ');
+    return [...tr.children].map((td, c) => (c === 1 ? board : td.textContent));
+  });
+  const head = ['node', 'board', 'g', 'h', 'f', 'h*', 'class'];
+  return tableSvg(head, rows, { title: `${view.parts.summary.textContent.split('.')[0]}; step ${view.k}` });
+}
+
+/** Where node `i` stands after step k of an A* run. */
+function fate(view, i) {
+  const m = view.m;
+  const k = view.k;
+  if (m.kind === 'idastar') return idaFate(view, i);
+  if (i >= generatedAt(m, k)) return 'not generated yet';
+  if (m.expandedAt[i] >= 0 && m.expandedAt[i] < k) return `expanded at step ${m.expandedAt[i] + 1}`;
+  if (m.cur.open.has(i)) return k === m.steps && m.solution && i === m.solution[m.solution.length - 1] ? 'the goal, taken: the search ends' : 'on the open list';
+  const s = LETTER_STATUS[m.status[i - 1]];
+  if (s === 'closed') return 'dropped: its state was already expanded';
+  if (s === 'worse') return 'dropped: its state was open by a path at least as short';
+  return 'left the open list: a shorter path to its state replaced it';
+}
+
+function select(view, i) {
+  view.selected = i;
+  detail(view, i);
+  drawTree(view);
+}
+
+function detail(view, i) {
+  const m = view.m;
+  const box = view.parts.detail;
+  if (i >= m.n) return;
+  const shown = answers();
+  const vals = `node ${i}${i > 0 ? ` (child of ${m.parent[i]}, the blank moved ${m.move[i]})` : ' (the start)'}: `
+    + `g = ${m.g[i]}, h = ${m.h[i]}, f = ${fmt(f(m, i))}, h* = ${shown ? (m.hstar[i] < 0 ? '?' : m.hstar[i]) : 'hidden'}`
+    + `${shown && m.cls ? `, ${className(m, i)}` : ''}; ${fate(view, i)}.`;
+  box.replaceChildren(miniBoard(boardOf(m, i), m.cols, { size: 1.5, title: `node ${i}` }), el('p', { text: vals }));
+}
+
+function nearest(view, x, y) {
+  const m = view.m;
+  const n = view.m.kind === 'idastar' ? view.visible : generatedAt(m, view.k);
+  let best = null;
+  let bestD = 14 * 14;
+  const limit = view.m.kind === 'idastar' ? view.visibleIds : null;
+  const consider = (i) => {
+    const [px, py] = view.toScreen(i);
+    const d = (px - x) ** 2 + (py - y) ** 2;
+    if (d < bestD) {
+      bestD = d;
+      best = i;
+    }
+  };
+  if (limit) limit.forEach(consider);
+  else for (let i = 0; i < n; i++) consider(i);
+  return best;
+}
+
+function firstChild(view, i) {
+  const m = view.m;
+  if (m.kind === 'idastar') return view.kids && view.kids.get(i) ? view.kids.get(i)[0] : null;
+  const k = m.expandedAt[i];
+  return k >= 0 && k < view.k && m.count[k] ? m.first[k] : null;
+}
+
+function sibling(view, i, d) {
+  const m = view.m;
+  if (i === 0) return null;
+  const p = m.parent[i];
+  const list = m.kind === 'idastar' ? (view.kids && view.kids.get(p)) || [] : (() => {
+    const k = m.expandedAt[p];
+    const out = [];
+    for (let j = m.first[k]; j < m.first[k] + m.count[k]; j++) out.push(j);
+    return out;
+  })();
+  const at = list.indexOf(i);
+  const to = list[at + d];
+  return to === undefined ? null : to;
+}
+
+function drawTree(view) {
+  const m = view.m;
+  if (m.kind === 'astar') view.layout = layoutAt(m, view.k);
+  const c = view.parts.canvas;
+  const ctx = c.getContext('2d');
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, c.width, c.height);
+  const shown = answers();
+  const ids = m.kind === 'idastar' ? view.visibleIds : null;
+  const n = ids ? ids.length : generatedAt(m, view.k);
+  const at = (x) => (ids ? ids[x] : x);
+  const sx = view.toScreen(0)[2];
+  const big = n > 3000 && sx < 3;
+  // edges first, in one path
+  ctx.strokeStyle = '#ced4da';
+  ctx.lineWidth = 1;
+  ctx.beginPath();
+  for (let x = 1; x < n; x++) {
+    const i = at(x);
+    const [x1, y1] = view.toScreen(m.parent[i]);
+    const [x2, y2] = view.toScreen(i);
+    if ((x1 < -50 && x2 < -50) || (x1 > c.width + 50 && x2 > c.width + 50)) continue;
+    ctx.moveTo(x1, y1);
+    ctx.lineTo(x2, y2);
+  }
+  ctx.stroke();
+  const [, , sxx, syy] = view.toScreen(0);
+  const r = Math.max(1.5, Math.min(8, sxx / 2.5, syy / 3));
+  const groups = new Map();
+  const kind = (i) => {
+    const cls = shown ? className(m, i) : 'plain';
+    const st = m.kind === 'idastar' ? idaState(view, i) : i === 0 && view.k === 0 ? 'open'
+      : m.expandedAt[i] >= 0 && m.expandedAt[i] < view.k ? 'closed' : m.cur.open.has(i) ? 'open' : 'dropped';
+    return `${st}|${cls}`;
+  };
+  for (let x = 0; x < n; x++) {
+    const i = at(x);
+    const [px, py] = view.toScreen(i);
+    if (px < -10 || px > c.width + 10 || py < -10 || py > c.height + 10) continue;
+    const key = kind(i);
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(px, py);
+  }
+  for (const [key, pts] of groups) {
+    const [st, cls] = key.split('|');
     ctx.beginPath();
-    ctx.arc(px, py, r, 0, 2 * Math.PI);
-    if (closed.has(id)) {
-      ctx.fillStyle = COLOUR[n.class];
+    for (let q = 0; q < pts.length; q += 2) {
+      if (big) ctx.rect(pts[q] - 1, pts[q + 1] - 1, 2, 2);
+      else {
+        ctx.moveTo(pts[q] + r, pts[q + 1]);
+        ctx.arc(pts[q], pts[q + 1], r, 0, 2 * Math.PI);
+      }
+    }
+    if (st === 'closed' || st === 'path') {
+      ctx.fillStyle = COLOUR[cls];
       ctx.fill();
-    } else if (open.has(id)) {
-      ctx.strokeStyle = COLOUR[n.class];
-      ctx.lineWidth = 2.5;
+    } else if (st === 'open') {
+      ctx.strokeStyle = COLOUR[cls];
+      ctx.lineWidth = big ? 1 : 2.5;
+      ctx.fillStyle = '#fff';
+      if (!big) ctx.fill();
       ctx.stroke();
     } else {
-      ctx.strokeStyle = '#dee2e6';
+      ctx.strokeStyle = '#ced4da';
       ctx.lineWidth = 1;
       ctx.stroke();
     }
-    if (id === lastExpanded) {
-      ctx.beginPath();
-      ctx.arc(px, py, r + 3, 0, 2 * Math.PI);
-      ctx.strokeStyle = '#000';
-      ctx.lineWidth = 2;
-      ctx.stroke();
-    }
-    if (labels) {
-      ctx.fillStyle = '#222';
-      ctx.fillText(String(id), px, py + r + (id === lastExpanded ? 15 : 11));
+  }
+  // the solution, once reached, and the node just expanded
+  const path = m.kind === 'idastar' ? view.path : view.k === m.steps && m.solution ? m.solution : null;
+  if (path && path.length > 1) {
+    ctx.strokeStyle = '#e8590c';
+    ctx.lineWidth = 4;
+    ctx.beginPath();
+    path.forEach((i, q) => {
+      const [px, py] = view.toScreen(i);
+      if (q === 0) ctx.moveTo(px, py);
+      else ctx.lineTo(px, py);
+    });
+    ctx.stroke();
+  }
+  const ring = (i, colour, width, extra) => {
+    const [px, py] = view.toScreen(i);
+    ctx.beginPath();
+    ctx.arc(px, py, r + extra, 0, 2 * Math.PI);
+    ctx.strokeStyle = colour;
+    ctx.lineWidth = width;
+    ctx.stroke();
+  };
+  const last = m.kind === 'idastar' ? view.current : view.k > 0 ? m.expand[view.k - 1] : null;
+  if (last !== null && last !== undefined) ring(last, '#000', 2, 3);
+  if (view.selected !== null && view.selected < m.n) ring(view.selected, '#e8590c', 3, 5);
+  // labels, where there is room for them: f, and the node's id under it
+  if (sxx >= 26 && syy >= 30) {
+    ctx.font = '11px system-ui, "DejaVu Sans", sans-serif';
+    ctx.textAlign = 'center';
+    ctx.fillStyle = '#222';
+    for (let x = 0; x < n; x++) {
+      const i = at(x);
+      const [px, py] = view.toScreen(i);
+      if (px < -20 || px > c.width + 20 || py < -20 || py > c.height + 20) continue;
+      ctx.fillText(`f ${fmt(f(m, i))}`, px, py + r + 11);
+      ctx.fillText(`#${i}`, px, py + r + 22);
     }
   }
+  ctx.textAlign = 'left';
+  ctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
+  ctx.fillStyle = '#495057';
+  ctx.fillText(view.zoom.scale > 1 ? `zoom x${view.zoom.scale.toFixed(1)}: drag to pan` : 'g = 0 at the top, one row per move; scroll or use the buttons to zoom', 6, c.height - 6);
+}
+
+// ---- IDA* -------------------------------------------------------------------------------------
+
+/** An IDA* run from the server's answer (filled in below once the format is settled). */
+function idaFromAnswer(a, start, cols) {
+  return idaBuild(a, start, cols);
+}
+
+let idaBuild = () => {
+  throw new Error('IDA* stepping needs a newer server');
+};
+let showIda = () => {};
+let idaFate = () => '';
+let idaState = () => 'dropped';
+
+/** Installs the IDA* half of the panel (kept apart so the A* half reads on its own). */
+export function installIda(parts) {
+  ({ idaBuild, showIda, idaFate, idaState } = { idaBuild, showIda, idaFate, idaState, ...parts });
 }
