@@ -206,6 +206,7 @@ function astarModel(a0, start, cols) {
     if (k < m.steps) forward(m, open, k);
   }
   m.cur = { k: 0, open: new Set([0]) };
+  m.key = orderKeys(m);
   return m;
 }
 
@@ -277,21 +278,30 @@ function f(m, i) {
   return m.g[i] + m.weight * m.h[i];
 }
 
-/** A*'s order: least f, then larger g, then the node generated first. */
+/** A*'s order: least f, then larger g, then the node generated first (one number a node). */
+function orderKeys(m) {
+  const key = new Float64Array(m.n);
+  for (let i = 0; i < m.n; i++) key[i] = (f(m, i) * 1e4 + (9999 - m.g[i])) * 1e6 + i;
+  return key;
+}
+
 function before(m, a, b) {
-  return f(m, a) - f(m, b) || m.g[b] - m.g[a] || a - b;
+  return m.key[a] - m.key[b];
 }
 
 /** The first `count` of `open` in A*'s order, without sorting all of it. */
 function topOf(m, open, count) {
   const best = [];
+  const key = m.key;
+  let worst = Infinity;
   for (const id of open) {
-    if (best.length === count && before(m, id, best[count - 1]) >= 0) continue;
-    let i = best.length;
+    const k = key[id];
+    if (k >= worst) continue;
     if (best.length === count) best.pop();
-    i = best.length;
-    while (i > 0 && before(m, id, best[i - 1]) < 0) i--;
+    let i = best.length;
+    while (i > 0 && key[best[i - 1]] > k) i--;
     best.splice(i, 0, id);
+    if (best.length === count) worst = key[best[count - 1]];
   }
   return best;
 }
@@ -552,29 +562,42 @@ function showAstar(view, k) {
     p.now.textContent = 'Before the first step: the open list holds the start alone.';
   }
   const top = topOf(m, open, SHOWN + (done ? 1 : 0)).filter((i) => !(done && i === m.solution[m.solution.length - 1])).slice(0, SHOWN);
-  p.openBody.replaceChildren(...top.map((i, r) => row(view, i, r === 0 && !done)));
+  fillRows(view, top, !done);
   p.more.textContent = openCount > SHOWN ? `and ${openCount - SHOWN} more on the open list` : '';
   drawTree(view);
   if (view.selected !== null) detail(view, view.selected);
 }
 
-function row(view, i, next) {
+/** Shows `ids` in the open-list table, reusing its rows (a step changes their text, not the table). */
+function fillRows(view, ids, firstIsNext) {
   const m = view.m;
+  const body = view.parts.openBody;
   const shown = answers();
-  const cls = shown ? className(m, i) : '';
-  const tr = el('tr', { class: `${cls}${next ? ' next' : ''}`.trim() });
-  tr.dataset.node = String(i);
-  const cells = [String(i), null, String(m.g[i]), String(m.h[i]), fmt(f(m, i)), shown ? (m.hstar[i] < 0 ? '?' : String(m.hstar[i])) : 'hidden', shown ? cls : 'hidden'];
-  cells.forEach((v, c) => {
-    const td = el('td');
-    if (c === 1) td.append(miniBoard(boardOf(m, i), m.cols, { size: 1.05, title: `node ${i}` }));
-    else td.textContent = v;
-    if (c >= 2 && c <= 5) td.className = 'num';
-    tr.append(td);
+  while (body.rows.length > ids.length) body.lastChild.remove();
+  while (body.rows.length < ids.length) {
+    const tr = el('tr');
+    for (let c = 0; c < 7; c++) tr.append(el('td', c >= 2 && c <= 5 ? { class: 'num' } : {}));
+    tr.addEventListener('click', () => select(view, Number(tr.dataset.node)));
+    body.append(tr);
+  }
+  ids.forEach((i, r) => {
+    const tr = body.rows[r];
+    const cls = shown ? className(m, i) : '';
+    const next = r === 0 && firstIsNext;
+    tr.className = `${cls}${next ? ' next' : ''}`.trim();
+    tr.title = next ? 'expanded next' : '';
+    if (tr.dataset.node === String(i)) {
+      tr.cells[5].textContent = shown ? (m.hstar[i] < 0 ? '?' : String(m.hstar[i])) : 'hidden';
+      tr.cells[6].textContent = shown ? cls : 'hidden';
+      return;
+    }
+    tr.dataset.node = String(i);
+    const cells = [String(i), null, String(m.g[i]), String(m.h[i]), fmt(f(m, i)), shown ? (m.hstar[i] < 0 ? '?' : String(m.hstar[i])) : 'hidden', shown ? cls : 'hidden'];
+    cells.forEach((v, c) => {
+      if (c === 1) tr.cells[1].replaceChildren(miniBoard(boardOf(m, i), m.cols, { size: 1.05, title: `node ${i}` }));
+      else tr.cells[c].textContent = v;
+    });
   });
-  if (next) tr.title = 'expanded next';
-  tr.addEventListener('click', () => select(view, i));
-  return tr;
 }
 
 function tableSvgOf(view) {
@@ -660,91 +683,143 @@ function sibling(view, i, d) {
   return to === undefined ? null : to;
 }
 
+/** The colours of the groups a tree node is drawn in, as 0xAABBGGRR (the canvas's bytes). */
+function abgr(hex) {
+  const n = parseInt(hex.slice(1), 16);
+  return (0xff << 24 | (n & 0xff) << 16 | (n & 0xff00) | (n >> 16)) >>> 0;
+}
+const CLASSES = ['must', 'may', 'never', 'plain'];
+const STATES = ['closed', 'open', 'dropped'];
+
 function drawTree(view) {
   const m = view.m;
   if (m.kind === 'astar') view.layout = layoutAt(m, view.k);
   const c = view.parts.canvas;
   const ctx = c.getContext('2d');
-  ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, c.width, c.height);
+  const W = c.width;
+  const H = c.height;
   const shown = answers();
   const ids = m.kind === 'idastar' ? view.visibleIds : null;
   const n = ids ? ids.length : generatedAt(m, view.k);
-  const at = (x) => (ids ? ids[x] : x);
-  const sx = view.toScreen(0)[2];
+  const at = ids ? (x) => ids[x] : (x) => x;
+  // the transform from layout to canvas, once for the drawing
+  const L = view.layout;
+  const z = view.zoom;
+  const pad = 16;
+  const sx = ((W - 2 * pad) / L.slots) * z.scale;
+  const sy = ((H - 2 * pad - 30) / L.depth) * Math.max(1, z.scale / 4);
+  const X = (i) => pad + (L.x[i] + 0.5) * sx - z.ox;
+  const Y = (i) => pad + m.g[i] * sy - z.oy;
   const big = n > 3000 && sx < 3;
-  // edges first, in one path
-  ctx.strokeStyle = '#ced4da';
-  ctx.lineWidth = 1;
-  ctx.beginPath();
-  for (let x = 1; x < n; x++) {
-    const i = at(x);
-    const [x1, y1] = view.toScreen(m.parent[i]);
-    const [x2, y2] = view.toScreen(i);
-    if ((x1 < -50 && x2 < -50) || (x1 > c.width + 50 && x2 > c.width + 50)) continue;
-    ctx.moveTo(x1, y1);
-    ctx.lineTo(x2, y2);
-  }
-  ctx.stroke();
-  const [, , sxx, syy] = view.toScreen(0);
-  const r = Math.max(1.5, Math.min(8, sxx / 2.5, syy / 3));
-  const groups = new Map();
-  const kind = (i) => {
-    const cls = shown ? className(m, i) : 'plain';
-    const st = m.kind === 'idastar' ? idaState(view, i) : i === 0 && view.k === 0 ? 'open'
-      : m.expandedAt[i] >= 0 && m.expandedAt[i] < view.k ? 'closed' : m.cur.open.has(i) ? 'open' : 'dropped';
-    return `${st}|${cls}`;
-  };
-  for (let x = 0; x < n; x++) {
-    const i = at(x);
-    const [px, py] = view.toScreen(i);
-    if (px < -10 || px > c.width + 10 || py < -10 || py > c.height + 10) continue;
-    const key = kind(i);
-    if (!groups.has(key)) groups.set(key, []);
-    groups.get(key).push(px, py);
-  }
-  for (const [key, pts] of groups) {
-    const [st, cls] = key.split('|');
+  const open = m.kind === 'astar' ? m.cur.open : null;
+  const stateOf = (i) => (m.kind === 'idastar' ? STATES.indexOf(idaState(view, i))
+    : m.expandedAt[i] >= 0 && m.expandedAt[i] < view.k ? 0 : open.has(i) || (i === 0 && view.k === 0) ? 1 : 2);
+  const clsOf = (i) => (shown ? m.cls[i] : 3);
+  const r = Math.max(1.5, Math.min(8, sx / 2.5, sy / 3));
+  if (big) {
+    // tens of thousands of nodes: two pixels each, written straight into an image kept between
+    // drawings (no paths to rasterize), at offsets kept while the layout and the zoom stay
+    const sig = `${W}x${H}|${L.slots}|${L.depth}|${z.scale}|${z.ox}|${z.oy}|${ids ? view.k : ''}`;
+    if (!view.pixels || view.pixels.sig !== sig) {
+      const img = ctx.createImageData(W, H);
+      const offset = new Int32Array(m.n).fill(-1);
+      for (let x = 0; x < n; x++) {
+        const i = at(x);
+        const px = Math.round(X(i));
+        const py = Math.round(Y(i));
+        if (px >= 0 && px < W - 1 && py >= 0 && py < H - 1) offset[i] = py * W + px;
+      }
+      view.pixels = { sig, img, buf: new Uint32Array(img.data.buffer), offset, upTo: n };
+    }
+    const { img, buf, offset } = view.pixels;
+    if (view.pixels.upTo < n) {
+      for (let x = view.pixels.upTo; x < n; x++) {
+        const i = at(x);
+        const px = Math.round(X(i));
+        const py = Math.round(Y(i));
+        if (px >= 0 && px < W - 1 && py >= 0 && py < H - 1) offset[i] = py * W + px;
+      }
+      view.pixels.upTo = n;
+    }
+    buf.fill(0xffffffff);
+    const colour = CLASSES.map((k) => abgr(COLOUR[k]));
+    const faint = abgr('#ced4da');
+    for (let x = 0; x < n; x++) {
+      const i = at(x);
+      const o = offset[i];
+      if (o < 0) continue;
+      const st = stateOf(i);
+      const col = st === 2 ? faint : colour[clsOf(i)];
+      buf[o] = col;
+      if (st !== 2) {
+        buf[o + 1] = col;
+        buf[o + W] = col;
+        buf[o + W + 1] = col;
+      }
+    }
+    ctx.putImageData(img, 0, 0);
+  } else {
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, W, H);
+    ctx.strokeStyle = '#ced4da';
+    ctx.lineWidth = 1;
     ctx.beginPath();
-    for (let q = 0; q < pts.length; q += 2) {
-      if (big) ctx.rect(pts[q] - 1, pts[q + 1] - 1, 2, 2);
-      else {
+    for (let x = 1; x < n; x++) {
+      const i = at(x);
+      const x1 = X(m.parent[i]);
+      const x2 = X(i);
+      if ((x1 < -50 && x2 < -50) || (x1 > W + 50 && x2 > W + 50)) continue;
+      ctx.moveTo(x1, Y(m.parent[i]));
+      ctx.lineTo(x2, Y(i));
+    }
+    ctx.stroke();
+    // one path a group (state and class), filled or stroked once
+    const groups = [];
+    for (let x = 0; x < n; x++) {
+      const i = at(x);
+      const px = X(i);
+      const py = Y(i);
+      if (px < -10 || px > W + 10 || py < -10 || py > H + 10) continue;
+      const g = stateOf(i) * 4 + clsOf(i);
+      (groups[g] || (groups[g] = [])).push(px, py);
+    }
+    groups.forEach((pts, g) => {
+      if (!pts) return;
+      const st = Math.floor(g / 4);
+      const colour = COLOUR[CLASSES[g % 4]];
+      ctx.beginPath();
+      for (let q = 0; q < pts.length; q += 2) {
         ctx.moveTo(pts[q] + r, pts[q + 1]);
         ctx.arc(pts[q], pts[q + 1], r, 0, 2 * Math.PI);
       }
-    }
-    if (st === 'closed' || st === 'path') {
-      ctx.fillStyle = COLOUR[cls];
-      ctx.fill();
-    } else if (st === 'open') {
-      ctx.strokeStyle = COLOUR[cls];
-      ctx.lineWidth = big ? 1 : 2.5;
-      ctx.fillStyle = '#fff';
-      if (!big) ctx.fill();
-      ctx.stroke();
-    } else {
-      ctx.strokeStyle = '#ced4da';
-      ctx.lineWidth = 1;
-      ctx.stroke();
-    }
+      if (st === 0) {
+        ctx.fillStyle = colour;
+        ctx.fill();
+      } else if (st === 1) {
+        ctx.fillStyle = '#fff';
+        ctx.fill();
+        ctx.strokeStyle = colour;
+        ctx.lineWidth = 2.5;
+        ctx.stroke();
+      } else {
+        ctx.strokeStyle = '#ced4da';
+        ctx.lineWidth = 1;
+        ctx.stroke();
+      }
+    });
   }
-  // the solution, once reached, and the node just expanded
+  // the solution, once reached (for IDA*, the path searched now), and the node just expanded
   const path = m.kind === 'idastar' ? view.path : view.k === m.steps && m.solution ? m.solution : null;
   if (path && path.length > 1) {
     ctx.strokeStyle = '#e8590c';
     ctx.lineWidth = 4;
     ctx.beginPath();
-    path.forEach((i, q) => {
-      const [px, py] = view.toScreen(i);
-      if (q === 0) ctx.moveTo(px, py);
-      else ctx.lineTo(px, py);
-    });
+    path.forEach((i, q) => (q === 0 ? ctx.moveTo(X(i), Y(i)) : ctx.lineTo(X(i), Y(i))));
     ctx.stroke();
   }
   const ring = (i, colour, width, extra) => {
-    const [px, py] = view.toScreen(i);
     ctx.beginPath();
-    ctx.arc(px, py, r + extra, 0, 2 * Math.PI);
+    ctx.arc(X(i), Y(i), r + extra, 0, 2 * Math.PI);
     ctx.strokeStyle = colour;
     ctx.lineWidth = width;
     ctx.stroke();
@@ -753,14 +828,15 @@ function drawTree(view) {
   if (last !== null && last !== undefined) ring(last, '#000', 2, 3);
   if (view.selected !== null && view.selected < m.n) ring(view.selected, '#e8590c', 3, 5);
   // labels, where there is room for them: f, and the node's id under it
-  if (sxx >= 26 && syy >= 30) {
+  if (sx >= 26 && sy >= 30) {
     ctx.font = '11px system-ui, "DejaVu Sans", sans-serif';
     ctx.textAlign = 'center';
     ctx.fillStyle = '#222';
     for (let x = 0; x < n; x++) {
       const i = at(x);
-      const [px, py] = view.toScreen(i);
-      if (px < -20 || px > c.width + 20 || py < -20 || py > c.height + 20) continue;
+      const px = X(i);
+      const py = Y(i);
+      if (px < -20 || px > W + 20 || py < -20 || py > H + 20) continue;
       ctx.fillText(`f ${fmt(f(m, i))}`, px, py + r + 11);
       ctx.fillText(`#${i}`, px, py + r + 22);
     }
@@ -768,7 +844,7 @@ function drawTree(view) {
   ctx.textAlign = 'left';
   ctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
   ctx.fillStyle = '#495057';
-  ctx.fillText(view.zoom.scale > 1 ? `zoom x${view.zoom.scale.toFixed(1)}: drag to pan` : 'g = 0 at the top, one row per move; scroll or use the buttons to zoom', 6, c.height - 6);
+  ctx.fillText(z.scale > 1 ? `zoom x${z.scale.toFixed(1)}: drag to pan` : 'g = 0 at the top, one row per move; scroll or use the buttons to zoom', 6, H - 6);
 }
 
 // ---- IDA* -------------------------------------------------------------------------------------
