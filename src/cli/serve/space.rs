@@ -1,6 +1,10 @@
 //! One board shape and goal as the server knows it: where its exact distances come from (a
 //! perfect table, or IDA* with pattern tables), its estimates, and the pattern tables the `pdb`
 //! heuristic uses. Made once per shape and goal, on first use, and kept.
+//!
+//! What is built on the spot (a 12-cell table in memory, 4x4 pattern tables, the `pdb` tables of
+//! small boards) is built on a rayon pool of its own, of half the cores at the jobs' low priority,
+//! so that a first visit to 3x4 or 4x4 never takes every core from the lookups.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -36,6 +40,7 @@ pub struct Space {
     /// The pattern tables of the `pdb` heuristic: loaded or built on first use.
     patterns: OnceLock<Result<PatternSet, String>>,
     dir: PathBuf,
+    builder: Builder,
 }
 
 impl Space {
@@ -88,8 +93,10 @@ impl Space {
                     None => Partition::parse(&self.goal_board, solver::default_partition(self.shape))
                         .map_err(|e| e.to_string())?,
                 };
-                solver::load_patterns(&self.goal, &self.goal_board, &partition, &self.dir, Load::default(), |_| {})
-                    .map_err(|e| e.to_string())
+                self.builder.run(|| {
+                    solver::load_patterns(&self.goal, &self.goal_board, &partition, &self.dir, Load::default(), |_| {})
+                        .map_err(|e| e.to_string())
+                })
             })
             .as_ref()
             .map_err(Clone::clone)
@@ -130,9 +137,36 @@ impl Space {
 /// An estimate as a function of a board's cells, row by row.
 pub type Estimate<'a> = Box<dyn Fn(&[u16]) -> u32 + Sync + 'a>;
 
+/// Where tables are built on the spot: a rayon pool of half the cores, at the jobs' low priority
+/// (the global pool when one cannot be made).
+#[derive(Clone)]
+pub struct Builder(Option<Arc<rayon::ThreadPool>>);
+
+impl Builder {
+    /// A pool of half the cores (at least one).
+    pub fn new() -> Builder {
+        Builder(super::queue::low_priority_pool(super::cores() / 2, "build").map(Arc::new))
+    }
+
+    /// Runs `work` with its parallel parts on the pool.
+    pub fn run<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
+        match &self.0 {
+            Some(pool) => pool.install(work),
+            None => work(),
+        }
+    }
+}
+
+impl Default for Builder {
+    fn default() -> Builder {
+        Builder::new()
+    }
+}
+
 /// Every [`Space`] made so far, by shape and goal.
 pub struct Spaces {
     dir: PathBuf,
+    builder: Builder,
     made: Mutex<HashMap<(Shape, Goal), Arc<Space>>>,
     /// Held while a space is made, so that two requests never build the same table twice.
     making: Mutex<()>,
@@ -141,7 +175,12 @@ pub struct Spaces {
 impl Spaces {
     /// No space made yet; tables are looked for in `dir`.
     pub fn new(dir: &Path) -> Spaces {
-        Spaces { dir: dir.to_path_buf(), made: Mutex::new(HashMap::new()), making: Mutex::new(()) }
+        Spaces {
+            dir: dir.to_path_buf(),
+            builder: Builder::new(),
+            made: Mutex::new(HashMap::new()),
+            making: Mutex::new(()),
+        }
     }
 
     /// The directory tables are looked for in.
@@ -164,7 +203,7 @@ impl Spaces {
         if let Some(s) = self.ready(shape, goal) {
             return Ok(s);
         }
-        let space = Arc::new(self.make(shape, goal)?);
+        let space = Arc::new(self.builder.run(|| self.make(shape, goal))?);
         self.made.lock().unwrap_or_else(|e| e.into_inner()).insert((shape, goal.clone()), Arc::clone(&space));
         Ok(space)
     }
@@ -235,6 +274,7 @@ impl Spaces {
             oracle,
             patterns: OnceLock::new(),
             dir: self.dir.clone(),
+            builder: self.builder.clone(),
         })
     }
 }
