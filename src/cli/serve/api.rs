@@ -126,7 +126,7 @@ fn space_of(server: &Server, shape: Shape, goal: Option<&str>) -> Result<Arc<Spa
         return Err(ApiError::bad(format!("{shape}: the page plays boards of at most {MAX_CELLS} cells (5x5)")));
     }
     let goal = goal_of(shape, goal)?;
-    Ok(server.spaces.get(shape, &goal)?)
+    server.spaces.get(shape, &goal)
 }
 
 /// The space and board of a request that names a board (its shape read from the board when the
@@ -204,6 +204,7 @@ pub async fn info(State(server): State<Arc<Server>>, client: ClientId) -> Json<V
                    "compare_max_generated": super::jobs::COMPARE_MAX_GENERATED, "max_cells": MAX_CELLS},
         "job": server.jobs.describe(&client),
         "jobs": server.jobs.counts(),
+        "memory": server.spaces.memory(),
     }))
 }
 

@@ -6,7 +6,7 @@ use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Deserialize;
@@ -44,6 +44,11 @@ fn compute(space: &Space, name: &str, stop: &AtomicBool) -> Result<Value, Error>
     }))
 }
 
+/// A JSON answer already written.
+fn json_text(text: Arc<str>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], text.to_string()).into_response()
+}
+
 /// `POST /api/heatmap`.
 pub async fn heatmap(
     State(server): State<Arc<Server>>,
@@ -58,19 +63,19 @@ pub async fn heatmap(
         // an unknown heuristic is refused before any work
         drop(space.estimate_fn(&n)?);
         let key = (space.shape, space.goal.clone(), n.clone());
-        if let Some(done) = s.heatmaps.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return Ok((space, Some(done.clone())));
+        if let Some(done) = s.spaces.heatmap(&key) {
+            return Ok((space, Some(done)));
         }
-        if table.index().len() > HEATMAP_QUICK_STATES {
+        if table.index().len() > s.heatmap_quick_states {
             return Ok((space, None));
         }
-        let answer = compute(&space, &n, &AtomicBool::new(false))?;
-        s.heatmaps.lock().unwrap_or_else(|e| e.into_inner()).insert(key, answer.clone());
+        let answer: Arc<str> = compute(&space, &n, &AtomicBool::new(false))?.to_string().into();
+        s.spaces.keep_heatmap(key, Arc::clone(&answer));
         Ok((space, Some(answer)))
     })
     .await?;
     if let Some(answer) = answer {
-        return Ok(Json(answer).into_response());
+        return Ok(json_text(answer));
     }
     // a big table's map takes seconds of a core: the client's long job, waiting its turn
     let total = space.table()?.index().len();
@@ -82,7 +87,7 @@ pub async fn heatmap(
         Box::new(move |job| {
             let answer = compute(&space, &name, &job.stop.flag)?;
             let key = (space.shape, space.goal.clone(), name);
-            s.heatmaps.lock().unwrap_or_else(|e| e.into_inner()).insert(key, answer.clone());
+            s.spaces.keep_heatmap(key, answer.to_string().into());
             job.send("result", answer);
             Ok(())
         }),

@@ -80,12 +80,13 @@ pub async fn solve(
         return Err(unreachable(&space, &board, ""));
     }
     let heuristic = req.heuristic;
+    let max_bytes = server.job_bytes;
     stream(&server, &client, "solve", move |job| {
         let guide = guide(&space, heuristic.as_deref())?;
         let options = Options {
             algorithm,
             max_nodes: None,
-            max_bytes: Some(slidetable::solver::default_max_memory()),
+            max_bytes: Some(max_bytes),
             order: ChildOrder::ByEstimate,
             // one core per job: the others answer lookups and run the other jobs
             threads: 1,
@@ -188,6 +189,7 @@ pub async fn compare(
         return Err(unreachable(&space, &board, ""));
     }
     let runs: Vec<Run> = req.runs.iter().map(|r| check_run(&space, r)).collect::<Result<_, _>>()?;
+    let max_bytes = server.job_bytes;
     stream(&server, &client, "compare", move |job| {
         let optimum = space.table.as_ref().and_then(|t| t.distance(&board).ok().flatten()).map(u32::from);
         for (i, run) in runs.iter().enumerate() {
@@ -195,7 +197,7 @@ pub async fn compare(
                 return Err(Error::Cancelled { generated: job.stop.watch.generated() });
             }
             let started = Instant::now();
-            let result = one_run(&space, &board, run, limit, job);
+            let result = one_run(&space, &board, run, limit, max_bytes, job);
             let seconds = started.elapsed().as_secs_f64();
             let mut row = json!({"index": i, "label": run.label, "algorithm": run.algorithm.name(),
                 "heuristic": run.heuristic, "optimal_length": optimum, "seconds": seconds,
@@ -220,7 +222,14 @@ pub async fn compare(
 }
 
 /// One run: (generated, expanded, length).
-fn one_run(space: &Space, board: &Board, run: &Run, limit: u64, job: &Job) -> Result<(u64, u64, u32), Error> {
+fn one_run(
+    space: &Space,
+    board: &Board,
+    run: &Run,
+    limit: u64,
+    max_bytes: u64,
+    job: &Job,
+) -> Result<(u64, u64, u32), Error> {
     if run.ids {
         let counting = Counting { parent_move: false, start: true, ties: Ties::LargerG };
         let count = textbook::ids(board, &space.goal_board, counting, limit).ok_or_else(|| Error::SearchLimit {
@@ -235,7 +244,7 @@ fn one_run(space: &Space, board: &Board, run: &Run, limit: u64, job: &Job) -> Re
     let options = Options {
         algorithm: run.algorithm,
         max_nodes: Some(limit),
-        max_bytes: Some(slidetable::solver::default_max_memory()),
+        max_bytes: Some(max_bytes),
         order: ChildOrder::ByEstimate,
         threads: 1,
         watch: Some(Arc::clone(&job.stop.watch)),
@@ -279,7 +288,7 @@ pub async fn experiment(
     }
     let seed = req.seed.unwrap_or(1);
     let s = Arc::clone(&server);
-    let space = super::api::blocking(move || Ok(s.spaces.get(slidetable::Shape::EIGHT, &preset.goal())?)).await?;
+    let space = super::api::blocking(move || s.spaces.get(slidetable::Shape::EIGHT, &preset.goal())).await?;
     let plan = preset.plan(depths.iter().map(|&d| d as u8).collect(), count, seed);
     stream(&server, &client, "experiment", move |job| {
         let table = space.table()?;

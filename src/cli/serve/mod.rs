@@ -18,12 +18,11 @@ pub mod space;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroUsize;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use axum::http::{header, HeaderValue};
@@ -31,10 +30,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{middleware, Router};
 use clap::Args;
-use serde_json::Value;
-use slidetable::{Goal, Shape};
 use tower_http::compression::CompressionLayer;
 
+use self::heatmap::HEATMAP_QUICK_STATES;
 use self::queue::Jobs;
 use self::space::Spaces;
 
@@ -67,7 +65,10 @@ the others wait their turn, first come, first served. The first line it prints i
 
 Tables are looked for in --dir under the names `table build` gives them: perfect tables, else
 built in memory at first use (up to 2 s and 240 MB for 3x4), and pattern tables for 4x4 and 5x5
-(for 4x4, 6-6-3 is built there at first use when none is found, in about 2 s). The API is described in docs/SERVE.md.
+(for 4x4, 6-6-3 is built there at first use when none is found, in about 2 s). What the server
+keeps (tables, built or mapped, and heat maps) stays within --max-memory (1G by default): past
+it, what was used least recently is let go, and built again when asked for. The API is described
+in docs/SERVE.md.
 
 Examples:
   table serve --open
@@ -97,6 +98,12 @@ pub struct ServeArgs {
     /// the others wait their turn. [default: the number of cores]
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
     pub jobs: Option<u16>,
+
+    /// The memory the server keeps tables and heat maps in (like 512M, 2G): past it, those used
+    /// least recently are let go (and built again when asked for). A job's search gets at most
+    /// this divided by --jobs. [default: 1G, or half the machine's memory when that is less]
+    #[arg(long, value_name = "SIZE", value_parser = super::solve::parse_size)]
+    pub max_memory: Option<u64>,
 }
 
 /// How a server is set up.
@@ -106,13 +113,25 @@ pub struct Config {
     pub dir: PathBuf,
     /// Long jobs run at once.
     pub jobs: usize,
+    /// The bytes of tables and heat maps kept at most.
+    pub max_memory: u64,
+    /// States past which a heat map is a long job.
+    pub heatmap_quick_states: u64,
 }
 
 impl Config {
-    /// Tables in `dir`, a job per core.
+    /// Tables in `dir`, a job per core, [`default_max_memory`].
     pub fn new(dir: PathBuf) -> Config {
-        Config { dir, jobs: cores() }
+        Config { dir, jobs: cores(), max_memory: default_max_memory(), heatmap_quick_states: HEATMAP_QUICK_STATES }
     }
+}
+
+/// The memory budget when none is given: 1 GiB (every board's table kept at once, the two 12-cell
+/// ones of 240 MB each among them, with room to spare), or half the machine's memory when that is
+/// less.
+pub fn default_max_memory() -> u64 {
+    let half = slidetable::solver::physical_memory().map_or(u64::MAX, |m| m / 2);
+    (1u64 << 30).min(half)
 }
 
 /// The cores this process may use.
@@ -128,8 +147,10 @@ pub struct Server {
     pub spaces: Spaces,
     /// The long jobs running and waiting.
     pub jobs: Arc<Jobs>,
-    /// Heat maps computed so far, by shape, goal and heuristic.
-    pub heatmaps: Mutex<HashMap<(Shape, Goal, String), Value>>,
+    /// The most bytes one job's search may hold: the budget shared among the job slots.
+    pub job_bytes: u64,
+    /// States past which a heat map is a long job.
+    pub heatmap_quick_states: u64,
 }
 
 impl Server {
@@ -143,11 +164,13 @@ impl Server {
             }
         }
         hosts.dedup();
+        let jobs = config.jobs.max(1);
         Server {
             hosts,
-            spaces: Spaces::new(&config.dir),
-            jobs: Jobs::new(config.jobs),
-            heatmaps: Mutex::new(HashMap::new()),
+            spaces: Spaces::new(&config.dir, config.max_memory),
+            jobs: Jobs::new(jobs),
+            job_bytes: (config.max_memory / jobs as u64).min(slidetable::solver::default_max_memory()),
+            heatmap_quick_states: config.heatmap_quick_states,
         }
     }
 
@@ -226,6 +249,9 @@ pub fn run(args: ServeArgs) -> Result<()> {
     let mut config = Config::new(args.dir.clone());
     if let Some(jobs) = args.jobs {
         config.jobs = jobs.into();
+    }
+    if let Some(bytes) = args.max_memory {
+        config.max_memory = bytes;
     }
     let server = Arc::new(Server::new(bound, config));
     let url = format!("http://{}/", server.hosts[0]);

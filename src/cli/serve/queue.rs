@@ -336,10 +336,7 @@ impl Jobs {
         for s in starts {
             let (id, kind, tx) = (s.id, s.kind, s.job.tx.clone());
             let finished = Finished { jobs: Arc::clone(self), id };
-            let spawned = std::thread::Builder::new().name(format!("job {kind}")).spawn(move || {
-                let _finished = finished;
-                run(s);
-            });
+            let spawned = std::thread::Builder::new().name(format!("job {kind}")).spawn(move || run(s, finished));
             if let Err(e) = spawned {
                 // the closure, and with it `finished`, is dropped: the slot is free again
                 let _ = tx.try_send(JobEvent::new("error", json!({"error": format!("could not start the job: {e}")})));
@@ -360,8 +357,9 @@ impl Drop for Finished {
     }
 }
 
-/// A job's thread: `started`, the work with `progress` beside it, then `done` or `error`.
-fn run(start: Start) {
+/// A job's thread: `started`, the work with `progress` beside it, then `done` or `error`, sent
+/// once the slot is free again (so that a client reading `done` finds it free).
+fn run(start: Start, slot: Finished) {
     lower_priority();
     let Start { job, work, progress, waited, .. } = start;
     if !job.send("started", json!({"waited": waited})) {
@@ -397,6 +395,7 @@ fn run(start: Start) {
     if let Ok(t) = ticker {
         let _ = t.join();
     }
+    drop(slot);
     match result {
         Ok(()) => job.send("done", json!({"cancelled": job.stop.is_set()})),
         Err(Error::Cancelled { .. } | Error::BuildCancelled { .. }) => job.send("done", json!({"cancelled": true})),

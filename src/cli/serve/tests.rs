@@ -645,3 +645,84 @@ async fn boards_without_a_table_are_searched() {
     assert!(sc["distance"].is_null());
     assert_eq!(board(&sc["board"]).shape(), Shape::new(4, 4).expect("4x4"));
 }
+
+/// `GET /api/info`'s `memory`.
+async fn memory(s: &Arc<Server>) -> Value {
+    send(s, get("/api/info")).await.json()["memory"].clone()
+}
+
+#[tokio::test]
+async fn past_the_memory_budget_the_least_recently_used_space_goes() {
+    // the 3x3 table takes 4096 + 181,440 bytes, the 2x4 one 4096 + 20,160: room for one, not both
+    let budget = 200_000;
+    let s = server_with(|c| c.max_memory = budget);
+    let stats = |shape: &str| json!({"shape": shape});
+    assert_eq!(api(&s, "/api/stats", stats("3x3")).await.status, StatusCode::OK);
+    let m = memory(&s).await;
+    assert_eq!((m["used"].as_u64(), m["budget"].as_u64(), m["built"].as_u64()), (Some(185_536), Some(budget), Some(1)));
+    assert_eq!(api(&s, "/api/stats", stats("2x4")).await.status, StatusCode::OK);
+    let m = memory(&s).await;
+    assert_eq!((m["used"].as_u64(), m["spaces"].as_u64(), m["built"].as_u64()), (Some(24_256), Some(1), Some(2)));
+    // 3x3 again: it was let go, so it is built again
+    assert_eq!(api(&s, "/api/stats", stats("3x3")).await.json()["states"], 181440);
+    let m = memory(&s).await;
+    assert_eq!((m["used"].as_u64(), m["spaces"].as_u64(), m["built"].as_u64()), (Some(185_536), Some(1), Some(3)));
+
+    // a space a job still holds is let go by the server only, and comes back as it is
+    let held = s.spaces.get(Shape::EIGHT, &Goal::BlankLast).expect("kept");
+    assert_eq!(api(&s, "/api/stats", stats("2x4")).await.status, StatusCode::OK);
+    let m = memory(&s).await;
+    assert_eq!((m["used"].as_u64(), m["evicted_in_use"].as_u64()), (Some(24_256), Some(185_536)));
+    let again = s.spaces.get(Shape::EIGHT, &Goal::BlankLast).expect("kept");
+    assert!(Arc::ptr_eq(&held, &again));
+    let m = memory(&s).await;
+    assert_eq!(
+        (m["used"].as_u64(), m["evicted_in_use"].as_u64(), m["built"].as_u64()),
+        (Some(185_536), Some(0), Some(4))
+    );
+    drop((held, again));
+
+    // a space larger than the whole budget is refused, on one line naming the budget and the flag
+    let s = server_with(|c| c.max_memory = 100_000);
+    let a = api(&s, "/api/position", json!({"board": "1 2 3 4 5 6 7 8 0"})).await;
+    assert_eq!(a.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(
+        a.error(),
+        "the 3x3 board's tables take 181 KiB, more than this server's memory budget of 98 KiB: restart it with a \
+         larger --max-memory"
+    );
+    assert_eq!(
+        api(&s, "/api/position", json!({"board": "1 2 3 4 5 6 0 7", "shape": "2x4"})).await.status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn heat_maps_are_let_go_past_the_budget_too() {
+    let names = ["hamming", "manhattan", "linear-conflict"];
+    let map = |name: &str| json!({"heuristic": name, "shape": "2x4"});
+    // each map's size, on a server with room for everything
+    let roomy = server();
+    let mut first = Vec::new();
+    for name in names {
+        let a = api(&roomy, "/api/heatmap", map(name)).await;
+        assert_eq!(a.status, StatusCode::OK);
+        first.push(a.body);
+    }
+    // room for the 2x4 table and the last two maps, not all three
+    let table = 4096 + 20_160;
+    let budget = table + (first[1].len() + first[2].len()) as u64;
+    let s = server_with(|c| c.max_memory = budget);
+    for name in names {
+        api(&s, "/api/heatmap", map(name)).await;
+        assert!(memory(&s).await["used"].as_u64().expect("bytes") <= budget);
+    }
+    let m = memory(&s).await;
+    assert_eq!((m["used"].as_u64(), m["heatmaps"].as_u64(), m["spaces"].as_u64()), (Some(budget), Some(2), Some(1)));
+    // the first, let go, is computed again, the same
+    let a = api(&s, "/api/heatmap", map("hamming")).await;
+    assert_eq!(a.body, first[0]);
+    let m = memory(&s).await;
+    assert_eq!(m["heatmaps"], 2);
+    assert!(m["used"].as_u64().expect("bytes") <= budget);
+}
