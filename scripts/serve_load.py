@@ -12,6 +12,16 @@ own, whose event stream a background thread reads for the whole run; `GET /api/i
 twice a second to check that a job runs all along (one that finishes is started again at once), and
 the job is cancelled at the end.
 
+With --class N, a classroom instead: N students, each with its own client id
+(X-Slidetable-Client) and keep-alive connection, each looking a position up every --lookup-every
+seconds (0.5, give or take a fifth: a click on one of the moves the last answer listed, on the
+--class-shapes boards, 3x3 and 3x4 shared out in turn) and starting the page's default comparison
+every --compare-every seconds (60) on a 3x3 board 20 moves out, its stream read to the end, all
+beside the --solve job of one more client. Each shape's first lookup (a 3x4 table built in
+memory) and the solve's start come first, timed apart. Reported: lookup p50/p99/max from the
+scheduled time, the comparisons' waits in the queue (queued to started), 409s (and those to a
+student without a job running) and other errors, and the server's peak RSS (--server-pid).
+
 With --page, the page's first load instead: `/`, then every file it references (the stylesheet and
 the scripts, and the scripts' own imports), with `Accept-Encoding: gzip, br`, either in turn over
 one connection (--page seq) or the way a browser does it (--page par: each wave of references
@@ -21,6 +31,7 @@ yet for a cold figure.
     scripts/serve_load.py --url http://127.0.0.1:8226 --shape 3x3 --rate 200 --seconds 20
     scripts/serve_load.py --url http://127.0.0.1:8226 --shape 3x4 --solve "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"
     scripts/serve_load.py --url http://127.0.0.1:8226 --page seq
+    scripts/serve_load.py --url http://127.0.0.1:8226 --class 40 --seconds 300 --solve "0 12 9 13 15 11 10 14 3 7 2 5 4 8 6 1"
 """
 
 import argparse
@@ -74,16 +85,19 @@ class Target:
     def connect(self, timeout=30):
         return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
 
-    def headers(self, extra=None):
+    def headers(self, extra=None, client=None):
+        """The headers of a request, from `client` (its X-Slidetable-Client id) when given."""
         h = {"Host": self.host, "Content-Type": "application/json"}
+        if client:
+            h["X-Slidetable-Client"] = client
         h.update(extra or {})
         return h
 
-    def call(self, method, path, body=None, timeout=30):
+    def call(self, method, path, body=None, timeout=30, client=None):
         """One request on a fresh connection: (status, parsed JSON or raw text)."""
         conn = self.connect(timeout)
         try:
-            conn.request(method, path, None if body is None else json.dumps(body), self.headers())
+            conn.request(method, path, None if body is None else json.dumps(body), self.headers(client=client))
             res = conn.getresponse()
             data = res.read()
         finally:
@@ -123,8 +137,9 @@ class Solve:
     """A solve job beside the load: its stream read by a thread (a job that ends by itself is
     started again, so one runs all along), `/api/info` sampled by another."""
 
-    def __init__(self, target, board, shape):
+    def __init__(self, target, board, shape, client="load-solve-job"):
         self.target = target
+        self.client = client  # its own client: the server keeps long jobs per client
         self.request = {"board": board, "shape": shape}
         self.status = None
         self.error = None
@@ -165,7 +180,7 @@ class Solve:
         conn = self.target.connect(timeout=600)
         try:
             for _ in range(20):  # the last job's slot may take a moment to be released
-                conn.request("POST", "/api/jobs/solve", json.dumps(self.request), self.target.headers())
+                conn.request("POST", "/api/jobs/solve", json.dumps(self.request), self.target.headers(client=self.client))
                 res = conn.getresponse()
                 self.status = res.status
                 if res.status != 409 or self.stopping.is_set():
@@ -205,7 +220,7 @@ class Solve:
 
     def info_job(self):
         try:
-            status, info = self.target.call("GET", "/api/info", timeout=10)
+            status, info = self.target.call("GET", "/api/info", timeout=10, client=self.client)
             return info.get("job") if status == 200 and isinstance(info, dict) else "error"
         except OSError:
             return "error"
@@ -220,7 +235,7 @@ class Solve:
         self.stop_sampling.set()
         self.sampler.join(5)
         job_at_end = self.info_job()
-        cancel = self.target.call("POST", "/api/jobs/cancel", {})
+        cancel = self.target.call("POST", "/api/jobs/cancel", {}, client=self.client)
         self.reader.join(30)
         return {
             "solve_board": self.request["board"],
@@ -353,6 +368,302 @@ def load(args, target):
               f"{solve_figures['solve_end']}")
     for e in errors[:3]:
         print("  error:", json.dumps(e))
+
+
+COMPARE_RUNS = [  # the page's default comparison
+    {"algorithm": "bfs"},
+    {"algorithm": "astar", "heuristic": "hamming"},
+    {"algorithm": "astar", "heuristic": "manhattan"},
+    {"algorithm": "idastar", "heuristic": "linear-conflict"},
+    {"algorithm": "weighted", "heuristic": "manhattan", "weight": 2},
+    {"algorithm": "greedy", "heuristic": "manhattan"},
+]
+
+
+def read_events(res):
+    """The (name, data) events of a server-sent event stream, as they come, until it ends."""
+    event = None
+    while True:
+        line = res.readline()
+        if not line:
+            return
+        line = line.decode().rstrip("\r\n")
+        if line.startswith("event: "):
+            event = line[7:]
+        elif line.startswith("data: "):
+            yield event, json.loads(line[6:])
+
+
+def process_memory(pid):
+    """(VmRSS, VmHWM) of a process in bytes (Linux /proc), or (None, None)."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+        kib = lambda k: int(fields[k].split()[0]) * 1024 if k in fields else None
+        return kib("VmRSS"), kib("VmHWM")
+    except (OSError, ValueError):
+        return None, None
+
+
+def stats_ms(values):
+    """p50, p99 and max of seconds, in milliseconds."""
+    v = sorted(values)
+    return {"n": len(v), "p50_ms": percentile(v, 50), "p99_ms": percentile(v, 99),
+            "max_ms": v[-1] * 1000 if v else float("nan")}
+
+
+class Student:
+    """One student of --class: plays (a position lookup every --lookup-every seconds, with jitter,
+    on a keep-alive connection of its own, each a click on one of the moves the last answer
+    listed) and starts the page's default comparison every --compare-every seconds on a 3x3 board
+    about 20 moves out, reading its stream to the end on a connection of its own. Each request is
+    scheduled in advance and timed from its scheduled time (open loop)."""
+
+    def __init__(self, k, args, target, start, end, rng):
+        self.k = k
+        self.target = target
+        self.client = f"student-{k:02d}-{rng.getrandbits(48):012x}"
+        self.shape = args.class_shapes[k % len(args.class_shapes)]
+        self.board = walk_boards(self.shape, 1, rng.getrandbits(32))[0]
+        self.rng = random.Random(rng.getrandbits(64))
+        self.start, self.end = start, end
+        self.every, self.compare_every = args.lookup_every, args.compare_every
+        self.lookups = []  # seconds from the scheduled time
+        self.lookup_errors = []  # (status, text)
+        self.compares = []  # one dict per comparison started
+        self.lock = threading.Lock()
+        self.running = 0  # comparisons of this student under way
+        self.threads = []
+
+    def play(self):
+        """The lookups, one after the other on one connection, each at its scheduled time."""
+        conn = self.target.connect()
+        headers = self.target.headers(client=self.client)
+        t = self.start + self.rng.uniform(0, self.every)
+        previous = None
+        while t < self.end:
+            wait = t - time.perf_counter()
+            if wait > 0:
+                time.sleep(wait)
+            body = json.dumps({"board": self.board, "shape": self.shape})
+            try:
+                conn.request("POST", "/api/position", body, headers)
+                res = conn.getresponse()
+                data = res.read()
+                done = time.perf_counter()
+                if res.status == 200:
+                    self.lookups.append(done - t)
+                    pos = json.loads(data)
+                    # a click: one of the legal moves, not straight back
+                    moves = [m for m in pos["moves"] if m["board"] != previous] or pos["moves"]
+                    previous = pos["board"]
+                    self.board = " ".join(map(str, self.rng.choice(moves)["board"]))
+                else:
+                    self.lookup_errors.append((res.status, data[:300].decode(errors="replace")))
+            except (OSError, ValueError, KeyError, http.client.HTTPException) as e:
+                self.lookup_errors.append((None, repr(e)))
+                conn.close()
+                conn = self.target.connect()
+            t += self.every * self.rng.uniform(0.8, 1.2)
+        conn.close()
+
+    def schedule_compares(self):
+        """A comparison every --compare-every seconds, each on a thread of its own, so one that
+        is still running (or waiting its turn) when the next is due is replaced, as on the page."""
+        t = self.start + self.rng.uniform(0, self.compare_every)
+        while t < self.end:
+            wait = t - time.perf_counter()
+            if wait > 0:
+                time.sleep(wait)
+            th = threading.Thread(target=self.compare, args=(t,), daemon=True)
+            th.start()
+            self.threads.append(th)
+            t += self.compare_every * self.rng.uniform(0.9, 1.1)
+
+    def compare(self, due):
+        rec = {"due": due, "status": None, "had_job": False, "queued": 0, "first_position": None,
+               "waited": None, "to_started": None, "runs": 0, "end": None, "cancelled": None, "error": None}
+        with self.lock:
+            rec["had_job"] = self.running > 0
+            self.running += 1
+            self.compares.append(rec)
+        conn = self.target.connect(timeout=600)
+        headers = self.target.headers(client=self.client)
+        try:
+            conn.request("POST", "/api/scramble", json.dumps({"depth": 20, "shape": "3x3"}), headers)
+            res = conn.getresponse()
+            scramble = json.loads(res.read())
+            if res.status != 200:
+                rec["status"], rec["error"] = res.status, scramble.get("error")
+                return
+            sent = time.perf_counter()
+            conn.request("POST", "/api/jobs/compare", json.dumps({"board": scramble["text"], "runs": COMPARE_RUNS}), headers)
+            res = conn.getresponse()
+            rec["status"] = res.status
+            if res.status != 200:
+                rec["error"] = res.read()[:300].decode(errors="replace")
+                return
+            for name, data in read_events(res):
+                if name == "queued":
+                    rec["queued"] += 1
+                    if rec["first_position"] is None:
+                        rec["first_position"] = data["position"]
+                elif name == "started":
+                    rec["waited"] = data["waited"]
+                    rec["to_started"] = time.perf_counter() - sent
+                elif name == "run":
+                    rec["runs"] += 1
+                elif name == "done":
+                    rec["end"], rec["cancelled"] = "done", data["cancelled"]
+                    break
+                elif name == "error":
+                    rec["end"], rec["error"] = "error", data["error"]
+                    break
+            else:
+                rec["end"] = "closed"
+        except (OSError, ValueError, KeyError, http.client.HTTPException) as e:
+            rec["end"], rec["error"] = "exception", repr(e)
+        finally:
+            conn.close()
+            with self.lock:
+                self.running -= 1
+
+
+def class_run(args, target):
+    """--class N: N students playing and comparing beside one 4x4 solve (--solve); the figures."""
+    rng = random.Random(args.seed)
+    load0 = open("/proc/loadavg").read().split()[:3]
+    # first use, before the clock starts: each shape's table (3x4's built in memory when the
+    # server's --dir has none) and the solve's pattern tables
+    t = time.perf_counter()
+    first_use = {}
+    for shape in args.class_shapes:
+        status, answer = target.call("POST", "/api/position", {"board": walk_boards(shape, 1, 1)[0], "shape": shape},
+                                     timeout=600, client="load-teacher-0001")
+        if status != 200:
+            sys.exit(f"serve_load.py: the first {shape} lookup failed: {status} {answer}")
+        first_use[shape] = time.perf_counter() - t
+        t = time.perf_counter()
+    solve = None
+    if args.solve:
+        solve = Solve(target, args.solve, args.solve_shape, client="load-teacher-solve")
+        if not solve.start():
+            sys.exit(f"serve_load.py: the solve job did not start: {solve.error}")
+        first_use["solve_started"] = time.perf_counter() - t
+    # the server's memory and jobs, sampled twice a second all along
+    samples = {"rss": [], "jobs": [], "memory": []}
+    sampling = threading.Event()
+
+    def sample():
+        k = 0
+        while not sampling.wait(0.5):
+            if args.server_pid:
+                rss, _ = process_memory(args.server_pid)
+                if rss:
+                    samples["rss"].append(rss)
+            k += 1
+            if k % 4 == 0:
+                try:
+                    status, info = target.call("GET", "/api/info", timeout=10, client="load-teacher-0001")
+                    if status == 200:
+                        samples["jobs"].append(info["jobs"])
+                        samples["memory"].append(info["memory"]["used"])
+                except (OSError, ValueError, KeyError):
+                    pass
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
+    start = time.perf_counter() + 0.5
+    end = start + args.seconds
+    students = [Student(k, args, target, start, end, rng) for k in range(args.klass)]
+    cpu0, server0, machine0 = os.times(), cpu_seconds(args.server_pid) if args.server_pid else None, machine_busy()
+    threads = []
+    for st in students:
+        for work in (st.play, st.schedule_compares):
+            th = threading.Thread(target=work, daemon=True)
+            th.start()
+            threads.append(th)
+    for th in threads:
+        th.join()
+    wall = time.perf_counter() - start
+    cpu1, server1, machine1 = os.times(), cpu_seconds(args.server_pid) if args.server_pid else None, machine_busy()
+    load1 = open("/proc/loadavg").read().split()[:3]
+    # comparisons still under way finish (or the minute is up)
+    deadline = time.perf_counter() + 60
+    for st in students:
+        for th in st.threads:
+            th.join(max(0.0, deadline - time.perf_counter()))
+    sampling.set()
+    sampler.join(5)
+    solve_figures = solve.finish() if solve else {}
+    rss, hwm = process_memory(args.server_pid) if args.server_pid else (None, None)
+
+    lookups = [x for st in students for x in st.lookups]
+    lookup_errors = [e for st in students for e in st.lookup_errors]
+    compares = [c for st in students for c in st.compares]
+    started = [c for c in compares if c["waited"] is not None]
+    refused = [c for c in compares if c["status"] == 409]
+    failed = [c for c in compares if c["status"] not in (200, 409) or c["end"] in ("error", "closed", "exception")]
+    statuses = {}
+    for status, _ in lookup_errors:
+        statuses[str(status)] = statuses.get(str(status), 0) + 1
+    client_cpu = (cpu1.user + cpu1.system - cpu0.user - cpu0.system) / wall
+    server_cpu = (server1 - server0) / wall if server0 is not None and server1 is not None else None
+    machine_cpu = (machine1[0] - machine0[0]) / max(1, machine1[1] - machine0[1]) * os.cpu_count()
+    figures = {
+        "mode": "class", "students": args.klass, "seconds": args.seconds, "shapes": args.class_shapes,
+        "lookup_every": args.lookup_every, "compare_every": args.compare_every, "seed": args.seed,
+        "first_use_seconds": first_use,
+        "lookups": stats_ms(lookups), "lookup_errors": len(lookup_errors), "lookup_error_statuses": statuses,
+        "lookup_first_errors": lookup_errors[:3],
+        "compares": len(compares), "compares_started": len(started),
+        "compares_queued": sum(1 for c in compares if c["queued"]),
+        "compares_finished": sum(1 for c in compares if c["end"] == "done" and not c["cancelled"]),
+        "compares_cancelled": sum(1 for c in compares if c["cancelled"]),
+        "compares_replaced_while_running": sum(1 for c in compares if c["had_job"]),
+        "job_wait": {k: v for k, v in stats_ms([c["waited"] for c in started]).items()},
+        "job_wait_seen_by_client": stats_ms([c["to_started"] for c in started]),
+        "largest_queue_position": max((c["first_position"] or 0 for c in compares), default=0),
+        "refusals_409": len(refused),
+        "refusals_409_without_job": sum(1 for c in refused if not c["had_job"]),
+        "compare_errors": len(failed), "compare_first_errors": [c["error"] for c in failed[:3]],
+        "peak_rss_bytes": max(samples["rss"]) if samples["rss"] else None,
+        "vmhwm_bytes": hwm, "rss_at_end_bytes": rss,
+        "max_jobs_running": max((j["running"] for j in samples["jobs"]), default=None),
+        "max_jobs_queued": max((j["queued"] for j in samples["jobs"]), default=None),
+        "max_memory_used_bytes": max(samples["memory"], default=None),
+        "load_average_before": load0, "load_average_after": load1,
+        "client_cpu": client_cpu, "server_cpu": server_cpu, "machine_cpu": machine_cpu,
+        "other_cpu": machine_cpu - client_cpu - server_cpu if server_cpu is not None else None,
+    }
+    figures.update(solve_figures)
+    emit(args, figures)
+    if args.json:
+        return
+    mib = lambda b: f"{b / 2**20:.0f} MiB" if b else "?"
+    lk, jw = figures["lookups"], figures["job_wait"]
+    print(f"class of {args.klass} for {args.seconds:g} s ({', '.join(args.class_shapes)}; a lookup every "
+          f"{args.lookup_every:g} s, a comparison every {args.compare_every:g} s each"
+          f"{', beside a ' + args.solve_shape + ' solve' if solve else ''}); load average "
+          f"{' '.join(load0)} before, {' '.join(load1)} after")
+    print(f"  first use: " + ", ".join(f"{k} {v:.2f} s" for k, v in first_use.items()))
+    print(f"  lookups: {lk['n']} ok, {len(lookup_errors)} errors {statuses or ''}; from the scheduled time "
+          f"p50 {lk['p50_ms']:.2f} ms, p99 {lk['p99_ms']:.2f} ms, max {lk['max_ms']:.1f} ms")
+    print(f"  comparisons: {len(compares)} started by students, {figures['compares_queued']} queued (largest "
+          f"position {figures['largest_queue_position']}), {figures['compares_finished']} finished, "
+          f"{figures['compares_cancelled']} cancelled ({figures['compares_replaced_while_running']} replaced by the "
+          f"student's next); wait queued to started p50 {jw['p50_ms']:.1f} ms, p99 {jw['p99_ms']:.1f} ms, max "
+          f"{jw['max_ms']:.1f} ms")
+    print(f"  refusals: {len(refused)} 409s ({figures['refusals_409_without_job']} to a student without a job "
+          f"running), {len(failed)} other errors {figures['compare_first_errors'] if failed else ''}")
+    print(f"  server: peak RSS {mib(figures['peak_rss_bytes'])} (VmHWM {mib(hwm)}), at most "
+          f"{figures['max_jobs_running']} jobs running and {figures['max_jobs_queued']} queued, tables kept at most "
+          f"{mib(figures['max_memory_used_bytes'])}; CPU: server {server_cpu or 0:.0%}, client {client_cpu:.0%}, "
+          f"other processes {figures['other_cpu'] or 0:.0%}")
+    if solve:
+        print(f"  solve job: {solve_figures['solve_info_samples']} /api/info samples, "
+              f"{solve_figures['solve_info_samples_without_job']} without the job; {solve_figures['solve_jobs']} job(s); "
+              f"the last progress {solve_figures['solve_last_progress']}")
 
 
 def emit(args, figures):
@@ -521,6 +832,14 @@ def main():
     ap.add_argument("--solve-shape", default="4x4", help="the solve's board shape (default 4x4)")
     ap.add_argument("--server-pid", type=int, help="report the server's CPU use during the run")
     ap.add_argument("--page", choices=["seq", "par"], help="time the page's first load instead")
+    ap.add_argument("--class", dest="klass", type=int, metavar="N",
+                    help="a classroom instead: N students, each playing and comparing (see above)")
+    ap.add_argument("--class-shapes", default="3x3,3x4",
+                    help="--class: the students' boards, shared out in turn (default 3x3,3x4)")
+    ap.add_argument("--lookup-every", type=float, default=0.5,
+                    help="--class: seconds between a student's lookups, give or take a fifth (default 0.5)")
+    ap.add_argument("--compare-every", type=float, default=60.0,
+                    help="--class: seconds between a student's comparisons, give or take a tenth (default 60)")
     ap.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     ap.add_argument("--json-out", metavar="FILE", help="append the figures to FILE as one JSON line")
     args = ap.parse_args()
@@ -528,8 +847,16 @@ def main():
         ap.error("--rate and --seconds must be positive, --threads at least 1, --warmup not negative")
     if args.rate * (args.seconds + args.warmup) > 10_000_000:
         ap.error("at most 10 million requests a run")
+    if args.klass is not None:
+        args.class_shapes = [x.strip() for x in args.class_shapes.split(",") if x.strip()]
+        if not 1 <= args.klass <= 1000 or args.lookup_every <= 0 or args.compare_every <= 0 or args.page:
+            ap.error("--class takes 1 to 1000 students, positive --lookup-every and --compare-every, and no --page")
+        if not all(re.fullmatch(r"[1-9]x[1-9]", x) for x in args.class_shapes):
+            ap.error("--class-shapes lists shapes like 3x3,3x4")
     target = Target(args.url)
-    if args.page:
+    if args.klass is not None:
+        class_run(args, target)
+    elif args.page:
         page(args, target)
     else:
         load(args, target)

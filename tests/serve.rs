@@ -80,3 +80,24 @@ fn serve_refuses_a_missing_directory_on_one_line() {
     assert!(err.contains("no such directory"), "{err}");
     assert!(out.stdout.is_empty());
 }
+
+#[test]
+fn serve_refuses_bad_flags_on_one_line() {
+    for (flag, value, says) in [
+        ("--jobs", "0", "--jobs"),
+        ("--jobs", "two", "--jobs"),
+        ("--max-memory", "lots", "is not a size"),
+        ("--max-memory", "0", "is not a positive size"),
+        ("--max-memory", "1Q", "is not a size"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_table"))
+            .args(["serve", "--port", "0", &format!("{flag}={value}")])
+            .output()
+            .expect("run");
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+        assert!(err.contains(says), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+}

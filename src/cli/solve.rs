@@ -266,7 +266,7 @@ impl SolveArgs {
 }
 
 /// `512M`, `8G`, `1024K`, `100000` (bytes).
-fn parse_size(text: &str) -> Result<u64, String> {
+pub(super) fn parse_size(text: &str) -> Result<u64, String> {
     let t = text.trim().to_ascii_uppercase();
     let t = t.strip_suffix("IB").or_else(|| t.strip_suffix('B')).unwrap_or(&t);
     let (digits, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {

@@ -2,7 +2,6 @@
 //! with the CLI's checks, asks the library, and writes the answer as JSON. Each answers in
 //! milliseconds; the work runs on tokio's blocking threads, so a slow one never holds up others.
 
-use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 use axum::extract::State;
@@ -16,7 +15,7 @@ use slidetable::puzzle::board::moves_to_string;
 use slidetable::search::trace::{self, ChildStatus};
 use slidetable::{Board, Dir, Error, Goal, Shape};
 
-use super::http::{ApiError, JsonBody};
+use super::http::{ApiError, ClientId, JsonBody};
 use super::space::{Space, MAX_CELLS};
 use super::Server;
 
@@ -127,7 +126,7 @@ fn space_of(server: &Server, shape: Shape, goal: Option<&str>) -> Result<Arc<Spa
         return Err(ApiError::bad(format!("{shape}: the page plays boards of at most {MAX_CELLS} cells (5x5)")));
     }
     let goal = goal_of(shape, goal)?;
-    Ok(server.spaces.get(shape, &goal)?)
+    server.spaces.get(shape, &goal)
 }
 
 /// The space and board of a request that names a board (its shape read from the board when the
@@ -167,7 +166,7 @@ fn text(board: &Board) -> String {
 }
 
 /// `GET /api/info`.
-pub async fn info(State(server): State<Arc<Server>>) -> Json<Value> {
+pub async fn info(State(server): State<Arc<Server>>, client: ClientId) -> Json<Value> {
     let mut shapes = Vec::new();
     for (r, c) in [(2, 2), (2, 3), (2, 4), (3, 3), (2, 5), (3, 4), (2, 6), (4, 4), (5, 5)] {
         let Ok(shape) = Shape::new(r, c) else { continue };
@@ -203,7 +202,9 @@ pub async fn info(State(server): State<Arc<Server>>) -> Json<Value> {
         "limits": {"body_bytes": super::http::BODY_LIMIT, "astar_max_expansions": ASTAR_MAX_EXPANSIONS,
                    "astar_default_expansions": ASTAR_DEFAULT_EXPANSIONS,
                    "compare_max_generated": super::jobs::COMPARE_MAX_GENERATED, "max_cells": MAX_CELLS},
-        "job": server.jobs.describe(),
+        "job": server.jobs.describe(&client),
+        "jobs": server.jobs.counts(),
+        "memory": server.spaces.memory(),
     }))
 }
 
@@ -403,47 +404,6 @@ pub async fn stats(
             "max_depth": histogram.len().saturating_sub(1), "mean": sum as f64 / states.max(1) as f64,
             "histogram": histogram,
         })))
-    })
-    .await
-}
-
-/// A request for a heat map.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct HeatmapReq {
-    pub heuristic: String,
-    pub shape: Option<String>,
-    pub goal: Option<String>,
-}
-
-/// States past which a heat map is a long job (it takes the job slot).
-const HEATMAP_QUICK_STATES: u64 = 2_000_000;
-
-/// `POST /api/heatmap`.
-pub async fn heatmap(
-    State(server): State<Arc<Server>>,
-    JsonBody(req): JsonBody<HeatmapReq>,
-) -> Result<Json<Value>, ApiError> {
-    blocking(move || {
-        let space = resolve(&server, req.shape.as_deref(), req.goal.as_deref())?;
-        let table = space.table()?;
-        let name = req.heuristic.trim().to_ascii_lowercase();
-        let key = (space.shape, space.goal.clone(), name.clone());
-        if let Some(done) = server.heatmaps.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return Ok(Json(done.clone()));
-        }
-        let estimate = space.estimate_fn(&name)?;
-        let label = HEURISTICS.iter().find(|h| h.0 == name).map_or(name.clone(), |h| h.1.to_string());
-        // a big table's map takes seconds on every core: one at a time, as a long job
-        let slot = if table.index().len() > HEATMAP_QUICK_STATES { Some(server.claim_slot("heatmap")?) } else { None };
-        let stop = slot.as_ref().map_or_else(|| Arc::new(AtomicBool::new(false)), |s| s.stop());
-        let j = joint::joint(table, &*estimate, &stop)?;
-        let answer = json!({
-            "heuristic": name, "label": label, "states": j.states, "counts": j.counts,
-            "exact_share": j.exact_share(), "mean_error": j.mean_error(), "overestimates": j.overestimates,
-        });
-        server.heatmaps.lock().unwrap_or_else(|e| e.into_inner()).insert(key, answer.clone());
-        Ok(Json(answer))
     })
     .await
 }

@@ -1,9 +1,14 @@
-//! What every request goes through: the Host check (against DNS rebinding), JSON bodies with a
-//! size limit, errors as `{"error": "..."}` with the CLI's wording, and the security headers.
+//! What every request goes through: the Host check (against DNS rebinding), the client id
+//! (`X-Slidetable-Client`, checked here and read by the handlers that keep a job per client),
+//! JSON bodies with a size limit, errors as `{"error": "..."}` with the CLI's wording, and the
+//! security headers.
+
+use std::fmt;
 
 use axum::body::Body;
-use axum::extract::{FromRequest, Request, State};
-use axum::http::{header, HeaderValue, StatusCode};
+use axum::extract::{FromRequest, FromRequestParts, Request, State};
+use axum::http::request::Parts;
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
@@ -89,6 +94,65 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
         let bytes = axum::body::to_bytes(req.into_body(), BODY_LIMIT).await.map_err(|_| too_large())?;
         let value = serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("bad JSON body: {e}")))?;
         Ok(JsonBody(value))
+    }
+}
+
+/// The header that names the client a request comes from: a random id the page draws once.
+pub const CLIENT_HEADER: &str = "x-slidetable-client";
+
+/// The shortest and longest client id taken.
+const CLIENT_LEN: std::ops::RangeInclusive<usize> = 8..=64;
+
+/// Who a request comes from: the id in [`CLIENT_HEADER`], or the anonymous client (every request
+/// without the header, so scripts that never send it share one client).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ClientId(Option<String>);
+
+impl ClientId {
+    /// The client named by `headers`: anonymous without the header; a 400 for an id that is not
+    /// 8 to 64 characters of `A-Z a-z 0-9 _ -`, or for the header given twice.
+    pub fn from_headers(headers: &HeaderMap) -> Result<ClientId, ApiError> {
+        let mut values = headers.get_all(CLIENT_HEADER).iter();
+        let Some(value) = values.next() else { return Ok(ClientId(None)) };
+        if values.next().is_some() {
+            return Err(ApiError::bad("X-Slidetable-Client is given more than once: send it once"));
+        }
+        let ok = |id: &str| {
+            CLIENT_LEN.contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        };
+        match value.to_str() {
+            Ok(id) if ok(id) => Ok(ClientId(Some(id.to_string()))),
+            _ => Err(ApiError::bad(format!(
+                "X-Slidetable-Client must be 8 to 64 characters of A-Z, a-z, 0-9, _ and -, not `{}`",
+                String::from_utf8_lossy(value.as_bytes()).chars().take(80).collect::<String>()
+            ))),
+        }
+    }
+}
+
+impl fmt::Display for ClientId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.0 {
+            Some(id) => f.write_str(id),
+            None => f.write_str("anonymous"),
+        }
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for ClientId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        ClientId::from_headers(&parts.headers)
+    }
+}
+
+/// Refuses a request with a malformed client id, whatever its route, so a page that sends a bad
+/// one learns it on its first request rather than on its first job.
+pub async fn check_client(req: Request, next: Next) -> Response {
+    match ClientId::from_headers(req.headers()) {
+        Ok(_) => next.run(req).await,
+        Err(e) => e.into_response(),
     }
 }
 

@@ -1,19 +1,13 @@
-//! Long jobs: a solve on a big board, a comparison of searches, the textbook's experiment. One runs
-//! at a time per server (another is refused with 409 and a message naming the one running), on a
-//! thread of its own, and streams server-sent events to the request that started it. It stops
-//! when that client goes away (its stream is dropped) or on `POST /api/jobs/cancel`.
+//! The long jobs' handlers: a solve on a big board, a comparison of searches, the textbook's
+//! experiment. Each checks its request, then hands its work to the scheduler (`queue.rs`: one job
+//! per client, at most `--jobs` at once, the rest waiting in turn) and answers with the job's
+//! event stream.
 
-use std::convert::Infallible;
-use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::Instant;
 
 use axum::extract::State;
-use axum::http::StatusCode;
-use axum::response::sse::{Event, KeepAlive, Sse};
-use axum::response::{IntoResponse, Response};
+use axum::response::Response;
 use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -22,214 +16,31 @@ use slidetable::heuristic::Heuristic;
 use slidetable::lab::experiment::{self, Preset};
 use slidetable::lab::textbook::{self, Counting, Ties};
 use slidetable::puzzle::board::moves_to_string;
-use slidetable::search::{self, effective_branching_factor, Algorithm, ChildOrder, Guide, Options, Watch};
+use slidetable::search::{self, effective_branching_factor, Algorithm, ChildOrder, Guide, Options};
 use slidetable::{Board, Error};
-use tokio::sync::mpsc;
-use tokio_stream::wrappers::ReceiverStream;
-use tokio_stream::Stream;
 
 use super::api::{check_weight, resolve_board, unreachable};
-use super::http::{ApiError, JsonBody};
+use super::http::{ApiError, ClientId, JsonBody};
+use super::queue::{Job, Progress};
 use super::space::Space;
 use super::Server;
 
 /// The most nodes one run of a comparison may generate (and its default limit).
 pub const COMPARE_MAX_GENERATED: u64 = 20_000_000;
-/// How often a job reports its progress.
-const PROGRESS_EVERY: Duration = Duration::from_millis(250);
-/// How long a new job waits for a cancelled one to wind down before it is refused.
-const WIND_DOWN: Duration = Duration::from_secs(3);
 
-/// The job now running, if any.
-#[derive(Default)]
-pub struct Jobs {
-    running: Mutex<Option<Running>>,
-}
-
-struct Running {
+/// Queues `work` as `client`'s job of `kind` and answers with its event stream.
+fn stream(
+    server: &Server,
+    client: &ClientId,
     kind: &'static str,
-    started: Instant,
-    stop: Stop,
+    work: impl FnOnce(&Job) -> Result<(), Error> + Send + 'static,
+) -> Result<Response, ApiError> {
+    Ok(server.jobs.submit(client, kind, Progress::Nodes, Box::new(work))?.into_response())
 }
 
-/// How a job is told to stop: a flag (what the experiment and the heat map read) and a search's
-/// [`Watch`] (what the searches read, with their node count), always set together.
-#[derive(Clone, Default)]
-pub struct Stop {
-    pub flag: Arc<AtomicBool>,
-    pub watch: Arc<Watch>,
-}
-
-impl Stop {
-    /// Tells the job to stop.
-    pub fn cancel(&self) {
-        self.flag.store(true, Ordering::Relaxed);
-        self.watch.cancel();
-    }
-
-    /// Whether the job was told to stop.
-    pub fn is_set(&self) -> bool {
-        self.flag.load(Ordering::Relaxed) || self.watch.is_cancelled()
-    }
-}
-
-/// The right to run the one long job; the slot is free again when it is dropped.
-pub struct Slot {
-    jobs: Arc<Server>,
-    stop: Stop,
-}
-
-impl Slot {
-    /// The job's stop flag (set on cancel).
-    pub fn stop(&self) -> Arc<AtomicBool> {
-        Arc::clone(&self.stop.flag)
-    }
-}
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        let mut running = self.jobs.jobs.running.lock().unwrap_or_else(|e| e.into_inner());
-        if running.as_ref().is_some_and(|r| Arc::ptr_eq(&r.stop.flag, &self.stop.flag)) {
-            *running = None;
-        }
-    }
-}
-
-impl Jobs {
-    /// The job now running, for `GET /api/info`: `{"kind", "seconds"}`, or null.
-    pub fn describe(&self) -> Value {
-        match &*self.running.lock().unwrap_or_else(|e| e.into_inner()) {
-            Some(r) => json!({"kind": r.kind, "seconds": r.started.elapsed().as_secs_f64()}),
-            None => Value::Null,
-        }
-    }
-
-    /// Stops the job now running; its kind, if there was one.
-    pub fn cancel(&self) -> Option<&'static str> {
-        let running = self.running.lock().unwrap_or_else(|e| e.into_inner());
-        running.as_ref().map(|r| {
-            r.stop.cancel();
-            r.kind
-        })
-    }
-}
-
-impl Server {
-    /// Takes the job slot for a job of `kind`, or the 409 that names the job running.
-    pub fn claim_slot(self: &Arc<Server>, kind: &'static str) -> Result<Slot, ApiError> {
-        self.try_claim(kind).map_err(|(e, _)| e)
-    }
-
-    /// As [`Server::claim_slot`], but a job that was told to stop and is winding down (a page
-    /// that cancelled one run and starts the next) is given a moment to finish first.
-    pub async fn claim_slot_soon(self: &Arc<Server>, kind: &'static str) -> Result<Slot, ApiError> {
-        let started = Instant::now();
-        loop {
-            match self.try_claim(kind) {
-                Ok(slot) => return Ok(slot),
-                Err((_, true)) if started.elapsed() < WIND_DOWN => tokio::time::sleep(Duration::from_millis(10)).await,
-                Err((e, _)) => return Err(e),
-            }
-        }
-    }
-
-    /// The slot, or the 409 and whether the job running is stopping.
-    fn try_claim(self: &Arc<Server>, kind: &'static str) -> Result<Slot, (ApiError, bool)> {
-        let mut running = self.jobs.running.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(r) = &*running {
-            let stopping = r.stop.is_set();
-            let e = ApiError::new(
-                StatusCode::CONFLICT,
-                format!(
-                    "another long job is running ({}, {:.0} s so far): one runs at a time; wait for it or cancel it",
-                    r.kind,
-                    r.started.elapsed().as_secs_f64()
-                ),
-            );
-            return Err((e, stopping));
-        }
-        let stop = Stop::default();
-        *running = Some(Running { kind, started: Instant::now(), stop: stop.clone() });
-        Ok(Slot { jobs: Arc::clone(self), stop })
-    }
-}
-
-/// What a job's code talks to: events out, the stop flag and node counter in.
-pub struct Job {
-    tx: mpsc::Sender<Result<Event, Infallible>>,
-    pub stop: Stop,
-}
-
-impl Job {
-    /// Sends event `name` with `data`; false (and the job told to stop) when the client is gone.
-    pub fn send(&self, name: &str, data: Value) -> bool {
-        let event = Event::default().event(name).data(data.to_string());
-        if self.tx.blocking_send(Ok(event)).is_err() {
-            self.stop.cancel();
-            return false;
-        }
-        true
-    }
-}
-
-/// A job's event stream; dropped (the client went away), it stops the job.
-struct Guarded {
-    inner: ReceiverStream<Result<Event, Infallible>>,
-    stop: Stop,
-}
-
-impl Stream for Guarded {
-    type Item = Result<Event, Infallible>;
-
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        Pin::new(&mut self.inner).poll_next(cx)
-    }
-}
-
-impl Drop for Guarded {
-    fn drop(&mut self) {
-        self.stop.cancel();
-    }
-}
-
-/// Starts `work` on a thread of its own holding `slot`, and answers with its event stream:
-/// `progress` four times a second, what `work` sends, then `done` or `error`.
-pub fn stream(slot: Slot, work: impl FnOnce(&Job) -> Result<(), Error> + Send + 'static) -> Response {
-    let (tx, rx) = mpsc::channel(64);
-    let job = Job { tx, stop: slot.stop.clone() };
-    let guarded = Guarded { inner: ReceiverStream::new(rx), stop: slot.stop.clone() };
-    std::thread::spawn(move || {
-        let _slot = slot;
-        let started = Instant::now();
-        let finished = Arc::new(AtomicBool::new(false));
-        let ticker = {
-            let (tx, watch, finished) = (job.tx.clone(), Arc::clone(&job.stop.watch), Arc::clone(&finished));
-            std::thread::spawn(move || {
-                while !finished.load(Ordering::Relaxed) {
-                    std::thread::sleep(PROGRESS_EVERY);
-                    let data = json!({"generated": watch.generated(), "seconds": started.elapsed().as_secs_f64()});
-                    if tx.blocking_send(Ok(Event::default().event("progress").data(data.to_string()))).is_err() {
-                        watch.cancel();
-                        break;
-                    }
-                }
-            })
-        };
-        let result = work(&job);
-        finished.store(true, Ordering::Relaxed);
-        let _ = ticker.join();
-        match result {
-            Ok(()) => job.send("done", json!({"cancelled": job.stop.is_set()})),
-            Err(Error::Cancelled { .. } | Error::BuildCancelled { .. }) => job.send("done", json!({"cancelled": true})),
-            Err(e) => job.send("error", json!({"error": e.to_string()})),
-        };
-    });
-    Sse::new(guarded).keep_alive(KeepAlive::new().interval(Duration::from_secs(5))).into_response()
-}
-
-/// `POST /api/jobs/cancel`.
-pub async fn cancel(State(server): State<Arc<Server>>) -> Json<Value> {
-    Json(json!({"cancelled": server.jobs.cancel()}))
+/// `POST /api/jobs/cancel`: cancels the calling client's job, running or waiting.
+pub async fn cancel(State(server): State<Arc<Server>>, client: ClientId) -> Json<Value> {
+    Json(json!({"cancelled": server.jobs.cancel(&client)}))
 }
 
 /// The guide of a search job: the heuristic named, else pattern tables where the space's searches
@@ -254,7 +65,11 @@ pub struct SolveReq {
 }
 
 /// `POST /api/jobs/solve`.
-pub async fn solve(State(server): State<Arc<Server>>, JsonBody(req): JsonBody<SolveReq>) -> Result<Response, ApiError> {
+pub async fn solve(
+    State(server): State<Arc<Server>>,
+    client: ClientId,
+    JsonBody(req): JsonBody<SolveReq>,
+) -> Result<Response, ApiError> {
     let s = Arc::clone(&server);
     let (shape, goal, value) = (req.shape.clone(), req.goal.clone(), req.board.clone());
     let (space, board) =
@@ -264,17 +79,17 @@ pub async fn solve(State(server): State<Arc<Server>>, JsonBody(req): JsonBody<So
     if !board.is_solvable_to(&space.goal_board) {
         return Err(unreachable(&space, &board, ""));
     }
-    let slot = server.claim_slot_soon("solve").await?;
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_sub(1).max(1);
     let heuristic = req.heuristic;
-    Ok(stream(slot, move |job| {
+    let max_bytes = server.job_bytes;
+    stream(&server, &client, "solve", move |job| {
         let guide = guide(&space, heuristic.as_deref())?;
         let options = Options {
             algorithm,
             max_nodes: None,
-            max_bytes: Some(slidetable::solver::default_max_memory()),
+            max_bytes: Some(max_bytes),
             order: ChildOrder::ByEstimate,
-            threads,
+            // one core per job: the others answer lookups and run the other jobs
+            threads: 1,
             watch: Some(Arc::clone(&job.stop.watch)),
             prune: None,
             checkpoint: None,
@@ -290,7 +105,7 @@ pub async fn solve(State(server): State<Arc<Server>>, JsonBody(req): JsonBody<So
                    "algorithm": algorithm.name(), "optimal": algorithm.proves_optimal(&guide)}),
         );
         Ok(())
-    }))
+    })
 }
 
 /// One run of a comparison.
@@ -356,6 +171,7 @@ fn check_run(space: &Space, run: &RunReq) -> Result<Run, Error> {
 /// `POST /api/jobs/compare`.
 pub async fn compare(
     State(server): State<Arc<Server>>,
+    client: ClientId,
     JsonBody(req): JsonBody<CompareReq>,
 ) -> Result<Response, ApiError> {
     let s = Arc::clone(&server);
@@ -373,15 +189,15 @@ pub async fn compare(
         return Err(unreachable(&space, &board, ""));
     }
     let runs: Vec<Run> = req.runs.iter().map(|r| check_run(&space, r)).collect::<Result<_, _>>()?;
-    let slot = server.claim_slot_soon("compare").await?;
-    Ok(stream(slot, move |job| {
+    let max_bytes = server.job_bytes;
+    stream(&server, &client, "compare", move |job| {
         let optimum = space.table.as_ref().and_then(|t| t.distance(&board).ok().flatten()).map(u32::from);
         for (i, run) in runs.iter().enumerate() {
             if job.stop.is_set() {
                 return Err(Error::Cancelled { generated: job.stop.watch.generated() });
             }
             let started = Instant::now();
-            let result = one_run(&space, &board, run, limit, job);
+            let result = one_run(&space, &board, run, limit, max_bytes, job);
             let seconds = started.elapsed().as_secs_f64();
             let mut row = json!({"index": i, "label": run.label, "algorithm": run.algorithm.name(),
                 "heuristic": run.heuristic, "optimal_length": optimum, "seconds": seconds,
@@ -402,11 +218,18 @@ pub async fn compare(
             }
         }
         Ok(())
-    }))
+    })
 }
 
 /// One run: (generated, expanded, length).
-fn one_run(space: &Space, board: &Board, run: &Run, limit: u64, job: &Job) -> Result<(u64, u64, u32), Error> {
+fn one_run(
+    space: &Space,
+    board: &Board,
+    run: &Run,
+    limit: u64,
+    max_bytes: u64,
+    job: &Job,
+) -> Result<(u64, u64, u32), Error> {
     if run.ids {
         let counting = Counting { parent_move: false, start: true, ties: Ties::LargerG };
         let count = textbook::ids(board, &space.goal_board, counting, limit).ok_or_else(|| Error::SearchLimit {
@@ -421,7 +244,7 @@ fn one_run(space: &Space, board: &Board, run: &Run, limit: u64, job: &Job) -> Re
     let options = Options {
         algorithm: run.algorithm,
         max_nodes: Some(limit),
-        max_bytes: Some(slidetable::solver::default_max_memory()),
+        max_bytes: Some(max_bytes),
         order: ChildOrder::ByEstimate,
         threads: 1,
         watch: Some(Arc::clone(&job.stop.watch)),
@@ -446,6 +269,7 @@ pub struct ExperimentReq {
 /// `POST /api/jobs/experiment`.
 pub async fn experiment(
     State(server): State<Arc<Server>>,
+    client: ClientId,
     JsonBody(req): JsonBody<ExperimentReq>,
 ) -> Result<Response, ApiError> {
     let name = req.preset.as_deref().unwrap_or("rn");
@@ -464,10 +288,9 @@ pub async fn experiment(
     }
     let seed = req.seed.unwrap_or(1);
     let s = Arc::clone(&server);
-    let space = super::api::blocking(move || Ok(s.spaces.get(slidetable::Shape::EIGHT, &preset.goal())?)).await?;
+    let space = super::api::blocking(move || s.spaces.get(slidetable::Shape::EIGHT, &preset.goal())).await?;
     let plan = preset.plan(depths.iter().map(|&d| d as u8).collect(), count, seed);
-    let slot = server.claim_slot_soon("experiment").await?;
-    Ok(stream(slot, move |job| {
+    stream(&server, &client, "experiment", move |job| {
         let table = space.table()?;
         let labels: Vec<String> = plan.columns.iter().map(|c| c.label()).collect();
         job.send(
@@ -495,5 +318,5 @@ pub async fn experiment(
             job.send("row", json!({"depth": row.depth, "problems": row.problems, "cells": cells}));
         })?;
         Ok(())
-    }))
+    })
 }

@@ -2,24 +2,27 @@
 //!
 //! `mod.rs` parses the arguments, binds the socket and runs the server on a tokio runtime of its
 //! own (the rest of the CLI stays synchronous); `http.rs` is what every request goes through
-//! (Host check, JSON bodies, errors, security headers); `api.rs` the lookups; `jobs.rs` the long
-//! jobs streamed as server-sent events; `space.rs` what the server knows of each board shape and
-//! goal; `assets.rs` the page's files, embedded (`page/`). The API is documented in
-//! `docs/SERVE.md`.
+//! (Host check, client id, JSON bodies, errors, security headers); `api.rs` the lookups; `jobs.rs`
+//! the long jobs' handlers, streamed as server-sent events, and `queue.rs` their scheduler (one
+//! job per client, `--jobs` at once, the rest in turn); `space.rs` what the server knows of each
+//! board shape and goal; `assets.rs` the page's files, embedded (`page/`). The API is documented
+//! in `docs/SERVE.md`.
 
 pub mod api;
 pub mod assets;
+pub mod heatmap;
 pub mod http;
 pub mod jobs;
+pub mod queue;
 pub mod space;
 #[cfg(test)]
 mod tests;
 
-use std::collections::HashMap;
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
+use std::num::NonZeroUsize;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use axum::http::{header, HeaderValue};
@@ -27,11 +30,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{middleware, Router};
 use clap::Args;
-use serde_json::Value;
-use slidetable::{Goal, Shape};
 use tower_http::compression::CompressionLayer;
 
-use self::jobs::Jobs;
+use self::heatmap::HEATMAP_QUICK_STATES;
+use self::queue::Jobs;
 use self::space::Spaces;
 
 pub const LONG_ABOUT: &str = "\
@@ -54,17 +56,24 @@ holds (up to 12 cells; 4x4 and 5x5 through pattern tables and search):
 
 The server listens on 127.0.0.1 only (give --host to listen elsewhere: --host 0.0.0.0 lets other
 machines open it by this machine's address). It refuses requests whose Host header is neither its
-own nor an IP address (against DNS rebinding), takes JSON bodies of at most 64 KiB, and runs one
-long job (a big solve, a comparison, the experiment) at a time. The first line it prints is
+own nor an IP address (against DNS rebinding), and takes JSON bodies of at most 64 KiB. Long jobs
+(a big solve, a comparison, the experiment, a big heat map) are kept per client (the page's
+X-Slidetable-Client header; a client's new job replaces its old one): --jobs of them run at once
+(one per core by default), each on one thread at a low priority so that lookups stay quick, and
+the others wait their turn, first come, first served. The first line it prints is
 `listening on http://127.0.0.1:PORT`; --port 0 picks a free port. Ctrl-C stops it.
 
 Tables are looked for in --dir under the names `table build` gives them: perfect tables, else
 built in memory at first use (up to 2 s and 240 MB for 3x4), and pattern tables for 4x4 and 5x5
-(for 4x4, 6-6-3 is built there at first use when none is found, in about 2 s). The API is described in docs/SERVE.md.
+(for 4x4, 6-6-3 is built there at first use when none is found, in about 2 s). What the server
+keeps (tables, built or mapped, and heat maps) stays within --max-memory (1G by default): past
+it, what was used least recently is let go, and built again when asked for. The API is described
+in docs/SERVE.md.
 
 Examples:
   table serve --open
-  table serve --port 8080 --dir tables";
+  table serve --port 8080 --dir tables
+  table serve --host 0.0.0.0 --jobs 2       # a classroom: students open http://THIS-MACHINE:8226";
 
 /// Arguments of `table serve`.
 #[derive(Args, Debug)]
@@ -84,6 +93,50 @@ pub struct ServeArgs {
     /// Where tables are looked for (perfect tables and pattern tables), and 4x4 pattern tables saved.
     #[arg(long, default_value = ".")]
     pub dir: PathBuf,
+
+    /// Long jobs (solves, comparisons, experiments, big heat maps) run at once, one thread each;
+    /// the others wait their turn. [default: the number of cores]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    pub jobs: Option<u16>,
+
+    /// The memory the server keeps tables and heat maps in (like 512M, 2G): past it, those used
+    /// least recently are let go (and built again when asked for). A job's search gets at most
+    /// this divided by --jobs. [default: 1G, or half the machine's memory when that is less]
+    #[arg(long, value_name = "SIZE", value_parser = super::solve::parse_size)]
+    pub max_memory: Option<u64>,
+}
+
+/// How a server is set up.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Where tables are looked for, and 4x4 pattern tables saved.
+    pub dir: PathBuf,
+    /// Long jobs run at once.
+    pub jobs: usize,
+    /// The bytes of tables and heat maps kept at most.
+    pub max_memory: u64,
+    /// States past which a heat map is a long job.
+    pub heatmap_quick_states: u64,
+}
+
+impl Config {
+    /// Tables in `dir`, a job per core, [`default_max_memory`].
+    pub fn new(dir: PathBuf) -> Config {
+        Config { dir, jobs: cores(), max_memory: default_max_memory(), heatmap_quick_states: HEATMAP_QUICK_STATES }
+    }
+}
+
+/// The memory budget when none is given: 1 GiB (every board's table kept at once, the two 12-cell
+/// ones of 240 MB each among them, with room to spare), or half the machine's memory when that is
+/// less.
+pub fn default_max_memory() -> u64 {
+    let half = slidetable::solver::physical_memory().map_or(u64::MAX, |m| m / 2);
+    (1u64 << 30).min(half)
+}
+
+/// The cores this process may use.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, NonZeroUsize::get)
 }
 
 /// What every request shares.
@@ -92,15 +145,17 @@ pub struct Server {
     pub hosts: Vec<String>,
     /// The shapes and goals asked about so far.
     pub spaces: Spaces,
-    /// The long job now running.
-    pub jobs: Jobs,
-    /// Heat maps computed so far, by shape, goal and heuristic.
-    pub heatmaps: Mutex<HashMap<(Shape, Goal, String), Value>>,
+    /// The long jobs running and waiting.
+    pub jobs: Arc<Jobs>,
+    /// The most bytes one job's search may hold: the budget shared among the job slots.
+    pub job_bytes: u64,
+    /// States past which a heat map is a long job.
+    pub heatmap_quick_states: u64,
 }
 
 impl Server {
-    /// A server answering to `addr` (the address it is bound to), with tables from `dir`.
-    pub fn new(addr: SocketAddr, dir: PathBuf) -> Server {
+    /// A server answering to `addr` (the address it is bound to), set up as `config` says.
+    pub fn new(addr: SocketAddr, config: Config) -> Server {
         let port = addr.port();
         let mut hosts = vec![format!("{}:{port}", url_host(addr.ip()))];
         if addr.ip().is_loopback() || addr.ip().is_unspecified() {
@@ -109,7 +164,14 @@ impl Server {
             }
         }
         hosts.dedup();
-        Server { hosts, spaces: Spaces::new(&dir), jobs: Jobs::default(), heatmaps: Mutex::new(HashMap::new()) }
+        let jobs = config.jobs.max(1);
+        Server {
+            hosts,
+            spaces: Spaces::new(&config.dir, config.max_memory),
+            jobs: Jobs::new(jobs),
+            job_bytes: (config.max_memory / jobs as u64).min(slidetable::solver::default_max_memory()),
+            heatmap_quick_states: config.heatmap_quick_states,
+        }
     }
 
     /// Whether a request with this Host header is taken: one of [`Server::hosts`], or any IP
@@ -148,7 +210,7 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/api/scramble", post(api::scramble))
         .route("/api/solve", post(api::solve))
         .route("/api/stats", post(api::stats))
-        .route("/api/heatmap", post(api::heatmap))
+        .route("/api/heatmap", post(heatmap::heatmap))
         .route("/api/heatmap/example", post(api::heatmap_example))
         .route("/api/astar", post(api::astar))
         .route("/api/jobs/solve", post(jobs::solve))
@@ -158,6 +220,7 @@ pub fn router(server: Arc<Server>) -> Router {
     page.merge(api)
         .fallback(http::not_found)
         .layer(CompressionLayer::new())
+        .layer(middleware::from_fn(http::check_client))
         .layer(middleware::from_fn(http::headers))
         .layer(middleware::from_fn_with_state(Arc::clone(&server), http::check_host))
         .with_state(server)
@@ -183,7 +246,14 @@ pub fn run(args: ServeArgs) -> Result<()> {
     let listener = std::net::TcpListener::bind(addr).with_context(|| format!("listening on {addr}"))?;
     listener.set_nonblocking(true).context("setting up the socket")?;
     let bound = listener.local_addr().context("reading the socket's address")?;
-    let server = Arc::new(Server::new(bound, args.dir.clone()));
+    let mut config = Config::new(args.dir.clone());
+    if let Some(jobs) = args.jobs {
+        config.jobs = jobs.into();
+    }
+    if let Some(bytes) = args.max_memory {
+        config.max_memory = bytes;
+    }
+    let server = Arc::new(Server::new(bound, config));
     let url = format!("http://{}/", server.hosts[0]);
     {
         let mut out = std::io::stdout().lock();
@@ -205,7 +275,7 @@ pub fn run(args: ServeArgs) -> Result<()> {
             .with_graceful_shutdown(async move {
                 let _ = tokio::signal::ctrl_c().await;
                 // a streaming job would hold its connection open: stop it, so its stream ends
-                stopping.jobs.cancel();
+                stopping.jobs.cancel_all();
             })
             .await
             .context("serving")

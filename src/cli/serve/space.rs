@@ -1,17 +1,25 @@
 //! One board shape and goal as the server knows it: where its exact distances come from (a
 //! perfect table, or IDA* with pattern tables), its estimates, and the pattern tables the `pdb`
 //! heuristic uses. Made once per shape and goal, on first use, and kept.
+//!
+//! What is built on the spot (a 12-cell table in memory, 4x4 pattern tables, the `pdb` tables of
+//! small boards) is built on a rayon pool of its own, of half the cores at the jobs' low priority,
+//! so that a first visit to 3x4 or 4x4 never takes every core from the lookups.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
+use axum::http::StatusCode;
 use slidetable::game::{Oracle, SearchOracle};
 use slidetable::heuristic::pdb::{Partition, PatternSet};
 use slidetable::heuristic::Estimator;
 use slidetable::search::Guide;
 use slidetable::solver::{self, default_table_name, HeuristicKind, Load, TableBytes};
+use slidetable::table::format::PAYLOAD_OFFSET;
 use slidetable::{Board, Error, Goal, Shape, Table};
+
+use super::http::ApiError;
 
 /// The largest board the server plays: 5x5.
 pub const MAX_CELLS: usize = 25;
@@ -36,6 +44,7 @@ pub struct Space {
     /// The pattern tables of the `pdb` heuristic: loaded or built on first use.
     patterns: OnceLock<Result<PatternSet, String>>,
     dir: PathBuf,
+    builder: Builder,
 }
 
 impl Space {
@@ -88,8 +97,10 @@ impl Space {
                     None => Partition::parse(&self.goal_board, solver::default_partition(self.shape))
                         .map_err(|e| e.to_string())?,
                 };
-                solver::load_patterns(&self.goal, &self.goal_board, &partition, &self.dir, Load::default(), |_| {})
-                    .map_err(|e| e.to_string())
+                self.builder.run(|| {
+                    solver::load_patterns(&self.goal, &self.goal_board, &partition, &self.dir, Load::default(), |_| {})
+                        .map_err(|e| e.to_string())
+                })
             })
             .as_ref()
             .map_err(Clone::clone)
@@ -127,21 +138,155 @@ impl Space {
     }
 }
 
+impl Space {
+    /// The bytes this space keeps: its perfect table (built in memory, or the whole file mapped:
+    /// the pages a lookup touches stay resident, so a mapped table counts as much as a built one)
+    /// and its pattern tables.
+    pub fn bytes(&self) -> u64 {
+        let set = |s: &PatternSet| s.tables().iter().map(|t| t.entries().len() as u64).sum::<u64>();
+        let table = self.table.as_ref().map_or(0, |t| t.as_bytes().len() as u64);
+        let searched = match self.oracle.as_ref().and_then(|o| o.guide()) {
+            Some(Guide::Patterns(s)) => set(s),
+            _ => 0,
+        };
+        let pdb = match self.patterns.get() {
+            Some(Ok(s)) => set(s),
+            _ => 0,
+        };
+        table + searched + pdb
+    }
+}
+
 /// An estimate as a function of a board's cells, row by row.
 pub type Estimate<'a> = Box<dyn Fn(&[u16]) -> u32 + Sync + 'a>;
 
-/// Every [`Space`] made so far, by shape and goal.
+/// Where tables are built on the spot: a rayon pool of half the cores, at the jobs' low priority
+/// (the global pool when one cannot be made).
+#[derive(Clone)]
+pub struct Builder(Option<Arc<rayon::ThreadPool>>);
+
+impl Builder {
+    /// A pool of half the cores (at least one).
+    pub fn new() -> Builder {
+        Builder(super::queue::low_priority_pool(super::cores() / 2, "build").map(Arc::new))
+    }
+
+    /// Runs `work` with its parallel parts on the pool.
+    pub fn run<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
+        match &self.0 {
+            Some(pool) => pool.install(work),
+            None => work(),
+        }
+    }
+}
+
+impl Default for Builder {
+    fn default() -> Builder {
+        Builder::new()
+    }
+}
+
+/// A heat map's key: shape, goal and heuristic.
+pub type HeatKey = (Shape, Goal, String);
+
+/// What the server keeps, within a memory budget: every [`Space`] made (its perfect table, built
+/// in memory or memory-mapped, and its pattern tables) and the heat maps computed. Past the budget
+/// the least recently used go (a space a job or a request still holds lives on until it lets go:
+/// only the server's reference is dropped, and the space is taken back if asked for meanwhile).
 pub struct Spaces {
     dir: PathBuf,
-    made: Mutex<HashMap<(Shape, Goal), Arc<Space>>>,
+    builder: Builder,
+    budget: u64,
+    kept: Mutex<Kept>,
     /// Held while a space is made, so that two requests never build the same table twice.
     making: Mutex<()>,
 }
 
+#[derive(Default)]
+struct Kept {
+    /// Ticks up at each use: the smallest `used` is the least recently used.
+    clock: u64,
+    spaces: HashMap<(Shape, Goal), Held<Arc<Space>>>,
+    heatmaps: HashMap<HeatKey, Held<Arc<str>>>,
+    /// Spaces let go past the budget that some job or request may still hold.
+    evicted: Vec<std::sync::Weak<Space>>,
+    /// Spaces made so far (each build counts, a rebuild after an eviction too).
+    made: u64,
+}
+
+struct Held<T> {
+    value: T,
+    used: u64,
+}
+
+/// What was let go, dropped once the lock is released (freeing a 240 MB table takes a moment).
+type Dropped = Vec<Arc<Space>>;
+
+impl Kept {
+    fn tick(&mut self) -> u64 {
+        self.clock += 1;
+        self.clock
+    }
+
+    /// The bytes kept.
+    fn used(&self) -> u64 {
+        let spaces: u64 = self.spaces.values().map(|h| h.value.bytes()).sum();
+        spaces + self.heatmaps.values().map(|h| h.value.len() as u64).sum::<u64>()
+    }
+
+    /// Lets go of the least recently used spaces and heat maps until at most `limit` bytes are
+    /// kept (`keep`, the space just made or asked for, last of all).
+    fn trim(&mut self, limit: u64, keep: Option<&(Shape, Goal)>, dropped: &mut Dropped) {
+        self.evicted.retain(|w| w.strong_count() > 0);
+        let mut used = self.used();
+        while used > limit {
+            let space = self.spaces.iter().filter(|(k, _)| Some(*k) != keep).min_by_key(|(_, h)| h.used);
+            let heatmap = self.heatmaps.iter().min_by_key(|(_, h)| h.used);
+            match (space, heatmap) {
+                (Some((k, s)), h) if h.is_none_or(|(_, h)| s.used < h.used) => {
+                    let k = k.clone();
+                    if let Some(h) = self.spaces.remove(&k) {
+                        used -= h.value.bytes();
+                        self.evicted.push(Arc::downgrade(&h.value));
+                        dropped.push(h.value);
+                    }
+                }
+                (_, Some((k, _))) => {
+                    let k = k.clone();
+                    if let Some(h) = self.heatmaps.remove(&k) {
+                        used -= h.value.len() as u64;
+                    }
+                }
+                (_, None) => break,
+            }
+        }
+    }
+}
+
+/// `bytes` in the units people read (`240 MB`, `1.0 GiB`).
+pub fn show_bytes(bytes: u64) -> String {
+    match bytes {
+        b if b >= 1 << 30 => format!("{:.1} GiB", b as f64 / (1u64 << 30) as f64),
+        b if b >= 1 << 20 => format!("{:.0} MiB", b as f64 / (1u64 << 20) as f64),
+        b if b >= 1 << 10 => format!("{:.0} KiB", b as f64 / (1u64 << 10) as f64),
+        b => format!("{b} bytes"),
+    }
+}
+
 impl Spaces {
-    /// No space made yet; tables are looked for in `dir`.
-    pub fn new(dir: &Path) -> Spaces {
-        Spaces { dir: dir.to_path_buf(), made: Mutex::new(HashMap::new()), making: Mutex::new(()) }
+    /// No space made yet; tables are looked for in `dir`; at most `budget` bytes kept.
+    pub fn new(dir: &Path, budget: u64) -> Spaces {
+        Spaces {
+            dir: dir.to_path_buf(),
+            builder: Builder::new(),
+            budget,
+            kept: Mutex::new(Kept::default()),
+            making: Mutex::new(()),
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.kept.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// The directory tables are looked for in.
@@ -149,24 +294,138 @@ impl Spaces {
         &self.dir
     }
 
-    /// The space of `shape` and `goal` if it was made already (no waiting).
+    /// The space of `shape` and `goal` if it is kept now (no waiting, and no use recorded).
     pub fn ready(&self, shape: Shape, goal: &Goal) -> Option<Arc<Space>> {
-        self.made.lock().unwrap_or_else(|e| e.into_inner()).get(&(shape, goal.clone())).cloned()
+        self.lock().spaces.get(&(shape, goal.clone())).map(|h| Arc::clone(&h.value))
     }
 
-    /// The space of `shape` and `goal`, made now if it is not yet (building a table, up to two
-    /// seconds, or loading pattern tables: call it off the async threads).
-    pub fn get(&self, shape: Shape, goal: &Goal) -> Result<Arc<Space>, Error> {
-        if let Some(s) = self.ready(shape, goal) {
+    /// The space of `shape` and `goal`, made now if it is not kept (building a table, a few
+    /// seconds, or loading pattern tables: call it off the async threads). Spaces and heat maps
+    /// used least recently are let go to make room.
+    ///
+    /// # Errors
+    /// A 503 for a space larger than the whole budget; those of making it.
+    pub fn get(&self, shape: Shape, goal: &Goal) -> Result<Arc<Space>, ApiError> {
+        let key = (shape, goal.clone());
+        if let Some(s) = self.kept_now(&key) {
             return Ok(s);
         }
         let _making = self.making.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(s) = self.ready(shape, goal) {
+        if let Some(s) = self.kept_now(&key) {
             return Ok(s);
         }
-        let space = Arc::new(self.make(shape, goal)?);
-        self.made.lock().unwrap_or_else(|e| e.into_inner()).insert((shape, goal.clone()), Arc::clone(&space));
+        let mut dropped = Dropped::new();
+        {
+            let mut kept = self.lock();
+            // one let go but still held by a job comes back as it is
+            if let Some(space) =
+                kept.evicted.iter().filter_map(|w| w.upgrade()).find(|s| s.shape == shape && s.goal == *goal)
+            {
+                let used = kept.tick();
+                kept.evicted.retain(|w| !std::ptr::eq(w.as_ptr(), Arc::as_ptr(&space)));
+                kept.spaces.insert(key.clone(), Held { value: Arc::clone(&space), used });
+                kept.trim(self.budget, Some(&key), &mut dropped);
+                drop(kept);
+                drop(dropped);
+                return Ok(space);
+            }
+            let needs = self.table_bytes(shape, goal);
+            self.check_fits(shape, needs)?;
+            kept.trim(self.budget - needs, None, &mut dropped);
+        }
+        drop(dropped);
+        let space = Arc::new(self.builder.run(|| self.make(shape, goal))?);
+        self.check_fits(shape, space.bytes())?;
+        let mut kept = self.lock();
+        let used = kept.tick();
+        kept.made += 1;
+        kept.spaces.insert(key.clone(), Held { value: Arc::clone(&space), used });
+        let mut dropped = Dropped::new();
+        kept.trim(self.budget, Some(&key), &mut dropped);
+        drop(kept);
+        drop(dropped);
         Ok(space)
+    }
+
+    /// The space under `key` if kept, its use recorded, and what grew since (pattern tables
+    /// built on first use) trimmed.
+    fn kept_now(&self, key: &(Shape, Goal)) -> Option<Arc<Space>> {
+        let mut kept = self.lock();
+        let used = kept.tick();
+        let space = kept.spaces.get_mut(key).map(|h| {
+            h.used = used;
+            Arc::clone(&h.value)
+        })?;
+        let mut dropped = Dropped::new();
+        kept.trim(self.budget, Some(key), &mut dropped);
+        drop(kept);
+        drop(dropped);
+        Some(space)
+    }
+
+    /// The 503 for a space of `bytes` larger than the whole budget.
+    fn check_fits(&self, shape: Shape, bytes: u64) -> Result<(), ApiError> {
+        if bytes <= self.budget {
+            return Ok(());
+        }
+        Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            format!(
+                "the {shape} board's tables take {}, more than this server's memory budget of {}: \
+                 restart it with a larger --max-memory",
+                show_bytes(bytes),
+                show_bytes(self.budget)
+            ),
+        ))
+    }
+
+    /// The bytes of the perfect table a space of `shape` and `goal` would keep (the file's length,
+    /// or the table built in memory); 0 for boards without one.
+    fn table_bytes(&self, shape: Shape, goal: &Goal) -> u64 {
+        if shape.cells() > 12 {
+            return 0;
+        }
+        match std::fs::metadata(self.dir.join(default_table_name(shape, goal))) {
+            Ok(m) => m.len(),
+            Err(_) => PAYLOAD_OFFSET as u64 + (1..=shape.cells() as u64).product::<u64>() / 2,
+        }
+    }
+
+    /// The heat map kept under `key`, its use recorded.
+    pub fn heatmap(&self, key: &HeatKey) -> Option<Arc<str>> {
+        let mut kept = self.lock();
+        let used = kept.tick();
+        kept.heatmaps.get_mut(key).map(|h| {
+            h.used = used;
+            Arc::clone(&h.value)
+        })
+    }
+
+    /// Keeps a heat map (its JSON text), within the budget.
+    pub fn keep_heatmap(&self, key: HeatKey, text: Arc<str>) {
+        let mut kept = self.lock();
+        let used = kept.tick();
+        kept.heatmaps.insert(key, Held { value: text, used });
+        let mut dropped = Dropped::new();
+        kept.trim(self.budget, None, &mut dropped);
+        drop(kept);
+        drop(dropped);
+    }
+
+    /// For `GET /api/info`: `{"used": bytes, "budget": bytes, "evicted_in_use": bytes, "spaces":
+    /// n, "heatmaps": n, "built": n}`: what is kept, the budget, what was let go but is still held
+    /// by a job or a request, the spaces and heat maps kept, and the spaces made so far (a space
+    /// made again after it was let go counts again).
+    pub fn memory(&self) -> serde_json::Value {
+        let mut kept = self.lock();
+        let mut dropped = Dropped::new();
+        kept.trim(self.budget, None, &mut dropped);
+        let in_use: u64 = kept.evicted.iter().filter_map(|w| w.upgrade()).map(|s| s.bytes()).sum();
+        let answer = serde_json::json!({"used": kept.used(), "budget": self.budget, "evicted_in_use": in_use,
+            "spaces": kept.spaces.len(), "heatmaps": kept.heatmaps.len(), "built": kept.made});
+        drop(kept);
+        drop(dropped);
+        answer
     }
 
     fn make(&self, shape: Shape, goal: &Goal) -> Result<Space, Error> {
@@ -235,6 +494,7 @@ impl Spaces {
             oracle,
             patterns: OnceLock::new(),
             dir: self.dir.clone(),
+            builder: self.builder.clone(),
         })
     }
 }

@@ -12,15 +12,26 @@ use slidetable::heuristic::{Estimator, Heuristic};
 use slidetable::{Board, Dir, Goal, Shape};
 use tower::ServiceExt;
 
-use super::{router, Server};
+use super::{router, Config, Server};
 
 const HOST: &str = "127.0.0.1:4000";
 
-fn server() -> Arc<Server> {
-    // tables built on the spot are saved here, away from any left in the temporary directory
+/// Where tables built on the spot are saved, away from any left in the temporary directory.
+fn test_dir() -> std::path::PathBuf {
     let dir = std::env::temp_dir().join(format!("slidetable-serve-tests-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a directory");
-    Arc::new(Server::new(HOST.parse().expect("an address"), dir))
+    dir
+}
+
+fn server() -> Arc<Server> {
+    server_with(|_| {})
+}
+
+/// A server set up as the defaults, changed by `change`.
+fn server_with(change: impl FnOnce(&mut Config)) -> Arc<Server> {
+    let mut config = Config::new(test_dir());
+    change(&mut config);
+    Arc::new(Server::new(HOST.parse().expect("an address"), config))
 }
 
 struct Answer {
@@ -60,6 +71,12 @@ fn post(path: &str, body: &str) -> Request<Body> {
 
 fn get(path: &str) -> Request<Body> {
     Request::builder().uri(path).header(header::HOST, HOST).body(Body::empty()).expect("a request")
+}
+
+/// `req` sent by client `id`.
+fn from(id: &str, mut req: Request<Body>) -> Request<Body> {
+    req.headers_mut().insert("x-slidetable-client", id.parse().expect("a header value"));
+    req
 }
 
 async fn api(server: &Arc<Server>, path: &str, body: Value) -> Answer {
@@ -347,36 +364,101 @@ async fn astar_step_by_step_finds_the_optimum_and_expands_every_must_node() {
     assert!(capped["solution"].is_null());
 }
 
-/// The events of a finished stream: (name, data).
-fn events(body: &[u8]) -> Vec<(String, Value)> {
-    let text = String::from_utf8_lossy(body);
-    let mut out = Vec::new();
-    for block in text.split("\n\n") {
-        let mut name = String::from("message");
-        let mut data = String::new();
-        for line in block.lines() {
-            if let Some(n) = line.strip_prefix("event:") {
-                name = n.trim().to_string();
-            } else if let Some(d) = line.strip_prefix("data:") {
-                data.push_str(d.trim());
-            }
-        }
-        if !data.is_empty() {
-            out.push((name, serde_json::from_str(&data).expect("JSON data")));
+/// One event's text block: (name, data), or `None` for a block without data (a keep-alive).
+fn event(block: &str) -> Option<(String, Value)> {
+    let mut name = String::from("message");
+    let mut data = String::new();
+    for line in block.lines() {
+        if let Some(n) = line.strip_prefix("event:") {
+            name = n.trim().to_string();
+        } else if let Some(d) = line.strip_prefix("data:") {
+            data.push_str(d.trim());
         }
     }
-    out
+    (!data.is_empty()).then(|| (name, serde_json::from_str(&data).expect("JSON data")))
+}
+
+/// The events of a finished stream: (name, data).
+fn events(body: &[u8]) -> Vec<(String, Value)> {
+    String::from_utf8_lossy(body).split("\n\n").filter_map(event).collect()
+}
+
+/// A job's stream read as it comes.
+struct Stream {
+    body: Body,
+    text: String,
+}
+
+impl Stream {
+    /// Sends `req`, which must start a job.
+    async fn open(server: &Arc<Server>, req: Request<Body>) -> Stream {
+        let res = router(Arc::clone(server)).oneshot(req).await.expect("an answer");
+        let status = res.status();
+        let body = res.into_body();
+        if status != StatusCode::OK {
+            let text = body.collect().await.expect("a body").to_bytes();
+            panic!("{status}: {}", String::from_utf8_lossy(&text));
+        }
+        Stream { body, text: String::new() }
+    }
+
+    /// The next event, or `None` once the stream ends. (The minute's limit only turns a hang
+    /// into a failure: every event awaited here is sent by the server without any timing.)
+    async fn next(&mut self) -> Option<(String, Value)> {
+        loop {
+            while let Some(i) = self.text.find("\n\n") {
+                let block: String = self.text.drain(..i + 2).collect();
+                if let Some(e) = event(&block) {
+                    return Some(e);
+                }
+            }
+            let frame = tokio::time::timeout(Duration::from_secs(60), self.body.frame())
+                .await
+                .expect("an event within a minute")?
+                .expect("a frame");
+            if let Ok(data) = frame.into_data() {
+                self.text.push_str(&String::from_utf8_lossy(&data));
+            }
+        }
+    }
+
+    /// The next event that is not `progress`.
+    async fn next_news(&mut self) -> Option<(String, Value)> {
+        loop {
+            match self.next().await {
+                Some((name, _)) if name == "progress" => continue,
+                other => return other,
+            }
+        }
+    }
+
+    /// Reads up to the first event named `name` (skipping `progress`), and returns its data.
+    async fn until(&mut self, name: &str) -> Value {
+        loop {
+            match self.next_news().await {
+                Some((n, data)) if n == name => return data,
+                Some(_) => continue,
+                None => panic!("the stream ended before `{name}`"),
+            }
+        }
+    }
+}
+
+/// An experiment that runs for minutes (IDS on deep boards): a job that lasts until cancelled.
+fn long_job() -> String {
+    json!({"depths": [20, 22, 24], "count": 10000, "seed": 1}).to_string()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn jobs_stream_rows_and_only_one_runs_at_a_time() {
+async fn jobs_stream_rows() {
     let s = server();
     let a = api(&s, "/api/jobs/experiment", json!({"depths": [2, 4, 6], "count": 5, "seed": 3})).await;
     assert_eq!(a.status, StatusCode::OK);
     assert!(a.headers[header::CONTENT_TYPE].to_str().expect("ascii").starts_with("text/event-stream"));
     let ev = events(&a.body);
     let names: Vec<&str> = ev.iter().map(|e| e.0.as_str()).filter(|n| *n != "progress").collect();
-    assert_eq!(names, ["start", "row", "row", "row", "done"]);
+    assert_eq!(names, ["started", "start", "row", "row", "row", "done"]);
+    assert!(ev[0].1["waited"].as_f64().is_some());
     let row = &ev.iter().find(|e| e.0 == "row").expect("a row").1;
     assert_eq!(row["depth"], 2);
     let cells = row["cells"].as_array().expect("cells");
@@ -396,54 +478,147 @@ async fn jobs_stream_rows_and_only_one_runs_at_a_time() {
     assert_eq!(runs[1]["length"], 31);
     assert!(runs[2]["length"].as_u64().expect("greedy finds one") >= 31);
     assert!(runs[4]["error"].as_str().expect("IDS gives up at the limit").contains("gave up"));
+    let info = send(&s, get("/api/info")).await.json();
+    assert_eq!(info["job"], Value::Null);
+    assert_eq!(info["jobs"], json!({"running": 0, "queued": 0, "slots": super::cores()}));
+}
 
-    // a job that holds the slot: a second one is refused, naming it
-    let slot = s.claim_slot("experiment").expect("free");
-    let a = api(&s, "/api/jobs/experiment", json!({"depths": [2], "count": 1})).await;
-    assert_eq!(a.status, StatusCode::CONFLICT);
-    assert!(a.error().contains("another long job is running (experiment"));
-    assert_eq!(send(&s, get("/api/info")).await.json()["job"]["kind"], "experiment");
-    assert_eq!(api(&s, "/api/jobs/cancel", json!({})).await.json()["cancelled"], "experiment");
-    assert!(slot.stop().load(std::sync::atomic::Ordering::Relaxed));
-    drop(slot);
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_clients_run_two_jobs_and_cancel_only_their_own() {
+    let s = server_with(|c| c.jobs = 2);
+    let mut a = Stream::open(&s, from("student-a", post("/api/jobs/experiment", &long_job()))).await;
+    let mut b = Stream::open(&s, from("student-b", post("/api/jobs/experiment", &long_job()))).await;
+    // neither refused nor queued: each starts at once
+    assert_eq!(a.next_news().await.expect("an event").0, "started");
+    assert_eq!(b.next_news().await.expect("an event").0, "started");
+    let info = send(&s, from("student-a", get("/api/info"))).await.json();
+    assert_eq!((info["job"]["kind"].as_str(), info["job"]["state"].as_str()), (Some("experiment"), Some("running")));
+    assert_eq!(info["jobs"], json!({"running": 2, "queued": 0, "slots": 2}));
+    // a third client, and the anonymous one, have no job: cancelling touches neither job
+    assert_eq!(send(&s, from("student-c", get("/api/info"))).await.json()["job"], Value::Null);
+    assert_eq!(send(&s, from("student-c", post("/api/jobs/cancel", "{}"))).await.json()["cancelled"], Value::Null);
     assert_eq!(api(&s, "/api/jobs/cancel", json!({})).await.json()["cancelled"], Value::Null);
+    // a cancels its own: b's goes on
+    assert_eq!(send(&s, from("student-a", post("/api/jobs/cancel", "{}"))).await.json()["cancelled"], "experiment");
+    assert_eq!(a.until("done").await["cancelled"], true);
+    assert!(a.next().await.is_none());
+    let info = send(&s, from("student-b", get("/api/info"))).await.json();
+    assert_eq!(info["job"]["state"], "running");
+    assert_eq!(send(&s, from("student-a", get("/api/info"))).await.json()["job"], Value::Null);
+    assert_eq!(send(&s, from("student-b", post("/api/jobs/cancel", "{}"))).await.json()["cancelled"], "experiment");
+    assert_eq!(b.until("done").await["cancelled"], true);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_one_slot_the_others_wait_their_turn_first_come_first_served() {
+    let s = server_with(|c| c.jobs = 1);
+    let mut a = Stream::open(&s, from("student-a", post("/api/jobs/experiment", &long_job()))).await;
+    assert_eq!(a.next_news().await.expect("an event").0, "started");
+    let mut b = Stream::open(&s, from("student-b", post("/api/jobs/experiment", &long_job()))).await;
+    let mut c = Stream::open(&s, from("student-c", post("/api/jobs/experiment", &long_job()))).await;
+    let mut d = Stream::open(&s, from("student-d", post("/api/jobs/experiment", &long_job()))).await;
+    assert_eq!(b.next().await, Some(("queued".into(), json!({"position": 1, "ahead": 0, "running": 1}))));
+    assert_eq!(c.next().await, Some(("queued".into(), json!({"position": 2, "ahead": 1, "running": 1}))));
+    assert_eq!(d.next().await, Some(("queued".into(), json!({"position": 3, "ahead": 2, "running": 1}))));
+    let info = send(&s, from("student-c", get("/api/info"))).await.json();
+    assert_eq!((info["job"]["state"].as_str(), info["job"]["position"].as_u64()), (Some("queued"), Some(2)));
+    assert_eq!(info["jobs"], json!({"running": 1, "queued": 3, "slots": 1}));
+    // b goes away while waiting: it leaves the queue, and those behind it move up
+    drop(b);
+    assert_eq!(c.next().await, Some(("queued".into(), json!({"position": 1, "ahead": 0, "running": 1}))));
+    assert_eq!(d.next().await, Some(("queued".into(), json!({"position": 2, "ahead": 1, "running": 1}))));
+    // d cancels while waiting: its stream ends at once
+    assert_eq!(send(&s, from("student-d", post("/api/jobs/cancel", "{}"))).await.json()["cancelled"], "experiment");
+    assert_eq!(d.next().await, Some(("done".into(), json!({"cancelled": true}))));
+    assert!(d.next().await.is_none());
+    assert_eq!(send(&s, get("/api/info")).await.json()["jobs"], json!({"running": 1, "queued": 1, "slots": 1}));
+    // a's job ends: c gets the slot, having waited
+    assert_eq!(send(&s, from("student-a", post("/api/jobs/cancel", "{}"))).await.json()["cancelled"], "experiment");
+    assert_eq!(a.until("done").await["cancelled"], true);
+    let started = c.next().await.expect("an event");
+    assert_eq!(started.0, "started");
+    assert!(started.1["waited"].as_f64().expect("seconds") > 0.0);
+    assert_eq!(c.until("start").await["preset"], "rn");
+    let info = send(&s, from("student-c", get("/api/info"))).await.json();
+    assert_eq!(info["job"]["state"], "running");
+    assert_eq!(info["jobs"], json!({"running": 1, "queued": 0, "slots": 1}));
+    send(&s, from("student-c", post("/api/jobs/cancel", "{}"))).await;
+    assert_eq!(c.until("done").await["cancelled"], true);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clients_second_job_replaces_its_first() {
+    let s = server_with(|c| c.jobs = 2);
+    let mut first = Stream::open(&s, from("student-a", post("/api/jobs/experiment", &long_job()))).await;
+    assert_eq!(first.next_news().await.expect("an event").0, "started");
+    // no 409: the first is cancelled, the second runs
+    let second = send(&s, from("student-a", post("/api/jobs/experiment", r#"{"depths": [2], "count": 1}"#))).await;
+    assert_eq!(second.status, StatusCode::OK);
+    let names: Vec<String> = events(&second.body).into_iter().map(|e| e.0).filter(|n| n != "progress").collect();
+    assert_eq!(names.first().map(String::as_str), Some("started"));
+    assert_eq!(names.last().map(String::as_str), Some("done"));
+    assert!(names.contains(&"row".to_string()));
+    assert_eq!(first.until("done").await["cancelled"], true);
+    assert_eq!(send(&s, from("student-a", get("/api/info"))).await.json()["job"], Value::Null);
+
+    // a waiting job replaced too: it leaves the queue with `done`, and the new one waits instead
+    let s = server_with(|c| c.jobs = 1);
+    let mut other = Stream::open(&s, from("student-b", post("/api/jobs/experiment", &long_job()))).await;
+    assert_eq!(other.next_news().await.expect("an event").0, "started");
+    let mut waiting = Stream::open(&s, from("student-a", post("/api/jobs/experiment", &long_job()))).await;
+    assert_eq!(waiting.next().await.expect("an event").0, "queued");
+    let mut again = Stream::open(&s, from("student-a", post("/api/jobs/experiment", &long_job()))).await;
+    assert_eq!(waiting.next().await, Some(("done".into(), json!({"cancelled": true}))));
+    assert_eq!(again.next().await, Some(("queued".into(), json!({"position": 1, "ahead": 0, "running": 1}))));
+    assert_eq!(send(&s, get("/api/info")).await.json()["jobs"]["queued"], 1);
+    s.jobs.cancel_all();
+    assert_eq!(other.until("done").await["cancelled"], true);
+    assert_eq!(again.until("done").await["cancelled"], true);
+}
+
+#[tokio::test]
+async fn a_malformed_client_id_is_refused() {
+    let s = server();
+    let long = "x".repeat(65);
+    for bad in ["short", "has spaces in it", "semi;colon-123", long.as_str(), "caf\u{e9}-1234"] {
+        for req in
+            [get("/api/info"), post("/api/position", r#"{"board": "123456780"}"#), post("/api/jobs/cancel", "{}")]
+        {
+            let mut req = req;
+            req.headers_mut()
+                .insert("x-slidetable-client", axum::http::HeaderValue::from_bytes(bad.as_bytes()).expect("a value"));
+            let a = send(&s, req).await;
+            assert_eq!(a.status, StatusCode::BAD_REQUEST, "{bad}");
+            let e = a.error();
+            assert!(e.starts_with("X-Slidetable-Client must be 8 to 64 characters"), "{e}");
+            assert!(!e.contains('\n'));
+        }
+    }
+    let mut twice = get("/api/info");
+    twice.headers_mut().append("x-slidetable-client", "abcdefgh".parse().expect("a value"));
+    twice.headers_mut().append("x-slidetable-client", "ijklmnop".parse().expect("a value"));
+    assert!(send(&s, twice).await.error().contains("more than once"));
+    for good in ["abcdefgh", "A-Za-z0-9_-", &"y".repeat(64)] {
+        assert_eq!(send(&s, from(good, get("/api/info"))).await.status, StatusCode::OK, "{good}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_job_stops_when_its_client_goes_away() {
     let s = server();
-    // IDS on a deep board would run for minutes
-    let res = router(Arc::clone(&s))
-        .oneshot(post("/api/jobs/experiment", &json!({"depths": [20, 22, 24], "count": 10000, "seed": 1}).to_string()))
-        .await
-        .expect("an answer");
-    assert_eq!(res.status(), StatusCode::OK);
-    let mut body = res.into_body();
-    let first = body.frame().await.expect("a frame").expect("data");
-    assert!(first.is_data());
-    assert!(!s.jobs.describe().is_null());
-    drop(body);
+    let mut a = Stream::open(&s, post("/api/jobs/experiment", &long_job())).await;
+    assert_eq!(a.next_news().await.expect("an event").0, "started");
+    assert_eq!(send(&s, get("/api/info")).await.json()["jobs"]["running"], 1);
+    drop(a);
     let start = Instant::now();
-    while !s.jobs.describe().is_null() {
+    while send(&s, get("/api/info")).await.json()["jobs"]["running"] != 0 {
         assert!(start.elapsed() < Duration::from_secs(20), "the job went on after its client left");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     // and the slot is free for the next
     let a = api(&s, "/api/jobs/experiment", json!({"depths": [2], "count": 1})).await;
     assert_eq!(a.status, StatusCode::OK);
-
-    // a job cancelled and the next one started at once: the new one waits for the old to stop
-    let res = router(Arc::clone(&s))
-        .oneshot(post("/api/jobs/experiment", &json!({"depths": [20, 22, 24], "count": 10000}).to_string()))
-        .await
-        .expect("an answer");
-    let mut body = res.into_body();
-    body.frame().await.expect("a frame").expect("data");
-    assert_eq!(api(&s, "/api/jobs/cancel", json!({})).await.json()["cancelled"], "experiment");
-    let a = api(&s, "/api/jobs/experiment", json!({"depths": [2], "count": 1})).await;
-    assert_eq!(a.status, StatusCode::OK, "{}", String::from_utf8_lossy(&a.body));
-    let rest = body.collect().await.expect("the rest").to_bytes();
-    assert!(events(&rest).iter().any(|e| e.0 == "done" && e.1["cancelled"] == true));
+    assert!(events(&a.body).iter().any(|e| e.0 == "done" && e.1["cancelled"] == false));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -469,4 +644,85 @@ async fn boards_without_a_table_are_searched() {
     let sc = api(&s, "/api/scramble", json!({"shape": "4x4", "depth": 30, "seed": 2})).await.json();
     assert!(sc["distance"].is_null());
     assert_eq!(board(&sc["board"]).shape(), Shape::new(4, 4).expect("4x4"));
+}
+
+/// `GET /api/info`'s `memory`.
+async fn memory(s: &Arc<Server>) -> Value {
+    send(s, get("/api/info")).await.json()["memory"].clone()
+}
+
+#[tokio::test]
+async fn past_the_memory_budget_the_least_recently_used_space_goes() {
+    // the 3x3 table takes 4096 + 181,440 bytes, the 2x4 one 4096 + 20,160: room for one, not both
+    let budget = 200_000;
+    let s = server_with(|c| c.max_memory = budget);
+    let stats = |shape: &str| json!({"shape": shape});
+    assert_eq!(api(&s, "/api/stats", stats("3x3")).await.status, StatusCode::OK);
+    let m = memory(&s).await;
+    assert_eq!((m["used"].as_u64(), m["budget"].as_u64(), m["built"].as_u64()), (Some(185_536), Some(budget), Some(1)));
+    assert_eq!(api(&s, "/api/stats", stats("2x4")).await.status, StatusCode::OK);
+    let m = memory(&s).await;
+    assert_eq!((m["used"].as_u64(), m["spaces"].as_u64(), m["built"].as_u64()), (Some(24_256), Some(1), Some(2)));
+    // 3x3 again: it was let go, so it is built again
+    assert_eq!(api(&s, "/api/stats", stats("3x3")).await.json()["states"], 181440);
+    let m = memory(&s).await;
+    assert_eq!((m["used"].as_u64(), m["spaces"].as_u64(), m["built"].as_u64()), (Some(185_536), Some(1), Some(3)));
+
+    // a space a job still holds is let go by the server only, and comes back as it is
+    let held = s.spaces.get(Shape::EIGHT, &Goal::BlankLast).expect("kept");
+    assert_eq!(api(&s, "/api/stats", stats("2x4")).await.status, StatusCode::OK);
+    let m = memory(&s).await;
+    assert_eq!((m["used"].as_u64(), m["evicted_in_use"].as_u64()), (Some(24_256), Some(185_536)));
+    let again = s.spaces.get(Shape::EIGHT, &Goal::BlankLast).expect("kept");
+    assert!(Arc::ptr_eq(&held, &again));
+    let m = memory(&s).await;
+    assert_eq!(
+        (m["used"].as_u64(), m["evicted_in_use"].as_u64(), m["built"].as_u64()),
+        (Some(185_536), Some(0), Some(4))
+    );
+    drop((held, again));
+
+    // a space larger than the whole budget is refused, on one line naming the budget and the flag
+    let s = server_with(|c| c.max_memory = 100_000);
+    let a = api(&s, "/api/position", json!({"board": "1 2 3 4 5 6 7 8 0"})).await;
+    assert_eq!(a.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(
+        a.error(),
+        "the 3x3 board's tables take 181 KiB, more than this server's memory budget of 98 KiB: restart it with a \
+         larger --max-memory"
+    );
+    assert_eq!(
+        api(&s, "/api/position", json!({"board": "1 2 3 4 5 6 0 7", "shape": "2x4"})).await.status,
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn heat_maps_are_let_go_past_the_budget_too() {
+    let names = ["hamming", "manhattan", "linear-conflict"];
+    let map = |name: &str| json!({"heuristic": name, "shape": "2x4"});
+    // each map's size, on a server with room for everything
+    let roomy = server();
+    let mut first = Vec::new();
+    for name in names {
+        let a = api(&roomy, "/api/heatmap", map(name)).await;
+        assert_eq!(a.status, StatusCode::OK);
+        first.push(a.body);
+    }
+    // room for the 2x4 table and the last two maps, not all three
+    let table = 4096 + 20_160;
+    let budget = table + (first[1].len() + first[2].len()) as u64;
+    let s = server_with(|c| c.max_memory = budget);
+    for name in names {
+        api(&s, "/api/heatmap", map(name)).await;
+        assert!(memory(&s).await["used"].as_u64().expect("bytes") <= budget);
+    }
+    let m = memory(&s).await;
+    assert_eq!((m["used"].as_u64(), m["heatmaps"].as_u64(), m["spaces"].as_u64()), (Some(budget), Some(2), Some(1)));
+    // the first, let go, is computed again, the same
+    let a = api(&s, "/api/heatmap", map("hamming")).await;
+    assert_eq!(a.body, first[0]);
+    let m = memory(&s).await;
+    assert_eq!(m["heatmaps"], 2);
+    assert!(m["used"].as_u64().expect("bytes") <= budget);
 }
