@@ -18,12 +18,17 @@ const bin = process.env.TABLE_BIN || join(root, 'target', 'release', 'table');
 const failures = join(root, 'target', 'browser-failures');
 
 let server;
+/** Arguments given to `table serve` beside `--port 0 --dir DIR`: a test file may add some. */
+export const serverArgs = [];
 export let base;
 export let browser;
 
 before(async () => {
+  // the runner may start this hook while the test file is still being read: let it finish, so
+  // the arguments it adds (serverArgs) are in
+  await new Promise((done) => setImmediate(done));
   const dir = mkdtempSync(join(tmpdir(), 'slidetable-browser-'));
-  server = spawn(bin, ['serve', '--port', '0', '--dir', dir], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
+  server = spawn(bin, ['serve', '--port', '0', '--dir', dir, ...serverArgs], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] });
   const first = await new Promise((ok, fail) => {
     const lines = createInterface({ input: server.stdout });
     lines.once('line', ok);
