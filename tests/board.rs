@@ -99,9 +99,7 @@ fn rows_given_with_slashes_must_fit_the_shape() {
     let ragged = board_error("3x3", "1 2 3 / 4 5 / 6 7 8 0");
     assert_eq!(
         ragged,
-        BoardError::Misread(
-            "the rows are ragged: row 1 has 3 tiles and row 2 has 2; every row needs as many".into()
-        )
+        BoardError::Misread("the rows are ragged: row 1 has 3 tiles and row 2 has 2; every row needs as many".into())
     );
     // eight tiles in two rows of four are a 2x4 board, not a 3x3 one short of a tile
     assert_eq!(

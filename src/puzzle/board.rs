@@ -536,7 +536,11 @@ fn check_rows(shape: Shape, text: &str) -> Result<(), Error> {
         let tokens: Vec<&str> = row.split(is_sep).filter(|t| !t.is_empty()).collect();
         match tokens[..] {
             // a row of single digits written together (`123 / 456 / 780`)
-            [one] if shape.cells() <= 10 && one.len() > 1 && one.chars().all(|c| c.is_ascii_digit() || c == '_' || c == '.') => {
+            [one]
+                if shape.cells() <= 10
+                    && one.len() > 1
+                    && one.chars().all(|c| c.is_ascii_digit() || c == '_' || c == '.') =>
+            {
                 one.len()
             }
             _ => tokens.len(),
