@@ -25,7 +25,7 @@ let restored = false;
 const SHOWN = 12;
 const SNAPSHOT = 256;
 const COLOUR = { must: '#1864ab', may: '#b35c00', never: '#5c636a', plain: '#1864ab' };
-const LETTER_STATUS = { n: 'new', b: 'better', w: 'worse', c: 'closed' };
+const LETTER_STATUS = { n: 'new', b: 'better', r: 'reopened', w: 'worse', c: 'closed' };
 
 export function init(a) {
   app = a;
@@ -158,41 +158,38 @@ function pause() {
 // ---- the runs as the page keeps them ----------------------------------------------------------
 
 /**
- * A recorded A* run, from the server's compact answer: per node its parent, move (the blank's,
- * one letter), g, h and h*; per step the node expanded and its children (a range of ids), each
- * child's fate (a letter) and, for a `better` child, the open node it replaced.
+ * A recorded A* run, from the server's compact answer (docs/SERVE.md): per node its parent, move
+ * (the blank's, one letter), g, h, h* and status (what became of it when its parent was
+ * expanded, one letter); per step the node expanded and the end of its children's ids (they
+ * follow the step before's); for each better or reopening path, the node it replaced.
  */
 function astarModel(a0, start, cols) {
   const a = Array.isArray(a0.nodes) ? legacy(a0) : a0;
   const n = a.nodes.g.length;
   const m = {
-    kind: 'astar', answer: a, start, cols, n, cStar: a.c_star, weight: a.weight, heuristic: a.heuristic,
+    kind: 'astar', answer: a, start: a.start || start, cols: a.cols || cols, n, cStar: a.c_star, weight: a.weight,
+    heuristic: a.heuristic, ties: a.ties || 'first-seen',
     parent: Int32Array.from(a.nodes.parent, (p) => (p === null ? -1 : p)),
     move: a.nodes.move, g: Int32Array.from(a.nodes.g), h: Int32Array.from(a.nodes.h),
     hstar: Int32Array.from(a.nodes.hstar, (x) => (x === null ? -1 : x)),
     steps: a.steps.expand.length,
     expand: Int32Array.from(a.steps.expand),
     first: new Int32Array(a.steps.expand.length),
-    count: Int32Array.from(a.steps.count),
-    status: a.steps.status,
+    count: new Int32Array(a.steps.expand.length),
+    status: a.nodes.status,
     replaced: new Int32Array(n).fill(-1),
     solution: a.solution ? a.solution.path : null,
     boards: new Map(),
   };
-  // children of step k are the ids after those of the steps before it
-  let next = 1;
+  // children of step k are the ids after those of the step before, up to its end
   for (let k = 0; k < m.steps; k++) {
-    m.first[k] = next;
-    next += m.count[k];
+    m.first[k] = k === 0 ? 1 : a.steps.end[k - 1];
+    m.count[k] = a.steps.end[k] - m.first[k];
   }
-  (a.steps.replaced || []).forEach((pair) => { m.replaced[pair[0]] = pair[1]; });
+  a.replaced.child.forEach((child, q) => { m.replaced[child] = a.replaced.node[q]; });
   m.expandedAt = new Int32Array(n).fill(-1);
   for (let k = 0; k < m.steps; k++) m.expandedAt[m.expand[k]] = k;
-  m.cls = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    const plain = m.g[i] + m.h[i];
-    m.cls[i] = plain < m.cStar ? 0 : plain === m.cStar ? 1 : 2;
-  }
+  classes(m);
   // the tally of expanded nodes by class after each step
   m.tally = [new Int32Array(m.steps + 1), new Int32Array(m.steps + 1), new Int32Array(m.steps + 1)];
   for (let k = 0; k < m.steps; k++) {
@@ -210,28 +207,46 @@ function astarModel(a0, start, cols) {
   return m;
 }
 
+/** Each node's class against C*: 0 must (g + h < C*), 1 may (=), 2 never (>). */
+function classes(m) {
+  m.cls = new Uint8Array(m.n);
+  for (let i = 0; i < m.n; i++) {
+    const plain = m.g[i] + m.h[i];
+    m.cls[i] = plain < m.cStar ? 0 : plain === m.cStar ? 1 : 2;
+  }
+}
+
 /** The first server's format (a record per node with its board), as the compact one. */
 function legacy(a) {
   const letter = { new: 'n', better: 'b', worse: 'w', closed: 'c' };
   const open = new Map([[a.nodes[0].board.join(), 0]]);
-  const replaced = [];
-  let status = '';
+  const replaced = { child: [], node: [] };
+  let status = '-';
+  const end = [];
+  let next = 1;
   for (const s of a.steps) {
     open.delete(a.nodes[s.expand].board.join());
     for (const c of s.children) {
       status += letter[c.status];
       const key = a.nodes[c.node].board.join();
-      if (c.status === 'better') replaced.push([c.node, open.get(key)]);
+      if (c.status === 'better') {
+        replaced.child.push(c.node);
+        replaced.node.push(open.get(key));
+      }
       if (c.status === 'new' || c.status === 'better') open.set(key, c.node);
     }
+    next += s.children.length;
+    end.push(next);
   }
   return {
     ...a,
+    ties: 'first-seen',
     nodes: {
       parent: a.nodes.map((x) => x.parent), move: a.nodes.map((x) => x.move || '-').join(''),
-      g: a.nodes.map((x) => x.g), h: a.nodes.map((x) => x.h), hstar: a.nodes.map((x) => x.hstar),
+      g: a.nodes.map((x) => x.g), h: a.nodes.map((x) => x.h), hstar: a.nodes.map((x) => x.hstar), status,
     },
-    steps: { expand: a.steps.map((x) => x.expand), count: a.steps.map((x) => x.children.length), status, replaced },
+    steps: { expand: a.steps.map((x) => x.expand), end },
+    replaced,
   };
 }
 
@@ -239,8 +254,8 @@ function legacy(a) {
 function forward(m, open, k) {
   open.delete(m.expand[k]);
   for (let j = m.first[k]; j < m.first[k] + m.count[k]; j++) {
-    const s = m.status[j - 1];
-    if (s === 'n') open.add(j);
+    const s = m.status[j];
+    if (s === 'n' || s === 'r') open.add(j);
     else if (s === 'b') {
       open.delete(m.replaced[j]);
       open.add(j);
@@ -251,8 +266,8 @@ function forward(m, open, k) {
 /** The open list before step k, from that after it. */
 function backward(m, open, k) {
   for (let j = m.first[k]; j < m.first[k] + m.count[k]; j++) {
-    const s = m.status[j - 1];
-    if (s === 'n') open.delete(j);
+    const s = m.status[j];
+    if (s === 'n' || s === 'r') open.delete(j);
     else if (s === 'b') {
       open.delete(j);
       open.add(m.replaced[j]);
@@ -278,10 +293,19 @@ function f(m, i) {
   return m.g[i] + m.weight * m.h[i];
 }
 
-/** A*'s order: least f, then larger g, then the node generated first (one number a node). */
+/**
+ * The open list's order, as the library's: least f, then larger g, then (its `ties`) the node
+ * generated last, or the node whose state was reached first; one number a node.
+ */
 function orderKeys(m) {
   const key = new Float64Array(m.n);
-  for (let i = 0; i < m.n; i++) key[i] = (f(m, i) * 1e4 + (9999 - m.g[i])) * 1e6 + i;
+  const seen = new Int32Array(m.n);
+  for (let i = 0; i < m.n; i++) {
+    // a node that replaced another holds its state's place
+    seen[i] = m.replaced[i] >= 0 ? seen[m.replaced[i]] : i;
+    const tie = m.ties === 'last-generated' ? 999999 - i : seen[i];
+    key[i] = (f(m, i) * 1e4 + (9999 - m.g[i])) * 1e6 + tie;
+  }
   return key;
 }
 
@@ -340,13 +364,20 @@ function layout(m, k = m.steps) {
     for (let j = m.first[s]; j < m.first[s] + m.count[s]; j++) list.push(j);
     kids.set(m.expand[s], list);
   }
+  return layoutKids(m, kids);
+}
+
+/** Lays out the tree under the start whose children are `kids` (node -> its children, in order). */
+function layoutKids(m, kids) {
   const x = new Float32Array(m.n);
   let slots = 0;
+  let depth = 1;
   // iterative post-order: a stack of [node, next child index]
   const stack = [[0, 0]];
   while (stack.length) {
     const top = stack[stack.length - 1];
     const ch = kids.get(top[0]);
+    if (m.g[top[0]] > depth) depth = m.g[top[0]];
     if (!ch || !ch.length) {
       x[top[0]] = slots++;
       stack.pop();
@@ -357,10 +388,7 @@ function layout(m, k = m.steps) {
       stack.pop();
     }
   }
-  let depth = 1;
-  const n = k === m.steps ? m.n : generatedAt(m, k);
-  for (let i = 0; i < n; i++) if (m.g[i] > depth) depth = m.g[i];
-  return { x, slots: Math.max(1, slots), depth };
+  return { x, slots: Math.max(1, slots), depth, kids };
 }
 
 /** The layout to draw step `k` with. */
@@ -376,11 +404,6 @@ function layoutAt(m, k) {
 /** The nodes generated after `k` steps. */
 function generatedAt(m, k) {
   return k === 0 ? 1 : m.first[k - 1] + m.count[k - 1];
-}
-
-/** An IDA* run: placeholder until the server's format is read (see idaModel below). */
-function idaModel(a, start, cols) {
-  return idaFromAnswer(a, start, cols);
 }
 
 // ---- a run's view -----------------------------------------------------------------------------
@@ -554,8 +577,15 @@ function showAstar(view, k) {
     const e = m.expand[k - 1];
     const parts = [];
     for (let j = m.first[k - 1]; j < m.first[k - 1] + m.count[k - 1]; j++) {
-      const s = LETTER_STATUS[m.status[j - 1]];
-      parts.push(`node ${j} ${s === 'new' ? 'added to the open list' : s === 'better' ? `replaces node ${m.replaced[j]} (a shorter path)` : s === 'worse' ? 'dropped (its state is open by a path as short)' : 'dropped (its state was expanded)'}`);
+      const s = LETTER_STATUS[m.status[j]];
+      const what = {
+        new: 'added to the open list',
+        better: `replaces node ${m.replaced[j]} on the open list (a shorter path to its state)`,
+        reopened: `reopens the state node ${m.replaced[j]} expanded (a shorter path to it)`,
+        worse: 'dropped (its state is open by a path as short)',
+        closed: 'dropped (its state was expanded by a path as short)',
+      }[s];
+      parts.push(`node ${j} ${what}`);
     }
     p.now.textContent = `Step ${k} expanded node ${e} (f = ${fmt(f(m, e))}): ${parts.join('; ')}.`;
   } else {
@@ -619,8 +649,8 @@ function fate(view, i) {
   if (i >= generatedAt(m, k)) return 'not generated yet';
   if (m.expandedAt[i] >= 0 && m.expandedAt[i] < k) return `expanded at step ${m.expandedAt[i] + 1}`;
   if (m.cur.open.has(i)) return k === m.steps && m.solution && i === m.solution[m.solution.length - 1] ? 'the goal, taken: the search ends' : 'on the open list';
-  const s = LETTER_STATUS[m.status[i - 1]];
-  if (s === 'closed') return 'dropped: its state was already expanded';
+  const s = LETTER_STATUS[m.status[i]];
+  if (s === 'closed') return 'dropped: its state was already expanded by a path as short';
   if (s === 'worse') return 'dropped: its state was open by a path at least as short';
   return 'left the open list: a shorter path to its state replaced it';
 }
@@ -663,7 +693,10 @@ function nearest(view, x, y) {
 
 function firstChild(view, i) {
   const m = view.m;
-  if (m.kind === 'idastar') return view.kids && view.kids.get(i) ? view.kids.get(i)[0] : null;
+  if (m.kind === 'idastar') {
+    const first = (view.layout.kids.get(i) || [])[0];
+    return first !== undefined && first <= view.k ? first : null;
+  }
   const k = m.expandedAt[i];
   return k >= 0 && k < view.k && m.count[k] ? m.first[k] : null;
 }
@@ -672,7 +705,7 @@ function sibling(view, i, d) {
   const m = view.m;
   if (i === 0) return null;
   const p = m.parent[i];
-  const list = m.kind === 'idastar' ? (view.kids && view.kids.get(p)) || [] : (() => {
+  const list = m.kind === 'idastar' ? (view.layout.kids.get(p) || []).filter((j) => j <= view.k) : (() => {
     const k = m.expandedAt[p];
     const out = [];
     for (let j = m.first[k]; j < m.first[k] + m.count[k]; j++) out.push(j);
@@ -849,19 +882,130 @@ function drawTree(view) {
 
 // ---- IDA* -------------------------------------------------------------------------------------
 
-/** An IDA* run from the server's answer (filled in below once the format is settled). */
-function idaFromAnswer(a, start, cols) {
-  return idaBuild(a, start, cols);
+/**
+ * A recorded IDA* run: per node (numbered in the order generated, which is depth-first order)
+ * its parent, move, g, h, h* and kind (`e` expanded within the bound, `c` cut off: f above it,
+ * `g` the goal); the iterations, each with its bound and its nodes' ids `first..end`. A step is
+ * one node generated; step 0 is the start, before the first iteration's first child.
+ */
+function idaModel(a, start, cols) {
+  const n = a.nodes.g.length;
+  const m = {
+    kind: 'idastar', answer: a, start: a.start || start, cols: a.cols || cols, n, cStar: a.c_star, weight: 1,
+    heuristic: a.heuristic,
+    parent: Int32Array.from(a.nodes.parent, (p) => (p === null ? -1 : p)),
+    move: a.nodes.move, g: Int32Array.from(a.nodes.g), h: Int32Array.from(a.nodes.h),
+    hstar: Int32Array.from(a.nodes.hstar, (x) => (x === null ? -1 : x)),
+    nodeKind: a.nodes.kind,
+    iterations: a.iterations,
+    steps: Math.max(0, n - 1),
+    solution: a.solution ? a.solution.path : null,
+    boards: new Map(),
+  };
+  classes(m);
+  // which iteration each node belongs to, and the expanded and cut nodes up to each node
+  m.iterOf = new Int32Array(n);
+  a.iterations.forEach((it, q) => { for (let i = it.first; i < it.end; i++) m.iterOf[i] = q; });
+  m.expandedUpTo = new Int32Array(n);
+  m.cutUpTo = new Int32Array(n);
+  for (let i = 1; i < n; i++) {
+    m.expandedUpTo[i] = m.expandedUpTo[i - 1] + (m.nodeKind[i] === 'e' ? 1 : 0);
+    m.cutUpTo[i] = m.cutUpTo[i - 1] + (m.nodeKind[i] === 'c' ? 1 : 0);
+  }
+  m.layouts = new Map();
+  return m;
 }
 
-let idaBuild = () => {
-  throw new Error('IDA* stepping needs a newer server');
-};
-let showIda = () => {};
-let idaFate = () => '';
-let idaState = () => 'dropped';
+/** The tree of one iteration (the start and its nodes), laid out once: nodes stay put as it grows. */
+function idaLayout(m, q) {
+  if (m.layouts.has(q)) return m.layouts.get(q);
+  const it = m.iterations[q];
+  const kids = new Map();
+  for (let i = it.first; i < it.end; i++) {
+    const p = m.parent[i];
+    if (!kids.has(p)) kids.set(p, []);
+    kids.get(p).push(i);
+  }
+  const L = layoutKids(m, kids);
+  m.layouts.set(q, L);
+  return L;
+}
 
-/** Installs the IDA* half of the panel (kept apart so the A* half reads on its own). */
-export function installIda(parts) {
-  ({ idaBuild, showIda, idaFate, idaState } = { idaBuild, showIda, idaFate, idaState, ...parts });
+/** The iteration node `k` belongs to (the first for the start). */
+function iterationAt(m, k) {
+  return k === 0 ? 0 : m.iterOf[k];
+}
+
+function showIda(view, k) {
+  const m = view.m;
+  view.k = k;
+  const p = view.parts;
+  const shown = answers();
+  const q = iterationAt(m, k);
+  const it = m.iterations[q] || { bound: m.h[0], first: 1, end: 1, expanded: 0, generated: 0, next_bound: null };
+  view.layout = idaLayout(m, q);
+  // the nodes of this iteration generated so far, and the path to the node of this step
+  const ids = [0];
+  for (let i = it.first; i <= k && i < it.end; i++) ids.push(i);
+  view.visibleIds = ids;
+  const path = [];
+  for (let i = k; i >= 0; i = m.parent[i]) {
+    path.push(i);
+    if (i === 0) break;
+  }
+  path.reverse();
+  view.path = path;
+  view.current = k;
+  const kind = k === 0 ? 'e' : m.nodeKind[k];
+  const found = kind === 'g';
+  p.summary.textContent = `C* = ${shown ? m.cStar : 'hidden (practice)'}. ${m.iterations.length} iteration${m.iterations.length === 1 ? '' : 's'}, `
+    + `${m.answer.expansions} expansions and ${m.answer.generated} nodes generated in all; ${view.solText}.`;
+  const upTo = (arr) => (k === 0 ? 0 : arr[k] - (it.first > 1 ? arr[it.first - 1] : 0));
+  const expandedHere = upTo(m.expandedUpTo) + 1;
+  p.counts.replaceChildren(...[`iteration ${q + 1} of ${m.iterations.length}`, `bound ${it.bound}`,
+    `expanded in it: ${expandedHere}`, `cut off: ${upTo(m.cutUpTo)}`, `expanded in all: ${k === 0 ? q + 1 : m.expandedUpTo[k] + q + 1}`]
+    .map((t) => el('span', { text: t })));
+  p.counts.dataset.iteration = String(q + 1);
+  p.counts.dataset.bound = String(it.bound);
+  p.tally.replaceChildren(...idaIterationList(m, q));
+  const fk = m.g[k] + m.h[k];
+  if (k === 0) {
+    p.now.textContent = `Iteration 1 starts at the start with bound ${it.bound} = h of the start: IDA* searches depth-first every path whose f = g + h stays within the bound.`;
+  } else if (found) {
+    p.now.textContent = `Node ${k} is the goal, reached within bound ${it.bound}: the search ends with a solution of ${m.g[k]} moves (the orange path).`;
+  } else if (kind === 'c') {
+    p.now.textContent = `Node ${k} (g ${m.g[k]} + h ${m.h[k]} = f ${fk}) is over the bound ${it.bound}: cut off, not expanded.`
+      + ` The least f cut off in this iteration becomes the next bound${it.next_bound !== null && it.next_bound !== undefined ? ` (${it.next_bound})` : ''}.`;
+  } else {
+    p.now.textContent = `Node ${k} (g ${m.g[k]} + h ${m.h[k]} = f ${fk}) is within the bound ${it.bound}: expanded, its children tried next, depth first.`;
+  }
+  if (k === it.first && q > 0) p.now.textContent = `Iteration ${q + 1} starts again from the start, bound raised to ${it.bound}. ${p.now.textContent}`;
+  fillRows(view, path, false);
+  p.more.textContent = '';
+  drawTree(view);
+  if (view.selected !== null) detail(view, view.selected);
+}
+
+/** The iterations so far: bound, expanded, generated, the next bound; the current one marked. */
+function idaIterationList(m, q) {
+  const list = el('span', { class: 'iterations' });
+  m.iterations.slice(0, q + 1).forEach((it, i) => {
+    const done = i < q;
+    list.append(el('span', { class: i === q ? 'iteration now' : 'iteration', text: `bound ${it.bound}${done ? `: ${it.expanded} expanded, ${it.generated} generated, next bound ${it.next_bound}` : ' (this one)'}` }));
+  });
+  return [list];
+}
+
+function idaFate(view, i) {
+  const m = view.m;
+  if (i === 0) return 'the start, the root of every iteration';
+  const q = m.iterOf[i];
+  const kind = { e: 'expanded (within the bound)', c: 'cut off (f above the bound)', g: 'the goal' }[m.nodeKind[i]];
+  return `iteration ${q + 1} (bound ${m.iterations[q].bound}): ${i > view.k ? 'not generated yet' : kind}`;
+}
+
+function idaState(view, i) {
+  const m = view.m;
+  if (view.path && view.path.includes(i)) return 'open';
+  return m.nodeKind[i] === 'c' ? 'dropped' : 'closed';
 }

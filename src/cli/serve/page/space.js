@@ -264,7 +264,8 @@ async function drawHeatmaps() {
   const button = $('heatmap-draw');
   button.disabled = true;
   const big = stats.states > 2e6;
-  const timer = setInterval(() => {
+  // a small table's maps come in a moment; a big one's say their progress as they go
+  const timer = big ? null : setInterval(() => {
     $('heatmap-time').textContent = `computing the maps of ${fmt(stats.states)} states: ${((performance.now() - t0) / 1000).toFixed(0)} s`;
   }, 500);
   if (big) $('heatmap-time').textContent = `computing the maps of ${fmt(stats.states)} states\u2026`;
@@ -278,7 +279,7 @@ async function drawHeatmaps() {
         $(`${CANVASES[i]}-summary`).textContent = '';
         continue;
       }
-      const m = await app.guard(() => call('/api/heatmap', { heuristic: names[i], shape, goal }));
+      const m = await app.guard(() => heatmapOf(names[i], shape, goal, i));
       if (!m || !stats || stats.shape !== shape) return;
       maps[i] = { answer: m, cursor: null, cell: 16 };
       summary(i);
@@ -296,6 +297,31 @@ async function drawHeatmaps() {
     drawing = false;
     button.disabled = false;
   }
+}
+
+/**
+ * The heat map of `heuristic`: asked for at once for a small table, run as a long job with its
+ * progress for a big one (3x4 and 2x6: seconds of a core the first time; kept on disk after).
+ */
+function heatmapOf(heuristic, shape, goal, i) {
+  if (stats.states <= 2e6) return call('/api/heatmap', { heuristic, shape, goal });
+  const side = ['left', 'right'][i];
+  return new Promise((done, fail) => {
+    let result = null;
+    const job = app.job('heat map', '/api/jobs/heatmap', { heuristic, shape, goal }, (name, data) => {
+      if (name === 'progress' && data.total) {
+        $('heatmap-time').textContent = `computing the ${side} map: ${Math.floor((100 * data.done) / data.total)}% of `
+          + `${fmt(data.total)} states, ${data.seconds.toFixed(0)} s`;
+      } else if (name === 'queued') {
+        $('heatmap-time').textContent = `the ${side} map waits for a free core (number ${data.position} in the queue)`;
+      } else if (name === 'result') {
+        result = data;
+      } else if (name === 'error') {
+        fail(new Error(data.error));
+      }
+    });
+    job.done.then((aborted) => (result ? done(result) : fail(new Error(aborted ? 'the heat map was cancelled' : 'the heat map stopped without a result'))), fail);
+  });
 }
 
 function summary(i) {
