@@ -14,6 +14,9 @@ pub mod jobs;
 pub mod space;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_trace;
+pub mod trace;
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -150,7 +153,8 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/api/stats", post(api::stats))
         .route("/api/heatmap", post(api::heatmap))
         .route("/api/heatmap/example", post(api::heatmap_example))
-        .route("/api/astar", post(api::astar))
+        .route("/api/astar", post(trace::astar))
+        .route("/api/idastar", post(trace::idastar))
         .route("/api/jobs/solve", post(jobs::solve))
         .route("/api/jobs/compare", post(jobs::compare))
         .route("/api/jobs/experiment", post(jobs::experiment))
