@@ -12,7 +12,6 @@ use slidetable::game;
 use slidetable::heuristic::Heuristic;
 use slidetable::lab::joint;
 use slidetable::puzzle::board::moves_to_string;
-use slidetable::search::trace::{self, ChildStatus};
 use slidetable::{Board, Dir, Error, Goal, Shape};
 
 use super::http::{ApiError, ClientId, JsonBody};
@@ -437,88 +436,6 @@ pub async fn heatmap_example(
                 req.exact, req.heuristic, req.h, req.skip
             ))),
         }
-    })
-    .await
-}
-
-/// A request for A* step by step.
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AstarReq {
-    pub board: Value,
-    pub heuristic: Option<String>,
-    pub weight: Option<f64>,
-    pub max_expansions: Option<usize>,
-    pub shape: Option<String>,
-    pub goal: Option<String>,
-}
-
-/// `POST /api/astar`.
-pub async fn astar(
-    State(server): State<Arc<Server>>,
-    JsonBody(req): JsonBody<AstarReq>,
-) -> Result<Json<Value>, ApiError> {
-    blocking(move || {
-        let (space, board) = resolve_board(&server, req.shape.as_deref(), req.goal.as_deref(), &req.board)?;
-        let table = space.table()?;
-        let name = req.heuristic.as_deref().unwrap_or("manhattan").trim().to_ascii_lowercase();
-        let weight = req.weight.unwrap_or(1.0);
-        check_weight(weight)?;
-        let cap = req.max_expansions.unwrap_or(ASTAR_DEFAULT_EXPANSIONS);
-        if !(1..=ASTAR_MAX_EXPANSIONS).contains(&cap) {
-            return Err(ApiError::bad(format!(
-                "max_expansions must be between 1 and {ASTAR_MAX_EXPANSIONS}, not {cap}"
-            )));
-        }
-        let Some(c_star) = table.distance(&board)? else {
-            return Err(unreachable(&space, &board, ", so A* would search every state it can reach"));
-        };
-        let estimate = space.estimate_fn(&name)?;
-        let h = |b: &Board| estimate(b.cells());
-        let exact = |b: &Board| table.distance(b).ok().flatten().map(u32::from);
-        let t = trace::astar_trace(&board, &space.goal_board, &h, weight, &exact, cap)?;
-        let c = c_star as u32;
-        let nodes: Vec<Value> = t
-            .nodes
-            .iter()
-            .map(|n| {
-                let plain = n.g + n.h;
-                let class = match plain.cmp(&c) {
-                    std::cmp::Ordering::Less => "must",
-                    std::cmp::Ordering::Equal => "may",
-                    std::cmp::Ordering::Greater => "never",
-                };
-                json!({"id": n.id, "parent": n.parent, "move": n.dir.map(|d| d.letter().to_string()),
-                       "board": cells(&n.board), "g": n.g, "h": n.h, "f": n.g as f64 + weight * n.h as f64,
-                       "hstar": n.hstar, "class": class})
-            })
-            .collect();
-        let steps: Vec<Value> = t
-            .steps
-            .iter()
-            .map(|s| {
-                let children: Vec<Value> = s
-                    .children
-                    .iter()
-                    .map(|(id, status)| {
-                        let status = match status {
-                            ChildStatus::New => "new",
-                            ChildStatus::Better => "better",
-                            ChildStatus::Worse => "worse",
-                            ChildStatus::Closed => "closed",
-                        };
-                        json!({"node": id, "status": status})
-                    })
-                    .collect();
-                json!({"expand": s.expand, "children": children})
-            })
-            .collect();
-        let solution = t.solution.as_ref().map(|path| json!({"length": path.len().saturating_sub(1), "path": path}));
-        Ok(Json(json!({
-            "c_star": c_star, "heuristic": name, "weight": weight, "expansions": t.steps.len(),
-            "generated": t.nodes.len(), "capped": t.capped, "max_expansions": cap,
-            "nodes": nodes, "steps": steps, "solution": solution,
-        })))
     })
     .await
 }

@@ -7,6 +7,7 @@
 //! job per client, `--jobs` at once, the rest in turn); `space.rs` what the server knows of each
 //! board shape and goal; `assets.rs` the page's files, embedded (`page/`). The API is documented
 //! in `docs/SERVE.md`.
+//! `trace.rs` answers A* and IDA* step by step.
 
 pub mod api;
 pub mod assets;
@@ -17,6 +18,9 @@ pub mod queue;
 pub mod space;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_trace;
+pub mod trace;
 
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
@@ -212,7 +216,8 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/api/stats", post(api::stats))
         .route("/api/heatmap", post(heatmap::heatmap))
         .route("/api/heatmap/example", post(api::heatmap_example))
-        .route("/api/astar", post(api::astar))
+        .route("/api/astar", post(trace::astar))
+        .route("/api/idastar", post(trace::idastar))
         .route("/api/jobs/solve", post(jobs::solve))
         .route("/api/jobs/compare", post(jobs::compare))
         .route("/api/jobs/experiment", post(jobs::experiment))
