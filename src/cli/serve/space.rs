@@ -58,6 +58,11 @@ impl Space {
         }
     }
 
+    /// The directory tables are looked for in (and heat maps kept).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The perfect table, or the error a front end shows for a board without one.
     pub fn table(&self) -> Result<&Table<TableBytes>, Error> {
         self.table.as_ref().ok_or_else(|| {
