@@ -161,8 +161,12 @@ fn find(server: &Server, req: HeatmapReq) -> Result<Found, ApiError> {
         }
         return Ok(Found::Long(asked));
     }
-    let answer: Arc<str> =
-        compute(&asked.space, &asked.name, &AtomicBool::new(false), &AtomicU64::new(0))?.to_string().into();
+    // milliseconds, but on the build pool all the same: never every core
+    let space = &asked.space;
+    let answer: Arc<str> = space
+        .on_build_pool(|| compute(space, &asked.name, &AtomicBool::new(false), &AtomicU64::new(0)))?
+        .to_string()
+        .into();
     server.spaces.keep_heatmap(asked.key, Arc::clone(&answer));
     Ok(Found::Ready(answer))
 }
