@@ -5,11 +5,12 @@
 # (scripts/serve_load.py --class), then the figures. Targets: lookup p99 <= 50 ms, no 409 for a
 # student without a job, peak RSS <= 1 GiB.
 #
-# Usage: scripts/serve_class.sh [--seconds N] [--students N] [--jobs N] [--max-memory SIZE] [--json-out FILE]
+# Usage: scripts/serve_class.sh [--seconds N] [--students N] [--jobs N] [--max-memory SIZE] [--json-out FILE] [--bin PATH]
 #   --seconds N        the measured run (default 300)
 #   --students N       (default 40)
 #   --jobs N, --max-memory SIZE   passed to `table serve` (defaults: the server's)
 #   --json-out FILE    append the figures to FILE as one JSON line
+#   --bin PATH         run this `table` binary instead of building target/release/table
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,18 +18,22 @@ secs=300
 students=40
 serve_args=()
 out_args=()
+bin=""
 while [ $# -gt 0 ]; do
     case "$1" in
         --seconds) secs="$2"; shift 2 ;;
         --students) students="$2"; shift 2 ;;
         --jobs|--max-memory) serve_args+=("$1" "$2"); shift 2 ;;
         --json-out) out_args+=(--json-out "$2"); shift 2 ;;
-        *) echo "usage: scripts/serve_class.sh [--seconds N] [--students N] [--jobs N] [--max-memory SIZE] [--json-out FILE]" >&2; exit 2 ;;
+        --bin) bin="$2"; shift 2 ;;
+        *) echo "usage: scripts/serve_class.sh [--seconds N] [--students N] [--jobs N] [--max-memory SIZE] [--json-out FILE] [--bin PATH]" >&2; exit 2 ;;
     esac
 done
 
-cargo build --release --quiet --bin table
-bin=$PWD/target/release/table
+if [ -z "$bin" ]; then
+    cargo build --release --quiet --bin table
+    bin=$PWD/target/release/table
+fi
 dir=$(mktemp -d "${TMPDIR:-/tmp}/serve-class.XXXXXX")
 server=""
 cleanup() {
@@ -38,7 +43,7 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-echo "slidetable $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml Cargo.lock || echo ' (with uncommitted changes in src/)'), $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo "slidetable $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml Cargo.lock || echo ' (with uncommitted changes in src/)'), $bin, $(date -u '+%Y-%m-%d %H:%M UTC')"
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), load average $(cut -d' ' -f1-3 /proc/loadavg)"
 "$bin" serve --port 0 --dir "$dir" "${serve_args[@]}" >"$dir/serve.log" 2>&1 &
 server=$!

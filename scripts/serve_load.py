@@ -429,6 +429,8 @@ class Student:
         self.start, self.end = start, end
         self.every, self.compare_every = args.lookup_every, args.compare_every
         self.lookups = []  # seconds from the scheduled time
+        self.service = []  # seconds from the actual send (the server's part)
+        self.lags = []  # how late this client sent
         self.lookup_errors = []  # (status, text)
         self.compares = []  # one dict per comparison started
         self.lock = threading.Lock()
@@ -447,12 +449,15 @@ class Student:
                 time.sleep(wait)
             body = json.dumps({"board": self.board, "shape": self.shape})
             try:
+                sent = time.perf_counter()
                 conn.request("POST", "/api/position", body, headers)
                 res = conn.getresponse()
                 data = res.read()
                 done = time.perf_counter()
                 if res.status == 200:
                     self.lookups.append(done - t)
+                    self.service.append(done - sent)
+                    self.lags.append(max(0.0, sent - t))
                     pos = json.loads(data)
                     # a click: one of the legal moves, not straight back
                     moves = [m for m in pos["moves"] if m["board"] != previous] or pos["moves"]
@@ -615,6 +620,10 @@ def class_run(args, target):
         "lookup_every": args.lookup_every, "compare_every": args.compare_every, "seed": args.seed,
         "first_use_seconds": first_use,
         "lookups": stats_ms(lookups), "lookup_errors": len(lookup_errors), "lookup_error_statuses": statuses,
+        "lookups_by_shape": {shape: stats_ms([x for st in students if st.shape == shape for x in st.lookups])
+                             for shape in args.class_shapes},
+        "lookup_service": stats_ms([x for st in students for x in st.service]),
+        "lookup_send_lag": stats_ms([x for st in students for x in st.lags]),
         "lookup_first_errors": lookup_errors[:3],
         "compares": len(compares), "compares_started": len(started),
         "compares_queued": sum(1 for c in compares if c["queued"]),
@@ -649,6 +658,10 @@ def class_run(args, target):
     print(f"  first use: " + ", ".join(f"{k} {v:.2f} s" for k, v in first_use.items()))
     print(f"  lookups: {lk['n']} ok, {len(lookup_errors)} errors {statuses or ''}; from the scheduled time "
           f"p50 {lk['p50_ms']:.2f} ms, p99 {lk['p99_ms']:.2f} ms, max {lk['max_ms']:.1f} ms")
+    by = figures["lookups_by_shape"]
+    print("    " + "; ".join(f"{k}: p50 {v['p50_ms']:.2f} ms, p99 {v['p99_ms']:.2f} ms" for k, v in by.items())
+          + f"; from the actual send p99 {figures['lookup_service']['p99_ms']:.2f} ms; this client late to send "
+          f"p99 {figures['lookup_send_lag']['p99_ms']:.2f} ms, max {figures['lookup_send_lag']['max_ms']:.1f} ms")
     print(f"  comparisons: {len(compares)} started by students, {figures['compares_queued']} queued (largest "
           f"position {figures['largest_queue_position']}), {figures['compares_finished']} finished, "
           f"{figures['compares_cancelled']} cancelled ({figures['compares_replaced_while_running']} replaced by the "

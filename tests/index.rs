@@ -462,3 +462,37 @@ proptest! {
         prop_assert_eq!(lex_rank(&out), (rank, odd));
     }
 }
+
+/// `for_each_cells` (each state's tiles from the last one's) gives the boards of `board(i)` (a full
+/// unrank each): every index of the shapes up to nine cells for every goal kind, and ranges
+/// crossing blank blocks on the 12-cell shapes.
+#[test]
+fn for_each_cells_walks_the_same_boards_as_unrank() {
+    let check = |index: &StateIndex, range: std::ops::Range<u64>| {
+        let mut next = range.start;
+        index.for_each_cells(range.clone(), |i, cells| {
+            assert_eq!(i, next, "in order");
+            assert_eq!(cells, index.board(i).cells(), "index {i} of {}", index.shape());
+            next += 1;
+        });
+        assert_eq!(next, range.end);
+    };
+    for (r, c) in TABLE_SHAPES {
+        let s = shape(r, c);
+        for goal in all_goals(s) {
+            let index = StateIndex::new(&goal).unwrap();
+            let n = index.len();
+            if s.cells() <= 9 {
+                check(&index, 0..n);
+                check(&index, 1..n - 1);
+            } else {
+                let block = index.block_len();
+                for start in [0, block - 1_000, 5 * block - 3, n - 2_000] {
+                    check(&index, start..start + 2_000);
+                }
+            }
+        }
+    }
+    let index = StateIndex::new(&Goal::BlankLast.board(shape(3, 3)).unwrap()).unwrap();
+    check(&index, 7..7);
+}

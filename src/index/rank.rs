@@ -320,6 +320,67 @@ impl StateIndex {
         self.state_board(&self.unrank(index))
     }
 
+    /// Calls `f(index, cells)` for every index in `range`, in order, `cells` the board's cells row
+    /// by row (0 the blank): the boards of [`StateIndex::board`], without a [`Board`] made or a
+    /// full unrank for each. Within a blank block consecutive indices are consecutive even ranks
+    /// (`2h`, `2h + 2`, each possibly with its last two tiles swapped to the block's parity), so
+    /// each state's tiles come from the last one's by two steps of the next permutation in
+    /// lexicographic order (Knuth, TAOCP 7.2.1.2, Algorithm L), its parity carried along.
+    ///
+    /// # Panics
+    /// If `range.end > self.len()`.
+    pub fn for_each_cells(&self, range: std::ops::Range<u64>, mut f: impl FnMut(u64, &[u16])) {
+        assert!(range.end <= self.len(), "range {range:?} past the index's {} entries", self.len());
+        let (m, n) = (self.m, self.m + 1);
+        let mut i = range.start;
+        while i < range.end {
+            let blank = (i / self.block) as usize;
+            let block_end = ((blank as u64 + 1) * self.block).min(range.end);
+            let target = self.odd_block[blank];
+            let mut seq = self.unrank(i).seq;
+            loop {
+                let mut cells = [0u16; MAX_TABLE_CELLS];
+                for (c, &l) in seq[..blank].iter().enumerate() {
+                    cells[c] = self.tile[l as usize] as u16;
+                }
+                for (c, &l) in seq[blank..m].iter().enumerate() {
+                    cells[blank + 1 + c] = self.tile[l as usize] as u16;
+                }
+                f(i, &cells[..n]);
+                i += 1;
+                if i >= block_end {
+                    break;
+                }
+                // from rank 2h or 2h+1 (the last two swapped) to the odd one, 2h+1, then the next
+                let mut odd = target;
+                if seq[m - 2] < seq[m - 1] {
+                    seq.swap(m - 2, m - 1);
+                    odd = !odd;
+                }
+                let mut k = m - 1;
+                while k > 0 && seq[k - 1] >= seq[k] {
+                    k -= 1;
+                }
+                if k == 0 {
+                    // the last permutation: no block ends here, but unrank rather than go wrong
+                    seq = self.unrank(i).seq;
+                    continue;
+                }
+                let mut l = m - 1;
+                while seq[l] <= seq[k - 1] {
+                    l -= 1;
+                }
+                seq.swap(k - 1, l);
+                seq[k..m].reverse();
+                // one swap, and a reversal of m - k elements: (m - k) / 2 swaps
+                odd ^= (1 + (m - k) / 2) % 2 == 1;
+                if odd != target {
+                    seq.swap(m - 2, m - 1);
+                }
+            }
+        }
+    }
+
     /// The board of a state.
     pub fn state_board(&self, s: &State) -> Board {
         let mut cells = Vec::with_capacity(self.m + 1);

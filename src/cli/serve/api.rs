@@ -429,7 +429,8 @@ pub async fn heatmap_example(
         let space = resolve(&server, req.shape.as_deref(), req.goal.as_deref())?;
         let table = space.table()?;
         let estimate = space.estimate_fn(&req.heuristic)?;
-        match joint::example(table, &*estimate, req.exact, req.h, req.skip)? {
+        // a scan of up to every state (seconds on 3x4): on the build pool, not every core
+        match space.on_build_pool(|| joint::example(table, &*estimate, req.exact, req.h, req.skip))? {
             Some(b) => Ok(Json(json!({"board": cells(&b), "text": text(&b), "exact": req.exact, "h": req.h}))),
             None => Err(ApiError::bad(format!(
                 "no state has exact distance {} and {} {} (skipping {})",

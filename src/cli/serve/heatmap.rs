@@ -1,23 +1,36 @@
-//! The heat map of an estimate against the exact distance (`POST /api/heatmap`): computed on the
-//! spot for small tables, as the client's long job for big ones (seconds of work over every
-//! state), and kept.
+//! The heat map of an estimate against the exact distance, over every state of a perfect table:
+//! `POST /api/heatmap` (one JSON answer) and `POST /api/jobs/heatmap` (a job's event stream, with
+//! progress, ending with the same answer).
+//!
+//! A small table's map takes milliseconds and is computed on the spot. A big one's (3x4 and 2x6:
+//! 239,500,800 states, seconds of a core) is its client's long job, waiting its turn like any
+//! other; once computed it is kept in memory (within the server's budget) and on disk in `--dir`
+//! (`3x4-blank-last-heatmap-manhattan.json`), written whole under a temporary name and renamed, so
+//! later requests, and later servers, answer at once. A file is used only when everything about it
+//! checks out: its header names the same shape, goal, heuristic (and pattern tables, for `pdb`)
+//! and the same table (its payload checksum and size), its answer matches its own checksum, and its
+//! rows add up to the table's depth histogram. Anything else (a damaged file, another table's) is
+//! ignored and computed again.
 
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use axum::extract::State;
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
-use axum::Json;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use slidetable::lab::joint;
+use slidetable::table::format::write_atomic;
 use slidetable::Error;
 
 use super::api::{blocking, resolve, HEURISTICS};
 use super::http::{ApiError, ClientId, JsonBody};
-use super::queue::Progress;
-use super::space::Space;
+use super::queue::{Job, JobEvent, JobStream, Progress};
+use super::space::{HeatKey, Space};
 use super::Server;
 
 /// A request for a heat map.
@@ -29,72 +42,211 @@ pub struct HeatmapReq {
     pub goal: Option<String>,
 }
 
-/// States past which a heat map is a long job (it takes a job slot, as its client's job).
+/// States past which a heat map is a long job (it takes a job slot, as its client's job), and is
+/// kept on disk.
 pub const HEATMAP_QUICK_STATES: u64 = 2_000_000;
 
-/// The heat map of the estimate `name` over `space`'s table, as the API answers it.
-fn compute(space: &Space, name: &str, stop: &AtomicBool) -> Result<Value, Error> {
+/// The format of a heat-map file; bumped when its header or answer changes meaning (an older
+/// file is then ignored and computed again).
+const CACHE_VERSION: u64 = 1;
+
+/// The largest heat-map file read (a 3x4 map is about 4 KiB).
+const CACHE_MAX_BYTES: u64 = 1 << 20;
+
+/// The heat maps being computed, by key, with their states done: a second request for one waits
+/// for it rather than computing it twice.
+#[derive(Default)]
+pub struct Computing(Mutex<HashMap<HeatKey, Arc<AtomicU64>>>);
+
+/// A heat map asked for: its space, heuristic and key.
+struct Asked {
+    space: Arc<Space>,
+    name: String,
+    key: HeatKey,
+}
+
+/// Where a heat map stands before any job.
+enum Found {
+    /// Its answer, known or computed on the spot.
+    Ready(Arc<str>),
+    /// A big table's, to compute as a job.
+    Long(Asked),
+}
+
+/// The heat map of the estimate `name` over `space`'s table, as the API answers it, adding to
+/// `done` the states counted as it goes.
+fn compute(space: &Space, name: &str, stop: &AtomicBool, done: &AtomicU64) -> Result<Value, Error> {
     let table = space.table()?;
     let estimate = space.estimate_fn(name)?;
     let label = HEURISTICS.iter().find(|h| h.0 == name).map_or(name.to_string(), |h| h.1.to_string());
-    let j = joint::joint(table, &*estimate, stop)?;
+    let j = joint::joint_counting(table, &*estimate, stop, done)?;
     Ok(json!({
         "heuristic": name, "label": label, "states": j.states, "counts": j.counts,
         "exact_share": j.exact_share(), "mean_error": j.mean_error(), "overestimates": j.overestimates,
     }))
 }
 
+/// The file a big heat map is kept in, and the header that says what it is a map of.
+fn cache_file(space: &Space, name: &str) -> Result<(PathBuf, Value), Error> {
+    let table = space.table()?;
+    let header = table.header();
+    let mut file = format!("{}-{}-heatmap-{name}", space.shape, space.goal.slug());
+    let mut partition = Value::Null;
+    if name == "pdb" {
+        let p = space.patterns().map_err(Error::BadOption)?.partition();
+        let slug: String =
+            p.name.chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' { c } else { '_' }).take(60).collect();
+        file.push('-');
+        file.push_str(&slug);
+        partition = json!({"name": p.name, "groups": p.groups});
+    }
+    let about = json!({
+        "slidetable": "heatmap", "version": CACHE_VERSION, "shape": space.shape.to_string(),
+        "goal": space.goal_board.to_numbers(), "heuristic": name, "partition": partition,
+        "table_crc": header.payload_crc, "table_entries": header.entries,
+    });
+    Ok((space.dir().join(format!("{file}.json")), about))
+}
+
+/// The answer kept on disk for `asked`, if there is one and everything about it checks out.
+fn read_cache(asked: &Asked) -> Option<Arc<str>> {
+    let (path, about) = cache_file(&asked.space, &asked.name).ok()?;
+    if std::fs::metadata(&path).ok()?.len() > CACHE_MAX_BYTES {
+        return None;
+    }
+    let text = std::fs::read_to_string(&path).ok()?;
+    let (head, answer) = text.trim_end().split_once('\n')?;
+    let mut head: Value = serde_json::from_str(head).ok()?;
+    let crc = head.as_object_mut()?.remove("answer_crc")?.as_u64()?;
+    if head != about || crc != u64::from(crc32fast::hash(answer.as_bytes())) {
+        return None;
+    }
+    let value: Value = serde_json::from_str(answer).ok()?;
+    let table = asked.space.table().ok()?;
+    let rows = value["counts"].as_array()?;
+    let sums: Option<Vec<u64>> = rows.iter().map(|r| r.as_array()?.iter().map(Value::as_u64).sum()).collect();
+    let fits = value["heuristic"] == asked.name.as_str()
+        && value["states"].as_u64() == Some(table.header().entries)
+        && sums.as_deref() == Some(table.histogram());
+    fits.then(|| answer.into())
+}
+
+/// Keeps `answer` on disk for `asked` (written whole, then renamed into place). A directory that
+/// cannot be written to only means no cache: the answer is still given.
+fn write_cache(asked: &Asked, answer: &str) {
+    let Ok((path, mut about)) = cache_file(&asked.space, &asked.name) else { return };
+    about["answer_crc"] = json!(crc32fast::hash(answer.as_bytes()));
+    let text = format!("{about}\n{answer}\n");
+    let _ = write_atomic(&path, text.as_bytes());
+}
+
+/// Checks a request and finds its heat map if it can be had at once: kept in memory, kept on disk
+/// (a big one), or computed on the spot (a small one). Call it off the async threads.
+fn find(server: &Server, req: HeatmapReq) -> Result<Found, ApiError> {
+    let space = resolve(server, req.shape.as_deref(), req.goal.as_deref())?;
+    let table = space.table()?;
+    let name = req.heuristic.trim().to_ascii_lowercase();
+    // an unknown heuristic is refused before any work (and `pdb`'s tables are loaded now)
+    drop(space.estimate_fn(&name)?);
+    let key = (space.shape, space.goal.clone(), name.clone());
+    if let Some(done) = server.spaces.heatmap(&key) {
+        return Ok(Found::Ready(done));
+    }
+    let big = table.index().len() > server.heatmap_quick_states;
+    let asked = Asked { space, name, key };
+    if big {
+        if let Some(answer) = read_cache(&asked) {
+            server.spaces.keep_heatmap(asked.key, Arc::clone(&answer));
+            return Ok(Found::Ready(answer));
+        }
+        return Ok(Found::Long(asked));
+    }
+    // milliseconds, but on the build pool all the same: never every core
+    let space = &asked.space;
+    let answer: Arc<str> = space
+        .on_build_pool(|| compute(space, &asked.name, &AtomicBool::new(false), &AtomicU64::new(0)))?
+        .to_string()
+        .into();
+    server.spaces.keep_heatmap(asked.key, Arc::clone(&answer));
+    Ok(Found::Ready(answer))
+}
+
+/// Queues `asked`'s heat map as `client`'s job; its stream ends with `result` (the answer).
+fn submit(server: &Arc<Server>, client: &ClientId, asked: Asked) -> Result<JobStream, ApiError> {
+    let total = asked.space.table()?.index().len();
+    let s = Arc::clone(server);
+    server.jobs.submit(client, "heatmap", Progress::States { total }, Box::new(move |job| work(&s, asked, job)))
+}
+
+/// A heat-map job: computed, unless another job is computing the same map (then its end is awaited,
+/// its progress shown as this one's) or it was kept meanwhile; kept on disk and in memory.
+fn work(server: &Server, asked: Asked, job: &Job) -> Result<(), Error> {
+    let counter = loop {
+        if let Some(answer) = server.spaces.heatmap(&asked.key).or_else(|| read_cache(&asked)) {
+            server.spaces.keep_heatmap(asked.key.clone(), Arc::clone(&answer));
+            let value = serde_json::from_str(&answer).map_err(|e| Error::Internal(e.to_string()))?;
+            job.send("result", value);
+            return Ok(());
+        }
+        let mut computing = server.computing.0.lock().unwrap_or_else(|e| e.into_inner());
+        match computing.get(&asked.key) {
+            Some(other) => {
+                job.done.store(other.load(Ordering::Relaxed), Ordering::Relaxed);
+                drop(computing);
+                if job.stop.is_set() {
+                    return Err(Error::Cancelled { generated: 0 });
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            None => {
+                computing.insert(asked.key.clone(), Arc::clone(&job.done));
+                break Computing::guard(server, &asked.key);
+            }
+        }
+    };
+    let answer = compute(&asked.space, &asked.name, &job.stop.flag, &job.done)?;
+    let text = answer.to_string();
+    write_cache(&asked, &text);
+    server.spaces.keep_heatmap(asked.key.clone(), text.into());
+    drop(counter);
+    job.send("result", answer);
+    Ok(())
+}
+
+impl Computing {
+    /// Takes `key` out of the heat maps being computed when dropped, however the job ends.
+    fn guard<'a>(server: &'a Server, key: &HeatKey) -> impl Drop + 'a {
+        struct Done<'a>(&'a Server, HeatKey);
+        impl Drop for Done<'_> {
+            fn drop(&mut self) {
+                self.0.computing.0.lock().unwrap_or_else(|e| e.into_inner()).remove(&self.1);
+            }
+        }
+        Done(server, key.clone())
+    }
+}
+
 /// A JSON answer already written.
-fn json_text(text: Arc<str>) -> Response {
+fn json_text(text: &str) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], text.to_string()).into_response()
 }
 
-/// `POST /api/heatmap`.
+/// `POST /api/heatmap`: the answer at once for a small table or a map kept; for a big table's, the
+/// client's long job, waited for.
 pub async fn heatmap(
     State(server): State<Arc<Server>>,
     client: ClientId,
     JsonBody(req): JsonBody<HeatmapReq>,
 ) -> Result<Response, ApiError> {
-    let name = req.heuristic.trim().to_ascii_lowercase();
-    let (s, n) = (Arc::clone(&server), name.clone());
-    let (space, answer) = blocking(move || {
-        let space = resolve(&s, req.shape.as_deref(), req.goal.as_deref())?;
-        let table = space.table()?;
-        // an unknown heuristic is refused before any work
-        drop(space.estimate_fn(&n)?);
-        let key = (space.shape, space.goal.clone(), n.clone());
-        if let Some(done) = s.spaces.heatmap(&key) {
-            return Ok((space, Some(done)));
-        }
-        if table.index().len() > s.heatmap_quick_states {
-            return Ok((space, None));
-        }
-        let answer: Arc<str> = compute(&space, &n, &AtomicBool::new(false))?.to_string().into();
-        s.spaces.keep_heatmap(key, Arc::clone(&answer));
-        Ok((space, Some(answer)))
-    })
-    .await?;
-    if let Some(answer) = answer {
-        return Ok(json_text(answer));
-    }
-    // a big table's map takes seconds of a core: the client's long job, waiting its turn
-    let total = space.table()?.index().len();
     let s = Arc::clone(&server);
-    let mut events = server.jobs.submit(
-        &client,
-        "heatmap",
-        Progress::States { total },
-        Box::new(move |job| {
-            let answer = compute(&space, &name, &job.stop.flag)?;
-            let key = (space.shape, space.goal.clone(), name);
-            s.spaces.keep_heatmap(key, answer.to_string().into());
-            job.send("result", answer);
-            Ok(())
-        }),
-    )?;
+    let asked = match blocking(move || find(&s, req)).await? {
+        Found::Ready(answer) => return Ok(json_text(&answer)),
+        Found::Long(asked) => asked,
+    };
+    let mut events = submit(&server, &client, asked)?;
     while let Some(e) = events.next_event().await {
         match e.name {
-            "result" => return Ok(Json(e.data).into_response()),
+            "result" => return Ok(json_text(&e.data.to_string())),
             "error" => {
                 let message = e.data["error"].as_str().unwrap_or("the heat map failed").to_string();
                 return Err(ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message));
@@ -107,4 +259,29 @@ pub async fn heatmap(
         StatusCode::CONFLICT,
         "the heat map was cancelled: this client cancelled it or started another long job (one runs per client)",
     ))
+}
+
+/// `POST /api/jobs/heatmap`: the heat map as a job's stream (`queued`, `started`, `progress`
+/// `{"done", "total", "seconds"}`, `result` with `/api/heatmap`'s answer, `done`). One kept, or a
+/// small table's, answers at once (`started`, `result`, `done`) without taking a job slot or
+/// replacing the client's job.
+pub async fn job(
+    State(server): State<Arc<Server>>,
+    client: ClientId,
+    JsonBody(req): JsonBody<HeatmapReq>,
+) -> Result<Response, ApiError> {
+    let s = Arc::clone(&server);
+    match blocking(move || find(&s, req)).await? {
+        Found::Ready(answer) => {
+            let value: Value = serde_json::from_str(&answer)
+                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, format!("internal error: {e}")))?;
+            Ok(JobStream::ready(vec![
+                JobEvent::new("started", json!({"waited": 0.0})),
+                JobEvent::new("result", value),
+                JobEvent::new("done", json!({"cancelled": false})),
+            ])
+            .into_response())
+        }
+        Found::Long(asked) => Ok(submit(&server, &client, asked)?.into_response()),
+    }
 }

@@ -32,6 +32,7 @@ use anyhow::{Context, Result};
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::serve::ListenerExt;
 use axum::{middleware, Router};
 use clap::Args;
 use tower_http::compression::CompressionLayer;
@@ -71,8 +72,9 @@ Tables are looked for in --dir under the names `table build` gives them: perfect
 built in memory at first use (up to 2 s and 240 MB for 3x4), and pattern tables for 4x4 and 5x5
 (for 4x4, 6-6-3 is built there at first use when none is found, in about 2 s). What the server
 keeps (tables, built or mapped, and heat maps) stays within --max-memory (1G by default): past
-it, what was used least recently is let go, and built again when asked for. The API is described
-in docs/SERVE.md.
+it, what was used least recently is let go, and built again when asked for. The heat maps of
+3x4 and 2x6 (seconds of work each) are saved in --dir too, and read back by later servers. The
+API is described in docs/SERVE.md.
 
 Examples:
   table serve --open
@@ -94,7 +96,8 @@ pub struct ServeArgs {
     #[arg(long)]
     pub open: bool,
 
-    /// Where tables are looked for (perfect tables and pattern tables), and 4x4 pattern tables saved.
+    /// Where tables are looked for (perfect tables and pattern tables), and 4x4 pattern tables and
+    /// the heat maps of big tables saved.
     #[arg(long, default_value = ".")]
     pub dir: PathBuf,
 
@@ -155,6 +158,8 @@ pub struct Server {
     pub job_bytes: u64,
     /// States past which a heat map is a long job.
     pub heatmap_quick_states: u64,
+    /// The heat maps being computed now (a second request for one waits for it).
+    pub computing: heatmap::Computing,
 }
 
 impl Server {
@@ -175,6 +180,7 @@ impl Server {
             jobs: Jobs::new(jobs),
             job_bytes: (config.max_memory / jobs as u64).min(slidetable::solver::default_max_memory()),
             heatmap_quick_states: config.heatmap_quick_states,
+            computing: heatmap::Computing::default(),
         }
     }
 
@@ -221,6 +227,7 @@ pub fn router(server: Arc<Server>) -> Router {
         .route("/api/jobs/solve", post(jobs::solve))
         .route("/api/jobs/compare", post(jobs::compare))
         .route("/api/jobs/experiment", post(jobs::experiment))
+        .route("/api/jobs/heatmap", post(heatmap::job))
         .route("/api/jobs/cancel", post(jobs::cancel));
     page.merge(api)
         .fallback(http::not_found)
@@ -276,6 +283,11 @@ pub fn run(args: ServeArgs) -> Result<()> {
     let stopping = Arc::clone(&server);
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener).context("setting up the socket")?;
+        // without it, a job's small events wait for the client's delayed ACK (40 ms on Linux)
+        // behind the one before (Nagle's algorithm)
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         axum::serve(listener, router(server))
             .with_graceful_shutdown(async move {
                 let _ = tokio::signal::ctrl_c().await;

@@ -445,6 +445,15 @@ pub struct JobStream {
 }
 
 impl JobStream {
+    /// A stream of events known already, with no job behind it (an answer found in a cache).
+    pub fn ready(events: Vec<JobEvent>) -> JobStream {
+        let (tx, rx) = mpsc::channel(events.len().max(1));
+        for e in events {
+            let _ = tx.try_send(e);
+        }
+        JobStream { rx, stop: Stop::default(), jobs: None, id: 0 }
+    }
+
     /// The next event; `None` once the stream has ended.
     pub async fn next_event(&mut self) -> Option<JobEvent> {
         self.rx.recv().await

@@ -58,6 +58,17 @@ impl Space {
         }
     }
 
+    /// Runs `work` with its parallel parts (rayon) on the pool tables are built on: half the cores
+    /// at the jobs' low priority, so a scan of a big table never takes every core from lookups.
+    pub fn on_build_pool<T: Send>(&self, work: impl FnOnce() -> T + Send) -> T {
+        self.builder.run(work)
+    }
+
+    /// The directory tables are looked for in (and heat maps kept).
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
     /// The perfect table, or the error a front end shows for a board without one.
     pub fn table(&self) -> Result<&Table<TableBytes>, Error> {
         self.table.as_ref().ok_or_else(|| {

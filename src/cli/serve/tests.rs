@@ -674,3 +674,90 @@ async fn heat_maps_are_let_go_past_the_budget_too() {
     assert_eq!(m["heatmaps"], 2);
     assert!(m["used"].as_u64().expect("bytes") <= budget);
 }
+
+/// A directory of its own under the tests' directory, emptied.
+fn fresh_dir(name: &str) -> std::path::PathBuf {
+    let dir = test_dir().join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a directory");
+    dir
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_big_heat_map_is_a_job_with_progress_and_is_kept_on_disk() {
+    // every table counts as big here, so the 3x3's map takes the long way
+    let dir = fresh_dir("heatmap-cache");
+    let big = |dir: &std::path::Path| {
+        let dir = dir.to_path_buf();
+        server_with(move |c| {
+            c.dir = dir;
+            c.heatmap_quick_states = 1000;
+        })
+    };
+    let plain = api(&server(), "/api/heatmap", json!({"heuristic": "manhattan"})).await.json();
+    let s = big(&dir);
+    let mut job = Stream::open(&s, from("student-a", post("/api/jobs/heatmap", r#"{"heuristic": "manhattan"}"#))).await;
+    assert_eq!(job.next().await.expect("an event").0, "started");
+    let mut result = None;
+    while let Some((name, data)) = job.next().await {
+        match name.as_str() {
+            "progress" => {
+                assert_eq!(data["total"], 181440);
+                assert!(data["done"].as_u64().expect("states") <= 181440);
+            }
+            "result" => result = Some(data),
+            "done" => assert_eq!(data["cancelled"], false),
+            other => panic!("unexpected event {other}: {data}"),
+        }
+    }
+    assert_eq!(result.expect("a result"), plain);
+    let file = dir.join("3x3-blank-last-heatmap-manhattan.json");
+    let text = std::fs::read_to_string(&file).expect("kept on disk");
+    // /api/heatmap on the long way gives the same answer (kept in memory now)
+    assert_eq!(api(&s, "/api/heatmap", json!({"heuristic": "manhattan"})).await.json(), plain);
+
+    // a later server reads the file: shown by a label changed in it, its checksum made right
+    let (head, answer) = text.trim_end().split_once('\n').expect("two lines");
+    let doctored = answer.replace("Manhattan distance (h2)", "read from the disk");
+    let mut h: Value = serde_json::from_str(head).expect("a header");
+    h["answer_crc"] = json!(crc32fast::hash(doctored.as_bytes()));
+    std::fs::write(&file, format!("{h}\n{doctored}\n")).expect("written");
+    let a = api(&big(&dir), "/api/heatmap", json!({"heuristic": "manhattan"})).await.json();
+    assert_eq!(a["label"], "read from the disk");
+    // ... and the job answers at once, without a job slot: started, result, done
+    let a = send(&big(&dir), post("/api/jobs/heatmap", r#"{"heuristic": "manhattan"}"#)).await;
+    let names: Vec<String> = events(&a.body).into_iter().map(|e| e.0).collect();
+    assert_eq!(names, ["started", "result", "done"]);
+
+    // a damaged file, another table's, or rows that do not add up: ignored, computed again, rewritten
+    let mut other_table = h.clone();
+    other_table["table_crc"] = json!(h["table_crc"].as_u64().expect("a checksum") ^ 1);
+    let mut wrong_rows: Value = serde_json::from_str(answer).expect("an answer");
+    wrong_rows["counts"][5][3] = json!(wrong_rows["counts"][5][3].as_u64().unwrap_or(0) + 1);
+    let wrong_rows = wrong_rows.to_string();
+    let mut wrong_rows_head = h.clone();
+    wrong_rows_head["answer_crc"] = json!(crc32fast::hash(wrong_rows.as_bytes()));
+    for damaged in [
+        format!("{h}\n{}\n", doctored.replacen('1', "2", 1)),
+        format!("{other_table}\n{doctored}\n"),
+        format!("{wrong_rows_head}\n{wrong_rows}\n"),
+        "not a heat map".to_string(),
+        String::new(),
+        format!("{h}"),
+    ] {
+        std::fs::write(&file, &damaged).expect("written");
+        let a = api(&big(&dir), "/api/heatmap", json!({"heuristic": "manhattan"})).await;
+        assert_eq!(a.json(), plain, "{damaged:.80}");
+        assert_eq!(std::fs::read_to_string(&file).expect("rewritten"), text, "{damaged:.80}");
+    }
+
+    // pdb's file is named for its pattern tables too
+    let pdb = api(&s, "/api/heatmap", json!({"heuristic": "pdb"})).await;
+    assert_eq!(pdb.status, StatusCode::OK, "{}", String::from_utf8_lossy(&pdb.body));
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .expect("a directory")
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.contains("heatmap-pdb-"))
+        .collect();
+    assert_eq!(names.len(), 1, "{names:?}");
+}
