@@ -89,7 +89,8 @@ pageTest('run A* step by step', async (page) => {
     assert.notDeepEqual(seen[i], seen[i - 1], `step ${i} changes the open list`);
     assert.equal(await page.getAttribute('#astar-counts', 'data-closed'), String(i));
   }
-  // the open list is in A*'s order: f, then larger g, then smaller id; boards drawn, not strings
+  // the open list is in the library's A* order: f, then larger g, then the node generated last
+  // (a consistent heuristic: its bucket queue); boards drawn, not strings
   const keys = await page.locator('#astar-open tr').evaluateAll((rows) => rows.map((r) => {
     const td = [...r.children].map((c) => c.textContent);
     return { id: Number(td[0]), g: Number(td[2]), f: Number(td[4]), mini: Boolean(r.children[1].querySelector('.mini')) };
@@ -97,7 +98,7 @@ pageTest('run A* step by step', async (page) => {
   assert.ok(keys.every((k) => k.mini), 'each open board is drawn');
   for (let i = 1; i < keys.length; i++) {
     const [a, b] = [keys[i - 1], keys[i]];
-    assert.ok(a.f < b.f || (a.f === b.f && (a.g > b.g || (a.g === b.g && a.id < b.id))), JSON.stringify(keys));
+    assert.ok(a.f < b.f || (a.f === b.f && (a.g > b.g || (a.g === b.g && a.id > b.id))), JSON.stringify(keys));
   }
   // each row carries its class against C*, coloured by it
   const classes = await page.locator('#astar-open tr').evaluateAll((rows) => rows.map((r) => [r.classList[0], r.lastChild.textContent]));
