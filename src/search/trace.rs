@@ -12,12 +12,13 @@
 //!   the bound (IDA*), and is not expanded;
 //! - [`astar_trace`] is the library's A* ([`Algorithm::AStar`], or [`Algorithm::Bfs`] with the
 //!   zero estimate) at weight 1, and weighted A* ([`Algorithm::Weighted`]) at any other weight.
-//!   Its open list is the library's ([`super::open`]), with the same keys and ids: for A* with a
-//!   consistent estimate and for breadth-first, buckets by `f` and within one `f` the deepest,
-//!   the node generated last first ([`TieBreak::LastGenerated`]); otherwise a heap by `f`, the
-//!   deepest, the state reached first ([`TieBreak::FirstSeen`]). A shorter path to a state on the
-//!   open list replaces the node there; a shorter path to a closed state reopens it (that happens
-//!   only with an inconsistent estimate, Nilsson's, or a weight other than 1);
+//!   Its open list is the library's own (`search/open.rs`), with the same keys and ids: for A*
+//!   with a consistent estimate and for breadth-first, buckets by `f` and within one `f` the
+//!   deepest, the node generated last first ([`TieBreak::LastGenerated`]); otherwise a heap by
+//!   the key ([`Trace::key`]), the deepest, the state reached first ([`TieBreak::FirstSeen`]).
+//!   A shorter path to a state on the open list replaces the node there; a shorter path to a
+//!   closed state reopens it (only with an inconsistent estimate, Nilsson's, or a weight
+//!   above 1);
 //! - [`idastar_trace`] is the library's IDA* with a classic estimate: depth-first, the blank's
 //!   moves in the order of [`Dir::ALL`], each bound the least `f` that exceeded the last, every
 //!   iteration counted again (the start is generated once and expanded once per iteration). The
@@ -76,8 +77,7 @@ pub enum ChildStatus {
         replaced: usize,
     },
     /// A shorter path to a state expanded already (by the node `replaced`): the state goes back
-    /// on the open list as this node. Only with an inconsistent estimate or a weight other
-    /// than 1.
+    /// on the open list as this node. Only with an inconsistent estimate or a weight above 1.
     Reopened {
         /// The closed node it replaces.
         replaced: usize,

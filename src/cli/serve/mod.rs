@@ -6,6 +6,7 @@
 //! jobs streamed as server-sent events; `space.rs` what the server knows of each board shape and
 //! goal; `assets.rs` the page's files, embedded (`page/`). The API is documented in
 //! `docs/SERVE.md`.
+//! `trace.rs` answers A* and IDA* step by step.
 
 pub mod api;
 pub mod assets;

@@ -198,15 +198,13 @@ async fn astar_and_idastar_count_as_the_comparison_does() {
     assert!(checked >= 200, "{checked} runs compared");
 }
 
+/// The boards on an open list, with their `g`.
+type OpenStates = BTreeSet<(Vec<u16>, u32)>;
+
 /// A plain A* by the rules of docs/SERVE.md: the open list a vector searched for its least
 /// entry, the closed set a map. Returns the open states (board, g) before each step and the
 /// board each step expands.
-fn plain_astar(
-    start: &[u16],
-    goal: &[u16],
-    h: &dyn Fn(&[u16]) -> u32,
-    run: &Value,
-) -> Vec<(BTreeSet<(Vec<u16>, u32)>, Vec<u16>)> {
+fn plain_astar(start: &[u16], goal: &[u16], h: &dyn Fn(&[u16]) -> u32, run: &Value) -> Vec<(OpenStates, Vec<u16>)> {
     let weight = run["weight"].as_f64().expect("weight");
     let algorithm = run["algorithm"].as_str().expect("algorithm");
     let key = |g: u32, h: u32| match algorithm {
@@ -373,8 +371,7 @@ async fn a_compact_run_replays_to_a_plain_astars_open_lists_forward_and_back() {
             let mut replay = Replay::new(&run);
             let mut snapshots = Vec::new();
             for (k, (states, expanded)) in reference.iter().enumerate() {
-                let open: BTreeSet<(Vec<u16>, u32)> =
-                    replay.open.iter().map(|&i| (boards[i].clone(), g[i] as u32)).collect();
+                let open: OpenStates = replay.open.iter().map(|&i| (boards[i].clone(), g[i] as u32)).collect();
                 assert_eq!(&open, states, "{board} {name} w={weight}: the open list before step {k}");
                 assert_eq!(&boards[replay.expand[k]], expanded, "{board} {name} w={weight}: step {k}");
                 snapshots.push((replay.open.clone(), replay.closed.clone()));
