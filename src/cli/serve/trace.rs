@@ -116,7 +116,7 @@ impl Solution {
 
 /// What both answers say of the board.
 #[derive(Serialize)]
-struct Board0 {
+struct StartBoard {
     shape: String,
     rows: usize,
     cols: usize,
@@ -124,10 +124,10 @@ struct Board0 {
     start: Vec<u16>,
 }
 
-impl Board0 {
-    fn of(b: &Board) -> Board0 {
+impl StartBoard {
+    fn of(b: &Board) -> StartBoard {
         let s = b.shape();
-        Board0 { shape: s.to_string(), rows: s.rows(), cols: s.cols(), start: b.cells().to_vec() }
+        StartBoard { shape: s.to_string(), rows: s.rows(), cols: s.cols(), start: b.cells().to_vec() }
     }
 }
 
@@ -148,7 +148,7 @@ pub struct AstarRun {
     capped: bool,
     max_expansions: usize,
     #[serde(flatten)]
-    board: Board0,
+    board: StartBoard,
     nodes: Nodes,
     steps: Steps,
     replaced: Replaced,
@@ -177,7 +177,7 @@ pub struct IdaRun {
     capped: bool,
     max_expansions: usize,
     #[serde(flatten)]
-    board: Board0,
+    board: StartBoard,
     nodes: Nodes,
     iterations: Vec<Iteration>,
     solution: Option<Solution>,
@@ -264,7 +264,7 @@ fn astar_run(t: &Trace, board: &Board, c_star: u32, heuristic: String, weight: f
         generated: t.nodes.len(),
         capped: t.capped,
         max_expansions: cap,
-        board: Board0::of(board),
+        board: StartBoard::of(board),
         nodes,
         steps,
         replaced,
@@ -321,7 +321,7 @@ fn ida_run(t: &IdaTrace, board: &Board, c_star: u32, heuristic: String, cap: usi
         generated: t.generated(),
         capped: t.capped,
         max_expansions: cap,
-        board: Board0::of(board),
+        board: StartBoard::of(board),
         nodes,
         iterations,
         solution: Solution::of(&t.solution),
