@@ -438,7 +438,10 @@ async function fromUrl(search) {
   const problems = [];
   const tab = p.get('tab') || 'play';
   if (!TABS.includes(tab)) problems.push(`the link's tab \`${tab}\` is not one of ${TABS.join(', ')}`);
-  const checked = await checkLink(p.get('shape') || '3x3', p.get('goal') || 'blank-last');
+  // the defaults need no check (a round trip saved on the first load)
+  const checked = p.get('shape') || p.get('goal')
+    ? await checkLink(p.get('shape') || '3x3', p.get('goal') || 'blank-last')
+    : { shape: '3x3', goal: 'blank-last', problems: [] };
   problems.push(...checked.problems);
   let { shape } = checked;
   const { goal } = checked;
