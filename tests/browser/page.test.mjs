@@ -164,6 +164,22 @@ pageTest('two heuristics side by side, stepped together, and autoplay', async (p
   assert.match(await page.textContent('#astar-summary'), /C\* = hidden/);
 });
 
+pageTest('a link to A* restores both runs side by side at their step', async (page) => {
+  await page.goto(`${base}/?board=8+1+3+4+0+2+7+6+5&shape=3x3&tab=astar&ah=hamming&ah2=manhattan&astep=5`);
+  await page.waitForSelector('#astar-open2');
+  assert.equal(await page.inputValue('#astar-heuristic'), 'hamming');
+  assert.equal(await page.inputValue('#astar-heuristic2'), 'manhattan');
+  assert.equal(await page.getAttribute('#astar-step', 'data-step'), '5');
+  assert.equal(await page.getAttribute('#astar-counts', 'data-closed'), '5');
+  assert.equal(await page.getAttribute('#astar-counts2', 'data-closed'), '5');
+  // IDA* too
+  await page.goto(`${base}/?board=8+1+3+4+0+2+7+6+5&shape=3x3&tab=astar&alg=idastar&astep=12`);
+  await page.waitForSelector('#astar-view:not([hidden])');
+  assert.equal(await page.inputValue('#astar-algorithm'), 'idastar');
+  assert.match(await page.textContent('#astar-counts'), /iteration 1 of \d+/);
+  assert.match(await page.textContent('#astar-now'), /Node 12 /);
+});
+
 pageTest('stream and cancel a textbook run, then run another', async (page) => {
   await page.goto(`${base}/`);
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance);

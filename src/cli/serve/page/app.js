@@ -221,6 +221,7 @@ export const app = {
       app.say(`your ${was} was stopped to start the ${kind} (one long job at a time each)`);
     }
     line.hidden = false;
+    $('job-cancel').hidden = false;
     text.textContent = `${kind}: starting`;
     app.busy += 1;
     let failed = null;
@@ -256,6 +257,7 @@ export const app = {
       .finally(() => {
         mine.over = true;
         app.busy -= 1;
+        if (!app.busy) $('job-cancel').hidden = true;
         setTimeout(() => { if (!app.busy) line.hidden = true; }, 4000);
       });
     mine.job = job;

@@ -30,7 +30,7 @@ const LETTER_STATUS = { n: 'new', b: 'better', r: 'reopened', w: 'worse', c: 'cl
 export function init(a) {
   app = a;
   $ = a.$;
-  const settings = [['astar-algorithm', 'alg', 'astar'], ['astar-heuristic', 'ah', 'manhattan'], ['astar-heuristic2', 'ah2', ''],
+  settings = [['astar-algorithm', 'alg', 'astar'], ['astar-heuristic', 'ah', 'manhattan'], ['astar-heuristic2', 'ah2', ''],
     ['astar-weight', 'aw', '1'], ['astar-cap', 'acap', '2000'], ['astar-speed', 'aspeed', '3']];
   for (const [id, key, fallback] of settings) {
     $(id).value = app.param(key, fallback);
@@ -62,6 +62,9 @@ export function init(a) {
     }
   });
   app.onState((state, before) => {
+    // the form shows the settings the state holds (a link, Back, a reload)
+    for (const [id, key] of settings) if (state.panel[key] !== undefined && $(id).value !== state.panel[key]) $(id).value = state.panel[key];
+    $('astar-weight-label').hidden = $('astar-algorithm').value === 'idastar';
     if (state.tab === 'astar' && !runs.length && !restored && state.panel.astep !== '' && state.start) {
       // a reload (or a link) on this tab: the run again, at its step
       restored = true;
@@ -73,8 +76,11 @@ export function init(a) {
   app.onPosition(stale);
 }
 
-/** The settings read from the form, checked. */
-function settings() {
+/** The form's fields kept in the URL: [element id, URL key, default]. */
+let settings = [];
+
+/** The settings read from the form. */
+function readSettings() {
   return {
     algorithm: $('astar-algorithm').value,
     heuristics: [$('astar-heuristic').value, $('astar-heuristic2').value].filter((h, i) => i === 0 || h),
@@ -98,7 +104,7 @@ function stale() {
 async function start(at) {
   if (!app.state.start) return;
   pause();
-  const s = settings();
+  const s = readSettings();
   const text = app.text();
   const { shape, goal } = app.state;
   const answers = await app.guard(() => Promise.all(s.heuristics.map((heuristic) => {
@@ -447,7 +453,7 @@ function makeView(m, index) {
   const svg = el('button', { text: 'save table as SVG', type: 'button' });
   const detail = el('div', { id: id('node'), class: 'node-detail', 'aria-live': 'polite' });
   const treeBox = el('div', { class: 'tree-box' },
-    el('h3', { text: 'Search tree: filled expanded, ring open, faint dropped; black ring the last expanded' }),
+    el('h3', { text: m.kind === 'idastar' ? 'Search tree of this iteration: filled expanded, ring on the path searched now, faint cut off by the bound' : 'Search tree: filled expanded, ring open, faint dropped; black ring the last expanded' }),
     el('p', { class: 'buttons' }, zoomIn, zoomOut, fit, png, svg), canvas, detail);
   root.append(title, summary, counts, tally, now, el('div', { class: 'scroll' }, table), more, treeBox);
   const view = { root, m, k: 0, zoom: { scale: 1, ox: 0, oy: 0 }, selected: null };
@@ -480,7 +486,20 @@ function makeView(m, index) {
     view.zoom = { scale: 1, ox: 0, oy: 0 };
     drawTree(view);
   });
-  png.addEventListener('click', () => downloadCanvas(canvas, `astar-${m.heuristic}-step-${view.k}.png`));
+  png.addEventListener('click', () => {
+    // the picture says what it shows: the search, the heuristic, the board and the step
+    const out = document.createElement('canvas');
+    out.width = canvas.width;
+    out.height = canvas.height + 28;
+    const ctx = out.getContext('2d');
+    ctx.fillStyle = '#fff';
+    ctx.fillRect(0, 0, out.width, out.height);
+    ctx.fillStyle = '#111';
+    ctx.font = 'bold 14px system-ui, "DejaVu Sans", sans-serif';
+    ctx.fillText(`${title.textContent}, board ${m.start.join(' ')}, step ${view.k}`, 6, 19);
+    ctx.drawImage(canvas, 0, 28);
+    downloadCanvas(out, `${m.kind}-${m.heuristic}-step-${view.k}.png`);
+  });
   svg.addEventListener('click', () => download(`astar-${m.heuristic}-step-${view.k}.svg`, 'image/svg+xml', tableSvgOf(view)));
   canvas.addEventListener('wheel', (e) => {
     e.preventDefault();
@@ -555,7 +574,7 @@ function showAstar(view, k) {
   const done = k === m.steps && m.solution;
   const open = openAt(m, k);
   const optimal = m.solution && m.solution.length - 1 === m.cStar;
-  p.summary.textContent = `C* = ${shown ? m.cStar : 'hidden (practice)'}. ${m.steps} expansions, ${m.answer.generated} nodes generated; `
+  p.summary.textContent = `C* = ${shown ? m.cStar : 'hidden (practice)'}. ${m.steps} expansion${m.steps === 1 ? '' : 's'}, ${m.answer.generated} node${m.answer.generated === 1 ? '' : 's'} generated; `
     + `${m.solution ? `${view.solText}${shown ? (optimal ? ' (optimal)' : ` (the optimum is ${m.cStar})`) : ''}` : view.solText}.`;
   const closed = k;
   const openCount = open.size - (done ? 1 : 0);
@@ -638,7 +657,8 @@ function tableSvgOf(view) {
     return [...tr.children].map((td, c) => (c === 1 ? board : td.textContent));
   });
   const head = ['node', 'board', 'g', 'h', 'f', 'h*', 'class'];
-  return tableSvg(head, rows, { title: `${view.parts.summary.textContent.split('.')[0]}; step ${view.k}` });
+  const more = view.parts.more.textContent ? ` (${view.parts.more.textContent})` : '';
+  return tableSvg(head, rows, { title: `${view.m.kind === 'idastar' ? 'IDA*' : 'A*'} with ${view.m.heuristic} on ${view.m.start.join(' ')}, ${view.parts.summary.textContent.split('.')[0]}, step ${view.k}${more}` });
 }
 
 /** Where node `i` stands after step k of an A* run. */
@@ -861,8 +881,9 @@ function drawTree(view) {
   if (last !== null && last !== undefined) ring(last, '#000', 2, 3);
   if (view.selected !== null && view.selected < m.n) ring(view.selected, '#e8590c', 3, 5);
   // labels, where there is room for them: f, and the node's id under it
-  if (sx >= 26 && sy >= 30) {
-    ctx.font = '11px system-ui, "DejaVu Sans", sans-serif';
+  const big2 = document.body.classList.contains('present');
+  if (sx >= (big2 ? 40 : 26) && sy >= (big2 ? 44 : 30)) {
+    ctx.font = `${big2 ? 15 : 11}px system-ui, "DejaVu Sans", sans-serif`;
     ctx.textAlign = 'center';
     ctx.fillStyle = '#222';
     for (let x = 0; x < n; x++) {
@@ -870,8 +891,9 @@ function drawTree(view) {
       const px = X(i);
       const py = Y(i);
       if (px < -20 || px > W + 20 || py < -20 || py > H + 20) continue;
-      ctx.fillText(`f ${fmt(f(m, i))}`, px, py + r + 11);
-      ctx.fillText(`#${i}`, px, py + r + 22);
+      const lh = big2 ? 16 : 11;
+      ctx.fillText(`f ${fmt(f(m, i))}`, px, py + r + 5 + lh);
+      ctx.fillText(`#${i}`, px, py + r + 5 + 2 * lh);
     }
   }
   ctx.textAlign = 'left';
@@ -959,7 +981,7 @@ function showIda(view, k) {
   const kind = k === 0 ? 'e' : m.nodeKind[k];
   const found = kind === 'g';
   p.summary.textContent = `C* = ${shown ? m.cStar : 'hidden (practice)'}. ${m.iterations.length} iteration${m.iterations.length === 1 ? '' : 's'}, `
-    + `${m.answer.expansions} expansions and ${m.answer.generated} nodes generated in all; ${view.solText}.`;
+    + `${m.answer.expansions} expansion${m.answer.expansions === 1 ? '' : 's'} and ${m.answer.generated} node${m.answer.generated === 1 ? '' : 's'} generated in all; ${view.solText}.`;
   const upTo = (arr) => (k === 0 ? 0 : arr[k] - (it.first > 1 ? arr[it.first - 1] : 0));
   const expandedHere = upTo(m.expandedUpTo) + 1;
   p.counts.replaceChildren(...[`iteration ${q + 1} of ${m.iterations.length}`, `bound ${it.bound}`,

@@ -25,13 +25,15 @@ export function miniBoard(cells, cols, { size = 1.3, home = null, title = '' } =
 export function boardSvg(cells, cols, { tile = 80, caption = '', home = null } = {}) {
   const rows = cells.length / cols;
   const gap = 6;
-  const w = cols * (tile + gap) + gap;
+  const w = Math.max(cols * (tile + gap) + gap, caption ? Math.ceil(caption.length * 11.5) + 16 : 0);
   const h = rows * (tile + gap) + gap + (caption ? 36 : 0);
   const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" font-family="DejaVu Sans, system-ui, sans-serif">`,
-    `<rect x="0" y="0" width="${w}" height="${rows * (tile + gap) + gap}" rx="8" fill="#343a40"/>`];
+    `<rect width="100%" height="100%" fill="#fff"/>`,
+    `<rect x="${(w - (cols * (tile + gap) + gap)) / 2}" y="0" width="${cols * (tile + gap) + gap}" height="${rows * (tile + gap) + gap}" rx="8" fill="#343a40"/>`];
+  const left = (w - (cols * (tile + gap) + gap)) / 2;
   cells.forEach((t, i) => {
     if (t === 0) return;
-    const x = gap + (i % cols) * (tile + gap);
+    const x = left + gap + (i % cols) * (tile + gap);
     const y = gap + Math.floor(i / cols) * (tile + gap);
     const fill = home && home[i] === t ? '#d0ebff' : '#e9ecef';
     parts.push(`<rect x="${x}" y="${y}" width="${tile}" height="${tile}" rx="6" fill="${fill}"/>`);

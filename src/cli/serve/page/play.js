@@ -121,7 +121,14 @@ export async function scramble(shape = app.state.shape, goal = app.state.goal, h
   if (!s) return false;
   $('seed').value = s.seed;
   app.update({ shape, goal, start: s.board, moves: '', ahead: '' }, history);
+  showBoard();
   return true;
+}
+
+/** Brings the board into view when a new one was made below it (a phone's narrow column). */
+function showBoard() {
+  const r = $('board').getBoundingClientRect();
+  if (r.top < 0 || r.bottom > window.innerHeight) $('distance').scrollIntoView({ block: 'start' });
 }
 
 /** Reads the typed board: rows given by `/` or new lines set the shape; ragged rows refused. */
@@ -162,7 +169,7 @@ async function loadTyped() {
     app.say(read.error, 'error');
     return;
   }
-  await app.newGame(read.board, { shape: read.shape });
+  if (await app.newGame(read.board, { shape: read.shape })) showBoard();
 }
 
 function clickCell(cell) {
@@ -304,7 +311,7 @@ function render() {
   if (!pos) d = '\u2026';
   else if (!pos.solvable) d = 'unsolvable';
   else if (pos.distance === null) d = '?';
-  else if (practice && hint < 1) d = 'hidden';
+  else if (practice && hint < 1 && pos.distance !== 0) d = 'hidden';
   else d = String(pos.distance);
   $('distance').textContent = `distance: ${d}, moves: ${moves}`;
   $('distance').dataset.distance = pos && pos.distance !== null ? String(pos.distance) : '';
@@ -382,7 +389,6 @@ async function renderWon(pos) {
     shownCount += 1;
     if (shownCount > 50) continue;
     const li = document.createElement('li');
-    li.value = i + 1;
     li.textContent = `move ${i + 1}, slide ${tiles[i]}: to distance ${dist[i + 1]} (from ${dist[i]}), one farther`;
     list.append(li);
   }

@@ -77,11 +77,11 @@ export function init(a) {
     c.addEventListener('keydown', (e) => onMapKey(i, e));
     c.addEventListener('focus', () => {
       const m = maps[i];
-      if (m && !m.cursor) m.cursor = { d: 0, h: 0 };
-      if (m) {
-        paint(i);
-        readout(i, m.cursor.d, m.cursor.h);
-      }
+      // a click focuses the map too: only a keyboard's focus reads the cursor's cell
+      if (!m || !c.matches(':focus-visible')) return;
+      if (!m.cursor) m.cursor = { d: 0, h: 0 };
+      paint(i);
+      readout(i, m.cursor.d, m.cursor.h);
     });
     c.addEventListener('blur', () => maps[i] && paint(i));
   });
