@@ -395,8 +395,11 @@ function renderTabs(state) {
   $('present').checked = state.present;
   document.body.classList.toggle('practice', state.practice);
   document.body.classList.toggle('present', state.present);
-  pickShape(state.shape);
-  pickGoal(state.goal);
+  // a menu waiting for its new board keeps showing the choice made
+  if (!$('shape').disabled) {
+    pickShape(state.shape);
+    pickGoal(state.goal);
+  }
 }
 
 function initTabs() {
@@ -502,8 +505,25 @@ async function start() {
   }
   app.onState(renderTabs);
   for (const m of [play, inspect, space, astar, compare, textbook]) m.init(app);
-  shapeSelect.addEventListener('change', () => app.reset(shapeSelect.value));
-  goalSelect.addEventListener('change', () => app.reset(app.state.shape, goalSelect.value));
+  // a new shape or goal may take seconds (a 3x4 table is built at first use): the menus wait
+  // for it, saying so, so that nothing else is asked of the board being left meanwhile
+  const change = async (shape, goal) => {
+    shapeSelect.disabled = true;
+    goalSelect.disabled = true;
+    const slow = setTimeout(() => app.say(`opening the ${shape} board (${goal}): its table is made at first use, a few seconds\u2026`), 400);
+    try {
+      if (await app.reset(shape, goal)) app.ok();
+    } finally {
+      clearTimeout(slow);
+      if (/^opening the/.test($('message').textContent)) app.say('');
+      shapeSelect.disabled = false;
+      goalSelect.disabled = false;
+      pickShape(app.state.shape);
+      pickGoal(app.state.goal);
+    }
+  };
+  shapeSelect.addEventListener('change', () => change(shapeSelect.value, app.state.goal));
+  goalSelect.addEventListener('change', () => change(app.state.shape, goalSelect.value));
   $('practice').addEventListener('change', () => app.update({ practice: $('practice').checked, reveal: null }, 'replace'));
   $('present').addEventListener('change', () => app.update({ present: $('present').checked }, 'replace'));
   window.addEventListener('popstate', () => {
