@@ -199,6 +199,9 @@ fn work(server: &Server, asked: Asked, job: &Job) -> Result<(), Error> {
                 std::thread::sleep(Duration::from_millis(100));
             }
             None => {
+                // this job computes the map itself now (the one it was waiting on was cancelled):
+                // its count starts again from zero, not from the other's
+                job.done.store(0, Ordering::Relaxed);
                 computing.insert(asked.key.clone(), Arc::clone(&job.done));
                 break Computing::guard(server, &asked.key);
             }

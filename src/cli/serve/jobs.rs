@@ -39,9 +39,18 @@ fn stream(
 }
 
 /// `POST /api/jobs/cancel`: cancels the calling client's job, running or waiting.
-pub async fn cancel(State(server): State<Arc<Server>>, client: ClientId) -> Json<Value> {
+pub async fn cancel(
+    State(server): State<Arc<Server>>,
+    client: ClientId,
+    JsonBody(_): JsonBody<CancelReq>,
+) -> Json<Value> {
     Json(json!({"cancelled": server.jobs.cancel(&client)}))
 }
+
+/// A cancel's request: `{}` (any field is refused, as everywhere).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CancelReq {}
 
 /// The guide of a search job: the heuristic named, else pattern tables where the space's searches
 /// have them, else linear conflict.

@@ -446,6 +446,8 @@ async fn two_clients_run_two_jobs_and_cancel_only_their_own() {
     assert_eq!(send(&s, from("student-c", get("/api/info"))).await.json()["job"], Value::Null);
     assert_eq!(send(&s, from("student-c", post("/api/jobs/cancel", "{}"))).await.json()["cancelled"], Value::Null);
     assert_eq!(api(&s, "/api/jobs/cancel", json!({})).await.json()["cancelled"], Value::Null);
+    // a misspelt field is refused here as everywhere
+    assert_eq!(api(&s, "/api/jobs/cancel", json!({"x": 1})).await.status, StatusCode::BAD_REQUEST);
     // a cancels its own: b's goes on
     assert_eq!(send(&s, from("student-a", post("/api/jobs/cancel", "{}"))).await.json()["cancelled"], "experiment");
     assert_eq!(a.until("done").await["cancelled"], true);

@@ -314,7 +314,9 @@ function render() {
   else if (practice && hint < 1 && pos.distance !== 0) d = 'hidden';
   else d = String(pos.distance);
   $('distance').textContent = `distance: ${d}, moves: ${moves}`;
-  $('distance').dataset.distance = pos && pos.distance !== null ? String(pos.distance) : '';
+  // in practice mode the exact distance is nowhere in the page until asked (not even an attribute)
+  $('distance').dataset.distance = pos && pos.distance !== null && (!practice || d !== 'hidden') ? String(pos.distance) : '';
+  $('distance').dataset.ready = pos ? pos.text : '';
   $('distance').dataset.moves = String(moves);
   $('reveal').hidden = !app.state.practice || shown;
   $('help-arrows').hidden = app.state.practice;
