@@ -359,29 +359,21 @@ function writeUrl(how) {
   }
 }
 
-/** Shows `goal` in the goal picker, adding it when it is an arrangement rather than a name. */
-function pickGoal(goal) {
-  const select = $('goal');
-  if (![...select.options].some((o) => o.value === goal)) {
+/** Shows `value` in the menu `id` (board or goal), adding it when the list lacks it (a goal
+ * given as an arrangement, a shape only a link names). */
+function pick(id, value) {
+  const select = $(id);
+  if (![...select.options].some((o) => o.value === value)) {
     const o = document.createElement('option');
-    o.value = goal;
-    o.textContent = goal;
+    o.value = value;
+    o.textContent = value;
     select.append(o);
   }
-  select.value = goal;
+  select.value = value;
 }
 
-/** Shows `shape` in the board picker, adding it when the list lacks it. */
-function pickShape(shape) {
-  const select = $('shape');
-  if (![...select.options].some((o) => o.value === shape)) {
-    const o = document.createElement('option');
-    o.value = shape;
-    o.textContent = shape;
-    select.append(o);
-  }
-  select.value = shape;
-}
+const pickGoal = (goal) => pick('goal', goal);
+const pickShape = (shape) => pick('shape', shape);
 
 function renderTabs(state) {
   for (const name of TABS) {
