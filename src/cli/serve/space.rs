@@ -21,6 +21,10 @@ use slidetable::{Board, Error, Goal, Shape, Table};
 
 use super::http::ApiError;
 
+/// Boards of at most this many cells (2x5: 1.8 M states) have their tables made on the spot, in
+/// milliseconds, without waiting for a bigger board's to be made.
+const QUICK_CELLS: usize = 10;
+
 /// The largest board the server plays: 5x5.
 pub const MAX_CELLS: usize = 25;
 
@@ -321,7 +325,10 @@ impl Spaces {
         if let Some(s) = self.kept_now(&key) {
             return Ok(s);
         }
-        let _making = self.making.lock().unwrap_or_else(|e| e.into_inner());
+        // big tables are made one at a time (within the budget, never twice at once); a board of
+        // up to 10 cells is made in milliseconds and never waits behind a big one (a 3x3 lookup
+        // stood 7 s behind a 2x6 table being built for another client)
+        let _making = (shape.cells() > QUICK_CELLS).then(|| self.making.lock().unwrap_or_else(|e| e.into_inner()));
         if let Some(s) = self.kept_now(&key) {
             return Ok(s);
         }
@@ -345,7 +352,14 @@ impl Spaces {
             kept.trim(self.budget - needs, None, &mut dropped);
         }
         drop(dropped);
-        let space = Arc::new(self.builder.run(|| self.make(shape, goal))?);
+        // a big table on the low-priority build pool; a small one here, at once (the pool's one
+        // thread may be busy with a big one for seconds)
+        let made = if shape.cells() > QUICK_CELLS {
+            self.builder.run(|| self.make(shape, goal))
+        } else {
+            self.make(shape, goal)
+        };
+        let space = Arc::new(made?);
         self.check_fits(shape, space.bytes())?;
         let mut kept = self.lock();
         let used = kept.tick();

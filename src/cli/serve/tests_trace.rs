@@ -13,7 +13,7 @@ use slidetable::heuristic::{Estimator, Heuristic};
 use slidetable::{Board, Goal, Shape};
 use tower::ServiceExt;
 
-use super::{router, Server};
+use super::{router, Config, Server};
 
 // ---- copied from tests.rs ------------------------------------------------------------------
 
@@ -22,7 +22,7 @@ const HOST: &str = "127.0.0.1:4000";
 fn server() -> Arc<Server> {
     let dir = std::env::temp_dir().join(format!("slidetable-serve-trace-tests-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("a directory");
-    Arc::new(Server::new(HOST.parse().expect("an address"), dir))
+    Arc::new(Server::new(HOST.parse().expect("an address"), Config::new(dir)))
 }
 
 struct Answer {
