@@ -217,7 +217,6 @@ impl Board {
     /// the shape, a tile out of range, a duplicate tile.
     pub fn parse(shape: Shape, text: &str) -> Result<Board, Error> {
         let n = shape.cells();
-        check_rows(shape, text)?;
         Board::from_values(shape, parse_cells(text, n)?).map_err(|e| match e {
             // `8_6_7_2_5_4_3_0_1`: underscores meant as separators, read as blanks
             Error::BadBoard(BoardError::WrongCount { .. }) if text.contains('_') => {
@@ -524,55 +523,6 @@ fn parse_tile(token: &str) -> Result<u64, Error> {
 }
 
 /// Splits board text into tile values for a board of `n` cells (count and range not yet checked).
-/// When `text` gives its rows (separated by `/`), that there are as many as the shape has and
-/// each holds a row's worth of tiles: `1 2 3 / 4 5 / 6 7 8 0` is ragged, not a 3x3 board.
-fn check_rows(shape: Shape, text: &str) -> Result<(), Error> {
-    if !text.contains('/') {
-        return Ok(());
-    }
-    let is_sep = |c: char| c.is_whitespace() || matches!(c, ',' | ';' | '[' | ']' | '(' | ')');
-    let rows: Vec<&str> = text.split('/').filter(|r| !r.trim().is_empty()).collect();
-    let count = |row: &str| {
-        let tokens: Vec<&str> = row.split(is_sep).filter(|t| !t.is_empty()).collect();
-        match tokens[..] {
-            // a row of single digits written together (`123 / 456 / 780`)
-            [one]
-                if shape.cells() <= 10
-                    && one.len() > 1
-                    && one.chars().all(|c| c.is_ascii_digit() || c == '_' || c == '.') =>
-            {
-                one.len()
-            }
-            _ => tokens.len(),
-        }
-    };
-    let counts: Vec<usize> = rows.iter().map(|r| count(r)).collect();
-    // `8/6/7/2/5/4/3/0/1`: slashes as plain separators, one tile each
-    if counts.iter().all(|&c| c == 1) {
-        return Ok(());
-    }
-    if let Some(i) = counts.iter().position(|&c| c != counts[0]) {
-        return Err(BoardError::Misread(format!(
-            "the rows are ragged: row 1 has {} tiles and row {} has {}; every row needs as many",
-            counts[0],
-            i + 1,
-            counts[i]
-        ))
-        .into());
-    }
-    if rows.len() != shape.rows() || counts[0] != shape.cols() {
-        return Err(BoardError::Misread(format!(
-            "the board is written as {} rows of {}, but a {shape} board has {} rows of {}",
-            rows.len(),
-            counts[0],
-            shape.rows(),
-            shape.cols()
-        ))
-        .into());
-    }
-    Ok(())
-}
-
 fn parse_cells(text: &str, n: usize) -> Result<Vec<u64>, Error> {
     let is_sep = |c: char| c.is_whitespace() || matches!(c, ',' | '/' | ';' | '[' | ']' | '(' | ')');
     let tokens: Vec<&str> = text.split(is_sep).filter(|t| !t.is_empty()).collect();
