@@ -293,11 +293,13 @@ async function fetchShown() {
   }
 }
 
-/** `cells` with the blank moves `moves` made (illegal ones stop the walk). */
-export function applyMoves(cells, cols, moves) {
+/** Makes the blank moves `moves` on `cells` (a copy), up to the first illegal one: the board
+ * reached and how many moves were made. */
+function walk(cells, cols, moves) {
   const b = [...cells];
   const rows = b.length / cols;
   let blank = b.indexOf(0);
+  let made = 0;
   for (const m of moves) {
     const d = MOVE[m];
     if (!d) break;
@@ -308,25 +310,19 @@ export function applyMoves(cells, cols, moves) {
     b[blank] = b[next];
     b[next] = 0;
     blank = next;
+    made += 1;
   }
-  return b;
+  return { board: b, made };
+}
+
+/** `cells` with the blank moves `moves` made (illegal ones stop the walk). */
+export function applyMoves(cells, cols, moves) {
+  return walk(cells, cols, moves).board;
 }
 
 /** How many of `moves` are legal from `cells`, in a row from the first. */
 function legalPrefix(cells, cols, moves) {
-  const rows = cells.length / cols;
-  let blank = cells.indexOf(0);
-  let n = 0;
-  for (const m of moves) {
-    const d = MOVE[m];
-    if (!d) break;
-    const r = Math.floor(blank / cols) + d[0];
-    const c = (blank % cols) + d[1];
-    if (r < 0 || r >= rows || c < 0 || c >= cols) break;
-    blank = r * cols + c;
-    n += 1;
-  }
-  return n;
+  return walk(cells, cols, moves).made;
 }
 
 function urlOf(state) {
