@@ -496,3 +496,44 @@ fn for_each_cells_walks_the_same_boards_as_unrank() {
     let index = StateIndex::new(&Goal::BlankLast.board(shape(3, 3)).unwrap()).unwrap();
     check(&index, 7..7);
 }
+
+/// `for_each_sum` (the sum of a cost per tile and cell, each state's from its prefix's) walks the
+/// parts in index order and gives each board's sum: every part of the shapes up to nine cells for
+/// every goal kind, and every 101st board of two parts of the 12-cell shapes, with costs
+/// that differ by tile and by cell.
+#[test]
+fn for_each_sum_gives_every_board_its_sum_in_index_order() {
+    let check = |index: &StateIndex, part: u64, every: u64| {
+        let n = index.shape().cells();
+        let cost: Vec<u32> = (0..n * n).map(|k| ((k / n) * 7 + (k % n) * 3 + (k % n) * (k / n)) as u32 % 13).collect();
+        let range = index.part_range(part);
+        let mut i = range.start;
+        index.for_each_sum(part, &cost, |sum| {
+            if !i.is_multiple_of(every) {
+                i += 1;
+                return;
+            }
+            let cells = index.board(i).cells().to_vec();
+            let want: u32 =
+                cells.iter().enumerate().filter(|&(_, &t)| t != 0).map(|(c, &t)| cost[c * n + t as usize]).sum();
+            assert_eq!(sum, want, "index {i} of {} ({})", index.shape(), index.board(i));
+            i += 1;
+        });
+        assert_eq!(i, range.end, "part {part} of {}", index.shape());
+    };
+    for (r, c) in TABLE_SHAPES {
+        let s = shape(r, c);
+        for goal in all_goals(s) {
+            let index = StateIndex::new(&goal).unwrap();
+            let parts = index.parts();
+            assert_eq!(index.part_range(parts - 1).end, index.len());
+            if s.cells() <= 9 {
+                (0..parts).for_each(|p| check(&index, p, 1));
+            } else {
+                for p in [0, parts / 2 + 1] {
+                    check(&index, p, 101);
+                }
+            }
+        }
+    }
+}

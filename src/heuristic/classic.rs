@@ -147,6 +147,26 @@ impl Estimator {
         }
     }
 
+    /// For an estimate that adds up over the tiles (misplaced tiles, Manhattan), what each tile
+    /// adds on each cell: `costs[cell * n + tile]`, `n` the board's cells (the blank's, tile 0,
+    /// all 0), so that `estimate(h, cells)` is the sum of `costs[c * n + cells[c]]`. `None` for
+    /// the estimates that do not add up (linear conflict, Nilsson's).
+    pub fn tile_costs(&self, h: Heuristic) -> Option<Vec<u32>> {
+        let (n, cols) = (self.shape.cells(), self.shape.cols());
+        let cost: fn(&Estimator, u16, usize, usize) -> u32 = match h {
+            Heuristic::Hamming => |e, t, r, c| u32::from(e.goal[r * e.shape.cols() + c] != t),
+            Heuristic::Manhattan => |e, t, r, c| e.tile_distance(t, r, c),
+            Heuristic::LinearConflict | Heuristic::Nilsson => return None,
+        };
+        let mut costs = vec![0; n * n];
+        for cell in 0..n {
+            for t in 1..n {
+                costs[cell * n + t] = cost(self, t as u16, cell / cols, cell % cols);
+            }
+        }
+        Some(costs)
+    }
+
     /// Nilsson's sequence score S: around the outer ring clockwise, 2 for every tile not followed
     /// by the tile the goal puts after it; 1 for every interior tile off its goal cell.
     pub fn sequence_score<T: Tile>(&self, cells: &[T]) -> u32 {

@@ -55,6 +55,11 @@ impl Joint {
     }
 
     fn add(&mut self, d: usize, h: usize) {
+        self.add_many(d, h, 1);
+    }
+
+    /// Counts `count` states at exact distance `d` with estimate `h`.
+    fn add_many(&mut self, d: usize, h: usize, count: u64) {
         if self.counts.len() <= d {
             self.counts.resize(d + 1, Vec::new());
         }
@@ -62,12 +67,12 @@ impl Joint {
         if row.len() <= h {
             row.resize(h + 1, 0);
         }
-        row[h] += 1;
-        self.states += 1;
-        self.exact += (d == h) as u64;
-        self.overestimates += (h > d) as u64;
-        self.sum_exact += d as u64;
-        self.sum_h += h as u64;
+        row[h] += count;
+        self.states += count;
+        self.exact += (d == h) as u64 * count;
+        self.overestimates += (h > d) as u64 * count;
+        self.sum_exact += d as u64 * count;
+        self.sum_h += h as u64 * count;
     }
 
     fn merge(mut self, other: Joint) -> Joint {
@@ -155,6 +160,77 @@ pub fn joint_counting<D: AsRef<[u8]> + Sync>(
                 return Err(e);
             }
             done.fetch_add(end - start, Ordering::Relaxed);
+            Ok(acc)
+        })
+        .try_reduce(Joint::default, |a, b| Ok(a.merge(b)))?;
+    let depths = table.histogram().len();
+    if joint.counts.len() < depths {
+        joint.counts.resize(depths, Vec::new());
+    }
+    Ok(joint)
+}
+
+/// As [`joint_counting`], for an estimate that adds up over the tiles: `cost[cell * n + tile]`
+/// is what `tile` standing on `cell` adds (`n` the board's cells; the blank's entries unused),
+/// as [`crate::heuristic::Estimator::tile_costs`] gives for misplaced tiles and Manhattan. The
+/// states are walked with [`crate::index::StateIndex::for_each_sum`], each estimate made from
+/// its prefix's: several times faster than calling an estimate on every board (the 3x4's
+/// 239,500,800 states in about a second of one core).
+///
+/// # Errors
+/// As [`joint`]; [`Error::BadOption`] also for a `cost` of fewer than `n * n` entries.
+pub fn joint_additive<D: AsRef<[u8]> + Sync>(
+    table: &Table<D>,
+    cost: &[u32],
+    stop: &AtomicBool,
+    done: &AtomicU64,
+) -> Result<Joint, Error> {
+    let index = table.index();
+    let n = index.shape().cells();
+    if cost.len() < n * n {
+        return Err(Error::BadOption(format!("{} tile costs for a board of {n} cells", cost.len())));
+    }
+    // the largest sum a state can have bounds the rows: n - 1 tiles, each at its dearest cell
+    let dearest =
+        (1..n).map(|t| (0..n).map(|c| cost[c * n + t]).max().unwrap_or(0)).fold(0u64, |a, b| a + u64::from(b));
+    if dearest > u64::from(MAX_ESTIMATE) {
+        return Err(Error::BadOption(format!(
+            "tile costs that can add up to {dearest}, above the {MAX_ESTIMATE} a heat map takes"
+        )));
+    }
+    let width = dearest as usize + 1;
+    let payload = table.payload();
+    let mut joint = (0..index.parts())
+        .into_par_iter()
+        .map(|part| {
+            if stop.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled { generated: done.load(Ordering::Relaxed) });
+            }
+            let range = index.part_range(part);
+            let entries = &payload[range.start as usize..range.end as usize];
+            // counts[d * width + h], for every byte d: an entry that is not a distance is found
+            // after the walk, not tested on every state
+            let mut counts = vec![0u64; 256 * width];
+            let mut k = 0;
+            index.for_each_sum(part, cost, |h| {
+                counts[entries[k] as usize * width + h as usize] += 1;
+                k += 1;
+            });
+            debug_assert_eq!(k, entries.len());
+            let mut acc = Joint::default();
+            for (d, row) in counts.chunks_exact(width).enumerate() {
+                for (h, &count) in row.iter().enumerate().filter(|&(_, &c)| c > 0) {
+                    if d > table.header().max_depth as usize {
+                        // the first entry that is not a distance, for the error
+                        let bad = range.clone().find(|&i| table.entry(i).is_err()).unwrap_or(range.start);
+                        return Err(table.entry(bad).err().unwrap_or_else(|| {
+                            Error::Internal(format!("entry {d} counted in part {part} but not found"))
+                        }));
+                    }
+                    acc.add_many(d, h, count);
+                }
+            }
+            done.fetch_add(range.end - range.start, Ordering::Relaxed);
             Ok(acc)
         })
         .try_reduce(Joint::default, |a, b| Ok(a.merge(b)))?;
@@ -304,6 +380,51 @@ mod tests {
                     assert_eq!(done.load(Ordering::Relaxed), table.index().len());
                 }
             }
+        }
+    }
+
+    /// The walk of sums agrees with the estimate called on every board, for every goal kind of
+    /// every shape up to nine cells, and for misplaced tiles and Manhattan.
+    #[test]
+    fn the_walk_of_sums_agrees_with_the_estimate_on_every_board() {
+        for (rows, cols) in [(2, 2), (2, 3), (3, 2), (2, 4), (4, 2), (3, 3)] {
+            for goal in [Goal::BlankLast, Goal::BlankFirst, Goal::Snail] {
+                let goal = goal.board(Shape::new(rows, cols).unwrap()).unwrap();
+                let (table, est) = (crate::build(&goal, |_| {}).unwrap(), Estimator::new(&goal));
+                for h in [Heuristic::Hamming, Heuristic::Manhattan] {
+                    let f = |c: &[u16]| est.estimate(h, c);
+                    let costs = est.tile_costs(h).unwrap();
+                    let done = AtomicU64::new(0);
+                    let fast = joint_additive(&table, &costs, &AtomicBool::new(false), &done).unwrap();
+                    assert_eq!(fast, plain(&table, &f), "{rows}x{cols} {goal} {h:?}");
+                    assert_eq!(done.load(Ordering::Relaxed), table.index().len());
+                }
+                assert!(est.tile_costs(Heuristic::LinearConflict).is_none());
+            }
+        }
+    }
+
+    #[test]
+    fn the_walk_of_sums_finds_a_bad_entry_and_refuses_bad_costs() {
+        let (table, est) = eight();
+        let costs = est.tile_costs(Heuristic::Manhattan).unwrap();
+        let never = AtomicBool::new(false);
+        assert!(matches!(joint_additive(&table, &costs[..80], &never, &AtomicU64::new(0)), Err(Error::BadOption(_))));
+        assert!(matches!(
+            joint_additive(&table, &[MAX_ESTIMATE; 81], &never, &AtomicU64::new(0)),
+            Err(Error::BadOption(_))
+        ));
+        let stopped = joint_additive(&table, &costs, &AtomicBool::new(true), &AtomicU64::new(0));
+        assert!(matches!(stopped, Err(Error::Cancelled { generated: 0 })));
+        for (at, byte) in [(1000, UNREACHED), (90_000, 40)] {
+            let mut bytes = table.as_bytes().to_vec();
+            bytes[PAYLOAD_OFFSET + at] = byte;
+            let mut header = Header::parse(&bytes).unwrap();
+            header.payload_crc = crc32fast::hash(&bytes[PAYLOAD_OFFSET..]);
+            bytes[..PAYLOAD_OFFSET].copy_from_slice(&header.to_bytes());
+            let bad = Table::new(bytes).unwrap();
+            let r = joint_additive(&bad, &costs, &never, &AtomicU64::new(0));
+            assert!(matches!(r, Err(Error::Corrupt { index, .. }) if index == at as u64), "{at}: {r:?}");
         }
     }
 
