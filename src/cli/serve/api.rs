@@ -301,6 +301,10 @@ pub fn describe(space: &Space, board: &Board) -> Result<Value, Error> {
 #[serde(deny_unknown_fields)]
 pub struct ScrambleReq {
     pub depth: u32,
+    /// Whether the answer carries the board's position too (`/api/position`'s answer), saving
+    /// the page a round trip before it can draw the board.
+    #[serde(default)]
+    pub position: bool,
     pub seed: Option<u64>,
     pub shape: Option<String>,
     pub goal: Option<String>,
@@ -349,7 +353,11 @@ pub async fn scramble(
                 (Board::new(space.shape, cells)?, None)
             }
         };
-        Ok(Json(json!({"board": cells(&board), "text": text(&board), "distance": distance, "seed": seed})))
+        let mut answer = json!({"board": cells(&board), "text": text(&board), "distance": distance, "seed": seed});
+        if req.position {
+            answer["position"] = describe(&space, &board)?;
+        }
+        Ok(Json(answer))
     })
     .await
 }

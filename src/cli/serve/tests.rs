@@ -281,6 +281,11 @@ async fn scramble_solve_stats_and_heat_maps_agree_with_the_table() {
     let b = board(&v["board"]);
     assert_eq!(table.distance(&b).expect("lookup"), Some(20));
     assert_eq!(api(&s, "/api/scramble", json!({"depth": 20, "seed": 7})).await.json()["board"], v["board"]);
+    // asked for, the position comes with it: the same answer /api/position gives
+    assert!(v.get("position").is_none());
+    let with = api(&s, "/api/scramble", json!({"depth": 20, "seed": 7, "position": true})).await.json();
+    assert_eq!(with["position"], api(&s, "/api/position", json!({"board": v["board"]})).await.json());
+    assert_eq!(with["position"]["distance"], 20);
     let sol = api(&s, "/api/solve", json!({"board": v["board"]})).await.json();
     assert_eq!(sol["length"], 20);
     let boards = sol["boards"].as_array().expect("boards");

@@ -153,6 +153,11 @@ export const app = {
     return call('/api/position', { board: text, shape, goal }).then((pos) => remember(k, pos));
   },
 
+  /** Keeps a position the server gave with another answer (a scramble's), for `position`. */
+  remember(shape, goal, pos) {
+    if (pos && pos.text) remember(key(shape, goal, pos.text), pos);
+  },
+
   /** Makes the move `dir` (a blank move) if it is legal; false when it is not. */
   move(dir) {
     if (!app.state.start) return false;
@@ -196,11 +201,14 @@ export const app = {
     return true;
   },
 
-  /** A new game on `shape`: a scramble at the shape's default depth. */
-  async reset(shape, goal = app.state.goal, history = 'push') {
+  /**
+   * A new game on `shape`: a scramble at the shape's default depth (`asked`: that scramble's
+   * answer already asked for, or null).
+   */
+  async reset(shape, goal = app.state.goal, history = 'push', asked = null) {
     $('depth').value = DEFAULT_DEPTH[shape] || 20;
     $('seed').value = '';
-    return play.scramble(shape, goal, history);
+    return play.scramble(shape, goal, history, asked);
   },
 
   /** Switches to tab `name` (a setting: no new history entry). */
@@ -475,6 +483,13 @@ async function fromUrl(search) {
 async function start() {
   initTabs();
   $('job-cancel').addEventListener('click', abortAll);
+  // a plain link's first board is asked for beside the info, not after it: one round trip, not
+  // two, before the board is drawn (on failure the scramble is asked for again, as any other)
+  const plain = !['board', 'shape', 'goal'].some((k) => new URLSearchParams(window.location.search).has(k));
+  const first = plain
+    ? call('/api/scramble', { shape: '3x3', goal: 'blank-last', depth: DEFAULT_DEPTH['3x3'] || 20, position: true })
+      .catch(() => null)
+    : null;
   app.info = await app.guard(() => call('/api/info'));
   const shapeSelect = $('shape');
   for (const s of app.info ? app.info.shapes : [{ shape: '3x3', exact: true }]) {
@@ -528,7 +543,7 @@ async function start() {
   app.update({ ...state, start: null }, 'none');
   if (state.start) {
     app.update({ start: state.start, moves: state.moves }, 'replace');
-  } else if (!(await app.reset(state.shape, state.goal, 'replace'))) {
+  } else if (!(await app.reset(state.shape, state.goal, 'replace', first))) {
     // never a page without a board: the 3x3's goal at worst
     app.update({ shape: '3x3', goal: 'blank-last', start: [1, 2, 3, 4, 5, 6, 7, 8, 0], moves: '' }, 'replace');
   }

@@ -112,14 +112,19 @@ export function init(a) {
   $('help-keys').hidden = touch;
 }
 
-/** A new board at the depth and seed asked for; true when it could. */
-export async function scramble(shape = app.state.shape, goal = app.state.goal, history = 'push') {
+/**
+ * A new board at the depth and seed asked for; true when it could. `asked`: the answer of this
+ * scramble already asked for (a promise of it, null if it failed), or null.
+ */
+export async function scramble(shape = app.state.shape, goal = app.state.goal, history = 'push', asked = null) {
   const depth = Number($('depth').value);
-  const body = { shape, goal, depth };
+  // the answer carries the board's position: drawn without a second round trip
+  const body = { shape, goal, depth, position: true };
   if ($('seed').value !== '') body.seed = Number($('seed').value);
-  const s = await app.guard(() => call('/api/scramble', body));
+  const s = (asked && await asked) || await app.guard(() => call('/api/scramble', body));
   if (!s) return false;
   $('seed').value = s.seed;
+  app.remember(shape, goal, s.position);
   app.update({ shape, goal, start: s.board, moves: '', ahead: '' }, history);
   showBoard();
   return true;
