@@ -487,12 +487,19 @@ impl Walk<'_> {
     /// `odd`) and the labels in `rest` left to place.
     fn down(&self, depth: usize, rest: u16, sum: u32, odd: bool, f: &mut impl FnMut(u32)) {
         if depth + 2 == self.m {
-            // two left, `x < y`: of `x y` (rank 2h) and `y x` (2h + 1, one inversion more),
-            // the one with the block's parity is reachable
+            self.pair(depth, rest, sum, odd, f);
+            return;
+        }
+        if depth + 3 == self.m {
+            // three left, `x < y < z`, each first in turn (digits 0, 1, 2), inline: most of the
+            // walk's calls would be here
             let x = rest.trailing_zeros() as usize;
-            let y = 15 - rest.leading_zeros() as usize;
-            let (a, b) = if odd == self.odd { (x, y) } else { (y, x) };
-            f(sum + self.by[depth][a] + self.by[depth + 1][b]);
+            let z = 15 - rest.leading_zeros() as usize;
+            let y = (rest & !(1 << x) & !(1 << z)).trailing_zeros() as usize;
+            let row = &self.by[depth];
+            self.pair(depth + 1, rest & !(1 << x), sum + row[x], odd, f);
+            self.pair(depth + 1, rest & !(1 << y), sum + row[y], !odd, f);
+            self.pair(depth + 1, rest & !(1 << z), sum + row[z], odd, f);
             return;
         }
         let mut left = rest;
@@ -503,5 +510,15 @@ impl Walk<'_> {
             self.down(depth + 1, rest & !(1 << l), sum + self.by[depth][l], odd ^ digit, f);
             digit = !digit;
         }
+    }
+
+    /// The one reachable sequence with two labels left, `x < y` in `rest`: of `x y` (rank 2h)
+    /// and `y x` (2h + 1, one inversion more), the one with the block's parity.
+    #[inline(always)]
+    fn pair(&self, depth: usize, rest: u16, sum: u32, odd: bool, f: &mut impl FnMut(u32)) {
+        let x = rest.trailing_zeros() as usize;
+        let y = 15 - rest.leading_zeros() as usize;
+        let (a, b) = if odd == self.odd { (x, y) } else { (y, x) };
+        f(sum + self.by[depth][a] + self.by[depth + 1][b]);
     }
 }

@@ -208,26 +208,29 @@ pub fn joint_additive<D: AsRef<[u8]> + Sync>(
             }
             let range = index.part_range(part);
             let entries = &payload[range.start as usize..range.end as usize];
-            // counts[d * width + h], for every byte d: an entry that is not a distance is found
-            // after the walk, not tested on every state
-            let mut counts = vec![0u64; 256 * width];
+            // counts[d * width + h], a row past the deepest for every byte that is not a
+            // distance: such an entry is found after the walk, not tested on every state. A
+            // part has at most 10!/2 states: u32 counts, small enough for the first cache
+            let deepest = table.header().max_depth as usize;
+            let mut counts = vec![0u32; (deepest + 2) * width];
             let mut k = 0;
             index.for_each_sum(part, cost, |h| {
-                counts[entries[k] as usize * width + h as usize] += 1;
+                let d = (entries[k] as usize).min(deepest + 1);
+                counts[d * width + h as usize] += 1;
                 k += 1;
             });
             debug_assert_eq!(k, entries.len());
             let mut acc = Joint::default();
             for (d, row) in counts.chunks_exact(width).enumerate() {
                 for (h, &count) in row.iter().enumerate().filter(|&(_, &c)| c > 0) {
-                    if d > table.header().max_depth as usize {
+                    if d > deepest {
                         // the first entry that is not a distance, for the error
                         let bad = range.clone().find(|&i| table.entry(i).is_err()).unwrap_or(range.start);
                         return Err(table.entry(bad).err().unwrap_or_else(|| {
                             Error::Internal(format!("entry {d} counted in part {part} but not found"))
                         }));
                     }
-                    acc.add_many(d, h, count);
+                    acc.add_many(d, h, u64::from(count));
                 }
             }
             done.fetch_add(range.end - range.start, Ordering::Relaxed);
