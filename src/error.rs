@@ -243,6 +243,19 @@ pub enum BoardError {
         /// The shape.
         shape: Shape,
     },
+    /// A row, of those the text gives with `/` or line breaks, that does not hold a row's worth of
+    /// tiles (`1 2 3 / 4 5 / 6 7 8 0` for 3x3).
+    #[error("row {row} has {found} {}, but a {shape} board's rows have {expected}", if *found == 1 { "tile" } else { "tiles" })]
+    RowLength {
+        /// The row (1-based, rows without tiles not counted).
+        row: usize,
+        /// Tiles in it.
+        found: usize,
+        /// Tiles a row of the shape has: its number of columns.
+        expected: usize,
+        /// The shape.
+        shape: Shape,
+    },
     /// A tile number too large for the board.
     #[error("tile {tile} is out of range: a {shape} board has tiles 1 to {max} and the blank 0")]
     OutOfRange {

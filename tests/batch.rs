@@ -81,6 +81,20 @@ const LINES_3X3: &[&str] = &[
     "1 2 3 4 5 6 7 8 \0",
     "１ 2 3 4 5 6 7 8 0",
     "1-2-3-4-5-6-7-8-0",
+    "8 6 7 / 2 5 4 / 3 _ 1",
+    "/8 6 7/2 5 4/3 0 1/",
+    "8 6 7 // 2 5 4 / 3 0 1",
+    "867/254/3_1",
+    "8 6 7 2 5 4 3 0 1 /",
+    "1 2 3 / 4 5 / 6 7 8 0",
+    "1 2 3/4 5/6 7 8 0",
+    "1 2 3 4 5 6 / 7 8 0",
+    "1 2 3 / 4 5 6 / 7 8 / 0",
+    "1 2 3 / 4 5 / 6 7 8 8",
+    "8/6/7/2/5/4/3 0 1",
+    "8672/54/3_1",
+    "86/7254/301",
+    "1 2 3 / 4 5 6",
     "_",
     ".",
     "0",
@@ -104,6 +118,16 @@ const LINES_SMALL: &[&str] = &[
     "123456780",
     "1 2 3 4 5 6 7 8",
     "1,2,3,4/5,6,7,0",
+    "1 2 3 / 4 5 0",
+    "1 2 / 3 4 / 5 0",
+    "12/34/50",
+    "123/450",
+    "1 2 3 4 / 5 6 7 0",
+    "1 2 / 3 4 / 5 6 / 7 0",
+    "1 2 3 / 4 5 6 7 0",
+    "1234/5670",
+    "123/45670",
+    "1/2/3/4/5/6/7/0",
     "1 2 3 4 5 6 7",
     "1 2 3 4 5 6 6 0",
     "10 2 3 4 5 6 7 0",
@@ -121,6 +145,8 @@ fn common_forms_take_the_fast_path() {
         "8 6 7/2 5 4/3 _ 1",
         "8/6/7/2/5/4/3/./1",
         "867 254 3_1",
+        "867/254/3_1",
+        "/8 6 7/2 5 4/3 0 1/",
         " 8 6 7 2 5 4 3 0 1 \r",
         "\t8\t6\t7\t2\t5\t4\t3\t0\t1",
         "[8, 6, 7], [2, 5, 4], [3, 0, 1]",
@@ -382,18 +408,57 @@ fn digit_line(n: usize) -> impl Strategy<Value = String> {
     )
 }
 
-/// Any line for a board of `n` cells.
-fn any_line(n: usize) -> impl Strategy<Value = String> {
+/// Separators between rows.
+const ROW_SEPS: &[&str] = &["/", " / ", "/ ", " /", " // ", "\n", " /\n"];
+
+/// A line of rows: the tiles in rows of the shape's width between `/`s or line feeds, in half the
+/// lines with a row's end moved, dropped or added (ragged rows), now and then a `/` at either end.
+fn row_line(shape: Shape) -> impl Strategy<Value = String> {
+    let cols = shape.cols();
+    let seps = select(&[" ", " ", ",", ", ", "\t", ""][..]);
+    let ends = select(&["", "", "/", " / "][..]);
+    (tile_texts(shape.cells()), select(ROW_SEPS), seps, 0..8usize, any::<prop::sample::Index>(), ends.clone(), ends)
+        .prop_map(move |(tiles, row_sep, sep, slip, at, lead, trail)| {
+            // the rows' ends, in tiles from the start of the line
+            let mut ends: Vec<usize> = (1..tiles.len()).filter(|k| k % cols == 0).collect();
+            if !ends.is_empty() {
+                let k = at.index(ends.len());
+                match slip {
+                    0 => ends[k] -= 1,
+                    1 => ends[k] += 1,
+                    2 => {
+                        ends.remove(k);
+                    }
+                    3 => ends.push(at.index(tiles.len())),
+                    _ => {}
+                }
+            }
+            let mut line = lead.to_string();
+            for (k, tile) in tiles.iter().enumerate() {
+                if k > 0 {
+                    line.push_str(if ends.contains(&k) { row_sep } else { sep });
+                }
+                line.push_str(if tile == "0" && sep.is_empty() { "_" } else { tile });
+            }
+            line.push_str(trail);
+            line
+        })
+}
+
+/// Any line for a board of `shape`.
+fn any_line(shape: Shape) -> impl Strategy<Value = String> {
+    let n = shape.cells();
     prop_oneof![
         4 => token_line(n),
         2 => digit_line(n),
+        2 => row_line(shape),
         1 => "[0-9_. ,;/\t\r()\\[\\]ab+\\-é\u{a0}]{0,24}",
     ]
 }
 
 /// Lines joined with `\n` or `\r\n`, with or without a final line ending.
-fn input(n: usize) -> impl Strategy<Value = String> {
-    (prop::collection::vec(any_line(n), 1..40), any::<bool>(), any::<bool>()).prop_map(|(lines, crlf, last)| {
+fn input(shape: Shape) -> impl Strategy<Value = String> {
+    (prop::collection::vec(any_line(shape), 1..40), any::<bool>(), any::<bool>()).prop_map(|(lines, crlf, last)| {
         let ending = if crlf { "\r\n" } else { "\n" };
         let mut text = lines.join(ending);
         if last {
@@ -409,7 +474,7 @@ fn generated_lines_exercise_both_paths() {
     use proptest::strategy::ValueTree;
     use proptest::test_runner::TestRunner;
     let mut runner = TestRunner::deterministic();
-    let strategy = any_line(9);
+    let strategy = any_line(Shape::EIGHT);
     let fast =
         (0..2000).filter(|_| check_parser(Shape::EIGHT, &strategy.new_tree(&mut runner).unwrap().current())).count();
     assert!((500..=1500).contains(&fast), "{fast} of 2000 generated lines took the fast path");
@@ -419,13 +484,13 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
-    fn parser_takes_a_line_only_as_board_parse_does(line in any_line(9)) {
+    fn parser_takes_a_line_only_as_board_parse_does(line in any_line(Shape::EIGHT)) {
         check_parser(Shape::EIGHT, &line);
     }
 
     #[test]
     fn parser_takes_a_line_only_as_board_parse_does_on_10_and_12_cells(
-        ten in any_line(10), twelve in any_line(12),
+        ten in any_line(Shape::new(2, 5).unwrap()), twelve in any_line(Shape::new(3, 4).unwrap()),
     ) {
         check_parser(Shape::new(2, 5).unwrap(), &ten);
         check_parser(Shape::new(3, 4).unwrap(), &twelve);
@@ -433,24 +498,24 @@ proptest! {
 
     #[test]
     fn generated_3x3_lines_match_the_slow_path(
-        text in input(9), solve in any::<bool>(), capacity in select(&[1usize, 5, 100, 1 << 16][..]),
+        text in input(Shape::EIGHT), solve in any::<bool>(), capacity in select(&[1usize, 5, 100, 1 << 16][..]),
     ) {
         check(&tables()[0], text.as_bytes(), solve, capacity);
     }
 
     #[test]
-    fn generated_3x3_lines_match_the_slow_path_for_the_snail_goal(text in input(9), solve in any::<bool>()) {
+    fn generated_3x3_lines_match_the_slow_path_for_the_snail_goal(text in input(Shape::EIGHT), solve in any::<bool>()) {
         check(&tables()[1], text.as_bytes(), solve, 1 << 16);
     }
 
     #[test]
-    fn generated_2x3_lines_match_the_slow_path(text in input(6), solve in any::<bool>()) {
+    fn generated_2x3_lines_match_the_slow_path(text in input(Shape::new(2, 3).unwrap()), solve in any::<bool>()) {
         check(&tables()[2], text.as_bytes(), solve, 64);
     }
 
     #[test]
     fn generated_2x4_lines_match_the_slow_path(
-        text in input(8), solve in any::<bool>(), capacity in select(&[3usize, 1 << 16][..]),
+        text in input(Shape::new(2, 4).unwrap()), solve in any::<bool>(), capacity in select(&[3usize, 1 << 16][..]),
     ) {
         check(&tables()[3], text.as_bytes(), solve, capacity);
     }
@@ -475,16 +540,18 @@ fn table_cmd(dir: &Path) -> Command {
 #[test]
 fn binary_answers_mixed_input_in_order_and_exits_2_on_a_malformed_line() {
     let dir = with_table();
-    let input = "8 6 7 2 5 4 3 0 1\r\n123456780\n2 1 3 4 5 6 7 8 0\n1 2 3\n\n8,6,7/2,5,4/3,_,1\n1 2 3 4 5 6 7 0 8";
+    let input =
+        "8 6 7 2 5 4 3 0 1\r\n123456780\n2 1 3 4 5 6 7 8 0\n1 2 3\n\n8,6,7/2,5,4/3,_,1\n1 2 3 4 5 6 7 0 8\n1 2 3 / 4 5 / 6 7 8 0";
     table_cmd(dir.path())
         .args(["query", "--batch", "--table", "t.table"])
         .write_stdin(input)
         .assert()
         .code(2)
-        .stdout("31\n0\nunsolvable\nerror\nerror\n31\n1\n")
+        .stdout("31\n0\nunsolvable\nerror\nerror\n31\n1\nerror\n")
         .stderr(
             "table: line 4: bad board: 3 tiles given, but a 3x3 board has 9 cells\n\
-             table: line 5: bad board: no tiles given\n",
+             table: line 5: bad board: no tiles given\n\
+             table: line 8: bad board: row 2 has 2 tiles, but a 3x3 board's rows have 3\n",
         );
     std::fs::write(dir.path().join("boards.txt"), input).unwrap();
     let out = table_cmd(dir.path())
@@ -494,12 +561,13 @@ fn binary_answers_mixed_input_in_order_and_exits_2_on_a_malformed_line() {
         .stderr(contains("table: line 4: "));
     let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     let lines: Vec<&str> = stdout.lines().collect();
-    assert_eq!(lines.len(), 7);
+    assert_eq!(lines.len(), 8);
     assert_eq!(lines[0].len(), "31 ".len() + 31);
     assert!(lines[0].starts_with("31 "));
     assert_eq!(lines[1..5], ["0 -", "unsolvable", "error", "error"]);
     assert_eq!(lines[5], lines[0]);
     assert_eq!(lines[6], "1 R");
+    assert_eq!(lines[7], "error");
 }
 
 #[test]

@@ -95,6 +95,81 @@ fn wrong_count_is_reported_with_the_shape() {
 }
 
 #[test]
+fn rows_given_with_slashes_or_line_breaks_must_be_whole() {
+    let eight = Shape::EIGHT;
+    let row = |row, found, shape: &str| BoardError::RowLength {
+        row,
+        found,
+        expected: self::shape(shape).cols(),
+        shape: self::shape(shape),
+    };
+    // nine tiles, but rows of 3, 2 and 4: not read as 1 2 3 4 5 6 7 8 0
+    let ragged = board_error("3x3", "1 2 3 / 4 5 / 6 7 8 0");
+    assert_eq!(ragged, row(2, 2, "3x3"));
+    assert_eq!(ragged.to_string(), "row 2 has 2 tiles, but a 3x3 board's rows have 3");
+    assert_eq!(board_error("3x3", "1 2 3\n4 5\n6 7 8 0"), row(2, 2, "3x3"));
+    assert_eq!(
+        board_error("3x3", "1 2 3 / 4 / 5 6 7 8 0").to_string(),
+        "row 2 has 1 tile, but a 3x3 board's rows have 3"
+    );
+    assert_eq!(board_error("3x3", "1,2,3,4/5,6,7/8,0"), row(1, 4, "3x3"));
+    // rows of digit strings count their characters
+    assert_eq!(board_error("3x3", "8672/54/3_1"), row(1, 4, "3x3"));
+    assert_eq!(board_error("2x4", "123/45670"), row(1, 3, "2x4"));
+    assert_eq!(board_error("4x4", "1 2 3 4 / 5 6 7 8 / 9 10 11 12 13 14 15 0"), row(3, 8, "4x4"));
+    // the wrong number of rows: the count of tiles is checked first, so text refused before keeps
+    // its message; with the right count, a wrong number of rows is a row of the wrong length
+    assert_eq!(board_error("3x3", "1 2 3 / 4 5 6"), BoardError::WrongCount { found: 6, expected: 9, shape: eight });
+    assert_eq!(board_error("3x3", "1 2 3 4 / 5 6 7 0"), BoardError::WrongCount { found: 8, expected: 9, shape: eight });
+    assert_eq!(
+        board_error("3x3", "1 2 3 / 4 5 / 6 7 8"),
+        BoardError::WrongCount { found: 8, expected: 9, shape: eight }
+    );
+    assert_eq!(board_error("3x3", "1 2 3 4 5 6 / 7 8 0"), row(1, 6, "3x3"));
+    assert_eq!(board_error("2x4", "1 2 / 3 4 / 5 6 / 7 0"), row(1, 2, "2x4"));
+    // the rows before the tiles in them
+    assert_eq!(board_error("3x3", "1 2 3 / 4 5 / 6 7 8 8"), row(2, 2, "3x3"));
+    assert_eq!(board_error("3x3", "1 2 3 / 4 5 / 6 7 8 9"), row(2, 2, "3x3"));
+
+    // whole rows, however they are written
+    let expected = Board::new(eight, HARDEST.to_vec()).unwrap();
+    for text in [
+        "8 6 7 / 2 5 4 / 3 0 1",
+        "8 6 7\n2 5 4\n3 0 1\n",
+        "8 6 7\r\n2 5 4\r\n3 0 1\r\n",
+        "8 6 7 /\n2 5 4 /\n3 0 1",
+        // pieces without tiles are not rows: slashes at either end, doubled
+        "/8 6 7/2 5 4/3 0 1/",
+        "8 6 7 // 2 5 4 / 3 0 1",
+        " / [8, 6, 7] / [2, 5, 4] / [3, 0, 1] / ",
+        "867/254/3_1",
+        "86 7/2 54/3_1",
+        // one tile between slashes is a plain list: no board has one column
+        "8/6/7/2/5/4/3/0/1",
+        "8\n6\n7\n2\n5\n4\n3\n0\n1",
+        // one row is a plain list too
+        "8 6 7 2 5 4 3 0 1 /",
+        "8 6 7 2 5 4 3 0 1\n",
+        // text without `/` or line breaks stays a plain list
+        "8 6 7 2 5 4 3 0 1",
+        "8,6,7,2,5;4 3 0 1",
+    ] {
+        assert_eq!(Board::parse(eight, text).unwrap(), expected, "parsing {text:?}");
+    }
+    assert_eq!(board("2x4", "1 2 3 4 / 5 6 7 0").cells(), &[1, 2, 3, 4, 5, 6, 7, 0]);
+    assert_eq!(board("2x4", "1234/5670").cells(), &[1, 2, 3, 4, 5, 6, 7, 0]);
+    assert_eq!(board("4x2", "1 2 / 3 4 / 5 6 / 7 0").cells(), &[1, 2, 3, 4, 5, 6, 7, 0]);
+    // a mix of one-tile pieces and longer ones is ragged
+    assert_eq!(board_error("3x3", "8/6/7/2/5/4/3 0 1"), row(1, 1, "3x3"));
+
+    // a COS 226 file is read by its own parser as before; given to `parse`, its size line makes
+    // one tile too many, as before
+    let cos226 = "3\n8 6 7\n2 5 4\n3 0 1\n";
+    assert_eq!(Board::parse_cos226(cos226).unwrap(), expected);
+    assert_eq!(board_error("3x3", cos226), BoardError::WrongCount { found: 10, expected: 9, shape: eight });
+}
+
+#[test]
 fn duplicates_and_out_of_range_tiles() {
     assert_eq!(board_error("3x3", "1 1 2 3 4 5 6 7 8"), BoardError::Duplicate { tile: 1 });
     assert_eq!(board_error("3x3", "0 1 2 3 4 5 6 7 0"), BoardError::Duplicate { tile: 0 });

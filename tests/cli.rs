@@ -95,9 +95,15 @@ fn malformed_boards_exit_2_with_one_line() {
         ("1 2 3 4 5 x 7 8 0", "`x` is not a tile number"),
         ("1 2 3 4 5 6 7 8 99999999999999999999999", "out of range"),
         ("", "no tiles given"),
+        ("1 2 3 / 4 5 / 6 7 8 0", "row 2 has 2 tiles, but a 3x3 board's rows have 3"),
     ] {
         table(dir.path()).args(["query", board]).assert().code(2).stderr(contains(message)).stderr(one_line_error());
     }
+    table(dir.path())
+        .args(["query", "--board", "3x3", "1 2 3\n4 5\n6 7 8 0"])
+        .assert()
+        .code(2)
+        .stderr("table: bad board: row 2 has 2 tiles, but a 3x3 board's rows have 3\n");
     table(dir.path()).arg("query").assert().code(2).stderr(contains("no board given"));
 }
 

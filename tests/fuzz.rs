@@ -136,6 +136,8 @@ fn board_text() -> impl Strategy<Value = Vec<u8>> {
         any::<u8>(),
         prop_oneof![
             "[0-9 ]{0,40}",
+            // rows, whole or ragged, between slashes or line feeds
+            "/? ?(([0-9]{1,2}|_)[ ,]?){1,5}( ?[/\n] ?(([0-9]{1,2}|_)[ ,]?){0,5}){0,5}/?",
             "[0-9_. ,;/\t\r\n()\\[\\]x+\\-é\u{a0}a-z]{0,40}",
             "(blank-last|blank-first|snail|auto|5-5-5|7-8|4-4|[0-9]{1,3}[,/]){0,8}",
             any::<String>(),
@@ -149,16 +151,27 @@ fn board_text() -> impl Strategy<Value = Vec<u8>> {
 }
 
 /// Lines of boards (solvable or not) for the batch tables' shapes, the first byte naming the
-/// table (see `fuzz_targets::batch`).
+/// table (see `fuzz_targets::batch`): the tiles separated by spaces, given in whole rows with
+/// ` / `, or with ` / ` at random places (ragged rows, which are not boards).
 fn board_lines() -> impl Strategy<Value = Vec<u8>> {
     (0..4u8, any::<u8>()).prop_flat_map(|(table, mode)| {
         let n = [9u8, 9, 6, 8][table as usize];
-        let line = Just((0..n).collect::<Vec<u8>>()).prop_shuffle();
+        let cols = [3, 3, 3, 4][table as usize];
+        let line = (Just((0..n).collect::<Vec<u8>>()).prop_shuffle(), 0..4u8, any::<u16>());
         prop::collection::vec(line, 1..20).prop_map(move |lines| {
             let mut data = vec![table | (mode & !3)];
-            for l in lines {
-                let text: Vec<String> = l.iter().map(u8::to_string).collect();
-                data.extend(text.join(" ").into_bytes());
+            for (tiles, rows, slashes) in lines {
+                for (k, tile) in tiles.iter().enumerate() {
+                    let row_end = match rows {
+                        0 => k % cols == 0,
+                        1 => slashes >> k & 1 == 1,
+                        _ => false,
+                    };
+                    if k > 0 {
+                        data.extend_from_slice(if row_end { b" / " } else { b" " });
+                    }
+                    data.extend(tile.to_string().into_bytes());
+                }
                 data.push(b'\n');
             }
             data
@@ -176,6 +189,7 @@ fn text_input() -> impl Strategy<Value = Vec<u8>> {
         any::<u8>(),
         prop_oneof![
             3 => "([0-9]{1,2}[ ,/]?){0,10}(\r?\n([0-9]{1,2}[ ,/]?){0,10}){0,12}\n?",
+            2 => "(/? ?(([0-9]{1,2}|_)[ ,]?){1,4}( ?/ ?(([0-9]{1,2}|_)[ ,]?){0,4}){0,4}/?\r?\n){1,12}",
             2 => "[0-9_. ,;/\t\r\n]{0,120}",
             1 => prop::collection::vec(any::<u8>(), 0..120).prop_map(|b| String::from_utf8_lossy(&b).into_owned()),
         ],

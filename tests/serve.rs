@@ -60,6 +60,10 @@ fn serve_on_port_0_answers_over_a_real_socket() {
     let (status, answer) = request(port, &host, "POST", "/api/position", Some(r#"{"board": "8 6 7 2 5 4 3 0 1"}"#));
     assert_eq!(status, 200, "{answer}");
     assert!(answer.contains(r#""distance":31"#), "{answer}");
+    // ragged rows are refused as the CLI refuses them, not read as nine tiles
+    let (status, answer) = request(port, &host, "POST", "/api/position", Some(r#"{"board": "1 2 3 / 4 5 / 6 7 8 0"}"#));
+    assert_eq!(status, 400, "{answer}");
+    assert!(answer.contains("row 2 has 2 tiles, but a 3x3 board's rows have 3"), "{answer}");
 
     let (status, answer) = request(port, "attacker.example", "GET", "/api/info", None);
     assert_eq!(status, 421, "{answer}");

@@ -44,8 +44,8 @@ pub const EXIT_GAVE_UP: u8 = 4;
 ///
 /// Boards are written as numbers separated by spaces, commas or slashes, or as one digit string;
 /// the blank is 0, _ or . (all of `8 6 7 2 5 4 3 0 1`, `8,6,7/2,5,4/3,0,1`, `867254301` and
-/// `8 6 7/2 5 4/3 _ 1` are the same board). Moves are named by the direction the blank moves:
-/// U D L R.
+/// `8 6 7/2 5 4/3 _ 1` are the same board); rows given with slashes must be whole rows. Moves are
+/// named by the direction the blank moves: U D L R.
 ///
 /// Exit status: 0 success; 1 the answer is no (unsolvable board, table fails verification);
 /// 2 malformed input or arguments; 3 table file or I/O problem; 4 a search gave up at its limit.

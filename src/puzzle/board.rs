@@ -210,21 +210,32 @@ impl Board {
     ///
     /// Numbers separated by spaces, commas, semicolons or slashes (`8 6 7 2 5 4 3 0 1`,
     /// `8,6,7/2,5,4/3,0,1`, `8/6/7/2/5/4/3/0/1`), or one string of digits when every tile is below
-    /// 10 (`867254301`). The blank is `0`, `_` or `.`; brackets are ignored.
+    /// 10 (`867254301`, `867/254/3_1`). The blank is `0`, `_` or `.`; brackets are ignored.
+    ///
+    /// Rows given with `/` or line breaks must be whole: `1 2 3 / 4 5 / 6 7 8 0` is refused for
+    /// 3x3, not read as nine tiles. Text without them, or with one tile between each
+    /// (`8/6/7/2/5/4/3/0/1`), is a plain list; pieces without tiles (a `/` at either end, `//`)
+    /// are not rows.
     ///
     /// # Errors
     /// [`Error::BadBoard`] naming the problem: a token that is not a number, the wrong count for
-    /// the shape, a tile out of range, a duplicate tile.
+    /// the shape, a row of the wrong length, a tile out of range, a duplicate tile.
     pub fn parse(shape: Shape, text: &str) -> Result<Board, Error> {
         let n = shape.cells();
-        Board::from_values(shape, parse_cells(text, n)?).map_err(|e| match e {
+        let tiles = parse_cells(text, n)?;
+        // The count first, so that text refused before keeps its message; with the right count,
+        // rows all of the right length are also the right number of rows.
+        if tiles.values.len() == n {
+            check_rows(shape, &tiles.rows)?;
+        }
+        Board::from_values(shape, tiles.values).map_err(|e| match e {
             // `8_6_7_2_5_4_3_0_1`: underscores meant as separators, read as blanks
             Error::BadBoard(BoardError::WrongCount { .. }) if text.contains('_') => {
                 let numbers: Vec<&str> = text.split(|c: char| c == '_' || c.is_whitespace()).filter(|t| !t.is_empty()).collect();
                 if numbers.len() == n && numbers.iter().all(|t| t.parse::<u64>().is_ok()) {
                     BoardError::Misread(format!(
                         "`{text}` reads as {} tiles, because `_` is the blank, not a separator; for these {n} tiles write `{}`",
-                        parse_cells(text, n).map_or(0, |v| v.len()),
+                        parse_cells(text, n).map_or(0, |t| t.values.len()),
                         numbers.join(" ")
                     ))
                     .into()
@@ -307,7 +318,6 @@ impl Board {
     /// The square shape a board written as `text` has, judged by its number of tiles (9 tiles:
     /// 3x3, 16: 4x4), or `None` when that number is not the area of a square board.
     pub fn square_shape_of(text: &str) -> Option<Shape> {
-        let is_sep = |c: char| c.is_whitespace() || matches!(c, ',' | '/' | ';' | '[' | ']' | '(' | ')');
         let tokens: Vec<&str> = text.split(is_sep).filter(|t| !t.is_empty()).collect();
         let count = match tokens[..] {
             [one] if one.len() > 1 && one.chars().all(|c| c.is_ascii_digit() || c == '_' || c == '.') => one.len(),
@@ -522,13 +532,39 @@ fn parse_tile(token: &str) -> Result<u64, Error> {
     }
 }
 
-/// Splits board text into tile values for a board of `n` cells (count and range not yet checked).
-fn parse_cells(text: &str, n: usize) -> Result<Vec<u64>, Error> {
-    let is_sep = |c: char| c.is_whitespace() || matches!(c, ',' | '/' | ';' | '[' | ']' | '(' | ')');
-    let tokens: Vec<&str> = text.split(is_sep).filter(|t| !t.is_empty()).collect();
+/// Whether `c` separates tiles.
+fn is_sep(c: char) -> bool {
+    c.is_whitespace() || matches!(c, ',' | '/' | ';' | '[' | ']' | '(' | ')')
+}
+
+/// The separators that also end a row (`8 6 7 / 2 5 4 / 3 0 1`, or a grid pasted line by line), as
+/// the page's typed board takes them.
+const ROW_SEPS: [char; 2] = ['/', '\n'];
+
+/// Board text read as tiles.
+struct Tiles {
+    /// The tile values in order (count and range not yet checked).
+    values: Vec<u64>,
+    /// How many of them each row holds, for the pieces between [`ROW_SEPS`] that hold any.
+    rows: Vec<usize>,
+}
+
+/// Splits board text into tile values for a board of `n` cells, and counts them row by row.
+fn parse_cells(text: &str, n: usize) -> Result<Tiles, Error> {
+    let mut tokens: Vec<&str> = Vec::new();
+    // `tokens.len()` at the end of each row that holds a token
+    let mut row_ends: Vec<usize> = Vec::new();
+    for row in text.split(ROW_SEPS) {
+        let before = tokens.len();
+        tokens.extend(row.split(is_sep).filter(|t| !t.is_empty()));
+        if tokens.len() > before {
+            row_ends.push(tokens.len());
+        }
+    }
     if tokens.is_empty() {
         return Err(BoardError::Empty.into());
     }
+    let row_ranges = || row_ends.iter().scan(0, |start, &end| Some(std::mem::replace(start, end)..end));
     // Digit strings, one tile per character: one string (`867254301`), or one per row
     // (`867 254 3_1`) when the characters add up to the board and every tile is below 10.
     let digitish = |t: &&str| t.chars().all(|c| c.is_ascii_digit() || c == '_' || c == '.');
@@ -536,7 +572,25 @@ fn parse_cells(text: &str, n: usize) -> Result<Vec<u64>, Error> {
     let one_string = tokens.len() == 1 && tokens[0].len() > 1;
     let row_strings = tokens.len() != n && n <= 10 && chars == n;
     if (one_string || row_strings) && tokens.iter().all(digitish) {
-        return Ok(tokens.concat().chars().map(|c| c.to_digit(10).map_or(0, u64::from)).collect());
+        let rows = row_ranges().map(|r| tokens[r].iter().map(|t| t.len()).sum()).collect();
+        let values = tokens.concat().chars().map(|c| c.to_digit(10).map_or(0, u64::from)).collect();
+        return Ok(Tiles { values, rows });
     }
-    tokens.into_iter().map(parse_tile).collect()
+    let rows = row_ranges().map(|r| r.len()).collect();
+    let values = tokens.into_iter().map(parse_tile).collect::<Result<_, _>>()?;
+    Ok(Tiles { values, rows })
+}
+
+/// Checks that the rows a board's text gave (tiles in each, see [`Tiles::rows`]) are whole rows
+/// of `shape`, for text with the shape's number of tiles (so whole rows are also all the rows).
+/// Text in one row, or with one tile to a row (`8/6/7/2/5/4/3/0/1`: no board has one column),
+/// gives no rows to check.
+fn check_rows(shape: Shape, rows: &[usize]) -> Result<(), BoardError> {
+    if rows.len() <= 1 || rows.iter().all(|&r| r == 1) {
+        return Ok(());
+    }
+    match rows.iter().position(|&r| r != shape.cols()) {
+        Some(i) => Err(BoardError::RowLength { row: i + 1, found: rows[i], expected: shape.cols(), shape }),
+        None => Ok(()),
+    }
 }

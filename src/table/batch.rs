@@ -3,8 +3,9 @@
 //! [`answer_lines`] reads its input in large chunks and writes its answers in large writes. Each
 //! line goes first to [`parse_cells`], a parser for the common forms (`8 6 7 2 5 4 3 0 1`,
 //! `8,6,7/2,5,4/3,_,1`, `867254301`) that writes the cells into a byte array without allocating.
-//! Whatever it is not sure of (a malformed line, an unusual character, a non-ASCII space) it hands
-//! to [`Board::parse`], which gives the answer or the error. The fast parser never gives another
+//! Whatever it is not sure of (a malformed line, rows given with `/` that are not whole, an unusual
+//! character, a non-ASCII space) it hands to [`Board::parse`], which gives the answer or the
+//! error. The fast parser never gives another
 //! answer than `Board::parse`: for every line it yields exactly the cells `Board::parse` would, or
 //! defers; `tests/batch.rs` checks this against the slow path on generated lines.
 
@@ -62,9 +63,11 @@ pub enum BatchError {
 enum Class {
     /// Anything the fast parser leaves to `Board::parse`: letters, signs, non-ASCII bytes.
     Other,
-    /// ASCII whitespace (`char::is_whitespace`: tab, line feed, vertical tab, form feed, carriage
-    /// return, space) and `, / ; [ ] ( )`.
+    /// ASCII whitespace but the line feed (`char::is_whitespace`: tab, vertical tab, form feed,
+    /// carriage return, space) and `, ; [ ] ( )`.
     Sep,
+    /// `/` and the line feed: separators that also end a row.
+    RowSep,
     /// `0` to `9`.
     Digit,
     /// `_` or `.`: the blank.
@@ -76,7 +79,8 @@ static CLASS: [Class; 256] = {
     let mut b = 0;
     while b < 256 {
         t[b] = match b as u8 {
-            b'\t' | b'\n' | 0x0b | 0x0c | b'\r' | b' ' | b',' | b'/' | b';' | b'[' | b']' | b'(' | b')' => Class::Sep,
+            b'\t' | 0x0b | 0x0c | b'\r' | b' ' | b',' | b';' | b'[' | b']' | b'(' | b')' => Class::Sep,
+            b'/' | b'\n' => Class::RowSep,
             b'0'..=b'9' => Class::Digit,
             b'_' | b'.' => Class::Blank,
             _ => Class::Other,
@@ -91,7 +95,8 @@ static CLASS: [Class; 256] = {
 ///
 /// Accepts what [`Board::parse`] accepts in the common forms: numbers separated by ASCII
 /// whitespace, commas, semicolons, slashes or brackets, `_` or `.` for the blank, or digit strings
-/// (one for the board, or one per row) on boards of up to 10 cells.
+/// (one for the board, or one per row) on boards of up to 10 cells; rows given with `/` (or line
+/// feeds) must be whole rows, as `Board::parse` checks them.
 ///
 /// # Contract
 /// When it returns `Some(n)`, `Board::parse(shape, line)` succeeds with exactly the cells
@@ -112,11 +117,20 @@ pub fn parse_cells(line: &[u8], shape: Shape, out: &mut [u8; MAX_FAST_CELLS]) ->
     let mut first_len = 0usize;
     // Every token is a tile when read one per token: `_`, `.` or a plain number.
     let mut tokens_are_tiles = true;
+    let mut rows = Rows::new(shape.cols());
     let mut i = 0;
     while i < line.len() {
-        if CLASS[line[i] as usize] == Class::Sep {
-            i += 1;
-            continue;
+        match CLASS[line[i] as usize] {
+            Class::Sep => {
+                i += 1;
+                continue;
+            }
+            Class::RowSep => {
+                rows.end(tokens, chars);
+                i += 1;
+                continue;
+            }
+            _ => {}
         }
         let start = i;
         // Capped: anything at or above 1000 is out of range for every board here.
@@ -125,7 +139,7 @@ pub fn parse_cells(line: &[u8], shape: Shape, out: &mut [u8; MAX_FAST_CELLS]) ->
         while i < line.len() {
             let b = line[i];
             let digit = match CLASS[b as usize] {
-                Class::Sep => break,
+                Class::Sep | Class::RowSep => break,
                 Class::Other => return None,
                 Class::Digit => {
                     let d = b - b'0';
@@ -165,18 +179,19 @@ pub fn parse_cells(line: &[u8], shape: Shape, out: &mut [u8; MAX_FAST_CELLS]) ->
     if tokens == 0 {
         return None;
     }
+    rows.end(tokens, chars);
     // The rule of `Board::parse`: a single token of several characters, or tokens that are not one
     // per cell but whose characters are (boards of up to 10 cells), are digit strings. Every token
     // is made of digits, `_` and `.` here, as any other byte returned above.
     let one_string = tokens == 1 && first_len > 1;
     let row_strings = tokens != n && n <= 10 && chars == n;
     let values = if one_string || row_strings {
-        if chars != n {
+        if chars != n || !rows.chars.fit() {
             return None;
         }
         &char_values[..n]
     } else {
-        if tokens != n || !tokens_are_tiles {
+        if tokens != n || !tokens_are_tiles || !rows.tokens.fit() {
             return None;
         }
         &token_values[..n]
@@ -190,6 +205,63 @@ pub fn parse_cells(line: &[u8], shape: Shape, out: &mut [u8; MAX_FAST_CELLS]) ->
         *slot = v;
     }
     Some(n)
+}
+
+/// The rows of a line (the pieces between `/`s or line feeds that hold a token), followed as
+/// `parse_cells` reads it, for the check `Board::parse` makes: the tiles of each row, in both
+/// readings.
+struct Rows {
+    cols: usize,
+    /// Tokens and characters before the current row.
+    start: (usize, usize),
+    /// Rows counted one tile per token.
+    tokens: RowCheck,
+    /// Rows counted one tile per character (digit strings).
+    chars: RowCheck,
+}
+
+/// The rows of one reading, so far.
+#[derive(Clone, Copy)]
+struct RowCheck {
+    rows: usize,
+    /// Every row has one tile: slashes as plain separators (`8/6/7/2/5/4/3/0/1`).
+    all_one: bool,
+    /// Every row has a row's worth of tiles.
+    all_whole: bool,
+}
+
+impl RowCheck {
+    /// Whether `Board::parse` takes these rows (for a line with the shape's number of tiles).
+    #[inline]
+    fn fit(self) -> bool {
+        self.rows <= 1 || self.all_one || self.all_whole
+    }
+
+    #[inline]
+    fn add(&mut self, tiles: usize, cols: usize) {
+        self.rows += 1;
+        self.all_one &= tiles == 1;
+        self.all_whole &= tiles == cols;
+    }
+}
+
+impl Rows {
+    fn new(cols: usize) -> Rows {
+        let none = RowCheck { rows: 0, all_one: true, all_whole: true };
+        Rows { cols, start: (0, 0), tokens: none, chars: none }
+    }
+
+    /// Ends the current row, `tokens` and `chars` the counts so far in the line; a row without a
+    /// token is no row.
+    #[inline]
+    fn end(&mut self, tokens: usize, chars: usize) {
+        let (t, c) = self.start;
+        if tokens > t {
+            self.tokens.add(tokens - t, self.cols);
+            self.chars.add(chars - c, self.cols);
+            self.start = (tokens, chars);
+        }
+    }
 }
 
 /// Answers every line of `input` with one line of `output`, in order: for a board that can reach
