@@ -763,3 +763,64 @@ async fn a_big_heat_map_is_a_job_with_progress_and_is_kept_on_disk() {
         .collect();
     assert_eq!(names.len(), 1, "{names:?}");
 }
+
+/// The names of the files in `dir`, sorted.
+fn files_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).expect("a directory").filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
+    names.sort();
+    names
+}
+
+#[tokio::test]
+async fn pattern_tables_built_for_a_goal_a_client_makes_up_stay_in_memory() {
+    let dir = fresh_dir("custom-goals");
+    let s = {
+        let dir = dir.clone();
+        server_with(move |c| c.dir = dir)
+    };
+    // a client looping over goals of its own: each gets its pattern tables, none a file
+    for goal in ["2 1 3 4 5 6 7 8 0", "1 2 3 4 5 6 8 7 0", "1 2 3 4 0 5 6 7 8", "8 7 6 5 4 3 2 1 0"] {
+        let a = api(&s, "/api/position", json!({"board": goal, "goal": goal})).await;
+        assert_eq!(a.status, StatusCode::OK, "{goal}: {}", String::from_utf8_lossy(&a.body));
+        let v = a.json();
+        assert_eq!(v["distance"], 0, "{goal}");
+        let pdb = v["heuristics"].as_array().expect("heuristics").iter().find(|h| h["name"] == "pdb").cloned();
+        assert_eq!(pdb.expect("pdb listed")["value"], 0, "{goal}: built and used");
+        assert_eq!(files_in(&dir), Vec::<String>::new(), "{goal}: nothing written");
+        // kept in memory instead, and counted against the budget
+        let space = s.spaces.ready(Shape::EIGHT, &Goal::parse(Shape::EIGHT, goal).expect("a goal")).expect("kept");
+        let table = space.table.as_ref().expect("a table").as_bytes().len() as u64;
+        assert!(space.bytes() > table, "{goal}: the pattern tables are counted");
+    }
+    // a named goal's tables are saved (three goals a shape: bounded), for later servers
+    let a = api(&s, "/api/position", json!({"board": "0 1 2 3 4 5 6 7 8", "goal": "blank-first"})).await;
+    assert_eq!(a.status, StatusCode::OK);
+    let saved = files_in(&dir);
+    assert!(!saved.is_empty() && saved.iter().all(|f| f.starts_with("3x3-blank-first-tiles-")), "{saved:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_4x4_goal_a_client_makes_up_has_its_tables_built_in_memory_only() {
+    // 4x4's 6-6-3 tables, built at first use: 11 MB a goal, saved for the named goals only
+    let dir = fresh_dir("custom-4x4-goal");
+    let s = {
+        let dir = dir.clone();
+        server_with(move |c| c.dir = dir)
+    };
+    let shape = Shape::new(4, 4).expect("4x4");
+    let text = "2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0";
+    let goal = Goal::parse(shape, text).expect("a goal");
+    let mut b = goal.board(shape).expect("a board");
+    for d in [Dir::Up, Dir::Left, Dir::Up] {
+        b.apply(d);
+    }
+    let a = api(&s, "/api/position", json!({"board": b.to_numbers(), "goal": text})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", String::from_utf8_lossy(&a.body));
+    let v = a.json();
+    assert_eq!(v["distance"], 3);
+    assert!(v["source"].as_str().expect("a source").contains("6-6-3"), "{}", v["source"]);
+    assert_eq!(files_in(&dir), Vec::<String>::new(), "nothing written");
+    let used = memory(&s).await["used"].as_u64().expect("bytes");
+    assert!(used > 11_000_000, "the tables are counted against the budget: {used}");
+}
