@@ -235,8 +235,9 @@ pub fn router(server: Arc<Server>) -> Router {
         .fallback(http::not_found)
         .layer(CompressionLayer::new())
         .layer(middleware::from_fn(http::check_client))
-        .layer(middleware::from_fn(http::headers))
         .layer(middleware::from_fn_with_state(Arc::clone(&server), http::check_host))
+        // outermost, so that every answer has the security headers, a refused Host's too
+        .layer(middleware::from_fn(http::headers))
         .with_state(server)
 }
 
