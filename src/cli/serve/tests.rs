@@ -973,3 +973,21 @@ async fn every_error_the_server_answers_itself_is_json_on_one_line() {
         assert_eq!(a.header("connection"), Some("close"), "{what}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_comparison_stops_its_ids_search() {
+    let s = server_with(|c| c.jobs = 1);
+    // IDS on the farthest 3x3 board goes on to the 20,000,000-node limit unless it is stopped
+    let body = json!({"board": "8 6 7 2 5 4 3 0 1", "runs": [{"algorithm": "ids"}]}).to_string();
+    let mut job = Stream::open(&s, from("student-a", post("/api/jobs/compare", &body))).await;
+    assert_eq!(job.next_news().await.expect("an event").0, "started");
+    assert_eq!(send(&s, from("student-a", post("/api/jobs/cancel", "{}"))).await.json()["cancelled"], "compare");
+    // stopped within IDS: no row for it (it ran on to its limit and reported that), only `done`
+    let mut news = Vec::new();
+    while let Some(event) = job.next_news().await {
+        news.push(event);
+    }
+    assert_eq!(news, [("done".to_string(), json!({"cancelled": true}))]);
+    // and the slot is free for the next job
+    assert_eq!(send(&s, get("/api/info")).await.json()["jobs"]["running"], 0);
+}
