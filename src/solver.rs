@@ -282,8 +282,12 @@ impl Solver {
                     None => Partition::parse(&goal_board, default_partition(shape))?,
                 },
             };
-            let load =
-                Load { reflect: config.reflect, build_missing: config.build_missing, shared: config.share_tables };
+            let load = Load {
+                reflect: config.reflect,
+                build_missing: config.build_missing,
+                shared: config.share_tables,
+                save: true,
+            };
             Some(load_patterns(goal, &goal_board, &partition, &config.dir, load, &mut notice)?)
         } else {
             None
@@ -523,7 +527,8 @@ pub fn found_partition(goal: &Goal, goal_board: &Board, dir: &Path) -> Option<Pa
 
 /// The tables of `partition` for `goal` from `dir`, loaded for a search (each checksummed once)
 /// as `load` says. With `load.build_missing`, a missing table of a group small enough to build in about a second
-/// ([`SMALL_GROUP_SLOTS`]) is built on the spot and saved in `dir` ([`Notice::BuiltPattern`]).
+/// ([`SMALL_GROUP_SLOTS`]) is built on the spot and, with `load.save`, saved in `dir`
+/// ([`Notice::BuiltPattern`]); without `load.save` it is kept in memory only, and no notice is given.
 ///
 /// # Errors
 /// [`Error::MissingTables`] naming the missing files and the command that builds them;
@@ -538,7 +543,7 @@ pub fn load_patterns(
     load: Load,
     mut notice: impl FnMut(Notice),
 ) -> Result<PatternSet, Error> {
-    let Load { reflect, build_missing, shared } = load;
+    let Load { reflect, build_missing, shared, save } = load;
     let shape = goal_board.shape();
     let own = partition.own_tables();
     let mut tables = Vec::with_capacity(own.len());
@@ -564,8 +569,10 @@ pub fn load_patterns(
         } else if build_missing && working_bytes(&index) <= SMALL_GROUP_SLOTS {
             let t = Instant::now();
             let table = build_pattern(goal_board, tiles, |_| {})?;
-            let saved = table.write(&path).map_err(|e| e.to_string());
-            notice(Notice::BuiltPattern { path, seconds: t.elapsed().as_secs_f64(), saved });
+            if save {
+                let saved = table.write(&path).map_err(|e| e.to_string());
+                notice(Notice::BuiltPattern { path, seconds: t.elapsed().as_secs_f64(), saved });
+            }
             tables.push(GroupTable::from_table(&table)?);
         } else {
             missing.push(path);
@@ -585,17 +592,21 @@ pub fn load_patterns(
 pub struct Load {
     /// Also look up the board reflected about the diagonal (where the goal allows).
     pub reflect: bool,
-    /// Build missing tables small enough to build in about a second, and save them.
+    /// Build missing tables small enough to build in about a second.
     pub build_missing: bool,
     /// Keep the files' mappings, shared between processes, instead of private copies
     /// ([`SolverConfig::share_tables`]).
     pub shared: bool,
+    /// Save the tables built (with `build_missing`) in the directory, for the next time; without
+    /// it they are kept in memory only (a server building tables for goals its clients choose
+    /// must not let them fill its disk).
+    pub save: bool,
 }
 
 impl Default for Load {
-    /// Reflected, small tables built on the spot, private copies.
+    /// Reflected, small tables built on the spot and saved, private copies.
     fn default() -> Load {
-        Load { reflect: true, build_missing: true, shared: false }
+        Load { reflect: true, build_missing: true, shared: false, save: true }
     }
 }
 

@@ -420,3 +420,30 @@ fn textbook_astar_counted_as_the_engine_counts_agrees_with_it() {
         }
     }
 }
+
+/// IDS watched as the library's searches are (the comparison job's IDS): the same counts, its
+/// nodes reported, and a cancelled watch stops it.
+#[test]
+fn a_watched_ids_counts_the_same_reports_its_nodes_and_stops_when_cancelled() {
+    use slidetable::lab::textbook::{ids, ids_watched, Counting, Ties};
+    use slidetable::search::Watch;
+    let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
+    let counting = Counting { parent_move: false, start: true, ties: Ties::LargerG };
+    let t = table("3x3", "blank-last");
+    // 12 moves: more than 1024 expansions, so the watch is looked at on the way
+    let near = t.index().board(sample_depth(&t, 12, 1, 5).unwrap()[0]);
+    let plain = ids(&near, &goal, counting, u64::MAX).unwrap();
+    let watch = Watch::new();
+    assert_eq!(ids_watched(&near, &goal, counting, u64::MAX, &watch).unwrap(), Some(plain));
+    assert_eq!(watch.generated(), plain.generated);
+    // past the limit: no answer, as with `ids`
+    assert_eq!(ids_watched(&near, &goal, counting, 10, &Watch::new()).unwrap(), None);
+    // cancelled: the farthest board (31 moves, billions of nodes) stops at its first look
+    let far = Board::parse(Shape::EIGHT, "8 6 7 2 5 4 3 0 1").unwrap();
+    let watch = Watch::new();
+    watch.cancel();
+    match ids_watched(&far, &goal, counting, u64::MAX, &watch) {
+        Err(Error::Cancelled { generated }) => assert!(generated < 10, "{generated}"),
+        other => panic!("{other:?}"),
+    }
+}

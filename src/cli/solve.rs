@@ -169,7 +169,7 @@ pub struct SolveArgs {
     /// per board, then the totals.
     #[arg(long, conflicts_with_all = ["preset", "steps", "format"])]
     batch: bool,
-    /// Weighted A*: the weight w of h in g + w*h (0 to 1000). [default: 2]
+    /// Weighted A*: the weight w of h in g + w*h (0 to 1000, at most three decimals). [default: 2]
     #[arg(long, value_name = "W", allow_negative_numbers = true)]
     weight: Option<f64>,
     /// The table file for --heuristic table and for checking optimality; it also gives the

@@ -19,8 +19,10 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap};
 
+use crate::error::Error;
 use crate::heuristic::{Estimator, Heuristic};
 use crate::puzzle::board::{Board, Dir};
+use crate::search::Watch;
 
 /// Which open node with the least `f` is expanded first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -187,31 +189,53 @@ pub fn astar(start: &Board, goal: &Board, h: Heuristic, counting: Counting) -> O
 /// made and searched below like any other, as plain tree search does; without, it is never made.
 /// Gives up, returning `None`, past `max_generated` nodes or when the start cannot reach the goal.
 pub fn ids(start: &Board, goal: &Board, counting: Counting, max_generated: u64) -> Option<Count> {
+    ids_watched(start, goal, counting, max_generated, &Watch::new()).ok().flatten()
+}
+
+/// As [`ids`], watched as the library's searches are ([`Watch`]): every 1024 expansions it
+/// records the nodes generated so far in `watch` and stops if the watch was cancelled.
+///
+/// # Errors
+/// [`Error::Cancelled`], with the nodes generated so far, when `watch` is cancelled.
+pub fn ids_watched(
+    start: &Board,
+    goal: &Board,
+    counting: Counting,
+    max_generated: u64,
+    watch: &Watch,
+) -> Result<Option<Count>, Error> {
     if !start.is_solvable_to(goal) {
-        return None;
+        return Ok(None);
     }
-    let search = Ids { nbr: neighbours(start), goal: pack(goal.cells()), counting, max: max_generated };
+    let search = Ids { nbr: neighbours(start), goal: pack(goal.cells()), counting, max: max_generated, watch };
     let mut count = Count { generated: 0, expanded: 0, depth: 0 };
     for limit in 0.. {
         count.generated += u64::from(counting.start);
-        if search.dls(Packed::of(start), usize::MAX, limit, &mut count)? {
-            count.depth = limit;
-            return Some(count);
+        match search.dls(Packed::of(start), usize::MAX, limit, &mut count) {
+            Some(true) => {
+                count.depth = limit;
+                watch.set_generated(count.generated);
+                return Ok(Some(count));
+            }
+            Some(false) => {}
+            None if watch.is_cancelled() => return Err(Error::Cancelled { generated: count.generated }),
+            None => return Ok(None),
         }
     }
-    None
+    Ok(None)
 }
 
-struct Ids {
+struct Ids<'a> {
     nbr: Vec<Vec<(Dir, usize)>>,
     goal: u64,
     counting: Counting,
     max: u64,
+    watch: &'a Watch,
 }
 
-impl Ids {
+impl Ids<'_> {
     /// Depth-limited search below `node` (whose blank came from `from`): `Some(true)` when the
-    /// goal is found, `None` past the node limit.
+    /// goal is found, `None` past the node limit or once the watch is cancelled.
     fn dls(&self, node: Packed, from: usize, limit: u32, count: &mut Count) -> Option<bool> {
         if node.key == self.goal {
             return Some(true);
@@ -221,6 +245,13 @@ impl Ids {
         }
         if count.generated > self.max {
             return None;
+        }
+        // as the library's searches look at their watch (`Space::check_nodes`)
+        if count.expanded.is_multiple_of(1024) {
+            self.watch.set_generated(count.generated);
+            if self.watch.is_cancelled() {
+                return None;
+            }
         }
         count.expanded += 1;
         for &(_, to) in &self.nbr[node.blank] {

@@ -78,7 +78,8 @@ pub enum Algorithm {
     /// Greedy best-first: on `h` alone. Fast, not optimal.
     Greedy,
     /// Weighted A*: on `g + w·h`. With an admissible guide and `w >= 1`, the solution is at most
-    /// `w` times the optimum.
+    /// `w` times the optimum. The open list's key is fixed point, `1000·g + 1000·w·h` in whole
+    /// numbers (so ties are exact), so `w` is a whole number of thousandths ([`check_weight`]).
     Weighted(f64),
 }
 
@@ -335,8 +336,9 @@ pub struct Found {
 ///
 /// # Errors
 /// [`Error::ShapeMismatch`] when the two boards (or a table guide) have different shapes;
-/// [`Error::BadGoal`] when a table guide is for another goal; [`Error::SearchLimit`] when a limit
-/// of `options` is reached; [`Error::Corrupt`] from a table guide's bad entry.
+/// [`Error::BadGoal`] when a table guide is for another goal; [`Error::BadOption`] for a weight
+/// [`check_weight`] refuses; [`Error::SearchLimit`] when a limit of `options` is reached;
+/// [`Error::Corrupt`] from a table guide's bad entry.
 pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -> Result<Option<Found>, Error> {
     let began = Instant::now();
     if start.shape() != goal.shape() {
@@ -356,9 +358,7 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
         }
     }
     if let Algorithm::Weighted(w) = options.algorithm {
-        if !(w.is_finite() && (0.0..=1000.0).contains(&w)) {
-            return Err(Error::BadOption(format!("weight {w} is out of range: give a number from 0 to 1000")));
-        }
+        check_weight(w)?;
     }
     if !start.is_solvable_to(goal) {
         return Ok(None);
@@ -388,6 +388,33 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
         stats.elapsed = stats.elapsed.max(began.elapsed());
         Found { moves, stats }
     }))
+}
+
+/// The largest weight weighted A* takes.
+pub const MAX_WEIGHT: f64 = 1000.0;
+
+/// Checks a weight of weighted A* ([`Algorithm::Weighted`]): from 0 to [`MAX_WEIGHT`], and a
+/// whole number of thousandths, since the open list's key is `1000·g + round(1000·w)·h`: a
+/// finer weight would be searched as another one (0.0004 as 0, 1.0004 as 1) while the caller
+/// reports the one it gave. Every weight written with at most three decimals passes: the
+/// nearest `f64` to `n / 1000` is `n / 1000.0`, and `round(1000·w)` gives `n` back.
+///
+/// # Errors
+/// [`Error::BadOption`] saying which rule the weight breaks (and, for a finer one, the weight it
+/// would be searched as).
+pub fn check_weight(w: f64) -> Result<(), Error> {
+    if !(w.is_finite() && (0.0..=MAX_WEIGHT).contains(&w)) {
+        return Err(Error::BadOption(format!("weight {w} is out of range: give a number from 0 to {MAX_WEIGHT}")));
+    }
+    let kept = (w * 1000.0).round() / 1000.0;
+    if kept != w {
+        return Err(Error::BadOption(format!(
+            "weight {w} has more than three decimals: weighted A* counts weights in thousandths (it orders \
+             nodes by 1000·g + 1000·w·h, in whole numbers) and would search with weight {kept}; give a \
+             multiple of 0.001"
+        )));
+    }
+    Ok(())
 }
 
 /// A* with heuristic `h` and no limits; `None` if the board cannot reach the goal.
@@ -462,5 +489,24 @@ mod tests {
         // Russell & Norvig's example: 52 nodes at depth 5 give 1.92
         let b = effective_branching_factor(52.0, 5).unwrap();
         assert!((b - 1.92).abs() < 0.005, "{b}");
+    }
+
+    #[test]
+    fn every_weight_written_in_thousandths_is_taken_and_no_finer_one() {
+        for n in 0..=1_000_000u64 {
+            let text = format!("{}.{:03}", n / 1000, n % 1000);
+            let w: f64 = text.parse().unwrap();
+            assert!(check_weight(w).is_ok(), "{text}");
+            assert_eq!((w * 1000.0).round() as u64, n, "{text}");
+        }
+        for w in [0.0004, 0.0005, 1.0004, 2.0005, 0.1234, 1e-9, 999.9999, f64::MIN_POSITIVE] {
+            let e = check_weight(w).unwrap_err().to_string();
+            assert!(e.contains("more than three decimals"), "{w}: {e}");
+        }
+        for w in [-0.001, 1000.001, f64::NAN, f64::INFINITY] {
+            assert!(check_weight(w).unwrap_err().to_string().contains("out of range"), "{w}");
+        }
+        // the weight it would have been searched with is named
+        assert!(check_weight(0.0004).unwrap_err().to_string().contains("would search with weight 0;"));
     }
 }

@@ -225,8 +225,9 @@ struct State {
 ///
 /// # Errors
 /// [`Error::ShapeMismatch`] for boards of different shapes; [`Error::BadOption`] for a weight
-/// that is negative or not finite, or a board of more than 16 cells; [`Error::BadGoal`] for a
-/// guide made for another goal; a table guide's error.
+/// [`super::check_weight`] refuses (negative, past 1000 or finer than thousandths), or a board
+/// of more than 16 cells; [`Error::BadGoal`] for a guide made for another goal; a table guide's
+/// error.
 pub fn astar_trace(
     start: &Board,
     goal: &Board,
@@ -235,9 +236,7 @@ pub fn astar_trace(
     exact: &dyn Fn(&Board) -> Option<u32>,
     max_expansions: usize,
 ) -> Result<Trace, Error> {
-    if !(weight.is_finite() && weight >= 0.0) {
-        return Err(Error::BadOption(format!("the weight must be a number at least 0, not {weight}")));
-    }
+    super::check_weight(weight)?;
     let algorithm = match guide {
         None => Algorithm::Bfs,
         Some(_) if weight == 1.0 => Algorithm::AStar,

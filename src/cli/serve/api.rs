@@ -147,13 +147,14 @@ pub fn unreachable(space: &Space, board: &Board, what: &str) -> ApiError {
     ApiError::bad(format!("the board cannot reach the goal{what}: {}", board.parity_to(&space.goal_board).explain()))
 }
 
-/// A weight between 0 and 100.
+/// A weight between 0 and 100, in thousandths as the library searches with it
+/// ([`slidetable::search::check_weight`]): a finer one would be searched as another weight than
+/// the one the answer echoes, so it is refused.
 pub fn check_weight(weight: f64) -> Result<(), ApiError> {
-    if weight.is_finite() && (0.0..=100.0).contains(&weight) {
-        Ok(())
-    } else {
-        Err(ApiError::bad(format!("the weight must be between 0 and 100, not {weight}")))
+    if !(weight.is_finite() && (0.0..=100.0).contains(&weight)) {
+        return Err(ApiError::bad(format!("the weight must be between 0 and 100, not {weight}")));
     }
+    Ok(slidetable::search::check_weight(weight)?)
 }
 
 fn cells(board: &Board) -> Vec<u16> {

@@ -13,6 +13,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use serde::de::DeserializeOwned;
 use slidetable::Error;
+use tokio_stream::StreamExt;
 
 use super::Server;
 
@@ -91,10 +92,35 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
         if declared.is_some_and(|n| n > BODY_LIMIT as u64) {
             return Err(too_large());
         }
-        let bytes = axum::body::to_bytes(req.into_body(), BODY_LIMIT).await.map_err(|_| too_large())?;
+        // read here rather than with `axum::body::to_bytes`, whose one error stands for both a
+        // body over the limit and one that could not be read (a malformed chunk, a client gone)
+        let mut bytes = Vec::new();
+        let mut chunks = req.into_body().into_data_stream();
+        while let Some(chunk) = chunks.next().await {
+            let chunk = chunk.map_err(|e| ApiError::bad(format!("the body could not be read: {}", causes(&e))))?;
+            if bytes.len() + chunk.len() > BODY_LIMIT {
+                return Err(too_large());
+            }
+            bytes.extend_from_slice(&chunk);
+        }
         let value = serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("bad JSON body: {e}")))?;
         Ok(JsonBody(value))
     }
+}
+
+/// `e` and its causes on one line (hyper's error for a malformed body says only "error reading a
+/// body from connection"; its cause says what was wrong).
+fn causes(e: &dyn std::error::Error) -> String {
+    let mut text = e.to_string();
+    let mut cause = e.source();
+    while let Some(c) = cause {
+        let more = c.to_string();
+        if !text.contains(&more) {
+            text = format!("{text}: {more}");
+        }
+        cause = c.source();
+    }
+    text.replace(['\r', '\n'], " ")
 }
 
 /// The header that names the client a request comes from: a random id the page draws once.
@@ -157,9 +183,14 @@ pub async fn check_client(req: Request, next: Next) -> Response {
 }
 
 /// Refuses a request whose Host header is not one of this server's names (a page from
-/// another site that has made its name resolve to 127.0.0.1 sends its own name).
+/// another site that has made its name resolve to 127.0.0.1 sends its own name), or that gives
+/// none, or two (RFC 9112, 3.2: a server answers 400 to either).
 pub async fn check_host(State(server): State<std::sync::Arc<Server>>, req: Request, next: Next) -> Response {
-    let host = req.headers().get(header::HOST).and_then(|h| h.to_str().ok());
+    let mut hosts = req.headers().get_all(header::HOST).iter();
+    let host = hosts.next().and_then(|h| h.to_str().ok());
+    if hosts.next().is_some() {
+        return error_response(StatusCode::BAD_REQUEST, "the Host header is given more than once: send it once");
+    }
     match host {
         Some(h) if server.takes_host(h) => next.run(req).await,
         Some(h) => error_response(

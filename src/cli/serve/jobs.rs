@@ -241,12 +241,12 @@ fn one_run(
 ) -> Result<(u64, u64, u32), Error> {
     if run.ids {
         let counting = Counting { parent_move: false, start: true, ties: Ties::LargerG };
-        let count = textbook::ids(board, &space.goal_board, counting, limit).ok_or_else(|| Error::SearchLimit {
-            what: format!("{limit} nodes"),
-            generated: limit,
-            bytes: 0,
-            algorithm: "IDS",
-        })?;
+        // watched like the other runs: a cancelled comparison stops here too, within a few
+        // thousand nodes, rather than keeping its core until IDS reaches the limit
+        let count =
+            textbook::ids_watched(board, &space.goal_board, counting, limit, &job.stop.watch)?.ok_or_else(|| {
+                Error::SearchLimit { what: format!("{limit} nodes"), generated: limit, bytes: 0, algorithm: "IDS" }
+            })?;
         return Ok((count.generated, count.expanded, count.depth));
     }
     let guide = guide(space, run.heuristic.as_deref())?;

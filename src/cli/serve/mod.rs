@@ -70,11 +70,13 @@ the others wait their turn, first come, first served. The first line it prints i
 
 Tables are looked for in --dir under the names `table build` gives them: perfect tables, else
 built in memory at first use (up to 2 s and 240 MB for 3x4), and pattern tables for 4x4 and 5x5
-(for 4x4, 6-6-3 is built there at first use when none is found, in about 2 s). What the server
-keeps (tables, built or mapped, and heat maps) stays within --max-memory (1G by default): past
-it, what was used least recently is let go, and built again when asked for. The heat maps of
-3x4 and 2x6 (seconds of work each) are saved in --dir too, and read back by later servers. The
-API is described in docs/SERVE.md.
+(for 4x4, 6-6-3 is built at first use when none is found, in about 2 s). Pattern tables built
+at first use are saved in --dir for the named goals only; for a goal given as a board they are
+kept in memory only, so that clients choosing goals cannot fill the disk with them. What the
+server keeps (tables, built or mapped, and heat maps) stays within --max-memory (1G by default):
+past it, what was used least recently is let go, and built again when asked for. The heat maps
+of 3x4 and 2x6 (seconds of work each) are saved in --dir too, and read back by later servers.
+The API is described in docs/SERVE.md.
 
 Examples:
   table serve --open
@@ -96,8 +98,8 @@ pub struct ServeArgs {
     #[arg(long)]
     pub open: bool,
 
-    /// Where tables are looked for (perfect tables and pattern tables), and 4x4 pattern tables and
-    /// the heat maps of big tables saved.
+    /// Where tables are looked for (perfect tables and pattern tables), and the pattern tables
+    /// built for the named goals and the heat maps of big tables saved.
     #[arg(long, default_value = ".")]
     pub dir: PathBuf,
 
@@ -116,7 +118,7 @@ pub struct ServeArgs {
 /// How a server is set up.
 #[derive(Clone, Debug)]
 pub struct Config {
-    /// Where tables are looked for, and 4x4 pattern tables saved.
+    /// Where tables are looked for, and the pattern tables built for the named goals saved.
     pub dir: PathBuf,
     /// Long jobs run at once.
     pub jobs: usize,
@@ -233,8 +235,9 @@ pub fn router(server: Arc<Server>) -> Router {
         .fallback(http::not_found)
         .layer(CompressionLayer::new())
         .layer(middleware::from_fn(http::check_client))
-        .layer(middleware::from_fn(http::headers))
         .layer(middleware::from_fn_with_state(Arc::clone(&server), http::check_host))
+        // outermost, so that every answer has the security headers, a refused Host's too
+        .layer(middleware::from_fn(http::headers))
         .with_state(server)
 }
 

@@ -94,7 +94,7 @@ impl Space {
     /// The pattern tables of the `pdb` heuristic: on boards without a perfect table, those the
     /// searches use (found in the directory); on boards of up to 12 cells, the best named
     /// partition found in the directory, else the default one, built on the spot (small tables,
-    /// saved in the directory).
+    /// saved in the directory for a named goal, kept in memory only for others: [`saves_built`]).
     pub fn patterns(&self) -> Result<&PatternSet, String> {
         if let Some(Guide::Patterns(set)) = self.oracle.as_ref().and_then(|o| o.guide()) {
             return Ok(set);
@@ -113,7 +113,8 @@ impl Space {
                         .map_err(|e| e.to_string())?,
                 };
                 self.builder.run(|| {
-                    solver::load_patterns(&self.goal, &self.goal_board, &partition, &self.dir, Load::default(), |_| {})
+                    let load = Load { save: saves_built(&self.goal), ..Load::default() };
+                    solver::load_patterns(&self.goal, &self.goal_board, &partition, &self.dir, load, |_| {})
                         .map_err(|e| e.to_string())
                 })
             })
@@ -170,6 +171,16 @@ impl Space {
         };
         table + searched + pdb
     }
+}
+
+/// Whether the pattern tables built on the spot for `goal` are saved in the directory: for the
+/// three named goals only. A goal given as a board is any of n!/2 arrangements a client chooses,
+/// so saving their tables would let clients fill the disk (about 4 MB a goal on 3x4, 11 MB on
+/// 4x4); those are kept in memory instead, counted in [`Space::bytes`] against the budget. What
+/// the named goals save is bounded (three goals a shape) and spares later servers the build
+/// (4x4's 6-6-3: about 2 s).
+pub fn saves_built(goal: &Goal) -> bool {
+    !matches!(goal, Goal::Custom(_))
 }
 
 /// An estimate as a function of a board's cells, row by row.
@@ -485,7 +496,7 @@ impl Spaces {
             Some(_) => None,
             None => {
                 // the best tables found, else (4x4) the default partition's, small enough to build
-                // in about two seconds and saved for the next time
+                // in about two seconds and, for a named goal, saved for the next time
                 let (partition, build_missing) = match solver::found_partition(goal, &goal_board, &self.dir) {
                     Some(p) => (Some(p), false),
                     None if shape.rows() == 4 && shape.cols() == 4 => {
@@ -499,7 +510,7 @@ impl Spaces {
                         &goal_board,
                         &p,
                         &self.dir,
-                        Load { build_missing, shared: !build_missing, ..Load::default() },
+                        Load { build_missing, shared: !build_missing, save: saves_built(goal), ..Load::default() },
                         |_| {},
                     )?),
                     None => None,

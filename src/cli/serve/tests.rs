@@ -768,3 +768,231 @@ async fn a_big_heat_map_is_a_job_with_progress_and_is_kept_on_disk() {
         .collect();
     assert_eq!(names.len(), 1, "{names:?}");
 }
+
+/// The names of the files in `dir`, sorted.
+fn files_in(dir: &std::path::Path) -> Vec<String> {
+    let mut names: Vec<String> =
+        std::fs::read_dir(dir).expect("a directory").filter_map(|e| e.ok()?.file_name().into_string().ok()).collect();
+    names.sort();
+    names
+}
+
+#[tokio::test]
+async fn pattern_tables_built_for_a_goal_a_client_makes_up_stay_in_memory() {
+    let dir = fresh_dir("custom-goals");
+    let s = {
+        let dir = dir.clone();
+        server_with(move |c| c.dir = dir)
+    };
+    // a client looping over goals of its own: each gets its pattern tables, none a file
+    for goal in ["2 1 3 4 5 6 7 8 0", "1 2 3 4 5 6 8 7 0", "1 2 3 4 0 5 6 7 8", "8 7 6 5 4 3 2 1 0"] {
+        let a = api(&s, "/api/position", json!({"board": goal, "goal": goal})).await;
+        assert_eq!(a.status, StatusCode::OK, "{goal}: {}", String::from_utf8_lossy(&a.body));
+        let v = a.json();
+        assert_eq!(v["distance"], 0, "{goal}");
+        let pdb = v["heuristics"].as_array().expect("heuristics").iter().find(|h| h["name"] == "pdb").cloned();
+        assert_eq!(pdb.expect("pdb listed")["value"], 0, "{goal}: built and used");
+        assert_eq!(files_in(&dir), Vec::<String>::new(), "{goal}: nothing written");
+        // kept in memory instead, and counted against the budget
+        let space = s.spaces.ready(Shape::EIGHT, &Goal::parse(Shape::EIGHT, goal).expect("a goal")).expect("kept");
+        let table = space.table.as_ref().expect("a table").as_bytes().len() as u64;
+        assert!(space.bytes() > table, "{goal}: the pattern tables are counted");
+    }
+    // a named goal's tables are saved (three goals a shape: bounded), for later servers
+    let a = api(&s, "/api/position", json!({"board": "0 1 2 3 4 5 6 7 8", "goal": "blank-first"})).await;
+    assert_eq!(a.status, StatusCode::OK);
+    let saved = files_in(&dir);
+    assert!(!saved.is_empty() && saved.iter().all(|f| f.starts_with("3x3-blank-first-tiles-")), "{saved:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_4x4_goal_a_client_makes_up_has_its_tables_built_in_memory_only() {
+    // 4x4's 6-6-3 tables, built at first use: 11 MB a goal, saved for the named goals only
+    let dir = fresh_dir("custom-4x4-goal");
+    let s = {
+        let dir = dir.clone();
+        server_with(move |c| c.dir = dir)
+    };
+    let shape = Shape::new(4, 4).expect("4x4");
+    let text = "2 1 3 4 5 6 7 8 9 10 11 12 13 14 15 0";
+    let goal = Goal::parse(shape, text).expect("a goal");
+    let mut b = goal.board(shape).expect("a board");
+    for d in [Dir::Up, Dir::Left, Dir::Up] {
+        b.apply(d);
+    }
+    let a = api(&s, "/api/position", json!({"board": b.to_numbers(), "goal": text})).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", String::from_utf8_lossy(&a.body));
+    let v = a.json();
+    assert_eq!(v["distance"], 3);
+    assert!(v["source"].as_str().expect("a source").contains("6-6-3"), "{}", v["source"]);
+    assert_eq!(files_in(&dir), Vec::<String>::new(), "nothing written");
+    let used = memory(&s).await["used"].as_u64().expect("bytes");
+    assert!(used > 11_000_000, "the tables are counted against the budget: {used}");
+}
+
+/// A server listening on a free port of 127.0.0.1, served by `axum::serve` (hyper) as `table
+/// serve` serves it: for requests only a raw client can send.
+async fn listening() -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
+    let addr = listener.local_addr().expect("an address");
+    let server = Arc::new(Server::new(addr, Config::new(test_dir())));
+    tokio::spawn(async move { axum::serve(listener, router(server)).await });
+    addr
+}
+
+/// An answer read off the socket: status, headers (names in lower case), body.
+struct RawAnswer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl RawAnswer {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
+    }
+}
+
+/// Sends `request` as it is to `addr` and reads one answer (its head, then as many bytes as its
+/// Content-Length says), off the async threads.
+async fn raw(addr: std::net::SocketAddr, request: Vec<u8>) -> RawAnswer {
+    tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut tcp = std::net::TcpStream::connect(addr).expect("a connection");
+        tcp.set_read_timeout(Some(Duration::from_secs(60))).expect("a timeout");
+        // the server may answer (and close) before it has read all of a body it refuses
+        let _ = tcp.write_all(&request);
+        let mut got = Vec::new();
+        let mut buf = [0u8; 8192];
+        let head_end = loop {
+            if let Some(i) = got.windows(4).position(|w| w == b"\r\n\r\n") {
+                break i;
+            }
+            let n = tcp.read(&mut buf).expect("an answer");
+            assert!(n > 0, "the connection closed before an answer: {:?}", String::from_utf8_lossy(&got));
+            got.extend_from_slice(&buf[..n]);
+        };
+        let head = String::from_utf8_lossy(&got[..head_end]).to_string();
+        let mut lines = head.split("\r\n");
+        let status = lines.next().and_then(|l| l.split(' ').nth(1)).and_then(|s| s.parse().ok()).expect("a status");
+        let headers: Vec<(String, String)> = lines
+            .filter_map(|l| l.split_once(':'))
+            .map(|(n, v)| (n.trim().to_ascii_lowercase(), v.trim().to_string()))
+            .collect();
+        let length: usize = headers
+            .iter()
+            .find(|(n, _)| n == "content-length")
+            .map(|(_, v)| v.parse().expect("a length"))
+            .expect("a Content-Length");
+        let mut body = got[head_end + 4..].to_vec();
+        while body.len() < length {
+            let n = tcp.read(&mut buf).expect("the body");
+            assert!(n > 0, "the connection closed within the body");
+            body.extend_from_slice(&buf[..n]);
+        }
+        body.truncate(length);
+        RawAnswer { status, headers, body }
+    })
+    .await
+    .expect("the client's thread")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_error_the_server_answers_itself_is_json_on_one_line() {
+    let addr = listening().await;
+    let host = format!("Host: {addr}\r\n");
+    let post = |headers: &str, body: &[u8]| {
+        let mut r = format!("POST /api/position HTTP/1.1\r\n{host}{headers}\r\n").into_bytes();
+        r.extend_from_slice(body);
+        r
+    };
+    let json = "Content-Type: application/json\r\n";
+    let big_chunk = format!("10000\r\n{}\r\n", " ".repeat(0x10000));
+    let cases: Vec<(&str, u16, Vec<u8>)> = vec![
+        ("an unknown route", 404, format!("GET /api/nothing HTTP/1.1\r\n{host}\r\n").into_bytes()),
+        ("a method the route does not take", 405, format!("DELETE /api/info HTTP/1.1\r\n{host}\r\n").into_bytes()),
+        ("a body said to be too large", 413, post(&format!("{json}Content-Length: 100000\r\n"), b"{}")),
+        (
+            "a chunked body that grows too large",
+            413,
+            post(
+                &format!("{json}Transfer-Encoding: chunked\r\n"),
+                format!("{big_chunk}{big_chunk}0\r\n\r\n").as_bytes(),
+            ),
+        ),
+        (
+            "a malformed chunk (not a body too large)",
+            400,
+            post(&format!("{json}Transfer-Encoding: chunked\r\n"), b"zz\r\n{}\r\n0\r\n\r\n"),
+        ),
+        ("a body that is not JSON", 415, post("Content-Type: text/plain\r\nContent-Length: 2\r\n", b"{}")),
+        ("malformed JSON", 400, post(&format!("{json}Content-Length: 3\r\n"), b"{x}")),
+        ("an unknown field", 400, post(&format!("{json}Content-Length: 7\r\n"), b"{\"a\":1}")),
+        ("a foreign Host", 421, b"GET /api/info HTTP/1.1\r\nHost: evil.example\r\n\r\n".to_vec()),
+        ("no Host", 400, b"GET /api/info HTTP/1.0\r\n\r\n".to_vec()),
+        ("two Hosts", 400, format!("GET /api/info HTTP/1.1\r\n{host}Host: evil.example\r\n\r\n").into_bytes()),
+        (
+            "a malformed client id",
+            400,
+            format!("GET /api/info HTTP/1.1\r\n{host}X-Slidetable-Client: no\r\n\r\n").into_bytes(),
+        ),
+    ];
+    for (what, status, request) in cases {
+        let a = raw(addr, request).await;
+        assert_eq!(a.status, status, "{what}: {}", String::from_utf8_lossy(&a.body));
+        assert_eq!(a.header("content-type"), Some("application/json"), "{what}");
+        assert_eq!(a.header("x-content-type-options"), Some("nosniff"), "{what}: the security headers");
+        let v: Value = serde_json::from_slice(&a.body).unwrap_or_else(|e| panic!("{what}: not JSON ({e})"));
+        let e = v["error"].as_str().unwrap_or_else(|| panic!("{what}: no error in {v}"));
+        assert!(!e.is_empty() && !e.contains('\n'), "{what}: {e}");
+        assert_eq!(v.as_object().map(|o| o.len()), Some(1), "{what}: {v}");
+    }
+    // the same Content-Length twice is one length (RFC 9110, 8.6): taken
+    let body = br#"{"board": "1 2 3 4 5 6 7 0 8"}"#;
+    let twice = format!("{json}Content-Length: {0}\r\nContent-Length: {0}\r\n", body.len());
+    assert_eq!(raw(addr, post(&twice, body)).await.status, 200);
+
+    // What hyper refuses while it parses the request head is answered by hyper itself, before any
+    // of the server's code runs: a bare status with an empty body, and the connection closed
+    // (hyper 1's `role::Server::on_error`; no option of its builder, nor any layer, changes it).
+    // Their statuses at least are right.
+    let many: String = (0..150).map(|i| format!("X-Header-{i}: a\r\n")).collect();
+    let hyper_cases: Vec<(&str, u16, Vec<u8>)> = vec![
+        ("more than 100 headers", 431, format!("GET /api/info HTTP/1.1\r\n{host}{many}\r\n").into_bytes()),
+        (
+            "a head over 400 KB",
+            431,
+            format!("GET /api/info HTTP/1.1\r\n{host}X-Big: {}\r\n\r\n", "a".repeat(500_000)).into_bytes(),
+        ),
+        (
+            "two different Content-Lengths",
+            400,
+            post(&format!("{json}Content-Length: 2\r\nContent-Length: 7\r\n"), b"{}"),
+        ),
+        ("a URI over 64 KB", 414, format!("GET /api/{} HTTP/1.1\r\n{host}\r\n", "a".repeat(70_000)).into_bytes()),
+        ("a malformed header line", 400, format!("GET /api/info HTTP/1.1\r\n{host}Bad Name: x\r\n\r\n").into_bytes()),
+    ];
+    for (what, status, request) in hyper_cases {
+        let a = raw(addr, request).await;
+        assert_eq!(a.status, status, "{what}");
+        assert_eq!(a.header("connection"), Some("close"), "{what}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_comparison_stops_its_ids_search() {
+    let s = server_with(|c| c.jobs = 1);
+    // IDS on the farthest 3x3 board goes on to the 20,000,000-node limit unless it is stopped
+    let body = json!({"board": "8 6 7 2 5 4 3 0 1", "runs": [{"algorithm": "ids"}]}).to_string();
+    let mut job = Stream::open(&s, from("student-a", post("/api/jobs/compare", &body))).await;
+    assert_eq!(job.next_news().await.expect("an event").0, "started");
+    assert_eq!(send(&s, from("student-a", post("/api/jobs/cancel", "{}"))).await.json()["cancelled"], "compare");
+    // stopped within IDS: no row for it (it ran on to its limit and reported that), only `done`
+    let mut news = Vec::new();
+    while let Some(event) = job.next_news().await {
+        news.push(event);
+    }
+    assert_eq!(news, [("done".to_string(), json!({"cancelled": true}))]);
+    // and the slot is free for the next job
+    assert_eq!(send(&s, get("/api/info")).await.json()["jobs"]["running"], 0);
+}

@@ -515,3 +515,40 @@ async fn bad_requests_get_400_saying_why() {
     assert_eq!(a.status, StatusCode::BAD_REQUEST);
     assert!(a.json()["error"].as_str().expect("an error").contains("weight"));
 }
+
+#[tokio::test]
+async fn a_weight_is_searched_with_as_echoed_or_refused() {
+    let s = server();
+    let board = scrambles(&s, &[14], 1).await.remove(0);
+    // the open list's key is 1000 g + round(1000 w) h: a finer weight would be searched as
+    // another (0.0004 as 0, 1.0004 as 1) while the answer echoed the one given
+    for w in [0.0004, 0.0005, 1.0004, 2.0005, 0.1234, 1e-9] {
+        let a = api(&s, "/api/astar", json!({"board": board, "heuristic": "manhattan", "weight": w})).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "w={w} was taken, as weight {}", a.json()["weight"]);
+        let e = a.json()["error"].as_str().expect("an error").to_string();
+        assert!(e.contains("more than three decimals") && e.contains("multiple of 0.001") && !e.contains('\n'), "{e}");
+        let list = json!([{"algorithm": "weighted", "heuristic": "manhattan", "weight": w}]);
+        let a = api(&s, "/api/jobs/compare", json!({"board": board, "runs": list})).await;
+        assert_eq!(a.status, StatusCode::BAD_REQUEST, "compare w={w}: {}", String::from_utf8_lossy(&a.body));
+        assert!(a.json()["error"].as_str().expect("an error").contains("more than three decimals"));
+    }
+    // thousandths are searched with as given, and echoed the same
+    let mut expansions = Vec::new();
+    for w in [0.0, 0.001, 0.1, 1.999, 2.5, 100.0] {
+        let run = ok(&api(
+            &s,
+            "/api/astar",
+            json!({"board": board, "heuristic": "manhattan", "weight": w, "max_expansions": 20_000}),
+        )
+        .await);
+        assert_eq!(run["weight"].as_f64(), Some(w));
+        expansions.push(run["expansions"].clone());
+        let list = json!([{"algorithm": "weighted", "heuristic": "manhattan", "weight": w}]);
+        let a = api(&s, "/api/jobs/compare", json!({"board": board, "runs": list})).await;
+        let compared = runs(&a.body);
+        assert_eq!(compared[0]["label"], format!("weighted A* w={w} (manhattan)"));
+        assert_eq!(compared[0]["expanded"], run["expansions"], "w={w}");
+    }
+    // 0.001 is not 0: h breaks the ties between nodes of equal g
+    assert_ne!(expansions[0], expansions[1]);
+}
