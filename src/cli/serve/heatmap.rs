@@ -5,8 +5,8 @@
 //! A small table's map takes milliseconds and is computed on the spot. A big one's (3x4 and 2x6:
 //! 239,500,800 states, seconds of a core) is its client's long job, waiting its turn like any
 //! other; once computed it is kept in memory (within the server's budget) and on disk in `--dir`
-//! (`3x4-blank-last-heatmap-manhattan.json`), written whole under a temporary name and renamed, so
-//! later requests, and later servers, answer at once. A file is used only when everything about it
+//! (`3x4-blank-last-heatmap-manhattan.json`; for the named goals only), written whole under a
+//! temporary name and renamed, so later requests, and later servers, answer at once. A file is used only when everything about it
 //! checks out: its header names the same shape, goal, heuristic (and pattern tables, for `pdb`)
 //! and the same table (its payload checksum and size), its answer matches its own checksum, and its
 //! rows add up to the table's depth histogram. Anything else (a damaged file, another table's) is
@@ -31,7 +31,7 @@ use slidetable::Error;
 use super::api::{blocking, resolve, HEURISTICS};
 use super::http::{ApiError, ClientId, JsonBody};
 use super::queue::{Job, JobEvent, JobStream, Progress};
-use super::space::{HeatKey, Space};
+use super::space::{saves_built, HeatKey, Space};
 use super::Server;
 
 /// A request for a heat map.
@@ -139,9 +139,14 @@ fn read_cache(asked: &Asked) -> Option<Arc<str>> {
     fits.then(|| answer.into())
 }
 
-/// Keeps `answer` on disk for `asked` (written whole, then renamed into place). A directory that
-/// cannot be written to only means no cache: the answer is still given.
+/// Keeps `answer` on disk for `asked` (written whole, then renamed into place), for a named goal
+/// only: a goal given as a board is any of n!/2 a client chooses, and its maps are kept in memory
+/// (as its pattern tables are, [`saves_built`]), so that clients cannot fill the disk. A directory
+/// that cannot be written to only means no cache: the answer is still given.
 fn write_cache(asked: &Asked, answer: &str) {
+    if !saves_built(&asked.space.goal) {
+        return;
+    }
     let Ok((path, mut about)) = cache_file(&asked.space, &asked.name) else { return };
     about["answer_crc"] = json!(crc32fast::hash(answer.as_bytes()));
     let text = format!("{about}\n{answer}\n");

@@ -75,7 +75,8 @@ at first use are saved in --dir for the named goals only; for a goal given as a 
 kept in memory only, so that clients choosing goals cannot fill the disk with them. What the
 server keeps (tables, built or mapped, and heat maps) stays within --max-memory (1G by default):
 past it, what was used least recently is let go, and built again when asked for. The heat maps
-of 3x4 and 2x6 (seconds of work each) are saved in --dir too, and read back by later servers.
+of 3x4 and 2x6 (seconds of work each) are saved in --dir too for the named goals, and read back
+by later servers.
 The API is described in docs/SERVE.md.
 
 Examples:

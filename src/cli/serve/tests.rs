@@ -767,6 +767,14 @@ async fn a_big_heat_map_is_a_job_with_progress_and_is_kept_on_disk() {
         .filter(|n| n.contains("heatmap-pdb-"))
         .collect();
     assert_eq!(names.len(), 1, "{names:?}");
+
+    // a goal given as a board: its map is computed and kept in memory, never written to the disk
+    let before = files_in(&dir);
+    let custom = json!({"heuristic": "manhattan", "goal": "8 7 6 5 4 3 2 1 0"});
+    let a = api(&s, "/api/heatmap", custom.clone()).await;
+    assert_eq!(a.status, StatusCode::OK, "{}", String::from_utf8_lossy(&a.body));
+    assert_eq!(a.json()["states"], 181440);
+    assert_eq!(files_in(&dir), before);
 }
 
 /// The names of the files in `dir`, sorted.
