@@ -185,6 +185,14 @@ pageTest('a pasted board with rows sets its shape; ragged rows are refused', asy
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '1');
   assert.equal(await page.inputValue('#shape'), '3x3');
   assert.equal(await page.textContent('#message'), '');
+  // one tile between slashes is a list, as the server reads it; digits written together are rows
+  await page.fill('#typed', '8/6/7/2/5/4/3/0/1');
+  await page.click('#load');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '31');
+  await page.fill('#typed', '123/456/7_8');
+  await page.click('#load');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '1');
+  assert.equal(await page.textContent('#message'), '');
 });
 
 pageTest('practice mode hides every exact answer until asked', async (page) => {

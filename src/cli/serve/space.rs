@@ -112,11 +112,18 @@ impl Space {
                     None => Partition::parse(&self.goal_board, solver::default_partition(self.shape))
                         .map_err(|e| e.to_string())?,
                 };
-                self.builder.run(|| {
+                let load = || {
                     let load = Load { save: saves_built(&self.goal), ..Load::default() };
                     solver::load_patterns(&self.goal, &self.goal_board, &partition, &self.dir, load, |_| {})
                         .map_err(|e| e.to_string())
-                })
+                };
+                // a small board's, in milliseconds, here: on the low-priority pool the first
+                // 3x3 position waited 300 ms for a core while the browser loaded the page
+                if self.shape.cells() > QUICK_CELLS {
+                    self.builder.run(load)
+                } else {
+                    load()
+                }
             })
             .as_ref()
             .map_err(Clone::clone)

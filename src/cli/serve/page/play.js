@@ -144,19 +144,22 @@ function readTyped(text) {
   if (lines.length > 1 && first.length <= 2 && first.every((t) => /^\d+$/.test(t))) return { board: text, shape: null };
   const rows = text.split(/[/\n]/).map((r) => r.trim()).filter((r) => r);
   const tokens = (r) => r.split(/[\s,;]+/).filter((t) => t);
-  if (rows.length > 1) {
-    const counts = rows.map((r) => {
-      const t = tokens(r);
-      // a row of single digits written together, like 123
-      return t.length === 1 && /^\d+$/.test(t[0]) && t[0].length > 1 ? t[0].length : t.length;
-    });
+  const counts = rows.map((r) => {
+    const t = tokens(r);
+    // a row of single digits written together, like 123 or 3_1 (`_` the blank)
+    return t.length === 1 && /^[\d_]+$/.test(t[0]) && t[0].length > 1 ? t[0].length : t.length;
+  });
+  // one tile between slashes (8/6/7/2/5/4/3/0/1) is a list, as the server reads it: no board
+  // has rows of one tile
+  if (rows.length > 1 && counts.some((n) => n > 1)) {
     const bad = counts.findIndex((n) => n !== counts[0]);
     if (bad >= 0) {
       return { error: `the rows are ragged: row 1 has ${counts[0]} numbers and row ${bad + 1} has ${counts[bad]}; every row needs as many` };
     }
     return { board: text, shape: `${rows.length}x${counts[0]}` };
   }
-  const n = tokens(text).length === 1 && /^\d+$/.test(text) ? text.length : tokens(text).length;
+  const flat = text.split(/[\s,;/]+/).filter((t) => t);
+  const n = flat.length === 1 && /^[\d_]+$/.test(flat[0]) ? flat[0].length : flat.length;
   const { rows: r, cols: c } = app.dims();
   if (n === r * c) return { board: text, shape: app.state.shape };
   if (Number.isInteger(Math.sqrt(n))) return { board: text, shape: null };
