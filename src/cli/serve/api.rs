@@ -224,6 +224,7 @@ pub async fn position(
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let (space, board) = resolve_board(&server, req.shape.as_deref(), req.goal.as_deref(), &req.board)?;
+        super::heatmap::warm(&server, &space);
         Ok(Json(describe(&space, &board)?))
     })
     .await
@@ -329,6 +330,7 @@ pub async fn scramble(
 ) -> Result<Json<Value>, ApiError> {
     blocking(move || {
         let space = resolve(&server, req.shape.as_deref(), req.goal.as_deref())?;
+        super::heatmap::warm(&server, &space);
         let seed = req.seed.unwrap_or_else(|| {
             use std::time::{SystemTime, UNIX_EPOCH};
             SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)

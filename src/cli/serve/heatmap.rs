@@ -30,7 +30,7 @@ use slidetable::Error;
 
 use super::api::{blocking, resolve, HEURISTICS};
 use super::http::{ApiError, ClientId, JsonBody};
-use super::queue::{Job, JobEvent, JobStream, Progress};
+use super::queue::{low_priority_pool, lower_priority, Job, JobEvent, JobStream, Progress};
 use super::space::{saves_built, HeatKey, Space};
 use super::Server;
 
@@ -227,6 +227,65 @@ fn work(server: &Server, asked: Asked, job: &Job) -> Result<(), Error> {
     drop(counter);
     job.send("result", answer);
     Ok(())
+}
+
+/// The heat maps the page draws first (its two menus' defaults): started in the background when a
+/// big table of a named goal is first used ([`warm`]).
+const WARM: [&str; 2] = ["manhattan", "hamming"];
+
+/// Starts computing, in the background, the heat maps of [`WARM`] over `space`'s table if it is a
+/// big one of a named goal and they are neither kept nor on disk: a few seconds of one thread at
+/// the jobs' low priority, once per table and `--dir` (the maps are then saved there), so that a
+/// class opening the state space finds them drawn at once. A heat-map job asking for one of them
+/// meanwhile waits for it with its progress shown, as it waits for another job's. Cheap to call
+/// on every request: only the first call for a space does anything.
+pub fn warm(server: &Arc<Server>, space: &Arc<Space>) {
+    let big = space.table.as_ref().is_some_and(|t| t.index().len() > server.heatmap_quick_states);
+    if !big || !saves_built(&space.goal) || space.warmed.swap(true, Ordering::Relaxed) {
+        return;
+    }
+    let (server, mine) = (Arc::clone(server), Arc::clone(space));
+    let spawned = std::thread::Builder::new().name("heat maps".into()).spawn(move || {
+        let space = mine;
+        lower_priority();
+        for name in WARM {
+            let key = (space.shape, space.goal.clone(), name.to_string());
+            let asked = Asked { space: Arc::clone(&space), name: name.to_string(), key };
+            if server.spaces.heatmap(&asked.key).is_some() {
+                continue;
+            }
+            if let Some(answer) = read_cache(&asked) {
+                server.spaces.keep_heatmap(asked.key, answer);
+                continue;
+            }
+            let done = Arc::new(AtomicU64::new(0));
+            {
+                let mut computing = server.computing.0.lock().unwrap_or_else(|e| e.into_inner());
+                if computing.contains_key(&asked.key) {
+                    continue;
+                }
+                computing.insert(asked.key.clone(), Arc::clone(&done));
+            }
+            let guard = Computing::guard(&server, &asked.key);
+            // on one thread, as a job's would be
+            let never = AtomicBool::new(false);
+            let work = || compute(&space, name, &never, &done);
+            let answer = match low_priority_pool(1, "heat map") {
+                Some(pool) => pool.install(work),
+                None => work(),
+            };
+            if let Ok(answer) = answer {
+                let text = answer.to_string();
+                write_cache(&asked, &text);
+                server.spaces.keep_heatmap(asked.key.clone(), text.into());
+            }
+            drop(guard);
+        }
+    });
+    if spawned.is_err() {
+        // no thread to spare: the maps are computed when asked for, as jobs
+        space.warmed.store(false, Ordering::Relaxed);
+    }
 }
 
 impl Computing {

@@ -8,6 +8,7 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex, OnceLock};
 
 use axum::http::StatusCode;
@@ -49,6 +50,9 @@ pub struct Space {
     patterns: OnceLock<Result<PatternSet, String>>,
     dir: PathBuf,
     builder: Builder,
+    /// Whether the heat maps the page draws first have been started in the background
+    /// ([`super::heatmap::warm`]).
+    pub warmed: AtomicBool,
 }
 
 impl Space {
@@ -538,6 +542,7 @@ impl Spaces {
             patterns: OnceLock::new(),
             dir: self.dir.clone(),
             builder: self.builder.clone(),
+            warmed: AtomicBool::new(false),
         })
     }
 }

@@ -1004,3 +1004,37 @@ async fn a_cancelled_comparison_stops_its_ids_search() {
     // and the slot is free for the next job
     assert_eq!(send(&s, get("/api/info")).await.json()["jobs"]["running"], 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_big_tables_first_use_computes_the_default_heat_maps_in_the_background() {
+    // every table counts as big here
+    let dir = fresh_dir("heatmap-warm");
+    let s = server_with(|c| {
+        c.dir = dir.clone();
+        c.heatmap_quick_states = 1000;
+    });
+    let plain = api(&server(), "/api/heatmap", json!({"heuristic": "hamming"})).await.json();
+    // a goal given as a board: nothing in the background, nothing on the disk
+    let custom = api(&s, "/api/position", json!({"board": "1 2 3 4 5 6 7 0 8", "goal": "8 7 6 5 4 3 2 1 0"})).await;
+    assert_eq!(custom.status, StatusCode::OK);
+    // the named goal's first use starts Manhattan's and misplaced tiles' maps, saved when done
+    assert_eq!(api(&s, "/api/position", json!({"board": "1 2 3 4 5 6 7 0 8"})).await.status, StatusCode::OK);
+    let want = ["3x3-blank-last-heatmap-hamming.json", "3x3-blank-last-heatmap-manhattan.json"];
+    let mut waited = 0;
+    while !want.iter().all(|f| dir.join(f).exists()) {
+        assert!(waited < 600, "the maps were not computed in 60 s: {:?}", files_in(&dir));
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        waited += 1;
+    }
+    assert!(
+        files_in(&dir).iter().all(|f| !f.contains("heatmap") || want.contains(&f.as_str())),
+        "{:?}",
+        files_in(&dir)
+    );
+    // ... and a heat-map job answers at once, with the answer computed the plain way
+    let a = send(&s, post("/api/jobs/heatmap", r#"{"heuristic": "hamming"}"#)).await;
+    let evs = events(&a.body);
+    let names: Vec<&str> = evs.iter().map(|e| e.0.as_str()).collect();
+    assert_eq!(names, ["started", "result", "done"]);
+    assert_eq!(evs[1].1, plain);
+}
