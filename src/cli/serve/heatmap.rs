@@ -234,8 +234,8 @@ fn work(server: &Server, asked: Asked, job: &Job) -> Result<(), Error> {
 const WARM: [&str; 2] = ["manhattan", "hamming"];
 
 /// Starts computing, in the background, the heat maps of [`WARM`] over `space`'s table if it is a
-/// big one of a named goal and they are neither kept nor on disk: a few seconds of one thread at
-/// the jobs' low priority, once per table and `--dir` (the maps are then saved there), so that a
+/// big one of a named goal and they are neither kept nor on disk: a thread each for two seconds or
+/// so, at the jobs' low priority, once per table and `--dir` (the maps are then saved there), so that a
 /// class opening the state space finds them drawn at once. A heat-map job asking for one of them
 /// meanwhile waits for it with its progress shown, as it waits for another job's. Cheap to call
 /// on every request: only the first call for a space does anything.
@@ -244,48 +244,54 @@ pub fn warm(server: &Arc<Server>, space: &Arc<Space>) {
     if !big || !saves_built(&space.goal) || space.warmed.swap(true, Ordering::Relaxed) {
         return;
     }
-    let (server, mine) = (Arc::clone(server), Arc::clone(space));
-    let spawned = std::thread::Builder::new().name("heat maps".into()).spawn(move || {
-        let space = mine;
-        lower_priority();
-        for name in WARM {
-            let key = (space.shape, space.goal.clone(), name.to_string());
-            let asked = Asked { space: Arc::clone(&space), name: name.to_string(), key };
-            if server.spaces.heatmap(&asked.key).is_some() {
-                continue;
-            }
-            if let Some(answer) = read_cache(&asked) {
-                server.spaces.keep_heatmap(asked.key, answer);
-                continue;
-            }
-            let done = Arc::new(AtomicU64::new(0));
-            {
-                let mut computing = server.computing.0.lock().unwrap_or_else(|e| e.into_inner());
-                if computing.contains_key(&asked.key) {
-                    continue;
-                }
-                computing.insert(asked.key.clone(), Arc::clone(&done));
-            }
-            let guard = Computing::guard(&server, &asked.key);
-            // on one thread, as a job's would be
-            let never = AtomicBool::new(false);
-            let work = || compute(&space, name, &never, &done);
-            let answer = match low_priority_pool(1, "heat map") {
-                Some(pool) => pool.install(work),
-                None => work(),
-            };
-            if let Ok(answer) = answer {
-                let text = answer.to_string();
-                write_cache(&asked, &text);
-                server.spaces.keep_heatmap(asked.key.clone(), text.into());
-            }
-            drop(guard);
+    // one thread each: the two maps the page draws side by side come in the time of one
+    for name in WARM {
+        let (server, space) = (Arc::clone(server), Arc::clone(space));
+        let spawned = std::thread::Builder::new().name("heat map".into()).spawn(move || {
+            lower_priority();
+            warm_one(&server, space, name);
+        });
+        if spawned.is_err() {
+            // no thread to spare: the map is computed when asked for, as a job
+            break;
         }
-    });
-    if spawned.is_err() {
-        // no thread to spare: the maps are computed when asked for, as jobs
-        space.warmed.store(false, Ordering::Relaxed);
     }
+}
+
+/// Computes and keeps (in memory and on disk) `space`'s heat map of `name`, unless it is kept,
+/// on disk or being computed.
+fn warm_one(server: &Server, space: Arc<Space>, name: &str) {
+    let key = (space.shape, space.goal.clone(), name.to_string());
+    let asked = Asked { space: Arc::clone(&space), name: name.to_string(), key };
+    if server.spaces.heatmap(&asked.key).is_some() {
+        return;
+    }
+    if let Some(answer) = read_cache(&asked) {
+        server.spaces.keep_heatmap(asked.key, answer);
+        return;
+    }
+    let done = Arc::new(AtomicU64::new(0));
+    {
+        let mut computing = server.computing.0.lock().unwrap_or_else(|e| e.into_inner());
+        if computing.contains_key(&asked.key) {
+            return;
+        }
+        computing.insert(asked.key.clone(), Arc::clone(&done));
+    }
+    let guard = Computing::guard(server, &asked.key);
+    // on one thread, as a job's would be
+    let never = AtomicBool::new(false);
+    let work = || compute(&space, name, &never, &done);
+    let answer = match low_priority_pool(1, "heat map") {
+        Some(pool) => pool.install(work),
+        None => work(),
+    };
+    if let Ok(answer) = answer {
+        let text = answer.to_string();
+        write_cache(&asked, &text);
+        server.spaces.keep_heatmap(asked.key.clone(), text.into());
+    }
+    drop(guard);
 }
 
 impl Computing {
