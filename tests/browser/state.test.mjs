@@ -250,3 +250,53 @@ pageTest('at the goal, a summary: moves taken, the optimum, and the moves that w
   await page.waitForFunction(() => /optimal solution/.test(document.querySelector('#won-summary').textContent));
   assert.equal(await page.locator('#won-moves li').count(), 0);
 });
+
+pageTest('a slower answer for an older board never replaces the board asked for since', async (page) => {
+  await page.goto(`${base}/`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance);
+  // the first board's answer held back for a second and a half
+  let held = true;
+  await page.route('**/api/position', async (route) => {
+    if (held && (route.request().postData() || '').includes('5 6 0 7')) {
+      held = false;
+      await new Promise((r) => setTimeout(r, 1500));
+    }
+    await route.continue();
+  });
+  await page.fill('#typed', '1 2 3 4 / 5 6 0 7');
+  await page.click('#load');
+  await page.fill('#typed', '8 6 7 / 2 5 4 / 3 0 1');
+  await page.click('#load');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '31');
+  await page.waitForTimeout(2500);
+  assert.equal(await page.inputValue('#shape'), '3x3', 'the later board stays');
+  assert.deepEqual(await cellsOf(page), [8, 6, 7, 2, 5, 4, 3, 0, 1]);
+  assert.match(page.url(), /board=8\+6\+7/);
+});
+
+pageTest('bad settings are refused in words, and the runs shown say they are of the last good ones', async (page) => {
+  await page.goto(`${base}/?board=1+2+3+4+5+6+0+7+8&shape=3x3&tab=astar&ah=bogus&acap=-5`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '2');
+  // a menu given a value it does not offer shows its default, never a blank
+  assert.equal(await page.inputValue('#astar-heuristic'), 'manhattan');
+  await page.click('#astar-run');
+  await page.waitForFunction(() => /cap on expansions is a whole number/.test(document.querySelector('#message').textContent));
+  assert.doesNotMatch(await page.textContent('#message'), /usize|JSON/);
+  // an empty weight is plain A* (weight 1), never 0
+  await page.fill('#astar-cap', '2000');
+  await page.fill('#astar-weight', '');
+  await page.click('#astar-run');
+  await page.waitForSelector('#astar-view:not([hidden])');
+  assert.equal(await page.inputValue('#astar-weight'), '1');
+  assert.equal(await page.isHidden('#astar-stale'), true);
+  await page.fill('#astar-cap', '0');
+  await page.click('#astar-run');
+  await page.waitForFunction(() => !document.querySelector('#astar-stale').hidden);
+  assert.match(await page.textContent('#astar-stale-text'), /last settings that ran/);
+  // a scramble's distance is checked in words too
+  await page.click('[role=tab][data-tab="play"]');
+  await page.fill('#depth', '-5');
+  await page.click('#scramble');
+  await page.waitForFunction(() => /whole number of moves/.test(document.querySelector('#message').textContent));
+  assert.doesNotMatch(await page.textContent('#message'), /u32|JSON/);
+});

@@ -192,13 +192,25 @@ export const app = {
   async newGame(board, { shape = app.state.shape, goal = app.state.goal } = {}) {
     const body = { board, goal };
     if (shape) body.shape = shape;
+    const mine = app.askBoard();
     const pos = await app.guard(() => call('/api/position', body));
-    if (!pos) return false;
+    // a board asked for since (or Back, Forward) wins over this slower answer
+    if (!pos || !app.latestBoard(mine)) return false;
     remember(key(pos.shape, goal, pos.text), pos);
     pickShape(pos.shape);
     pickGoal(goal);
     app.update({ shape: pos.shape, goal, start: pos.board, moves: '', ahead: '' }, 'push');
     return true;
+  },
+
+  /** Numbers a request for a new board; `latestBoard(n)` says whether none was made since. */
+  askBoard() {
+    boardAsks += 1;
+    return boardAsks;
+  },
+
+  latestBoard(n) {
+    return n === boardAsks;
   },
 
   /**
@@ -272,6 +284,9 @@ export const app = {
     return job;
   },
 };
+
+/** Requests for a new board made so far: only the latest one's answer is shown. */
+let boardAsks = 0;
 
 /** The long job this page started last: `{ kind, job, over }`. */
 let current = null;
@@ -533,6 +548,8 @@ async function start() {
     // the URL was written by this page: read it as it is, no round trip to the server
     const state = ownUrl(window.location.search);
     if (!state) return;
+    // a board still on its way is not shown over the one Back or Forward brings
+    app.askBoard();
     // what Back takes can be redone, and Forward redoes it
     const same = app.state.start && state.start.join() === app.state.start.join();
     const line = app.state.moves + app.state.ahead;

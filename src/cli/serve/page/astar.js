@@ -33,7 +33,7 @@ export function init(a) {
   settings = [['astar-algorithm', 'alg', 'astar'], ['astar-heuristic', 'ah', 'manhattan'], ['astar-heuristic2', 'ah2', ''],
     ['astar-weight', 'aw', '1'], ['astar-cap', 'acap', '2000'], ['astar-speed', 'aspeed', '3']];
   for (const [id, key, fallback] of settings) {
-    $(id).value = app.param(key, fallback);
+    setField(id, app.param(key, fallback), fallback);
     $(id).addEventListener('change', () => {
       app.setParams({ [key]: $(id).value });
       if (id === 'astar-speed' && timer) play();
@@ -63,7 +63,9 @@ export function init(a) {
   });
   app.onState((state, before) => {
     // the form shows the settings the state holds (a link, Back, a reload)
-    for (const [id, key] of settings) if (state.panel[key] !== undefined && $(id).value !== state.panel[key]) $(id).value = state.panel[key];
+    for (const [id, key, fallback] of settings) {
+      if (state.panel[key] !== undefined && $(id).value !== state.panel[key]) setField(id, state.panel[key], fallback);
+    }
     $('astar-weight-label').hidden = $('astar-algorithm').value === 'idastar';
     if (state.tab === 'astar' && !runs.length && !restored && state.panel.astep !== '' && state.start) {
       // a reload (or a link) on this tab: the run again, at its step
@@ -84,9 +86,35 @@ function readSettings() {
   return {
     algorithm: $('astar-algorithm').value,
     heuristics: [$('astar-heuristic').value, $('astar-heuristic2').value].filter((h, i) => i === 0 || h),
-    weight: Number($('astar-weight').value),
-    cap: Number($('astar-cap').value),
+    weight: number('astar-weight', 1),
+    cap: number('astar-cap', 2000),
   };
+}
+
+/** Sets field `id` to `value`; a menu given a value it does not offer (a bad link) shows `fallback`. */
+function setField(id, value, fallback) {
+  const el = $(id);
+  el.value = value;
+  if (el.tagName === 'SELECT' && el.value !== value) el.value = fallback;
+}
+
+/** What is wrong with the settings, in words, or null. */
+function refused(s) {
+  const max = app.info ? app.info.limits.astar_max_expansions : 1e6;
+  if (!Number.isInteger(s.cap) || s.cap < 1 || s.cap > max) {
+    return `the cap on expansions is a whole number from 1 to ${max.toLocaleString('en-US')}, not \`${$('astar-cap').value}\``;
+  }
+  if (s.algorithm === 'astar' && !(Number.isFinite(s.weight) && s.weight >= 0)) {
+    return `the weight is a number, 0 or more (1 is plain A*), not \`${$('astar-weight').value}\``;
+  }
+  if (!s.heuristics[0]) return 'pick a heuristic for the run';
+  return null;
+}
+
+/** The number in field `id`; an empty field takes (and shows) `fallback`, never 0. */
+function number(id, fallback) {
+  if ($(id).value.trim() === '') $(id).value = String(fallback);
+  return Number($(id).value);
 }
 
 /** Says so when the runs shown were made on another board than the one shown. */
@@ -105,6 +133,15 @@ async function start(at) {
   if (!app.state.start) return;
   pause();
   const s = readSettings();
+  const bad = refused(s);
+  if (bad) {
+    app.say(bad, 'error');
+    if (made) {
+      $('astar-stale').hidden = false;
+      $('astar-stale-text').textContent = 'These runs are of the last settings that ran: the new ones were refused (see the message above).';
+    }
+    return;
+  }
   const text = app.text();
   const { shape, goal } = app.state;
   const answers = await app.guard(() => Promise.all(s.heuristics.map((heuristic) => {
@@ -112,7 +149,14 @@ async function start(at) {
     if (s.algorithm === 'astar') body.weight = s.weight;
     return call(s.algorithm === 'idastar' ? '/api/idastar' : '/api/astar', body);
   })));
-  if (!answers) return;
+  if (!answers) {
+    // the runs shown are not of the settings in the form: say so beside them
+    if (made) {
+      $('astar-stale').hidden = false;
+      $('astar-stale-text').textContent = 'These runs are of the last settings that ran: the new ones were refused (see the message above).';
+    }
+    return;
+  }
   const cols = app.dims().cols;
   const start0 = app.cells();
   made = { key: `${shape}|${goal}|${text}`, text, cols, start: start0, algorithm: s.algorithm };

@@ -16,6 +16,9 @@ let summaryFor = '';
 let swiped = false;
 /** The optimal solution being played: `{ moves, next, expect, timer }`, or null. */
 let autoplay = null;
+/** The moves "play an optimal solution" made: `{ line, count }`, `line` the game's start and the
+ * moves up to the last one it made (so the summary at the goal does not credit the student). */
+let played = { line: '', count: 0 };
 
 // the way the tile slides when the blank moves `dir`, and in words
 const ARROW = { U: '\u2193', D: '\u2191', L: '\u2192', R: '\u2190' };
@@ -117,12 +120,25 @@ export function init(a) {
  * scramble already asked for (a promise of it, null if it failed), or null.
  */
 export async function scramble(shape = app.state.shape, goal = app.state.goal, history = 'push', asked = null) {
-  const depth = Number($('depth').value);
+  const depthText = $('depth').value.trim();
+  const seedText = $('seed').value.trim();
+  // checked here, in words: the server's own refusal would speak of JSON and integer types
+  if (!/^\d+$/.test(depthText)) {
+    app.say(`the scramble's distance is a whole number of moves, 0 or more${depthText ? `, not \`${depthText}\`` : ''}`, 'error');
+    return false;
+  }
+  if (seedText !== '' && !(/^\d+$/.test(seedText) && Number(seedText) <= Number.MAX_SAFE_INTEGER)) {
+    app.say(`the seed is a whole number from 0 to ${Number.MAX_SAFE_INTEGER}, or empty for a new one, not \`${seedText}\``, 'error');
+    return false;
+  }
+  const depth = Number(depthText);
   // the answer carries the board's position: drawn without a second round trip
   const body = { shape, goal, depth, position: true };
-  if ($('seed').value !== '') body.seed = Number($('seed').value);
+  if (seedText !== '') body.seed = Number(seedText);
+  const mine = app.askBoard();
   const s = (asked && await asked) || await app.guard(() => call('/api/scramble', body));
-  if (!s) return false;
+  // a board asked for since (or Back, Forward) wins over this slower answer
+  if (!s || !app.latestBoard(mine)) return false;
   $('seed').value = s.seed;
   app.remember(shape, goal, s.position);
   app.update({ shape, goal, start: s.board, moves: '', ahead: '' }, history);
@@ -387,8 +403,14 @@ async function renderWon(pos) {
     return;
   }
   const extra = n - best;
+  // the moves the page played (all of them, or the last ones) are not the student's
+  const helped = played.line === `${start.join(' ')}|${moves}` ? played.count : 0;
+  const by = helped === n ? 'the page played an optimal solution'
+    : helped ? `you made ${n - helped} move${n - helped === 1 ? '' : 's'} and the page played the last ${helped}`
+      : null;
   $('won-summary').textContent = `The start was ${best} move${best === 1 ? '' : 's'} from the goal: `
-    + (extra === 0 ? 'you found an optimal solution.' : `you took ${extra} more than the optimum.`);
+    + (by ? `${by}, ${n} in all${extra === 0 ? ', the optimum.' : `, ${extra} more than the optimum.`}`
+      : extra === 0 ? 'you found an optimal solution.' : `you took ${extra} more than the optimum.`);
   $('won').dataset.optimum = String(best);
   if (dist.length !== boards.length) return;
   const tiles = tilesOf(start, cols, moves);
@@ -498,7 +520,9 @@ function step() {
     stopAutoplay();
     return;
   }
+  const before = `${app.state.start.join(' ')}|${app.state.moves}`;
   app.move(autoplay.moves[autoplay.next]);
+  played = { line: `${app.state.start.join(' ')}|${app.state.moves}`, count: played.line === before ? played.count + 1 : 1 };
   autoplay.next += 1;
   autoplay.expect = app.text();
   if (autoplay.next >= autoplay.moves.length) stopAutoplay();

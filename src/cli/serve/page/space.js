@@ -13,6 +13,8 @@ let loading = null;
 const maps = [null, null];
 let picked = null;
 let drawing = false;
+/** The heat-map job running for the shape shown, if any: stopped when the shape or goal changes. */
+let heatJob = null;
 const LEFT = 48;
 const TOP = 44;
 const CANVASES = ['heatmap', 'heatmap2'];
@@ -31,6 +33,13 @@ function ramp(t) {
 }
 
 const fmt = (n) => n.toLocaleString('en-US');
+
+/** A share (0 to 1) as a percentage with two significant digits below 1% (0.048%, not 0.0%). */
+function share(x) {
+  const p = 100 * x;
+  if (p === 0 || p >= 1) return `${p.toFixed(1)}%`;
+  return `${p.toPrecision(2)}%`;
+}
 
 export function init(a) {
   app = a;
@@ -115,6 +124,9 @@ let histCursor = null;
 
 /** Drops what was drawn for another shape or goal. */
 function forget() {
+  // a big map of the board left is of no use now: its job stops, and its progress line goes
+  if (heatJob) heatJob.abort();
+  heatJob = null;
   stats = null;
   maps[0] = null;
   maps[1] = null;
@@ -296,6 +308,8 @@ async function drawHeatmaps() {
     clearInterval(timer);
     drawing = false;
     button.disabled = false;
+    // not drawn (cancelled, failed, or the board left): no progress line stays behind
+    if (/^(computing|the (left|right) map)/.test($('heatmap-time').textContent)) $('heatmap-time').textContent = '';
   }
 }
 
@@ -309,6 +323,8 @@ function heatmapOf(heuristic, shape, goal, i) {
   return new Promise((done, fail) => {
     let result = null;
     const job = app.job('heat map', '/api/jobs/heatmap', { heuristic, shape, goal }, (name, data) => {
+      // a job of a board left says nothing more
+      if (heatJob !== job) return;
       if (name === 'progress' && data.total) {
         $('heatmap-time').textContent = `computing the ${side} map: ${Math.floor((100 * data.done) / data.total)}% of `
           + `${fmt(data.total)} states, ${data.seconds.toFixed(0)} s`;
@@ -320,14 +336,22 @@ function heatmapOf(heuristic, shape, goal, i) {
         fail(new Error(data.error));
       }
     });
-    job.done.then((aborted) => (result ? done(result) : fail(new Error(aborted ? 'the heat map was cancelled' : 'the heat map stopped without a result'))), fail);
+    heatJob = job;
+    job.done.then((aborted) => {
+      const left = heatJob !== job;
+      if (!left) heatJob = null;
+      // stopped because the board was left: nothing to say
+      if (left && !result) done(null);
+      else if (result) done(result);
+      else fail(new Error(aborted ? 'the heat map was cancelled' : 'the heat map stopped without a result'));
+    }, fail);
   });
 }
 
 function summary(i) {
   const m = maps[i].answer;
   const over = m.overestimates;
-  $(`${CANVASES[i]}-summary`).textContent = `${m.label}: exact (h = h*) on ${(100 * m.exact_share).toFixed(1)}% of the `
+  $(`${CANVASES[i]}-summary`).textContent = `${m.label}: exact (h = h*) on ${share(m.exact_share)} of the `
     + `${fmt(m.states)} states; mean error h* \u2212 h = ${m.mean_error.toFixed(2)}; `
     + `overestimates (h > h*) on ${fmt(over)} states${over ? ': not admissible' : ''}.`;
 }
