@@ -113,7 +113,11 @@ function refused(s) {
 
 /** The number in field `id`; an empty field takes (and shows) `fallback`, never 0. */
 function number(id, fallback) {
-  if ($(id).value.trim() === '') $(id).value = String(fallback);
+  if ($(id).value.trim() === '') {
+    $(id).value = String(fallback);
+    // kept as the form's setting (the URL), as a change by hand would be
+    $(id).dispatchEvent(new Event('change'));
+  }
   return Number($(id).value);
 }
 
