@@ -208,7 +208,13 @@ pub async fn compare(
             let started = Instant::now();
             let result = one_run(&space, &board, run, limit, max_bytes, job);
             let seconds = started.elapsed().as_secs_f64();
-            let mut row = json!({"index": i, "label": run.label, "algorithm": run.algorithm.name(),
+            // IDS runs as its own search, not the library's BFS its `algorithm` field holds
+            let algorithm = if run.ids { "ids" } else { run.algorithm.name() };
+            let weight = match run.algorithm {
+                Algorithm::Weighted(w) => json!(w),
+                _ => Value::Null,
+            };
+            let mut row = json!({"index": i, "label": run.label, "algorithm": algorithm, "weight": weight,
                 "heuristic": run.heuristic, "optimal_length": optimum, "seconds": seconds,
                 "generated": null, "expanded": null, "length": null, "ebf": null, "optimal": null, "error": null});
             match result {

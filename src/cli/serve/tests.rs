@@ -422,11 +422,16 @@ async fn jobs_stream_rows() {
         "/api/jobs/compare",
         json!({"board": "8 6 7 2 5 4 3 0 1", "runs": [{"algorithm": "astar", "heuristic": "manhattan"},
             {"algorithm": "idastar", "heuristic": "linear-conflict"}, {"algorithm": "greedy"},
-            {"algorithm": "bfs"}, {"algorithm": "ids"}], "max_generated": 200000}),
+            {"algorithm": "bfs"}, {"algorithm": "ids"}, {"algorithm": "weighted", "heuristic": "manhattan", "weight": 1.5}],
+            "max_generated": 200000}),
     )
     .await;
     let runs: Vec<Value> = events(&a.body).into_iter().filter(|e| e.0 == "run").map(|e| e.1).collect();
-    assert_eq!(runs.len(), 5);
+    assert_eq!(runs.len(), 6);
+    // each row names its own search, and a weighted one its weight
+    let names: Vec<&str> = runs.iter().map(|r| r["algorithm"].as_str().expect("a name")).collect();
+    assert_eq!(names, ["astar", "idastar", "greedy", "bfs", "ids", "weighted"]);
+    assert_eq!((runs[5]["weight"].as_f64(), runs[0]["weight"].as_f64()), (Some(1.5), None));
     assert_eq!((runs[0]["length"].as_u64(), runs[0]["optimal"].as_bool()), (Some(31), Some(true)));
     assert_eq!(runs[1]["length"], 31);
     assert!(runs[2]["length"].as_u64().expect("greedy finds one") >= 31);

@@ -22,7 +22,8 @@ const RUNS = [
   ['greedy (Manhattan)', { algorithm: 'greedy', heuristic: 'manhattan' }],
 ];
 const ON = new Set(['BFS', 'A* h1 (misplaced)', 'A* h2 (Manhattan)', 'IDA* linear conflict', 'weighted A* (Manhattan)', 'greedy (Manhattan)']);
-const COLUMNS = ['board', 'label', 'generated', 'expanded', 'ebf', 'length', 'optimal_length', 'seconds', 'error'];
+const COLUMNS = ['board', 'label', 'algorithm', 'heuristic', 'weight', 'generated', 'expanded', 'ebf', 'length',
+  'optimal_length', 'seconds', 'error'];
 
 export function init(a) {
   app = a;
@@ -55,7 +56,11 @@ export function init(a) {
     render();
   });
   $('compare-csv').addEventListener('click', () => download('runs.csv', 'text/csv', csv()));
-  $('compare-json').addEventListener('click', () => download('runs.json', 'application/json', JSON.stringify(transcript, null, 2)));
+  $('compare-json').addEventListener('click', () => {
+    const hide = app.state.practice && !app.answers();
+    const rows = hide ? transcript.map((r) => ({ ...r, optimal_length: 'hidden', optimal: 'hidden' })) : transcript;
+    download('runs.json', 'application/json', JSON.stringify(rows, null, 2));
+  });
 }
 
 function start() {
@@ -119,5 +124,7 @@ function csv() {
     const s = v === null || v === undefined ? '' : String(v);
     return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
-  return [COLUMNS.join(','), ...transcript.map((r) => COLUMNS.map((c) => quote(r[c])).join(','))].join('\n') + '\n';
+  // practice mode keeps the optimum out of the exports too, until the answers are shown
+  const hide = (c) => c === 'optimal_length' && app.state.practice && !app.answers();
+  return [COLUMNS.join(','), ...transcript.map((r) => COLUMNS.map((c) => (hide(c) ? 'hidden' : quote(r[c]))).join(','))].join('\n') + '\n';
 }
