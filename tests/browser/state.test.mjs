@@ -193,6 +193,15 @@ pageTest('a pasted board with rows sets its shape; ragged rows are refused', asy
   await page.click('#load');
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '1');
   assert.equal(await page.textContent('#message'), '');
+  // a COS 226 file (its size, then that many rows), and two rows that only look like one's start
+  await page.fill('#typed', '3\n 1  2  3\n 4  5  6\n 0  7  8\n');
+  await page.click('#load');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.ready === '1 2 3 4 5 6 0 7 8');
+  await page.fill('#typed', '3 1\n2 0');
+  await page.click('#load');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.ready === '3 1 2 0');
+  assert.equal(await page.inputValue('#shape'), '2x2');
+  assert.equal(await page.textContent('#message'), '');
 });
 
 pageTest('practice mode hides every exact answer until asked', async (page) => {

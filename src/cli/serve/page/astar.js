@@ -74,6 +74,14 @@ export function init(a) {
     }
     if (state.practice !== before.practice || state.reveal !== before.reveal) redraw();
     stale();
+    // said before a click, not after: the step-by-step view classes nodes against the exact C*
+    const exact = app.exact(state.shape);
+    $('astar-run').disabled = !exact;
+    $('astar-needs').hidden = exact;
+    if (!exact) {
+      $('astar-needs').textContent = `A* step by step needs the ${state.shape} board's perfect table (boards of up to 12 cells): `
+        + 'pick a smaller board, or use Compare to run the searches on this one.';
+    }
   });
   app.onPosition(stale);
 }
@@ -545,7 +553,12 @@ function makeView(m, index) {
     ctx.fillStyle = '#111';
     ctx.font = 'bold 14px system-ui, "DejaVu Sans", sans-serif';
     ctx.fillText(`${title.textContent}, board ${m.start.join(' ')}, step ${view.k}`, 6, 19);
+    // the tree without the on-screen hint about zooming, which means nothing on a slide
+    view.exporting = true;
+    drawTree(view);
     ctx.drawImage(canvas, 0, 28);
+    view.exporting = false;
+    drawTree(view);
     downloadCanvas(out, `${m.kind}-${m.heuristic}-step-${view.k}.png`);
   });
   svg.addEventListener('click', () => download(`astar-${m.heuristic}-step-${view.k}.svg`, 'image/svg+xml', tableSvgOf(view)));
@@ -947,6 +960,10 @@ function drawTree(view) {
   ctx.textAlign = 'left';
   ctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
   ctx.fillStyle = '#495057';
+  if (view.exporting) {
+    ctx.fillText('g = 0 at the top, one row per move', 6, H - 6);
+    return;
+  }
   ctx.fillText(z.scale > 1 ? `zoom x${z.scale.toFixed(1)}: drag to pan` : 'g = 0 at the top, one row per move; scroll or use the buttons to zoom', 6, H - 6);
 }
 

@@ -113,6 +113,7 @@ export function init(a) {
   const touch = window.matchMedia('(pointer: coarse)').matches;
   $('help-touch').hidden = !touch;
   $('help-keys').hidden = touch;
+  $('help-keys-more').hidden = touch;
 }
 
 /**
@@ -157,7 +158,10 @@ function readTyped(text) {
   const lines = text.split('\n').map((l) => l.trim()).filter((l) => l);
   const first = lines[0].split(/\s+/);
   // a COS 226 file: its size on the first line, then the rows
-  if (lines.length > 1 && first.length <= 2 && first.every((t) => /^\d+$/.test(t))) return { board: text, shape: null };
+  // (its size says how many rows follow: `3 1 / 2 0` on two lines is a 2x2 board, not a file)
+  if (lines.length > 1 && first.length <= 2 && first.every((t) => /^\d+$/.test(t)) && Number(first[0]) === lines.length - 1) {
+    return { board: text, shape: null };
+  }
   const rows = text.split(/[/\n]/).map((r) => r.trim()).filter((r) => r);
   const tokens = (r) => r.split(/[\s,;]+/).filter((t) => t);
   const counts = rows.map((r) => {
@@ -470,6 +474,9 @@ async function nextHint() {
     }
   }
   render();
+  // the hint said where it can be seen (below the board on a short screen)
+  const r = text.getBoundingClientRect();
+  if (r.bottom > window.innerHeight) text.scrollIntoView({ block: 'nearest' });
 }
 
 function findDistance() {
