@@ -176,7 +176,8 @@ function readTyped(text) {
     if (bad >= 0) {
       return { error: `the rows are ragged: row 1 has ${counts[0]} numbers and row ${bad + 1} has ${counts[bad]}; every row needs as many` };
     }
-    return { board: text, shape: `${rows.length}x${counts[0]}` };
+    // sent with slashes: lines would be read by the server as a COS 226 file when they look like one
+    return { board: rows.join(' / '), shape: `${rows.length}x${counts[0]}` };
   }
   const flat = text.split(/[\s,;/]+/).filter((t) => t);
   const n = flat.length === 1 && /^[\d_]+$/.test(flat[0]) ? flat[0].length : flat.length;
