@@ -328,41 +328,43 @@ pub async fn scramble(
     State(server): State<Arc<Server>>,
     JsonBody(req): JsonBody<ScrambleReq>,
 ) -> Result<Json<Value>, ApiError> {
-    blocking(move || {
-        let space = resolve(&server, req.shape.as_deref(), req.goal.as_deref())?;
-        super::heatmap::warm(&server, &space);
-        let seed = req.seed.unwrap_or_else(|| {
-            use std::time::{SystemTime, UNIX_EPOCH};
-            SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)
-        });
-        let (board, distance) = match &space.table {
-            Some(table) => {
-                let max = table.header().max_depth as u32;
-                if req.depth > max {
-                    return Err(ApiError::bad(format!(
-                        "no {} board is {} moves from the goal: the farthest are {max}",
-                        space.shape, req.depth
-                    )));
-                }
-                let b = game::scramble(table, req.depth as u8, seed)?;
-                (b, Some(req.depth))
+    blocking(move || scramble_answer(&server, &req).map(Json)).await
+}
+
+/// A scramble's answer (see [`scramble`]). Call it off the async threads.
+pub fn scramble_answer(server: &Arc<Server>, req: &ScrambleReq) -> Result<Value, ApiError> {
+    let space = resolve(server, req.shape.as_deref(), req.goal.as_deref())?;
+    super::heatmap::warm(server, &space);
+    let seed = req.seed.unwrap_or_else(|| {
+        use std::time::{SystemTime, UNIX_EPOCH};
+        SystemTime::now().duration_since(UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64 % 1_000_000_007)
+    });
+    let (board, distance) = match &space.table {
+        Some(table) => {
+            let max = table.header().max_depth as u32;
+            if req.depth > max {
+                return Err(ApiError::bad(format!(
+                    "no {} board is {} moves from the goal: the farthest are {max}",
+                    space.shape, req.depth
+                )));
             }
-            None => {
-                if req.depth > 10_000 {
-                    return Err(ApiError::bad("a random walk of at most 10000 moves"));
-                }
-                let mut cells = vec![0u16; space.shape.cells()];
-                slidetable::arrays::random_walks(&space.goal_board, 1, req.depth as usize, seed, &mut cells);
-                (Board::new(space.shape, cells)?, None)
-            }
-        };
-        let mut answer = json!({"board": cells(&board), "text": text(&board), "distance": distance, "seed": seed});
-        if req.position {
-            answer["position"] = describe(&space, &board)?;
+            let b = game::scramble(table, req.depth as u8, seed)?;
+            (b, Some(req.depth))
         }
-        Ok(Json(answer))
-    })
-    .await
+        None => {
+            if req.depth > 10_000 {
+                return Err(ApiError::bad("a random walk of at most 10000 moves"));
+            }
+            let mut cells = vec![0u16; space.shape.cells()];
+            slidetable::arrays::random_walks(&space.goal_board, 1, req.depth as usize, seed, &mut cells);
+            (Board::new(space.shape, cells)?, None)
+        }
+    };
+    let mut answer = json!({"board": cells(&board), "text": text(&board), "distance": distance, "seed": seed});
+    if req.position {
+        answer["position"] = describe(&space, &board)?;
+    }
+    Ok(answer)
 }
 
 /// `POST /api/solve`.

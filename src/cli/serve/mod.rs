@@ -29,6 +29,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
+use axum::extract::State;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -215,7 +216,10 @@ fn url_host(ip: IpAddr) -> String {
 pub fn router(server: Arc<Server>) -> Router {
     let mut page = Router::new();
     for asset in assets::ASSETS {
-        page = page.route(asset.path, get(move || async move { serve_asset(asset) }));
+        page = match asset.path {
+            "/" => page.route("/", get(index)),
+            path => page.route(path, get(move || async move { serve_asset(asset) })),
+        };
     }
     let api = Router::new()
         .route("/api/info", get(api::info))
@@ -240,6 +244,36 @@ pub fn router(server: Arc<Server>) -> Router {
         // outermost, so that every answer has the security headers, a refused Host's too
         .layer(middleware::from_fn(http::headers))
         .with_state(server)
+}
+
+/// Where the page's first board goes in `index.html`.
+pub const FIRST_BOARD: &str = r#"<script type="application/json" id="first-board"></script>"#;
+
+/// `GET /`: the page, with a 3x3 board scrambled 20 moves from the goal and its position written
+/// into it (what the page would ask for first), so that the first board is drawn as soon as the
+/// scripts run, without a round trip; the page without it if that fails.
+async fn index(State(server): State<Arc<Server>>) -> Response {
+    let asset = assets::ASSETS.iter().find(|a| a.path == "/").expect("the page's index.html is embedded");
+    let req = api::ScrambleReq { depth: 20, seed: None, shape: None, goal: None, position: true };
+    let first = api::blocking(move || api::scramble_answer(&server, &req)).await.ok();
+    let html = asset.load();
+    let page = match (first, std::str::from_utf8(&html)) {
+        (Some(first), Ok(text)) if text.contains(FIRST_BOARD) => {
+            // inside a script element: no `<` may close it early
+            let data = first.to_string().replace('<', "\\u003c");
+            let filled = format!(r#"<script type="application/json" id="first-board">{data}</script>"#);
+            text.replacen(FIRST_BOARD, &filled, 1).into_bytes()
+        }
+        _ => html.into_owned(),
+    };
+    (
+        [
+            (header::CONTENT_TYPE, HeaderValue::from_static(asset.mime)),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-store")),
+        ],
+        page,
+    )
+        .into_response()
 }
 
 fn serve_asset(asset: &'static assets::Asset) -> Response {

@@ -258,11 +258,24 @@ async fn the_page_is_served_compressed_with_security_headers() {
     let csp = a.headers[header::CONTENT_SECURITY_POLICY].to_str().expect("ascii");
     assert!(csp.contains("default-src 'self'"));
     assert_eq!(a.headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
-    for asset in super::assets::ASSETS {
+    for asset in super::assets::ASSETS.iter().filter(|a| a.path != "/") {
         let a = send(&s, get(asset.path)).await;
         assert_eq!(a.status, StatusCode::OK, "{}", asset.path);
         assert_eq!(a.body, asset.bytes, "{}", asset.path);
     }
+    // the page itself carries its first board: a 3x3 scramble 20 moves out, with its position
+    let a = send(&s, get("/")).await;
+    let html = String::from_utf8(a.body).expect("utf-8");
+    let open = r#"<script type="application/json" id="first-board">"#;
+    let (before, rest) = html.split_once(open).expect("the first board's element");
+    let (data, after) = rest.split_once("</script>").expect("closed");
+    let page = std::str::from_utf8(super::assets::ASSETS[0].bytes).expect("utf-8");
+    assert_eq!(format!("{before}{}{after}", super::FIRST_BOARD), page, "the page, its first board aside");
+    assert!(!data.contains('<'));
+    let first: Value = serde_json::from_str(data).expect("JSON");
+    assert_eq!((first["distance"].as_u64(), first["position"]["distance"].as_u64()), (Some(20), Some(20)));
+    assert_eq!(first["position"]["text"], first["text"]);
+    assert_eq!(eight_table().distance(&board(&first["board"])).expect("lookup"), Some(20));
     let a = send(&s, get("/api/info")).await;
     let v = a.json();
     assert_eq!(

@@ -495,16 +495,27 @@ async function fromUrl(search) {
   };
 }
 
+/** The 3x3 board the server wrote into the page (a scramble's answer with its position), or null. */
+function firstBoard() {
+  try {
+    const a = JSON.parse($('first-board').textContent || 'null');
+    return a && Array.isArray(a.board) && a.position && a.position.text === a.text ? a : null;
+  } catch {
+    return null;
+  }
+}
+
 async function start() {
   initTabs();
   $('job-cancel').addEventListener('click', abortAll);
   // a plain link's first board is asked for beside the info, not after it: one round trip, not
   // two, before the board is drawn (on failure the scramble is asked for again, as any other)
   const plain = !['board', 'shape', 'goal'].some((k) => new URLSearchParams(window.location.search).has(k));
-  const first = plain
-    ? call('/api/scramble', { shape: '3x3', goal: 'blank-last', depth: DEFAULT_DEPTH['3x3'] || 20, position: true })
-      .catch(() => null)
-    : null;
+  // the server writes one into the page (no round trip at all); else it is asked for
+  const given = plain ? firstBoard() : null;
+  const first = !plain ? null : given ? Promise.resolve(given)
+    : call('/api/scramble', { shape: '3x3', goal: 'blank-last', depth: DEFAULT_DEPTH['3x3'] || 20, position: true })
+      .catch(() => null);
   app.info = await app.guard(() => call('/api/info'));
   const shapeSelect = $('shape');
   for (const s of app.info ? app.info.shapes : [{ shape: '3x3', exact: true }]) {
