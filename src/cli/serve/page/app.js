@@ -516,21 +516,38 @@ async function start() {
   const first = !plain ? null : given ? Promise.resolve(given)
     : call('/api/scramble', { shape: '3x3', goal: 'blank-last', depth: DEFAULT_DEPTH['3x3'] || 20, position: true })
       .catch(() => null);
-  app.info = await app.guard(() => call('/api/info'));
+  // not app.guard: its success would clear a message the link's checks gave meanwhile
+  const asked = call('/api/info').catch((e) => {
+    app.say(e.message, 'error');
+    return undefined;
+  });
   const shapeSelect = $('shape');
-  for (const s of app.info ? app.info.shapes : [{ shape: '3x3', exact: true }]) {
-    const o = document.createElement('option');
-    o.value = s.shape;
-    o.textContent = `${s.shape}${s.exact ? '' : ' (search)'}`;
-    o.title = s.source || '';
-    shapeSelect.append(o);
-  }
   const goalSelect = $('goal');
-  for (const g of app.info ? app.info.goals : ['blank-last']) {
-    const o = document.createElement('option');
-    o.value = g;
-    o.textContent = g;
-    goalSelect.append(o);
+  /** The menus, from the info (the page's own defaults without it), showing the state's choice. */
+  const fillMenus = () => {
+    shapeSelect.replaceChildren();
+    for (const s of app.info ? app.info.shapes : [{ shape: '3x3', exact: true }]) {
+      const o = document.createElement('option');
+      o.value = s.shape;
+      o.textContent = `${s.shape}${s.exact ? '' : ' (search)'}`;
+      o.title = s.source || '';
+      shapeSelect.append(o);
+    }
+    goalSelect.replaceChildren();
+    for (const g of app.info ? app.info.goals : ['blank-last']) {
+      const o = document.createElement('option');
+      o.value = g;
+      o.textContent = g;
+      goalSelect.append(o);
+    }
+    pickShape(app.state.shape);
+    pickGoal(app.state.goal);
+  };
+  // a plain link's board (3x3, written into the page) is drawn without waiting for the info;
+  // a link's may need it (its shape's table), and waits
+  if (!given) {
+    app.info = await asked;
+    fillMenus();
   }
   app.onState(renderTabs);
   for (const m of [play, inspect, space, astar, compare, textbook]) m.init(app);
@@ -576,6 +593,10 @@ async function start() {
     app.update({ shape: '3x3', goal: 'blank-last', start: [1, 2, 3, 4, 5, 6, 7, 8, 0], moves: '' }, 'replace');
   }
   if (problems.length) app.say(problems.join('. '), 'error');
+  if (given) {
+    app.info = await asked;
+    fillMenus();
+  }
 }
 
 /** The state of a URL this page wrote (Back, Forward), or null when it holds no board. */
