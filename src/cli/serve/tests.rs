@@ -983,13 +983,10 @@ async fn every_error_the_server_answers_itself_is_json_on_one_line() {
     // (hyper 1's `role::Server::on_error`; no option of its builder, nor any layer, changes it).
     // Their statuses at least are right.
     let many: String = (0..150).map(|i| format!("X-Header-{i}: a\r\n")).collect();
+    // (a head over hyper's buffer is not among them: whether hyper refuses it or reads it depends
+    // on how the bytes arrive, and the release build in CI read a 500 KB header and answered 200)
     let hyper_cases: Vec<(&str, u16, Vec<u8>)> = vec![
         ("more than 100 headers", 431, format!("GET /api/info HTTP/1.1\r\n{host}{many}\r\n").into_bytes()),
-        (
-            "a head over 400 KB",
-            431,
-            format!("GET /api/info HTTP/1.1\r\n{host}X-Big: {}\r\n\r\n", "a".repeat(500_000)).into_bytes(),
-        ),
         (
             "two different Content-Lengths",
             400,
