@@ -75,6 +75,14 @@ impl Joint {
         self.sum_h += h as u64 * count;
     }
 
+    /// With a row (empty if need be) for every distance up to `depths - 1`.
+    fn with_rows(mut self, depths: usize) -> Joint {
+        if self.counts.len() < depths {
+            self.counts.resize(depths, Vec::new());
+        }
+        self
+    }
+
     fn merge(mut self, other: Joint) -> Joint {
         if self.counts.len() < other.counts.len() {
             self.counts.resize(other.counts.len(), Vec::new());
@@ -126,7 +134,7 @@ pub fn joint_counting<D: AsRef<[u8]> + Sync>(
 ) -> Result<Joint, Error> {
     let index = table.index();
     let n = index.len();
-    let mut joint = (0..n.div_ceil(CHUNK))
+    let joint = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
             if stop.load(Ordering::Relaxed) {
@@ -163,11 +171,7 @@ pub fn joint_counting<D: AsRef<[u8]> + Sync>(
             Ok(acc)
         })
         .try_reduce(Joint::default, |a, b| Ok(a.merge(b)))?;
-    let depths = table.histogram().len();
-    if joint.counts.len() < depths {
-        joint.counts.resize(depths, Vec::new());
-    }
-    Ok(joint)
+    Ok(joint.with_rows(table.histogram().len()))
 }
 
 /// As [`joint_counting`], for an estimate that adds up over the tiles: `cost[cell * n + tile]`
@@ -200,7 +204,7 @@ pub fn joint_additive<D: AsRef<[u8]> + Sync>(
     }
     let width = dearest as usize + 1;
     let payload = table.payload();
-    let mut joint = (0..index.parts())
+    let joint = (0..index.parts())
         .into_par_iter()
         .map(|part| {
             if stop.load(Ordering::Relaxed) {
@@ -225,8 +229,7 @@ pub fn joint_additive<D: AsRef<[u8]> + Sync>(
                 for (h, &count) in row.iter().enumerate().filter(|&(_, &c)| c > 0) {
                     if d > deepest {
                         // the first entry that is not a distance, for the error
-                        let bad = range.clone().find(|&i| table.entry(i).is_err()).unwrap_or(range.start);
-                        return Err(table.entry(bad).err().unwrap_or_else(|| {
+                        return Err(range.clone().find_map(|i| table.entry(i).err()).unwrap_or_else(|| {
                             Error::Internal(format!("entry {d} counted in part {part} but not found"))
                         }));
                     }
@@ -237,11 +240,7 @@ pub fn joint_additive<D: AsRef<[u8]> + Sync>(
             Ok(acc)
         })
         .try_reduce(Joint::default, |a, b| Ok(a.merge(b)))?;
-    let depths = table.histogram().len();
-    if joint.counts.len() < depths {
-        joint.counts.resize(depths, Vec::new());
-    }
-    Ok(joint)
+    Ok(joint.with_rows(table.histogram().len()))
 }
 
 /// The `skip`-th state (0 the first, in index order) of `table` at exact distance `exact` whose

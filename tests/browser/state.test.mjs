@@ -6,6 +6,12 @@ import assert from 'node:assert/strict';
 import { base, distance, pageTest, ready } from './harness.mjs';
 
 const cellsOf = (page) => page.locator('#board [data-cell]').evaluateAll((cs) => cs.map((c) => Number(c.dataset.tile)));
+/** Types `text` into the board box and loads it. */
+async function paste(page, text) {
+  await page.fill('#typed', text);
+  await page.click('#load');
+}
+
 const moves = async (page) => Number(await page.getAttribute('#distance', 'data-moves'));
 
 /** The blank's moves applied to `cells` (as the page and the server apply them). */
@@ -171,34 +177,27 @@ pageTest('tabs are real tabs: arrow keys move between them', async (page) => {
 pageTest('a pasted board with rows sets its shape; ragged rows are refused', async (page) => {
   await page.goto(`${base}/`);
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance);
-  await page.fill('#typed', '1 2 3 4 / 5 6 7 0');
-  await page.click('#load');
+  await paste(page, '1 2 3 4 / 5 6 7 0');
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '0');
   assert.equal(await page.inputValue('#shape'), '2x4');
   assert.equal((await cellsOf(page)).length, 8);
-  await page.fill('#typed', '1 2 3 / 4 5 / 6 7 8 0');
-  await page.click('#load');
+  await paste(page, '1 2 3 / 4 5 / 6 7 8 0');
   await page.waitForFunction(() => /ragged/.test(document.querySelector('#message').textContent));
   assert.equal(await page.inputValue('#shape'), '2x4', 'a refused board changes nothing');
-  await page.fill('#typed', '1 2 3\n4 5 6\n7 0 8');
-  await page.click('#load');
+  await paste(page, '1 2 3\n4 5 6\n7 0 8');
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '1');
   assert.equal(await page.inputValue('#shape'), '3x3');
   assert.equal(await page.textContent('#message'), '');
   // one tile between slashes is a list, as the server reads it; digits written together are rows
-  await page.fill('#typed', '8/6/7/2/5/4/3/0/1');
-  await page.click('#load');
+  await paste(page, '8/6/7/2/5/4/3/0/1');
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '31');
-  await page.fill('#typed', '123/456/7_8');
-  await page.click('#load');
+  await paste(page, '123/456/7_8');
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '1');
   assert.equal(await page.textContent('#message'), '');
   // a COS 226 file (its size, then that many rows), and two rows that only look like one's start
-  await page.fill('#typed', '3\n 1  2  3\n 4  5  6\n 0  7  8\n');
-  await page.click('#load');
+  await paste(page, '3\n 1  2  3\n 4  5  6\n 0  7  8\n');
   await page.waitForFunction(() => document.querySelector('#distance').dataset.ready === '1 2 3 4 5 6 0 7 8');
-  await page.fill('#typed', '3 1\n2 0');
-  await page.click('#load');
+  await paste(page, '3 1\n2 0');
   await page.waitForFunction(() => document.querySelector('#distance').dataset.ready === '3 1 2 0');
   assert.equal(await page.inputValue('#shape'), '2x2');
   assert.equal(await page.textContent('#message'), '');
@@ -272,10 +271,8 @@ pageTest('a slower answer for an older board never replaces the board asked for 
     }
     await route.continue();
   });
-  await page.fill('#typed', '1 2 3 4 / 5 6 0 7');
-  await page.click('#load');
-  await page.fill('#typed', '8 6 7 / 2 5 4 / 3 0 1');
-  await page.click('#load');
+  await paste(page, '1 2 3 4 / 5 6 0 7');
+  await paste(page, '8 6 7 / 2 5 4 / 3 0 1');
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '31');
   await page.waitForTimeout(2500);
   assert.equal(await page.inputValue('#shape'), '3x3', 'the later board stays');

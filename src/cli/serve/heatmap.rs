@@ -30,7 +30,7 @@ use slidetable::Error;
 
 use super::api::{blocking, resolve, HEURISTICS};
 use super::http::{ApiError, ClientId, JsonBody};
-use super::queue::{low_priority_pool, lower_priority, Job, JobEvent, JobStream, Progress};
+use super::queue::{lower_priority, on_one_thread, Job, JobEvent, JobStream, Progress};
 use super::space::{saves_built, HeatKey, Space};
 use super::Server;
 
@@ -195,8 +195,7 @@ fn submit(server: &Arc<Server>, client: &ClientId, asked: Asked) -> Result<JobSt
 /// its progress shown as this one's) or it was kept meanwhile; kept on disk and in memory.
 fn work(server: &Server, asked: Asked, job: &Job) -> Result<(), Error> {
     let counter = loop {
-        if let Some(answer) = server.spaces.heatmap(&asked.key).or_else(|| read_cache(&asked)) {
-            server.spaces.keep_heatmap(asked.key.clone(), Arc::clone(&answer));
+        if let Some(answer) = kept(server, &asked) {
             let value = serde_json::from_str(&answer).map_err(|e| Error::Internal(e.to_string()))?;
             job.send("result", value);
             return Ok(());
@@ -220,13 +219,26 @@ fn work(server: &Server, asked: Asked, job: &Job) -> Result<(), Error> {
             }
         }
     };
-    let answer = compute(&asked.space, &asked.name, &job.stop.flag, &job.done)?;
-    let text = answer.to_string();
-    write_cache(&asked, &text);
-    server.spaces.keep_heatmap(asked.key.clone(), text.into());
+    let answer = compute_and_keep(server, &asked, &job.stop.flag, &job.done)?;
     drop(counter);
     job.send("result", answer);
     Ok(())
+}
+
+/// `asked`'s map if it is kept in memory or (checked) on disk, then kept in memory.
+fn kept(server: &Server, asked: &Asked) -> Option<Arc<str>> {
+    let answer = server.spaces.heatmap(&asked.key).or_else(|| read_cache(asked))?;
+    server.spaces.keep_heatmap(asked.key.clone(), Arc::clone(&answer));
+    Some(answer)
+}
+
+/// Computes `asked`'s map and keeps it, on disk (a named goal's) and in memory.
+fn compute_and_keep(server: &Server, asked: &Asked, stop: &AtomicBool, done: &AtomicU64) -> Result<Value, Error> {
+    let answer = compute(&asked.space, &asked.name, stop, done)?;
+    let text = answer.to_string();
+    write_cache(asked, &text);
+    server.spaces.keep_heatmap(asked.key.clone(), text.into());
+    Ok(answer)
 }
 
 /// The heat maps the page draws first (its two menus' defaults): started in the background when a
@@ -262,12 +274,8 @@ pub fn warm(server: &Arc<Server>, space: &Arc<Space>) {
 /// on disk or being computed.
 fn warm_one(server: &Server, space: Arc<Space>, name: &str) {
     let key = (space.shape, space.goal.clone(), name.to_string());
-    let asked = Asked { space: Arc::clone(&space), name: name.to_string(), key };
-    if server.spaces.heatmap(&asked.key).is_some() {
-        return;
-    }
-    if let Some(answer) = read_cache(&asked) {
-        server.spaces.keep_heatmap(asked.key, answer);
+    let asked = Asked { space, name: name.to_string(), key };
+    if kept(server, &asked).is_some() {
         return;
     }
     let done = Arc::new(AtomicU64::new(0));
@@ -279,18 +287,8 @@ fn warm_one(server: &Server, space: Arc<Space>, name: &str) {
         computing.insert(asked.key.clone(), Arc::clone(&done));
     }
     let guard = Computing::guard(server, &asked.key);
-    // on one thread, as a job's would be
-    let never = AtomicBool::new(false);
-    let work = || compute(&space, name, &never, &done);
-    let answer = match low_priority_pool(1, "heat map") {
-        Some(pool) => pool.install(work),
-        None => work(),
-    };
-    if let Ok(answer) = answer {
-        let text = answer.to_string();
-        write_cache(&asked, &text);
-        server.spaces.keep_heatmap(asked.key.clone(), text.into());
-    }
+    // on one thread, as a job's would be; a failure only means the map is computed when asked for
+    let _ = on_one_thread(|| compute_and_keep(server, &asked, &AtomicBool::new(false), &done));
     drop(guard);
 }
 

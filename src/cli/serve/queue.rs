@@ -405,7 +405,7 @@ fn run(start: Start, slot: Finished) {
 
 /// Runs `work` with rayon limited to one thread at the jobs' priority, so a library call that
 /// goes parallel takes one core, not all of them (on this thread when no pool can be made).
-fn on_one_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
+pub fn on_one_thread<T: Send>(work: impl FnOnce() -> T + Send) -> T {
     match low_priority_pool(1, "job") {
         Some(pool) => pool.install(work),
         None => work(),

@@ -129,6 +129,13 @@ function number(id, fallback) {
   return Number($(id).value);
 }
 
+/** Says beside the runs shown, if any, that they are not of the settings in the form (refused). */
+function keptUnderRefusal() {
+  if (!made) return;
+  $('astar-stale').hidden = false;
+  $('astar-stale-text').textContent = 'These runs are of the last settings that ran: the new ones were refused (see the message above).';
+}
+
 /** Says so when the runs shown were made on another board than the one shown. */
 function stale() {
   if (!made) {
@@ -148,10 +155,7 @@ async function start(at) {
   const bad = refused(s);
   if (bad) {
     app.say(bad, 'error');
-    if (made) {
-      $('astar-stale').hidden = false;
-      $('astar-stale-text').textContent = 'These runs are of the last settings that ran: the new ones were refused (see the message above).';
-    }
+    keptUnderRefusal();
     return;
   }
   const text = app.text();
@@ -162,11 +166,7 @@ async function start(at) {
     return call(s.algorithm === 'idastar' ? '/api/idastar' : '/api/astar', body);
   })));
   if (!answers) {
-    // the runs shown are not of the settings in the form: say so beside them
-    if (made) {
-      $('astar-stale').hidden = false;
-      $('astar-stale-text').textContent = 'These runs are of the last settings that ran: the new ones were refused (see the message above).';
-    }
+    keptUnderRefusal();
     return;
   }
   const cols = app.dims().cols;
