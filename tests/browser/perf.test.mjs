@@ -32,3 +32,28 @@ pageTest('an A* step at step 20,000 is drawn without replaying the run', async (
     + `(min ${times[0].toFixed(1)}, max ${times[20].toFixed(1)}); the run's JSON ${sizes[0]} bytes`);
   assert.ok(sizes[0] <= 2e6, `the capped run's JSON is ${sizes[0]} bytes, over 2 MB`);
 }, { timeout: 90000 });
+
+pageTest('a bare link draws the board written into the page, then loads the other tabs', async (page) => {
+  await page.goto(`${base}/`);
+  await page.waitForFunction(() => performance.getEntriesByName('slidetable:first-board').length);
+  const seen = await page.evaluate(() => {
+    const drawn = performance.getEntriesByName('slidetable:first-board')[0].startTime;
+    const asked = performance.getEntriesByType('resource').map((e) => ({ name: new URL(e.name).pathname, start: e.startTime }));
+    return { drawn, asked, distance: document.querySelector('#distance').dataset.distance };
+  });
+  console.log(`first board drawn ${seen.drawn.toFixed(0)} ms after navigation (a warm server; scripts/serve_bench.sh times a cold one)`);
+  assert.ok(Number(seen.distance) > 0, 'drawn with its distance');
+  const before = seen.asked.filter((r) => r.start < seen.drawn).map((r) => r.name);
+  assert.ok(!before.some((n) => /\/api\/(scramble|position)$/.test(n)), `no round trip for the board: ${before}`);
+  assert.ok(!before.includes('/assets/style.css'), 'the stylesheet is in the page');
+  for (const later of ['space', 'astar', 'compare', 'textbook']) {
+    assert.ok(!before.includes(`/assets/${later}.js`), `${later}.js waits for the first board`);
+  }
+  // a tab chosen at once shows its panel once it has loaded, told of the board already shown
+  await page.click('[role=tab][data-tab="compare"]');
+  await page.waitForFunction((d) => document.querySelector('#compare-board').textContent.includes(`${d} moves from the goal`), seen.distance);
+  await page.click('#compare-run');
+  await page.waitForFunction(() => document.querySelectorAll('#compare-rows tr').length >= 1, null, { timeout: 20000 });
+  // the style is applied (the stylesheet written in is allowed by the page's CSP)
+  assert.equal(await page.evaluate(() => getComputedStyle(document.body).marginBottom), '32px');
+});

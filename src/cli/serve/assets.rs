@@ -57,3 +57,26 @@ pub static ASSETS: &[Asset] = &[
     js!("compare.js"),
     js!("textbook.js"),
 ];
+
+/// The stylesheet, written into the page by `GET /` (a script waits for a linked stylesheet, so
+/// a link would hold the first board back by a round trip) and still served on its own.
+pub fn style() -> &'static Asset {
+    ASSETS.iter().find(|a| a.file == "style.css").expect("the page's style.css is embedded")
+}
+
+/// The Content-Security-Policy `style-src` source for `css` written into a `<style>` element:
+/// its SHA-256, so that the page's own stylesheet is allowed inline and no other style is.
+pub fn style_source(css: &[u8]) -> String {
+    use base64::Engine;
+    use sha2::Digest;
+    format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(css)))
+}
+
+/// The `style-src` source of the stylesheet served now (computed once for the embedded one).
+pub fn current_style_source() -> Cow<'static, str> {
+    static EMBEDDED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    if std::env::var_os("SLIDETABLE_PAGE_DIR").is_some() {
+        return Cow::Owned(style_source(&style().load()));
+    }
+    Cow::Borrowed(EMBEDDED.get_or_init(|| style_source(style().bytes)).as_str())
+}

@@ -249,22 +249,39 @@ pub fn router(server: Arc<Server>) -> Router {
 /// Where the page's first board goes in `index.html`.
 pub const FIRST_BOARD: &str = r#"<script type="application/json" id="first-board"></script>"#;
 
+/// The stylesheet's link in `index.html`, which `GET /` replaces with the stylesheet itself.
+pub const STYLESHEET: &str = r#"<link rel="stylesheet" href="/assets/style.css">"#;
+
 /// `GET /`: the page, with a 3x3 board scrambled 20 moves from the goal and its position written
 /// into it (what the page would ask for first), so that the first board is drawn as soon as the
-/// scripts run, without a round trip; the page without it if that fails.
+/// scripts run, without a round trip; the page without it if that fails. The stylesheet is
+/// written in too: the scripts would wait for a linked one.
 async fn index(State(server): State<Arc<Server>>) -> Response {
     let asset = assets::ASSETS.iter().find(|a| a.path == "/").expect("the page's index.html is embedded");
     let req = api::ScrambleReq { depth: 20, seed: None, shape: None, goal: None, position: true };
     let first = api::blocking(move || api::scramble_answer(&server, &req)).await.ok();
     let html = asset.load();
-    let page = match (first, std::str::from_utf8(&html)) {
-        (Some(first), Ok(text)) if text.contains(FIRST_BOARD) => {
-            // inside a script element: no `<` may close it early
-            let data = first.to_string().replace('<', "\\u003c");
-            let filled = format!(r#"<script type="application/json" id="first-board">{data}</script>"#);
-            text.replacen(FIRST_BOARD, &filled, 1).into_bytes()
+    let page = match std::str::from_utf8(&html) {
+        Ok(text) => {
+            let mut text = text.to_string();
+            if let Some(first) = first.filter(|_| text.contains(FIRST_BOARD)) {
+                // inside a script element: no `<` may close it early
+                let data = first.to_string().replace('<', "\\u003c");
+                let filled = format!(r#"<script type="application/json" id="first-board">{data}</script>"#);
+                text = text.replacen(FIRST_BOARD, &filled, 1);
+            }
+            let css = assets::style().load();
+            match std::str::from_utf8(&css) {
+                // the CSP allows this text by its hash (`http::headers`); one that could close
+                // the element early stays a link
+                Ok(css) if text.contains(STYLESHEET) && !css.to_ascii_lowercase().contains("</style") => {
+                    text = text.replacen(STYLESHEET, &format!("<style>{css}</style>"), 1);
+                }
+                _ => {}
+            }
+            text.into_bytes()
         }
-        _ => html.into_owned(),
+        Err(_) => html.into_owned(),
     };
     (
         [

@@ -263,14 +263,32 @@ async fn the_page_is_served_compressed_with_security_headers() {
         assert_eq!(a.status, StatusCode::OK, "{}", asset.path);
         assert_eq!(a.body, asset.bytes, "{}", asset.path);
     }
-    // the page itself carries its first board: a 3x3 scramble 20 moves out, with its position
+    // the page itself carries its stylesheet, allowed by its hash and by nothing looser, and its
+    // first board: a 3x3 scramble 20 moves out, with its position
     let a = send(&s, get("/")).await;
     let html = String::from_utf8(a.body).expect("utf-8");
+    let (head, rest) = html.split_once("<style>").expect("the stylesheet written in");
+    let (css, tail) = rest.split_once("</style>").expect("closed");
+    assert_eq!(css.as_bytes(), super::assets::style().bytes);
+    let csp = a.headers[header::CONTENT_SECURITY_POLICY].to_str().expect("ascii");
+    let style_src = csp.split("; ").find(|d| d.starts_with("style-src ")).expect("a style-src");
+    let hash = {
+        use base64::Engine;
+        use sha2::Digest;
+        base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(css.as_bytes()))
+    };
+    assert_eq!(style_src, format!("style-src 'self' 'sha256-{hash}'"));
+    assert!(!csp.contains("unsafe"), "{csp}");
+    let html = format!("{head}{}{tail}", super::STYLESHEET);
     let open = r#"<script type="application/json" id="first-board">"#;
     let (before, rest) = html.split_once(open).expect("the first board's element");
     let (data, after) = rest.split_once("</script>").expect("closed");
     let page = std::str::from_utf8(super::assets::ASSETS[0].bytes).expect("utf-8");
-    assert_eq!(format!("{before}{}{after}", super::FIRST_BOARD), page, "the page, its first board aside");
+    assert_eq!(
+        format!("{before}{}{after}", super::FIRST_BOARD),
+        page,
+        "the page, its stylesheet and first board aside"
+    );
     assert!(!data.contains('<'));
     let first: Value = serde_json::from_str(data).expect("JSON");
     assert_eq!((first["distance"].as_u64(), first["position"]["distance"].as_u64()), (Some(20), Some(20)));

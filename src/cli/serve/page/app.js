@@ -4,15 +4,12 @@
 // of the state: every change writes it, a change of the board as a new history entry (so Back and
 // Forward walk through moves and scrambles), and a reload or a shared link rebuilds the view from
 // it. Positions (distances, estimates) are asked of the server per board and cached; a view never
-// waits for one to show the board. Each panel is a module with `init(app)`.
+// waits for one to show the board. Each panel is a module with `init(app)`; the four besides
+// Play's are loaded after the first board of a bare link (`loadPanels`), before a link is read.
 
 import { abortAll, call, stream } from './api.js';
 import * as play from './play.js';
 import * as inspect from './inspect.js';
-import * as space from './space.js';
-import * as astar from './astar.js';
-import * as compare from './compare.js';
-import * as textbook from './textbook.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -400,7 +397,8 @@ function renderTabs(state) {
     const on = name === state.tab;
     b.setAttribute('aria-selected', on ? 'true' : 'false');
     b.tabIndex = on ? 0 : -1;
-    $(`tab-${name}`).hidden = !on;
+    // a panel whose module has not loaded yet stays hidden (its controls would do nothing)
+    $(`tab-${name}`).hidden = !on || (name !== 'play' && !panelsReady);
   }
   $('practice').checked = state.practice;
   $('present').checked = state.present;
@@ -495,6 +493,34 @@ async function fromUrl(search) {
   };
 }
 
+/** Whether the panels other than Play's have loaded and started. */
+let panelsReady = false;
+let panelsLoading = null;
+
+/**
+ * Loads the panels other than Play's (their scripts are most of the page's) and starts them;
+ * resolves when they are. Started after the state is set, they are told it as it is, as though
+ * their tab had just been chosen, and the position shown.
+ */
+function loadPanels() {
+  panelsLoading ||= Promise.all([import('./space.js'), import('./astar.js'), import('./compare.js'), import('./textbook.js')])
+    .then((panels) => {
+      const fromState = stateListeners.length;
+      const fromPosition = positionListeners.length;
+      for (const m of panels) m.init(app);
+      panelsReady = true;
+      const before = { ...app.state, tab: '' };
+      for (const fn of stateListeners.slice(fromState)) fn(app.state, before);
+      if (app.pos) for (const fn of positionListeners.slice(fromPosition)) fn(app.pos);
+      renderTabs(app.state);
+    })
+    .catch((e) => {
+      panelsLoading = null;
+      app.say(`the page's other tabs did not load (${e.message}): reload the page`, 'error');
+    });
+  return panelsLoading;
+}
+
 /** The 3x3 board the server wrote into the page (a scramble's answer with its position), or null. */
 function firstBoard() {
   try {
@@ -550,7 +576,11 @@ async function start() {
     fillMenus();
   }
   app.onState(renderTabs);
-  for (const m of [play, inspect, space, astar, compare, textbook]) m.init(app);
+  for (const m of [play, inspect]) m.init(app);
+  // a bare link (the first visit) shows Play's board first and loads the other tabs after it;
+  // a link with settings in it needs their panels to read them
+  const bare = window.location.search === '';
+  if (!bare) await loadPanels();
   // a new shape or goal may take seconds (a 3x4 table is built at first use): the menus wait
   // for it, saying so, so that nothing else is asked of the board being left meanwhile
   const change = async (shape, goal) => {
@@ -593,10 +623,12 @@ async function start() {
     app.update({ shape: '3x3', goal: 'blank-last', start: [1, 2, 3, 4, 5, 6, 7, 8, 0], moves: '' }, 'replace');
   }
   if (problems.length) app.say(problems.join('. '), 'error');
+  const later = bare ? loadPanels() : null;
   if (given) {
     app.info = await asked;
     fillMenus();
   }
+  await later;
 }
 
 /** The state of a URL this page wrote (Back, Forward), or null when it holds no board. */

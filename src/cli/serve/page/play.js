@@ -347,6 +347,8 @@ function render() {
   $('distance').dataset.distance = pos && pos.distance !== null && (!practice || d !== 'hidden') ? String(pos.distance) : '';
   $('distance').dataset.ready = pos ? pos.text : '';
   $('distance').dataset.moves = String(moves);
+  // for anyone timing the page: when the first board was drawn with its position
+  if (pos && !performance.getEntriesByName('slidetable:first-board').length) performance.mark('slidetable:first-board');
   $('reveal').hidden = !app.state.practice || shown;
   $('help-arrows').hidden = app.state.practice;
   $('undo').disabled = moves === 0;
