@@ -77,7 +77,10 @@ pageTest('exports for slides decode: the board as SVG, heat maps and the A* tree
   const heat = await downloaded(page, '#heatmap-png');
   assert.deepEqual([...heat.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG signature');
   const hs = await decode(page, heat.bytes, 'image/png');
-  assert.ok(hs[0] > 300, `two maps side by side: ${hs}`);
+  // both maps side by side at three times the screen's pixels, with a title and the scale
+  const [w, h] = await page.evaluate(() => [['heatmap', 'heatmap2'].map((id) => document.getElementById(id))
+    .reduce((s, c) => s + c.width, 0), document.getElementById('heatmap').height]);
+  assert.ok(hs[0] >= 3 * w && hs[1] >= 3 * (h + 60), `two maps side by side, for slides: ${hs} from ${w}x${h}`);
   await page.click('#tab-btn-astar');
   await page.click('#astar-run');
   await page.waitForSelector('#astar-view:not([hidden])');

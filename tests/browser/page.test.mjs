@@ -178,6 +178,12 @@ pageTest('a link to A* restores both runs side by side at their step', async (pa
   assert.equal(await page.inputValue('#astar-algorithm'), 'idastar');
   assert.match(await page.textContent('#astar-counts'), /iteration 1 of \d+/);
   assert.match(await page.textContent('#astar-now'), /Node 12 /);
+  // a node cut off by the bound is not on the path searched: the stack ends at its parent
+  await page.goto(`${base}/?board=2+4+5+1+6+3+0+7+8&shape=3x3&tab=astar&alg=idastar&ah=hamming&astep=12`);
+  await page.waitForSelector('#astar-view:not([hidden])');
+  assert.match(await page.textContent('#astar-now'), /Node 12 .*cut off/);
+  const stack = await page.locator('#astar-open tr').evaluateAll((rows) => rows.map((r) => r.children[0].textContent));
+  assert.deepEqual(stack, ['0', '9', '10'], 'the path searched, without the node cut off');
 });
 
 pageTest('stream and cancel a textbook run, then run another', async (page) => {

@@ -3,7 +3,7 @@
 // reloads on every tab, pasted shapes, practice mode hiding every answer, the summary at the goal.
 
 import assert from 'node:assert/strict';
-import { base, distance, pageTest, ready } from './harness.mjs';
+import { base, browser, distance, pageTest, ready } from './harness.mjs';
 
 const cellsOf = (page) => page.locator('#board [data-cell]').evaluateAll((cs) => cs.map((c) => Number(c.dataset.tile)));
 /** Types `text` into the board box and loads it. */
@@ -305,4 +305,30 @@ pageTest('bad settings are refused in words, and the runs shown say they are of 
   await page.click('#scramble');
   await page.waitForFunction(() => /whole number of moves/.test(document.querySelector('#message').textContent));
   assert.doesNotMatch(await page.textContent('#message'), /u32|JSON/);
+});
+
+pageTest("a link keeps Compare's searches ticked and its weight", async (page) => {
+  await page.goto(`${base}/?board=1+2+3+4+5+6+0+7+8&shape=3x3&tab=compare`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '2');
+  const ticked = () => page.locator('#compare-runs input').evaluateAll((cs) => cs.filter((c) => c.checked).map((c) => c.parentElement.textContent.trim()));
+  const before = await ticked();
+  assert.ok(before.includes('BFS') && !before.includes('IDS'), `the default searches: ${before}`);
+  await page.uncheck('#compare-runs input[value="0"]');
+  await page.check('#compare-runs input[value="1"]');
+  await page.fill('#compare-weight', '3');
+  await page.press('#compare-weight', 'Tab');
+  const chosen = await ticked();
+  assert.ok(!chosen.includes('BFS') && chosen.includes('IDS'));
+  const url = page.url();
+  const other = await browser.newPage();
+  try {
+    await other.goto(url);
+    await other.waitForFunction(() => document.querySelector('#distance').dataset.distance === '2');
+    await other.waitForSelector('#tab-compare:not([hidden])');
+    const restored = await other.locator('#compare-runs input').evaluateAll((cs) => cs.filter((c) => c.checked).map((c) => c.parentElement.textContent.trim()));
+    assert.deepEqual(restored, chosen);
+    assert.equal(await other.inputValue('#compare-weight'), '3');
+  } finally {
+    await other.close();
+  }
 });

@@ -226,6 +226,22 @@ pub async fn compare(
                     row["optimal"] = json!(optimum.map(|o| o == length));
                 }
                 Err(Error::Cancelled { .. }) => return Err(Error::Cancelled { generated: 0 }),
+                // said for the page, not in the command line's terms
+                Err(Error::SearchLimit { what, generated, .. }) => {
+                    // "the memory limit of 536870912 bytes" read as 512 MiB
+                    let what = match what.strip_prefix("the memory limit of ").and_then(|t| t.strip_suffix(" bytes")) {
+                        Some(n) => match n.parse::<u64>() {
+                            Ok(n) => format!("the memory limit of {} MiB", n.div_ceil(1 << 20)),
+                            Err(_) => what,
+                        },
+                        None => what,
+                    };
+                    row["generated"] = json!(generated);
+                    row["error"] = json!(format!(
+                        "gave up at {what} without a solution: too many nodes for this search on this board \
+                         (IDA* needs little memory; a stronger heuristic needs fewer nodes)"
+                    ));
+                }
                 Err(e) => row["error"] = json!(e.to_string()),
             }
             if !job.send("run", row) {

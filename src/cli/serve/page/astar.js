@@ -84,6 +84,12 @@ export function init(a) {
     }
   });
   app.onPosition(stale);
+  // a tree sized for the room it had is sized again for the room it has (a phone turned)
+  let resized = null;
+  window.addEventListener('resize', () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => app.state.tab === 'astar' && redraw(), 150);
+  });
 }
 
 /** The form's fields kept in the URL: [element id, URL key, default]. */
@@ -519,7 +525,7 @@ function makeView(m, index) {
     const z = view.zoom;
     const L = view.layout || { x: new Float32Array(m.n), slots: 1, depth: 1 };
     const sx = ((w - 2 * pad) / L.slots) * z.scale;
-    const sy = ((h - 2 * pad - 30) / L.depth) * Math.max(1, z.scale / 4);
+    const sy = ((h - 2 * pad - FOOT) / L.depth) * Math.max(1, z.scale / 4);
     return [pad + (L.x[i] + 0.5) * sx - z.ox, pad + m.g[i] * sy - z.oy, sx, sy];
   };
   view.toScreen = toScreen;
@@ -805,10 +811,29 @@ function abgr(hex) {
 const CLASSES = ['must', 'may', 'never', 'plain'];
 const STATES = ['closed', 'open', 'dropped'];
 
+/** The room under the tree's last row: its labels, then the line about zooming. */
+const FOOT = 50;
+
+/**
+ * Sizes the tree's canvas to the room it has, in CSS pixels (640 by 420 at most; taller than
+ * wide on a phone), so that its labels are drawn at their size, not shrunk with the canvas.
+ */
+function fitTree(c) {
+  const room = c.parentElement ? c.parentElement.clientWidth : 0;
+  const w = room > 0 ? Math.max(260, Math.min(640, Math.floor(room))) : 640;
+  const h = w < 640 ? Math.round(w * 1.2) : 420;
+  if (c.width === w && c.height === h && c.style.width) return;
+  c.width = w;
+  c.height = h;
+  c.style.width = `${w}px`;
+  c.style.height = `${h}px`;
+}
+
 function drawTree(view) {
   const m = view.m;
   if (m.kind === 'astar') view.layout = layoutAt(m, view.k);
   const c = view.parts.canvas;
+  if (!view.exporting) fitTree(c);
   const ctx = c.getContext('2d');
   const W = c.width;
   const H = c.height;
@@ -821,7 +846,7 @@ function drawTree(view) {
   const z = view.zoom;
   const pad = 16;
   const sx = ((W - 2 * pad) / L.slots) * z.scale;
-  const sy = ((H - 2 * pad - 30) / L.depth) * Math.max(1, z.scale / 4);
+  const sy = ((H - 2 * pad - FOOT) / L.depth) * Math.max(1, z.scale / 4);
   const X = (i) => pad + (L.x[i] + 0.5) * sx - z.ox;
   const Y = (i) => pad + m.g[i] * sy - z.oy;
   const big = n > 3000 && sx < 3;
@@ -958,13 +983,17 @@ function drawTree(view) {
     }
   }
   ctx.textAlign = 'left';
+  // the line at the foot stays readable under a zoomed tree
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, H - 20, W, 20);
   ctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
   ctx.fillStyle = '#495057';
   if (view.exporting) {
     ctx.fillText('g = 0 at the top, one row per move', 6, H - 6);
     return;
   }
-  ctx.fillText(z.scale > 1 ? `zoom x${z.scale.toFixed(1)}: drag to pan` : 'g = 0 at the top, one row per move; scroll or use the buttons to zoom', 6, H - 6);
+  const foot = W < 560 ? 'g = 0 at the top; the buttons zoom' : 'g = 0 at the top, one row per move; scroll or use the buttons to zoom';
+  ctx.fillText(z.scale > 1 ? `zoom x${z.scale.toFixed(1)}: drag to pan` : foot, 6, H - 6);
 }
 
 // ---- IDA* -------------------------------------------------------------------------------------
@@ -1041,9 +1070,12 @@ function showIda(view, k) {
     if (i === 0) break;
   }
   path.reverse();
+  const kind = k === 0 ? 'e' : m.nodeKind[k];
+  // a node cut off by the bound was tried, not entered: the path searched ends at its parent
+  // (the node keeps the black ring of the one tried last, drawn faint as cut off)
+  if (kind === 'c') path.pop();
   view.path = path;
   view.current = k;
-  const kind = k === 0 ? 'e' : m.nodeKind[k];
   const found = kind === 'g';
   p.summary.textContent = `C* = ${shown ? m.cStar : 'hidden (practice)'}. ${m.iterations.length} iteration${m.iterations.length === 1 ? '' : 's'}, `
     + `${m.answer.expansions} expansion${m.answer.expansions === 1 ? '' : 's'} and ${m.answer.generated} node${m.answer.generated === 1 ? '' : 's'} generated in all; ${view.solText}.`;

@@ -29,15 +29,29 @@ export function init(a) {
   app = a;
   $ = a.$;
   const box = $('compare-runs');
+  // the searches ticked, in the URL (`cr`: their numbers joined by dots) and the weight (`cw`)
+  const fallback = RUNS.map(([label], i) => (ON.has(label) ? i : -1)).filter((i) => i >= 0).join('.');
+  const ticked = (value) => new Set(value.split('.').filter((t) => t !== '').map(Number));
   RUNS.forEach(([label], i) => {
     const l = document.createElement('label');
     const c = document.createElement('input');
     c.type = 'checkbox';
     c.value = String(i);
-    c.checked = ON.has(label);
     l.append(c, ` ${label}`);
     box.append(l);
+    c.addEventListener('change', () => app.setParams({
+      cr: [...box.querySelectorAll('input:checked')].map((x) => x.value).join('.'),
+    }));
   });
+  const show = (value) => {
+    const on = ticked(value);
+    for (const c of box.querySelectorAll('input')) c.checked = on.has(Number(c.value));
+  };
+  show(app.param('cr', fallback));
+  const weight = $('compare-weight');
+  const weightFallback = weight.value;
+  weight.value = app.param('cw', weightFallback);
+  weight.addEventListener('change', () => app.setParams({ cw: weight.value }));
   const say = () => {
     const pos = app.pos;
     if (!pos) return;
@@ -49,6 +63,9 @@ export function init(a) {
   app.onPosition(say);
   app.onState((state, before) => {
     if (state.practice !== before.practice || state.reveal !== before.reveal) say();
+    // a link, Back or Forward: the searches and weight it holds
+    if (state.panel.cr !== undefined && state.panel.cr !== before.panel.cr) show(state.panel.cr);
+    if (state.panel.cw !== undefined && state.panel.cw !== before.panel.cw) weight.value = state.panel.cw;
   });
   $('compare-run').addEventListener('click', start);
   $('compare-clear').addEventListener('click', () => {
@@ -113,6 +130,7 @@ function render() {
         td.className = 'over';
       }
       if (k !== 'board' && k !== 'label' && k !== 'error') td.classList.add('num');
+      if (k === 'error') td.className = 'note';
       tr.append(td);
     }
     body.append(tr);

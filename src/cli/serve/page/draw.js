@@ -53,7 +53,8 @@ export function tableSvg(head, rows, { title = '' } = {}) {
   const widths = head.map((h, i) => Math.max(String(h).length, ...rows.map((r) => String(r[i] ?? '').length)) * font * 0.62 + 2 * pad);
   const lineH = font * 1.7;
   const top = title ? lineH : 0;
-  const w = widths.reduce((a, b) => a + b, 0) + 2;
+  // wide enough for the title too (bold: about 0.68 of the font size a character)
+  const w = Math.max(widths.reduce((a, b) => a + b, 0), title.length * font * 0.68 + 2) + 2;
   const h = top + (rows.length + 1) * lineH + 2;
   const parts = [`<svg xmlns="http://www.w3.org/2000/svg" width="${Math.ceil(w)}" height="${Math.ceil(h)}" viewBox="0 0 ${Math.ceil(w)} ${Math.ceil(h)}" font-family="DejaVu Sans, system-ui, sans-serif" font-size="${font}">`,
     `<rect width="100%" height="100%" fill="#fff"/>`];

@@ -363,23 +363,39 @@ function maxCount() {
   return max;
 }
 
-function paint(i) {
+/**
+ * Draws map `i` on its canvas, or with `into` ({ ctx, x, y }: a picture for slides) at that place
+ * of another canvas, with the cell size on screen; its width and height.
+ */
+function paint(i, into = null) {
   const m = maps[i];
   const a = m.answer;
   const rows = a.counts.length;
   let cols = rows;
   for (const mm of maps) if (mm) cols = Math.max(cols, ...mm.answer.counts.map((r) => r.length));
   const c = $(CANVASES[i]);
-  const room = Math.max(260, Math.min(560, (c.parentElement.parentElement.clientWidth || 600) / (maps[0] && maps[1] ? 2 : 1) - 16));
-  const cell = Math.max(5, Math.min(20, Math.floor(Math.min((room - LEFT - 8) / cols, 520 / rows))));
-  m.cell = cell;
-  c.hidden = false;
-  Object.assign(c.dataset, { left: String(LEFT), top: String(TOP), cell: String(cell) });
-  c.width = LEFT + cols * cell + 8;
-  c.height = TOP + rows * cell + 8;
-  const ctx = c.getContext('2d');
+  let cell = m.cell;
+  if (!into) {
+    const room = Math.max(260, Math.min(560, (c.parentElement.parentElement.clientWidth || 600) / (maps[0] && maps[1] ? 2 : 1) - 16));
+    cell = Math.max(5, Math.min(20, Math.floor(Math.min((room - LEFT - 8) / cols, 520 / rows))));
+    m.cell = cell;
+  }
+  const width = LEFT + cols * cell + 8;
+  const height = TOP + rows * cell + 8;
+  let ctx;
+  if (into) {
+    ctx = into.ctx;
+    ctx.save();
+    ctx.translate(into.x, into.y);
+  } else {
+    c.hidden = false;
+    Object.assign(c.dataset, { left: String(LEFT), top: String(TOP), cell: String(cell) });
+    c.width = width;
+    c.height = height;
+    ctx = c.getContext('2d');
+  }
   ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, c.width, c.height);
+  ctx.fillRect(0, 0, width, height);
   const logMax = Math.log(maxCount());
   ctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
   ctx.textAlign = 'right';
@@ -432,9 +448,14 @@ function paint(i) {
     ctx.arc(LEFT + mark.h * cell + cell / 2, TOP + mark.d * cell + cell / 2, Math.max(3, cell / 2 + 4), 0, 2 * Math.PI);
     ctx.stroke();
   }
+  if (into) {
+    ctx.restore();
+    return { width, height };
+  }
   if (picked && picked.i === i) ring(picked.d, picked.h, '#000', 3);
   if (m.cursor && document.activeElement === c) ring(m.cursor.d, m.cursor.h, '#1864ab', 3);
   legend();
+  return { width, height };
 }
 
 /** Where the board shown falls on a map of `heuristic`: its h* and h, when both are known. */
@@ -526,19 +547,57 @@ async function pick(i, d, h, skip) {
 }
 
 /** Both maps on one canvas, for a slide. */
+/**
+ * The maps shown as one picture for slides: three times the pixels of the screen, with a title
+ * (board, goal, heuristics, states), the colour scale and what the marks mean.
+ */
 function joined() {
-  const shown = CANVASES.map((id) => $(id)).filter((c) => !c.hidden);
+  const SCALE = 3;
+  const PAD = 16;
+  const shown = [0, 1].filter((i) => maps[i] && !$(CANVASES[i]).hidden);
+  const sizes = shown.map((i) => ({ width: $(CANVASES[i]).width, height: $(CANVASES[i]).height }));
+  const titleH = 34;
+  const keyH = 62;
+  const names = shown.map((i) => maps[i].answer.heuristic).join(' and ');
+  const title = `${stats.shape} (${stats.goalName}): h against the exact distance h*, ${names}; ${fmt(stats.states)} states`;
+  const titleFont = 'bold 16px system-ui, "DejaVu Sans", sans-serif';
+  const measure = document.createElement('canvas').getContext('2d');
+  measure.font = titleFont;
+  const width = Math.max(640, measure.measureText(title).width,
+    sizes.reduce((w, s) => w + s.width, 0) + 20 * (shown.length - 1)) + 2 * PAD;
+  const height = titleH + Math.max(...sizes.map((s) => s.height)) + keyH;
   const out = document.createElement('canvas');
-  out.width = shown.reduce((w, c) => w + c.width, 0) + 20 * (shown.length - 1);
-  out.height = Math.max(...shown.map((c) => c.height));
+  out.width = width * SCALE;
+  out.height = height * SCALE;
   const ctx = out.getContext('2d');
+  ctx.scale(SCALE, SCALE);
   ctx.fillStyle = '#fff';
-  ctx.fillRect(0, 0, out.width, out.height);
-  let x = 0;
-  for (const c of shown) {
-    ctx.drawImage(c, x, 0);
-    x += c.width + 20;
+  ctx.fillRect(0, 0, width, height);
+  ctx.fillStyle = '#111';
+  ctx.textBaseline = 'alphabetic';
+  ctx.textAlign = 'left';
+  ctx.font = titleFont;
+  ctx.fillText(title, PAD, 22);
+  let x = PAD;
+  shown.forEach((i, k) => {
+    paint(i, { ctx, x, y: titleH });
+    x += sizes[k].width + 20;
+  });
+  // the colour scale, as on the page, and the marks
+  const y = titleH + Math.max(...sizes.map((s) => s.height)) + 10;
+  ctx.font = '13px system-ui, "DejaVu Sans", sans-serif';
+  ctx.textBaseline = 'middle';
+  ctx.fillStyle = '#111';
+  ctx.fillText('1 state', PAD, y + 8);
+  const barX = PAD + ctx.measureText('1 state').width + 8;
+  for (let k = 0; k < 200; k++) {
+    ctx.fillStyle = ramp(k / 199);
+    ctx.fillRect(barX + k, y, 1, 16);
   }
+  ctx.fillStyle = '#111';
+  ctx.fillText(`${fmt(maxCount())} states (log scale)`, barX + 208, y + 8);
+  const marked = shown.some((i) => boardCell(maps[i].answer.heuristic));
+  ctx.fillText(`Black outline: h = h* (exact). Red box: h > h* (an overestimate).${marked ? ' Orange ring: the board shown.' : ''}`, PAD, y + 36);
   return out;
 }
 
