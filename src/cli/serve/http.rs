@@ -20,6 +20,14 @@ use super::Server;
 /// The largest request body taken.
 pub const BODY_LIMIT: usize = 64 * 1024;
 
+/// The longest a request body may take to arrive once its head has (408 after it); a second in
+/// the tests, which wait for it.
+pub const BODY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(if cfg!(test) { 1 } else { 10 });
+
+/// The longest a request's head may take to arrive, from the connection or the answer before
+/// (the connection is closed after it).
+pub const HEAD_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
 /// An error answered as JSON: `{"error": "..."}` with its status.
 #[derive(Debug)]
 pub struct ApiError {
@@ -96,12 +104,29 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for JsonBody<T> {
         // body over the limit and one that could not be read (a malformed chunk, a client gone)
         let mut bytes = Vec::new();
         let mut chunks = req.into_body().into_data_stream();
-        while let Some(chunk) = chunks.next().await {
-            let chunk = chunk.map_err(|e| ApiError::bad(format!("the body could not be read: {}", causes(&e))))?;
-            if bytes.len() + chunk.len() > BODY_LIMIT {
-                return Err(too_large());
+        let read = async {
+            while let Some(chunk) = chunks.next().await {
+                let chunk = chunk.map_err(|e| ApiError::bad(format!("the body could not be read: {}", causes(&e))))?;
+                if bytes.len() + chunk.len() > BODY_LIMIT {
+                    return Err(too_large());
+                }
+                bytes.extend_from_slice(&chunk);
             }
-            bytes.extend_from_slice(&chunk);
+            Ok(())
+        };
+        // a body shorter than its Content-Length (or sent a byte at a time) would hold the
+        // connection and its task for as long as the client liked
+        match tokio::time::timeout(BODY_TIMEOUT, read).await {
+            Ok(done) => done?,
+            Err(_) => {
+                return Err(ApiError::new(
+                    StatusCode::REQUEST_TIMEOUT,
+                    format!(
+                        "the body did not arrive within {} s (is its Content-Length more than was sent?)",
+                        BODY_TIMEOUT.as_secs()
+                    ),
+                ))
+            }
         }
         let value = serde_json::from_slice(&bytes).map_err(|e| ApiError::bad(format!("bad JSON body: {e}")))?;
         Ok(JsonBody(value))

@@ -11,6 +11,7 @@
 
 pub mod api;
 pub mod assets;
+mod conn;
 pub mod heatmap;
 pub mod http;
 pub mod jobs;
@@ -33,7 +34,6 @@ use axum::extract::State;
 use axum::http::{header, HeaderValue};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use axum::serve::ListenerExt;
 use axum::{middleware, Router};
 use clap::Args;
 use tower_http::compression::CompressionLayer;
@@ -338,19 +338,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
     let stopping = Arc::clone(&server);
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::from_std(listener).context("setting up the socket")?;
-        // without it, a job's small events wait for the client's delayed ACK (40 ms on Linux)
-        // behind the one before (Nagle's algorithm)
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        axum::serve(listener, router(server))
-            .with_graceful_shutdown(async move {
-                let _ = tokio::signal::ctrl_c().await;
-                // a streaming job would hold its connection open: stop it, so its stream ends
-                stopping.jobs.cancel_all();
-            })
-            .await
-            .context("serving")
+        conn::serve(listener, server, http::HEAD_TIMEOUT, async move {
+            let _ = tokio::signal::ctrl_c().await;
+            // a streaming job would hold its connection open: stop it, so its stream ends
+            stopping.jobs.cancel_all();
+        })
+        .await;
+        anyhow::Ok(())
     })?;
     Ok(())
 }

@@ -875,14 +875,50 @@ async fn a_4x4_goal_a_client_makes_up_has_its_tables_built_in_memory_only() {
     assert!(used > 11_000_000, "the tables are counted against the budget: {used}");
 }
 
-/// A server listening on a free port of 127.0.0.1, served by `axum::serve` (hyper) as `table
-/// serve` serves it: for requests only a raw client can send.
+/// A server listening on a free port of 127.0.0.1, served by hyper as `table serve` serves it:
+/// for requests only a raw client can send.
 async fn listening() -> std::net::SocketAddr {
+    listening_with(super::http::HEAD_TIMEOUT).await
+}
+
+/// The same with `head_timeout` for a request's head.
+async fn listening_with(head_timeout: Duration) -> std::net::SocketAddr {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("a port");
     let addr = listener.local_addr().expect("an address");
     let server = Arc::new(Server::new(addr, Config::new(test_dir())));
-    tokio::spawn(async move { axum::serve(listener, router(server)).await });
+    tokio::spawn(super::conn::serve(listener, server, head_timeout, std::future::pending()));
     addr
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_head_is_cut_off_and_a_short_body_answered_408() {
+    let addr = listening_with(Duration::from_millis(500)).await;
+    // a head that never ends: the connection is closed, not held
+    let closed = tokio::task::spawn_blocking(move || {
+        use std::io::{Read, Write};
+        let mut tcp = std::net::TcpStream::connect(addr).expect("a connection");
+        tcp.set_read_timeout(Some(Duration::from_secs(20))).expect("a timeout");
+        tcp.write_all(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n").expect("sent");
+        let started = std::time::Instant::now();
+        let mut buf = [0u8; 1024];
+        loop {
+            match tcp.read(&mut buf) {
+                Ok(0) | Err(_) => break started.elapsed(),
+                Ok(_) => {}
+            }
+        }
+    })
+    .await
+    .expect("the client");
+    assert!(closed < Duration::from_secs(10), "closed after {closed:?}");
+    // a body shorter than its Content-Length: a 408 once the body's time is up, in JSON
+    let host = format!("Host: {addr}");
+    let req = format!(
+        "POST /api/position HTTP/1.1\r\n{host}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{{\"board\""
+    );
+    let a = raw(addr, req.into_bytes()).await;
+    assert_eq!(a.status, 408);
+    assert!(String::from_utf8_lossy(&a.body).contains("did not arrive"), "{}", String::from_utf8_lossy(&a.body));
 }
 
 /// An answer read off the socket: status, headers (names in lower case), body.
