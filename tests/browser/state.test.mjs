@@ -332,3 +332,25 @@ pageTest("a link keeps Compare's searches ticked and its weight", async (page) =
     await other.close();
   }
 });
+
+pageTest("practice mode hides the length a search finds too (an optimal search's is the optimum)", async (page) => {
+  await page.goto(`${base}/?board=1+2+3+4+0+5+7+8+6&shape=3x3&practice=1&tab=compare`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.ready === '1 2 3 4 0 5 7 8 6');
+  await page.waitForSelector('#tab-compare:not([hidden])');
+  await page.click('#compare-run');
+  await page.waitForFunction(() => document.querySelectorAll('#compare-rows tr').length === 6, null, { timeout: 20000 });
+  const lengths = await page.locator('#compare-rows tr td:nth-child(6)').allTextContents();
+  assert.deepEqual([...new Set(lengths)], ['hidden'], `lengths shown: ${lengths}`);
+  await page.click('[role=tab][data-tab="astar"]');
+  await page.click('#astar-run');
+  await page.waitForSelector('#astar-view:not([hidden])');
+  await page.click('#astar-last');
+  const summary = await page.textContent('#astar-summary');
+  assert.match(summary, /found a solution \(its length hidden/);
+  assert.doesNotMatch(summary, /solution of/);
+  // asked for: shown
+  await page.click('[role=tab][data-tab="play"]');
+  await page.click('#reveal');
+  await page.click('[role=tab][data-tab="astar"]');
+  await page.waitForFunction(() => /solution of 2 moves \(optimal\)/.test(document.querySelector('#astar-summary').textContent));
+});

@@ -190,7 +190,13 @@ export const app = {
     const body = { board, goal };
     if (shape) body.shape = shape;
     const mine = app.askBoard();
-    const pos = await app.guard(() => call('/api/position', body));
+    // a shape or goal not opened yet has its table made first: say so if it takes a while
+    const slow = setTimeout(() => app.latestBoard(mine)
+      && app.say('opening the board: a table is made the first time a shape or goal is used, a few seconds\u2026'), 400);
+    const pos = await app.guard(() => call('/api/position', body)).finally(() => {
+      clearTimeout(slow);
+      if (/^opening the board:/.test($('message').textContent)) app.say('');
+    });
     // a board asked for since (or Back, Forward) wins over this slower answer
     if (!pos || !app.latestBoard(mine)) return false;
     remember(key(pos.shape, goal, pos.text), pos);

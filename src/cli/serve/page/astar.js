@@ -615,9 +615,10 @@ function makeView(m, index) {
   });
   view.parts = { summary, counts, tally, now, openBody, more, canvas, detail, table };
   view.show = (k) => (m.kind === 'idastar' ? showIda(view, k) : showAstar(view, k));
-  const sol = m.solution ? `found a solution of ${m.solution.length - 1} moves` : m.answer.capped
-    ? `stopped after ${m.answer.max_expansions} expansions without reaching the goal` : 'the goal cannot be reached';
-  view.solText = sol;
+  // in practice mode the length found is an answer too (with an admissible heuristic, the optimum)
+  view.solText = (shown) => (m.solution ? (shown ? `found a solution of ${m.solution.length - 1} move${m.solution.length === 2 ? '' : 's'}`
+    : 'found a solution (its length hidden: practice)') : m.answer.capped
+    ? `stopped after ${m.answer.max_expansions} expansions without reaching the goal` : 'the goal cannot be reached');
   return view;
 }
 
@@ -642,7 +643,7 @@ function showAstar(view, k) {
   const open = openAt(m, k);
   const optimal = m.solution && m.solution.length - 1 === m.cStar;
   p.summary.textContent = `C* = ${shown ? m.cStar : 'hidden (practice)'}. ${m.steps} expansion${m.steps === 1 ? '' : 's'}, ${m.answer.generated} node${m.answer.generated === 1 ? '' : 's'} generated; `
-    + `${m.solution ? `${view.solText}${shown ? (optimal ? ' (optimal)' : ` (the optimum is ${m.cStar})`) : ''}` : view.solText}.`;
+    + `${view.solText(shown)}${m.solution && shown ? (optimal ? ' (optimal)' : ` (the optimum is ${m.cStar})`) : ''}.`;
   const closed = k;
   const openCount = open.size - (done ? 1 : 0);
   p.counts.replaceChildren(...[`open: ${openCount}`, `closed (expanded): ${closed}`, `generated: ${generatedAt(m, k)}`]
@@ -1078,7 +1079,7 @@ function showIda(view, k) {
   view.current = k;
   const found = kind === 'g';
   p.summary.textContent = `C* = ${shown ? m.cStar : 'hidden (practice)'}. ${m.iterations.length} iteration${m.iterations.length === 1 ? '' : 's'}, `
-    + `${m.answer.expansions} expansion${m.answer.expansions === 1 ? '' : 's'} and ${m.answer.generated} node${m.answer.generated === 1 ? '' : 's'} generated in all; ${view.solText}.`;
+    + `${m.answer.expansions} expansion${m.answer.expansions === 1 ? '' : 's'} and ${m.answer.generated} node${m.answer.generated === 1 ? '' : 's'} generated in all; ${view.solText(shown)}.`;
   const upTo = (arr) => (k === 0 ? 0 : arr[k] - (it.first > 1 ? arr[it.first - 1] : 0));
   const expandedHere = upTo(m.expandedUpTo) + 1;
   p.counts.replaceChildren(...[`iteration ${q + 1} of ${m.iterations.length}`, `bound ${it.bound}`,
@@ -1091,7 +1092,7 @@ function showIda(view, k) {
   if (k === 0) {
     p.now.textContent = `Iteration 1 starts at the start with bound ${it.bound} = h of the start: IDA* searches depth-first every path whose f = g + h stays within the bound.`;
   } else if (found) {
-    p.now.textContent = `Node ${k} is the goal, reached within bound ${it.bound}: the search ends with a solution of ${m.g[k]} moves (the orange path).`;
+    p.now.textContent = `Node ${k} is the goal, reached within bound ${it.bound}: the search ends with a solution${shown ? ` of ${m.g[k]} move${m.g[k] === 1 ? '' : 's'}` : ''} (the orange path).`;
   } else if (kind === 'c') {
     p.now.textContent = `Node ${k} (g ${m.g[k]} + h ${m.h[k]} = f ${fk}) is over the bound ${it.bound}: cut off, not expanded.`
       + ` The least f cut off in this iteration becomes the next bound${it.next_bound !== null && it.next_bound !== undefined ? ` (${it.next_bound})` : ''}.`;

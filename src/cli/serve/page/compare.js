@@ -75,7 +75,7 @@ export function init(a) {
   $('compare-csv').addEventListener('click', () => download('runs.csv', 'text/csv', csv()));
   $('compare-json').addEventListener('click', () => {
     const hide = app.state.practice && !app.answers();
-    const rows = hide ? transcript.map((r) => ({ ...r, optimal_length: 'hidden', optimal: 'hidden' })) : transcript;
+    const rows = hide ? transcript.map((r) => ({ ...r, length: 'hidden', optimal_length: 'hidden', optimal: 'hidden' })) : transcript;
     download('runs.json', 'application/json', JSON.stringify(rows, null, 2));
   });
 }
@@ -124,7 +124,8 @@ function render() {
     for (const [k, d] of [['board'], ['label'], ['generated'], ['expanded'], ['ebf', 3], ['length'], ['optimal_length'], ['seconds'], ['error']]) {
       const td = document.createElement('td');
       td.textContent = k === 'seconds' ? seconds(r[k]) : fmt(r[k], d);
-      if (hidden && k === 'optimal_length') td.textContent = 'hidden';
+      // the length found too: an optimal search's is the optimum
+      if (hidden && (k === 'optimal_length' || k === 'length') && r[k] !== null) td.textContent = 'hidden';
       if (!hidden && k === 'length' && r.length !== null && r.optimal_length !== null && r.length > r.optimal_length) {
         td.textContent += ` (+${r.length - r.optimal_length})`;
         td.className = 'over';
@@ -143,6 +144,6 @@ function csv() {
     return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
   };
   // practice mode keeps the optimum out of the exports too, until the answers are shown
-  const hide = (c) => c === 'optimal_length' && app.state.practice && !app.answers();
+  const hide = (c) => (c === 'optimal_length' || c === 'length') && app.state.practice && !app.answers();
   return [COLUMNS.join(','), ...transcript.map((r) => COLUMNS.map((c) => (hide(c) ? 'hidden' : quote(r[c]))).join(','))].join('\n') + '\n';
 }
