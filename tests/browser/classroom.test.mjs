@@ -72,6 +72,10 @@ pageTest('exports for slides decode: the board as SVG, heat maps and the A* tree
   assert.match(svg.bytes.toString(), /31 moves from the goal/);
   await page.click('#tab-btn-space');
   await page.waitForFunction(() => /181,440 states/.test(document.querySelector('#stats-summary').textContent));
+  // the depth chart at three times its pixels, with a title above it
+  const chart = await downloaded(page, '#histogram-png');
+  const [cw, ch] = await page.evaluate(() => [document.getElementById('histogram').width, document.getElementById('histogram').height]);
+  assert.deepEqual(await decode(page, chart.bytes, 'image/png'), [3 * cw, 3 * (ch + 30)]);
   await page.click('#heatmap-draw');
   await page.waitForFunction(() => document.querySelector('#heatmap-time').dataset.ms);
   const heat = await downloaded(page, '#heatmap-png');
@@ -86,7 +90,7 @@ pageTest('exports for slides decode: the board as SVG, heat maps and the A* tree
   await page.waitForSelector('#astar-view:not([hidden])');
   await page.click('#astar-last');
   const tree = await downloaded(page, '.tree-box button:has-text("save tree as PNG")');
-  assert.deepEqual(await decode(page, tree.bytes, 'image/png'), [640, 448], 'the tree with its title above it');
+  assert.deepEqual(await decode(page, tree.bytes, 'image/png'), [640, 466], 'the tree with its title and key above it');
   const table = await downloaded(page, '.tree-box button:has-text("save table as SVG")');
   assert.ok(await decode(page, table.bytes, 'image/svg+xml'), 'the open list as SVG decodes');
 });

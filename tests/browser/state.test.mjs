@@ -283,8 +283,9 @@ pageTest('a slower answer for an older board never replaces the board asked for 
 pageTest('bad settings are refused in words, and the runs shown say they are of the last good ones', async (page) => {
   await page.goto(`${base}/?board=1+2+3+4+5+6+0+7+8&shape=3x3&tab=astar&ah=bogus&acap=-5`);
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '2');
-  // a menu given a value it does not offer shows its default, never a blank
+  // a menu given a value it does not offer shows its default, never a blank, and says so
   assert.equal(await page.inputValue('#astar-heuristic'), 'manhattan');
+  assert.match(await page.textContent('#message'), /`bogus` is not a choice of "heuristic": Manhattan/);
   await page.click('#astar-run');
   await page.waitForFunction(() => /cap on expansions is a whole number/.test(document.querySelector('#message').textContent));
   assert.doesNotMatch(await page.textContent('#message'), /usize|JSON/);

@@ -75,6 +75,22 @@ export const app = {
     return !app.state.practice || app.state.reveal === app.text();
   },
 
+  /**
+   * Shows `value` in the menu `select`, or `fallback` (saying so on the message line) when the
+   * menu has no such choice: a link's setting that is not one of the page's.
+   */
+  choose(select, value, fallback) {
+    select.value = value;
+    if (select.value === value) return;
+    select.value = fallback;
+    // the label's own words, not its menu's
+    const label = select.labels && select.labels[0]
+      ? [...select.labels[0].childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(' ').trim()
+      : select.id;
+    const shown = select.selectedOptions[0] ? select.selectedOptions[0].textContent : fallback;
+    app.say(`the link's \`${String(value).slice(0, 40)}\` is not a choice of "${label}": ${shown || 'the default'} instead`, 'error');
+  },
+
   /** Shows `text` on the message line (`kind`: 'error' or 'info'); empty clears it. */
   say(text, kind = 'info') {
     const m = $('message');
@@ -241,7 +257,8 @@ export const app = {
     if (current && !current.over) {
       const was = current.kind;
       current.job.abort();
-      app.say(`your ${was} was stopped to start the ${kind} (one long job at a time each)`);
+      app.say(was === kind ? `your earlier ${kind} was stopped to start this one (one long job at a time each)`
+        : `your ${was} was stopped to start the ${kind} (one long job at a time each)`);
     }
     line.hidden = false;
     $('job-cancel').hidden = false;

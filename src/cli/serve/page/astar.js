@@ -108,8 +108,8 @@ function readSettings() {
 /** Sets field `id` to `value`; a menu given a value it does not offer (a bad link) shows `fallback`. */
 function setField(id, value, fallback) {
   const el = $(id);
-  el.value = value;
-  if (el.tagName === 'SELECT' && el.value !== value) el.value = fallback;
+  if (el.tagName === 'SELECT') app.choose(el, value, fallback);
+  else el.value = value;
 }
 
 /** What is wrong with the settings, in words, or null. */
@@ -552,17 +552,22 @@ function makeView(m, index) {
     // the picture says what it shows: the search, the heuristic, the board and the step
     const out = document.createElement('canvas');
     out.width = canvas.width;
-    out.height = canvas.height + 28;
+    out.height = canvas.height + 46;
     const ctx = out.getContext('2d');
     ctx.fillStyle = '#fff';
     ctx.fillRect(0, 0, out.width, out.height);
     ctx.fillStyle = '#111';
     ctx.font = 'bold 14px system-ui, "DejaVu Sans", sans-serif';
     ctx.fillText(`${title.textContent}, board ${m.start.join(' ')}, step ${view.k}`, 6, 19);
+    // the key, as the heading above the tree on the page says it
+    ctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
+    ctx.fillStyle = '#333';
+    ctx.fillText(m.kind === 'idastar' ? 'filled: expanded; ring: on the path searched now; faint: cut off by the bound; orange: the path'
+      : 'filled: expanded; ring: open; faint: dropped; black ring: the last expanded; orange: the solution', 6, 37);
     // the tree without the on-screen hint about zooming, which means nothing on a slide
     view.exporting = true;
     drawTree(view);
-    ctx.drawImage(canvas, 0, 28);
+    ctx.drawImage(canvas, 0, 46);
     view.exporting = false;
     drawTree(view);
     downloadCanvas(out, `${m.kind}-${m.heuristic}-step-${view.k}.png`);

@@ -44,8 +44,8 @@ function share(x) {
 export function init(a) {
   app = a;
   $ = a.$;
-  $('heatmap-heuristic').value = app.param('hh', 'manhattan');
-  $('heatmap2-heuristic').value = app.param('hh2', 'hamming');
+  app.choose($('heatmap-heuristic'), app.param('hh', 'manhattan'), 'manhattan');
+  app.choose($('heatmap2-heuristic'), app.param('hh2', 'hamming'), 'hamming');
   app.param('heat', '');
   const refresh = () => {
     if (stats && (stats.shape !== app.state.shape || stats.goalName !== app.state.goal)) forget();
@@ -65,8 +65,8 @@ export function init(a) {
     if (state.tab !== before.tab || state.shape !== before.shape || state.goal !== before.goal
         || state.practice !== before.practice || state.reveal !== before.reveal) refresh();
     const p = state.panel;
-    if (p.hh !== before.panel.hh) $('heatmap-heuristic').value = p.hh;
-    if (p.hh2 !== before.panel.hh2) $('heatmap2-heuristic').value = p.hh2;
+    if (p.hh !== before.panel.hh) app.choose($('heatmap-heuristic'), p.hh, 'manhattan');
+    if (p.hh2 !== before.panel.hh2) app.choose($('heatmap2-heuristic'), p.hh2, 'hamming');
   });
   $('heatmap-heuristic').addEventListener('change', () => app.setParams({ hh: $('heatmap-heuristic').value }));
   $('heatmap2-heuristic').addEventListener('change', () => app.setParams({ hh2: $('heatmap2-heuristic').value }));
@@ -116,7 +116,7 @@ export function init(a) {
   $('example-next').addEventListener('click', () => {
     if (picked) pick(picked.i, picked.d, picked.h, picked.skip + 1);
   });
-  $('histogram-png').addEventListener('click', () => downloadCanvas($('histogram'), `${app.state.shape}-depths.png`));
+  $('histogram-png').addEventListener('click', () => downloadCanvas(histogramPicture(), `${app.state.shape}-depths.png`));
   $('heatmap-png').addEventListener('click', () => downloadCanvas(joined(), `${app.state.shape}-heatmaps.png`));
 }
 
@@ -193,8 +193,35 @@ function here() {
 function drawStats() {
   if (!stats) return;
   const c = $('histogram');
-  const ctx = c.getContext('2d');
-  const { width: w, height: h } = c;
+  const mark = drawHistogram(c.getContext('2d'), c.width, c.height);
+  $('stats-here').textContent = mark === null || mark === undefined
+    ? ''
+    : `The board shown is ${mark} moves from the goal (orange): ${fmt(stats.histogram[mark])} states share its depth.`;
+}
+
+/** The depth chart for slides: three times the screen's pixels, with a title. */
+function histogramPicture() {
+  const SCALE = 3;
+  const c = $('histogram');
+  const titleH = 30;
+  const out = document.createElement('canvas');
+  out.width = c.width * SCALE;
+  out.height = (c.height + titleH) * SCALE;
+  const ctx = out.getContext('2d');
+  ctx.scale(SCALE, SCALE);
+  ctx.fillStyle = '#fff';
+  ctx.fillRect(0, 0, c.width, c.height + titleH);
+  ctx.fillStyle = '#111';
+  ctx.font = 'bold 15px system-ui, "DejaVu Sans", sans-serif';
+  ctx.textBaseline = 'alphabetic';
+  ctx.fillText(`${stats.shape} (${stats.goalName}): ${fmt(stats.states)} states by distance from the goal`, 8, 21);
+  ctx.translate(0, titleH);
+  drawHistogram(ctx, c.width, c.height);
+  return out;
+}
+
+/** Draws the depth chart, `w` by `h`, with `ctx`; the depth of the board shown (or null). */
+function drawHistogram(ctx, w, h) {
   ctx.clearRect(0, 0, w, h);
   ctx.fillStyle = '#fff';
   ctx.fillRect(0, 0, w, h);
@@ -244,9 +271,7 @@ function drawStats() {
   ctx.stroke();
   ctx.fillStyle = '#222';
   ctx.fillText('distance from the goal (moves)', HIST.left + (w - HIST.left) / 2, h - 6);
-  $('stats-here').textContent = mark === null || mark === undefined
-    ? ''
-    : `The board shown is ${mark} moves from the goal (orange): ${fmt(stats.histogram[mark])} states share its depth.`;
+  return mark;
 }
 
 function depthAt(e) {
