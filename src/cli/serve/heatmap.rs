@@ -14,7 +14,7 @@
 
 use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -241,27 +241,33 @@ fn compute_and_keep(server: &Server, asked: &Asked, stop: &AtomicBool, done: &At
     Ok(answer)
 }
 
-/// The heat maps the page draws first (its two menus' defaults): started in the background when a
-/// big table of a named goal is first used ([`warm`]).
-const WARM: [&str; 2] = ["manhattan", "hamming"];
+/// Every heat map the page offers, the two its menus start on first: computed in the background,
+/// in this order, when a big table of a named goal is first used ([`warm`]).
+const WARM: [&str; 5] = ["manhattan", "hamming", "linear-conflict", "pdb", "nilsson"];
 
 /// Starts computing, in the background, the heat maps of [`WARM`] over `space`'s table if it is a
-/// big one of a named goal and they are neither kept nor on disk: a thread each for two seconds or
-/// so, at the jobs' low priority, once per table and `--dir` (the maps are then saved there), so that a
-/// class opening the state space finds them drawn at once. A heat-map job asking for one of them
-/// meanwhile waits for it with its progress shown, as it waits for another job's. Cheap to call
-/// on every request: only the first call for a space does anything.
+/// big one of a named goal and they are neither kept nor on disk: two threads taking them in
+/// turn, at the jobs' low priority (on the 3x4, Manhattan and misplaced tiles take two seconds or
+/// so, linear conflict and the pattern tables about 47 s each, Nilsson's 26 s), once per table
+/// and `--dir` (the maps are then saved there), so that a class opening the state space finds
+/// them drawn at once. A heat-map job asking for one of them meanwhile waits for it with its
+/// progress shown, as it waits for another job's. Cheap to call on every request: only the first
+/// call for a space does anything.
 pub fn warm(server: &Arc<Server>, space: &Arc<Space>) {
     let big = space.table.as_ref().is_some_and(|t| t.index().len() > server.heatmap_quick_states);
     if !big || !saves_built(&space.goal) || space.warmed.swap(true, Ordering::Relaxed) {
         return;
     }
-    // one thread each: the two maps the page draws side by side come in the time of one
-    for name in WARM {
-        let (server, space) = (Arc::clone(server), Arc::clone(space));
+    // two threads: the two maps the page draws side by side come in the time of one, then the
+    // others in turn
+    let next = Arc::new(AtomicUsize::new(0));
+    for _ in 0..2 {
+        let (server, space, next) = (Arc::clone(server), Arc::clone(space), Arc::clone(&next));
         let spawned = std::thread::Builder::new().name("heat map".into()).spawn(move || {
             lower_priority();
-            warm_one(&server, space, name);
+            while let Some(name) = WARM.get(next.fetch_add(1, Ordering::Relaxed)) {
+                warm_one(&server, Arc::clone(&space), name);
+            }
         });
         if spawned.is_err() {
             // no thread to spare: the map is computed when asked for, as a job
