@@ -417,6 +417,8 @@ function paint(i, into = null) {
     Object.assign(c.dataset, { left: String(LEFT), top: String(TOP), cell: String(cell) });
     c.width = width;
     c.height = height;
+    // the figure as wide as its map (its caption wraps to it), never wider than the room
+    if (c.parentElement) c.parentElement.style.width = `${width}px`;
     ctx = c.getContext('2d');
   }
   ctx.fillStyle = '#fff';
