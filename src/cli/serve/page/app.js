@@ -208,7 +208,7 @@ export const app = {
     const mine = app.askBoard();
     // a shape or goal not opened yet has its table made first: say so if it takes a while
     const slow = setTimeout(() => app.latestBoard(mine)
-      && app.say('opening the board: a table is made the first time a shape or goal is used, a few seconds\u2026'), 400);
+      && app.say('opening the board: a table is made the first time a shape or goal is used (3x4 and 2x6: about ten seconds)\u2026'), 400);
     const pos = await app.guard(() => call('/api/position', body)).finally(() => {
       clearTimeout(slow);
       if (/^opening the board:/.test($('message').textContent)) app.say('');
@@ -609,7 +609,7 @@ async function start() {
   const change = async (shape, goal) => {
     shapeSelect.disabled = true;
     goalSelect.disabled = true;
-    const slow = setTimeout(() => app.say(`opening the ${shape} board (${goal}): its table is made at first use, a few seconds\u2026`), 400);
+    const slow = setTimeout(() => app.say(`opening the ${shape} board (${goal}): its table is made at first use (3x4 and 2x6: about ten seconds)\u2026`), 400);
     try {
       if (await app.reset(shape, goal)) app.ok();
     } finally {

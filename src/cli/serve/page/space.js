@@ -152,7 +152,7 @@ async function loadStats() {
   if (loading === asked) return;
   loading = asked;
   if (app.info && (app.info.shapes.find((s) => s.shape === shape) || {}).states > 2e7) {
-    $('stats-summary').textContent = `Opening the ${shape} table (built in memory at first use: a few seconds)\u2026`;
+    $('stats-summary').textContent = `Opening the ${shape} table (built in memory at first use: about ten seconds for 3x4 and 2x6)\u2026`;
   }
   const s = await app.guard(() => call('/api/stats', { shape, goal }));
   loading = null;
