@@ -567,6 +567,8 @@ async function pick(i, d, h, skip) {
   const goalCells = app.pos ? app.pos.goal : null;
   $('example-board').replaceChildren(miniBoard(ex.board, cols, { size: 1.8, home: goalCells, title: 'example' }));
   $('example-text').textContent = `${text}. This board (${skip % n + 1} of ${fmt(n)}): ${ex.text}`;
+  // the readout said the same of this cell: the example says it now, once
+  if ($('heatmap-readout').textContent.startsWith(text)) $('heatmap-readout').textContent = '';
   $('example').hidden = false;
   $('example-next').hidden = n < 2;
   $('example-play').dataset.board = ex.text;
