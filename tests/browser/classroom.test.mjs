@@ -90,7 +90,7 @@ pageTest('exports for slides decode: the board as SVG, heat maps and the A* tree
   await page.waitForSelector('#astar-view:not([hidden])');
   await page.click('#astar-last');
   const tree = await downloaded(page, '.tree-box button:has-text("save tree as PNG")');
-  assert.deepEqual(await decode(page, tree.bytes, 'image/png'), [640, 466], 'the tree with its title and key above it');
+  assert.deepEqual(await decode(page, tree.bytes, 'image/png'), [1280, 932], 'the tree at twice its pixels, with its title and key above it');
   const table = await downloaded(page, '.tree-box button:has-text("save table as SVG")');
   assert.ok(await decode(page, table.bytes, 'image/svg+xml'), 'the open list as SVG decodes');
 });

@@ -355,3 +355,16 @@ pageTest("practice mode hides the length a search finds too (an optimal search's
   await page.click('[role=tab][data-tab="astar"]');
   await page.waitForFunction(() => /solution of 2 moves \(optimal\)/.test(document.querySelector('#astar-summary').textContent));
 });
+
+pageTest("a link's menu settings the page lacks are all named, and stay said", async (page) => {
+  await page.goto(`${base}/?board=1+2+3+4+5+6+0+7+8&shape=3x3&tab=space&hh=nope&hh2=bogus`);
+  await page.waitForFunction(() => /181,440 states/.test(document.querySelector('#stats-summary').textContent));
+  const message = await page.textContent('#message');
+  assert.match(message, /`nope` is not a choice of "left"/);
+  assert.match(message, /`bogus` is not a choice of "right"/);
+  assert.equal(await page.inputValue('#heatmap-heuristic'), 'manhattan');
+  // a success later (the heat maps drawn) leaves the link's problems said
+  await page.click('#heatmap-draw');
+  await page.waitForFunction(() => document.querySelector('#heatmap-time').dataset.ms);
+  assert.match(await page.textContent('#message'), /`nope`/);
+});

@@ -88,19 +88,31 @@ export const app = {
       ? [...select.labels[0].childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(' ').trim()
       : select.id;
     const shown = select.selectedOptions[0] ? select.selectedOptions[0].textContent : fallback;
-    app.say(`the link's \`${String(value).slice(0, 40)}\` is not a choice of "${label}": ${shown || 'the default'} instead`, 'error');
+    app.linkProblem(`the link's \`${String(value).slice(0, 40)}\` is not a choice of "${label}": ${shown || 'the default'} instead`);
   },
 
-  /** Shows `text` on the message line (`kind`: 'error' or 'info'); empty clears it. */
+  /**
+   * Shows `text` on the message line (`kind`: 'error', 'info', or 'link': an error in the link
+   * the page was opened with, which a success does not clear, a new board does); empty clears it.
+   */
   say(text, kind = 'info') {
     const m = $('message');
     m.textContent = text;
-    m.className = text ? kind : '';
+    m.className = text ? (kind === 'link' ? 'error' : kind) : '';
+    m.dataset.link = kind === 'link' && text ? '1' : '';
+  },
+
+  /** Says what the link the page was opened with got wrong, beside what else it did. */
+  linkProblem(text) {
+    const m = $('message');
+    if (m.dataset.link && m.textContent.includes(text)) return;
+    app.say(m.dataset.link ? `${m.textContent}. ${text}` : text, 'link');
   },
 
   /** Clears the message line if it shows an error (called after an action succeeds). */
   ok() {
-    if ($('message').className === 'error') app.say('');
+    const m = $('message');
+    if (m.className === 'error' && !m.dataset.link) app.say('');
   },
 
   /** Runs `work`, showing its error on the message line, clearing an old error on success. */
@@ -148,6 +160,8 @@ export const app = {
       || before.shape !== app.state.shape || before.goal !== app.state.goal;
     if (boardChanged && app.state.reveal !== app.text()) app.state.reveal = null;
     if (history !== 'none') writeUrl(history);
+    // what the link got wrong stays said until the board it gave way to is left
+    if (boardChanged && started && $('message').dataset.link) app.say('');
     if (boardChanged) {
       app.pos = cache.get(key(app.state.shape, app.state.goal, app.text())) || null;
     }
@@ -516,6 +530,9 @@ async function fromUrl(search) {
   };
 }
 
+/** Whether the page has started: the link read, the first board shown. */
+let started = false;
+
 /** Whether the panels other than Play's have loaded and started. */
 let panelsReady = false;
 let panelsLoading = null;
@@ -645,7 +662,8 @@ async function start() {
     // never a page without a board: the 3x3's goal at worst
     app.update({ shape: '3x3', goal: 'blank-last', start: [1, 2, 3, 4, 5, 6, 7, 8, 0], moves: '' }, 'replace');
   }
-  if (problems.length) app.say(problems.join('. '), 'error');
+  if (problems.length) app.linkProblem(problems.join('. '));
+  started = true;
   const later = bare ? loadPanels() : null;
   if (given) {
     app.info = await asked;

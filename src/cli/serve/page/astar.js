@@ -550,10 +550,14 @@ function makeView(m, index) {
   });
   png.addEventListener('click', () => {
     // the picture says what it shows: the search, the heuristic, the board and the step
+    // twice the pixels of the screen: sharp on a projector
+    const S = 2;
+    const [w, h] = [canvas.width, canvas.height];
     const out = document.createElement('canvas');
-    out.width = canvas.width;
-    out.height = canvas.height + 46;
+    out.width = w * S;
+    out.height = (h + 46) * S;
     const ctx = out.getContext('2d');
+    ctx.scale(S, S);
     ctx.fillStyle = '#fff';
     ctx.fillRect(0, 0, out.width, out.height);
     ctx.fillStyle = '#111';
@@ -563,12 +567,18 @@ function makeView(m, index) {
     ctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
     ctx.fillStyle = '#333';
     ctx.fillText(m.kind === 'idastar' ? 'filled: expanded; ring: on the path searched now; faint: cut off by the bound; orange: the path'
-      : 'filled: expanded; ring: open; faint: dropped; black ring: the last expanded; orange: the solution', 6, 37);
+      : `filled: expanded; ring: open; faint: dropped; black ring: the last expanded${view.k === m.steps && m.solution ? '; orange: the solution' : ''}`, 6, 37);
     // the tree without the on-screen hint about zooming, which means nothing on a slide
     view.exporting = true;
+    view.exportScale = S;
+    canvas.width = w * S;
+    canvas.height = h * S;
     drawTree(view);
-    ctx.drawImage(canvas, 0, 46);
+    ctx.setTransform(1, 0, 0, 1, 0, 0);
+    ctx.drawImage(canvas, 0, 46 * S);
     view.exporting = false;
+    canvas.width = w;
+    canvas.height = h;
     drawTree(view);
     downloadCanvas(out, `${m.kind}-${m.heuristic}-step-${view.k}.png`);
   });
@@ -841,8 +851,11 @@ function drawTree(view) {
   const c = view.parts.canvas;
   if (!view.exporting) fitTree(c);
   const ctx = c.getContext('2d');
-  const W = c.width;
-  const H = c.height;
+  // drawn in the canvas's CSS pixels; an export for slides has S device pixels to one
+  const S = view.exporting && view.exportScale ? view.exportScale : 1;
+  const W = c.width / S;
+  const H = c.height / S;
+  ctx.setTransform(S, 0, 0, S, 0, 0);
   const shown = answers();
   const ids = m.kind === 'idastar' ? view.visibleIds : null;
   const n = ids ? ids.length : generatedAt(m, view.k);
@@ -864,15 +877,18 @@ function drawTree(view) {
   if (big) {
     // tens of thousands of nodes: two pixels each, written straight into an image kept between
     // drawings (no paths to rasterize), at offsets kept while the layout and the zoom stay
-    const sig = `${W}x${H}|${L.slots}|${L.depth}|${z.scale}|${z.ox}|${z.oy}|${ids ? view.k : ''}`;
+    // in device pixels (an image ignores the transform)
+    const PW = c.width;
+    const PH = c.height;
+    const sig = `${PW}x${PH}|${L.slots}|${L.depth}|${z.scale}|${z.ox}|${z.oy}|${ids ? view.k : ''}`;
     if (!view.pixels || view.pixels.sig !== sig) {
-      const img = ctx.createImageData(W, H);
+      const img = ctx.createImageData(PW, PH);
       const offset = new Int32Array(m.n).fill(-1);
       for (let x = 0; x < n; x++) {
         const i = at(x);
-        const px = Math.round(X(i));
-        const py = Math.round(Y(i));
-        if (px >= 0 && px < W - 1 && py >= 0 && py < H - 1) offset[i] = py * W + px;
+        const px = Math.round(X(i) * S);
+        const py = Math.round(Y(i) * S);
+        if (px >= 0 && px < PW - 1 && py >= 0 && py < PH - 1) offset[i] = py * PW + px;
       }
       view.pixels = { sig, img, buf: new Uint32Array(img.data.buffer), offset, upTo: n };
     }
@@ -880,9 +896,9 @@ function drawTree(view) {
     if (view.pixels.upTo < n) {
       for (let x = view.pixels.upTo; x < n; x++) {
         const i = at(x);
-        const px = Math.round(X(i));
-        const py = Math.round(Y(i));
-        if (px >= 0 && px < W - 1 && py >= 0 && py < H - 1) offset[i] = py * W + px;
+        const px = Math.round(X(i) * S);
+        const py = Math.round(Y(i) * S);
+        if (px >= 0 && px < PW - 1 && py >= 0 && py < PH - 1) offset[i] = py * PW + px;
       }
       view.pixels.upTo = n;
     }
@@ -898,8 +914,8 @@ function drawTree(view) {
       buf[o] = col;
       if (st !== 2) {
         buf[o + 1] = col;
-        buf[o + W] = col;
-        buf[o + W + 1] = col;
+        buf[o + PW] = col;
+        buf[o + PW + 1] = col;
       }
     }
     ctx.putImageData(img, 0, 0);

@@ -102,7 +102,10 @@ function head() {
   top.firstChild.rowSpan = 2;
   top.children[1].rowSpan = 2;
   $('textbook-head').append(top, sub);
-  $('textbook-note').textContent = `This run: preset ${meta.preset} (goal ${meta.goal}), ${meta.count} problems a depth, seed ${meta.seed}. `
+  const option = [...$('textbook-preset').options].find((o) => o.value === meta.preset);
+  const preset = option ? option.textContent : meta.preset;
+  $('textbook-note').textContent = `This run: ${preset}'s experiment, on the 3x3 with the goal its book uses (${meta.goal}, `
+    + `whatever the goal menu above says), ${meta.count} problems a depth (fewer where fewer boards lie at that depth), seed ${meta.seed}. `
     + '"generated" is our mean of nodes generated, "b*" the effective branching factor; "book" the published figure beside each.';
 }
 
