@@ -121,8 +121,10 @@ pageTest('run A* step by step', async (page) => {
   // a node of the tree, clicked, shows its board and values
   await page.click('#astar-open tr:first-child');
   assert.match(await page.textContent('#astar-node'), /g = \d+, h = \d+, f = \d+, h\* = \d+/);
-  // a reload comes back to the same step
+  // a reload comes back to the same step (the step is written into the URL once the page is
+  // idle after drawing it, not in the key's handler)
   await page.click('#astar-back');
+  await page.waitForURL(new RegExp(`astep=${last - 1}(&|$)`));
   await page.reload();
   await page.waitForSelector('#astar-view:not([hidden])');
   assert.equal(await page.getAttribute('#astar-step', 'data-step'), String(last - 1));

@@ -88,7 +88,10 @@ export function init(a) {
   let resized = null;
   window.addEventListener('resize', () => {
     clearTimeout(resized);
-    resized = setTimeout(() => app.state.tab === 'astar' && redraw(), 150);
+    resized = setTimeout(() => {
+      resizes += 1;
+      if (app.state.tab === 'astar') redraw();
+    }, 150);
   });
 }
 
@@ -201,7 +204,7 @@ function go(k) {
   $('astar-step').textContent = `step ${step} of ${lastStep()}`;
   $('astar-step').dataset.step = String(step);
   for (const r of runs) r.view.show(Math.min(step, r.model.steps));
-  if (app.state.panel.astep !== String(step)) app.setParams({ astep: String(step) });
+  if (app.state.panel.astep !== String(step)) app.setParams({ astep: String(step) }, 'often');
   if (step >= lastStep()) pause();
 }
 
@@ -838,18 +841,24 @@ function fitTree(c) {
   const room = c.parentElement ? c.parentElement.clientWidth : 0;
   const w = room > 0 ? Math.max(260, Math.min(640, Math.floor(room))) : 640;
   const h = w < 640 ? Math.round(w * 1.2) : 420;
-  if (c.width === w && c.height === h && c.style.width) return;
-  c.width = w;
-  c.height = h;
-  c.style.width = `${w}px`;
-  c.style.height = `${h}px`;
+  if (!(c.width === w && c.height === h && c.style.width)) {
+    c.width = w;
+    c.height = h;
+    c.style.width = `${w}px`;
+    c.style.height = `${h}px`;
+  }
+  return room > 0;
 }
+
+/** Counts the window's resizes: a tree measures its room again after one (not at every step:
+ * reading the room forces a layout, a few milliseconds a step). */
+let resizes = 0;
 
 function drawTree(view) {
   const m = view.m;
   if (m.kind === 'astar') view.layout = layoutAt(m, view.k);
   const c = view.parts.canvas;
-  if (!view.exporting) fitTree(c);
+  if (!view.exporting && view.fitted !== resizes) view.fitted = fitTree(c) ? resizes : null;
   const ctx = c.getContext('2d');
   // drawn in the canvas's CSS pixels; an export for slides has S device pixels to one
   const S = view.exporting && view.exportScale ? view.exportScale : 1;

@@ -60,6 +60,7 @@ export function init(a) {
   $('scramble').addEventListener('click', () => scramble());
   $('load').addEventListener('click', loadTyped);
   $('copy-link').addEventListener('click', async () => {
+    app.flushUrl();
     try {
       await navigator.clipboard.writeText(window.location.href);
       app.say('link copied: it opens this board, its moves and this view');
