@@ -42,6 +42,7 @@ import math
 import os
 import random
 import re
+import subprocess
 import sys
 import threading
 import time
@@ -684,8 +685,31 @@ def emit(args, figures):
     if args.json:
         print(json.dumps(figures))
     if args.json_out:
+        # a line kept in data/ says where it came from: the commit and the machine
+        where = {"commit": commit(), "machine": machine(), "date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())}
         with open(args.json_out, "a") as f:
-            f.write(json.dumps(figures) + "\n")
+            f.write(json.dumps({**where, **figures}) + "\n")
+
+
+def commit():
+    """The checkout's commit (with `+` when src/ has changes not committed), or null."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, check=True)
+        dirty = subprocess.run(["git", "diff", "--quiet", "HEAD", "--", "src"], check=False).returncode != 0
+        return head.stdout.strip() + ("+" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return None
+
+
+def machine():
+    """Cores and CPU model, as the benchmarks name the machine."""
+    model = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            model = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
+    except OSError:
+        pass
+    return f"{os.cpu_count()} cores, {model}".strip(", ")
 
 
 IMPORT = re.compile(rb"""(?:\bfrom\s*|\bimport\s*\(\s*)['"](\./[\w.-]+\.js)['"]""")
