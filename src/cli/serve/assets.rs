@@ -5,6 +5,8 @@
 
 use std::borrow::Cow;
 
+use axum::http::HeaderValue;
+
 /// One embedded file: its URL path, its media type, its bytes.
 pub struct Asset {
     /// The path it is served at.
@@ -72,11 +74,21 @@ pub fn style_source(css: &[u8]) -> String {
     format!("'sha256-{}'", base64::engine::general_purpose::STANDARD.encode(sha2::Sha256::digest(css)))
 }
 
-/// The `style-src` source of the stylesheet served now (computed once for the embedded one).
-pub fn current_style_source() -> Cow<'static, str> {
-    static EMBEDDED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+/// The Content-Security-Policy of every answer: the page's stylesheet is written into it (`GET
+/// /`), and its hash lets that one style in. Made once for the embedded stylesheet (every answer
+/// carries it), at each call for one read from `SLIDETABLE_PAGE_DIR`.
+pub fn content_security_policy() -> HeaderValue {
+    static EMBEDDED: std::sync::OnceLock<HeaderValue> = std::sync::OnceLock::new();
+    let policy = |css: &[u8]| {
+        let text = format!(
+            "default-src 'self'; style-src 'self' {}; img-src 'self' data: blob:; object-src 'none'; \
+             base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+            style_source(css)
+        );
+        HeaderValue::from_str(&text).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'"))
+    };
     if std::env::var_os("SLIDETABLE_PAGE_DIR").is_some() {
-        return Cow::Owned(style_source(&style().load()));
+        return policy(&style().load());
     }
-    Cow::Borrowed(EMBEDDED.get_or_init(|| style_source(style().bytes)).as_str())
+    EMBEDDED.get_or_init(|| policy(style().bytes)).clone()
 }

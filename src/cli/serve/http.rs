@@ -247,16 +247,7 @@ pub async fn headers(req: Request, next: Next) -> Response {
         res = error_response(status, &message);
     }
     let h = res.headers_mut();
-    // the page's stylesheet is written into it (`GET /`): its hash lets that one style in
-    let csp = format!(
-        "default-src 'self'; style-src 'self' {}; img-src 'self' data: blob:; object-src 'none'; \
-         base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
-        super::assets::current_style_source()
-    );
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_str(&csp).unwrap_or_else(|_| HeaderValue::from_static("default-src 'self'")),
-    );
+    h.insert(header::CONTENT_SECURITY_POLICY, super::assets::content_security_policy());
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));

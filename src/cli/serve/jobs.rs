@@ -229,11 +229,9 @@ pub async fn compare(
                 // said for the page, not in the command line's terms
                 Err(Error::SearchLimit { what, generated, .. }) => {
                     // "the memory limit of 536870912 bytes" read as 512 MiB
-                    let what = match what.strip_prefix("the memory limit of ").and_then(|t| t.strip_suffix(" bytes")) {
-                        Some(n) => match n.parse::<u64>() {
-                            Ok(n) => format!("the memory limit of {} MiB", n.div_ceil(1 << 20)),
-                            Err(_) => what,
-                        },
+                    let bytes = what.strip_prefix("the memory limit of ").and_then(|t| t.strip_suffix(" bytes"));
+                    let what = match bytes.and_then(|n| n.parse::<u64>().ok()) {
+                        Some(n) => format!("the memory limit of {}", super::space::show_bytes(n)),
                         None => what,
                     };
                     row["generated"] = json!(generated);

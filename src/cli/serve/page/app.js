@@ -442,8 +442,8 @@ function flushOften(write) {
   pendingOften = null;
   if (write) writeUrl('replace');
 }
-// a reload or a link copied right after a step keeps that step
-window.addEventListener('beforeunload', () => flushOften(true));
+// a page left right after a step keeps that step in its history entry (pagehide, not
+// beforeunload, which would keep the page out of the back-forward cache)
 window.addEventListener('pagehide', () => flushOften(true));
 
 /** Shows `value` in the menu `id` (board or goal), adding it when the list lacks it (a goal
