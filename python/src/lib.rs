@@ -21,6 +21,7 @@ use pyo3::exceptions::{
 use pyo3::prelude::*;
 
 mod lab;
+mod pool;
 mod puzzle;
 mod search;
 mod table;
@@ -93,6 +94,12 @@ pub(crate) fn rows<'a, T: numpy::Element>(
     cells.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Runs `work` with the GIL released, on this process's thread pool ([`pool`]: never rayon's
+/// global one, whose threads a forked child does not have).
+pub(crate) fn detach<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> T {
+    py.detach(|| pool::install(work))
+}
+
 /// Runs `work` on a worker thread with the GIL released, passing `report` each message the work
 /// sends (with the GIL held, on this thread), and answering Ctrl-C: on a signal, `cancel` is
 /// called, the work is waited for (it must then stop soon) and the signal's exception raised.
@@ -113,7 +120,7 @@ pub(crate) fn interruptible<T: Send, M: Send>(
                 let note = |m: M| {
                     let _ = tx.send(Msg::Note(m));
                 };
-                let value = work(&note);
+                let value = pool::install(|| work(&note));
                 let _ = tx.send(Msg::Done(value));
             });
             let mut failure: Option<PyErr> = None;

@@ -9,7 +9,7 @@ use slidetable::heuristic::Heuristic;
 use slidetable::puzzle::board::Dir;
 use slidetable::{arrays, Board, Goal, Shape};
 
-use crate::{error, row_error, rows};
+use crate::{detach, error, row_error, rows};
 
 /// A board shape and its goal.
 #[pyclass(frozen, module = "slidetable._core")]
@@ -122,7 +122,7 @@ impl Puzzle {
     ) -> PyResult<Bound<'py, PyArray1<bool>>> {
         let rows = rows(self.shape, &cells)?;
         let mut out = vec![false; cells.shape()[0]];
-        py.detach(|| arrays::solvable(&self.goal_board, rows, &mut out)).map_err(row_error)?;
+        detach(py, || arrays::solvable(&self.goal_board, rows, &mut out)).map_err(row_error)?;
         Ok(PyArray1::from_vec(py, out))
     }
 
@@ -140,7 +140,7 @@ impl Puzzle {
         })?;
         let rows = rows(self.shape, &cells)?;
         let mut out = vec![0u32; cells.shape()[0]];
-        py.detach(|| arrays::estimates(&self.goal_board, h, rows, &mut out)).map_err(row_error)?;
+        detach(py, || arrays::estimates(&self.goal_board, h, rows, &mut out)).map_err(row_error)?;
         Ok(PyArray1::from_vec(py, out))
     }
 
@@ -155,7 +155,7 @@ impl Puzzle {
         let (n, c) = (cells.shape()[0], self.shape.cells());
         let mut kids = vec![0u16; n * 4 * c];
         let mut valid = vec![false; n * 4];
-        py.detach(|| arrays::expand(self.shape, rows, &mut kids, &mut valid)).map_err(row_error)?;
+        detach(py, || arrays::expand(self.shape, rows, &mut kids, &mut valid)).map_err(row_error)?;
         let kids = PyArray1::from_vec(py, kids).reshape([n, 4, c])?;
         let valid = PyArray1::from_vec(py, valid).reshape([n, 4])?;
         Ok((kids, valid))
@@ -182,7 +182,7 @@ impl Puzzle {
         let mut out: Vec<u16> = Vec::new();
         out.try_reserve_exact(len).map_err(|_| PyMemoryError::new_err(too_many()))?;
         out.resize(len, 0);
-        py.detach(|| arrays::random_walks(&self.goal_board, count, steps, seed, &mut out));
+        detach(py, || arrays::random_walks(&self.goal_board, count, steps, seed, &mut out));
         PyArray1::from_vec(py, out).reshape([count, c])
     }
 

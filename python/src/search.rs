@@ -16,7 +16,7 @@ use slidetable::solver::{self, HeuristicKind, Notice, SolverConfig};
 use slidetable::Board;
 
 use crate::puzzle::Puzzle;
-use crate::{error, interruptible, row_error, rows};
+use crate::{detach, error, interruptible, row_error, rows};
 
 /// What the CLI would print on stderr, as one line for a Python callback.
 fn notice_text(n: &Notice) -> String {
@@ -104,7 +104,7 @@ impl Solver {
     }
 }
 
-/// Runs `f` on a rayon pool of `threads` threads, or the global one.
+/// Runs `f` on a rayon pool of `threads` threads, or the one it is called on (the process's).
 fn on_pool<T: Send>(threads: Option<usize>, f: impl FnOnce() -> T + Send) -> Result<T, slidetable::Error> {
     match threads {
         None => Ok(f()),
@@ -208,7 +208,7 @@ impl Solver {
         let set = self.solver.patterns().ok_or_else(|| PyValueError::new_err("this solver has no pattern tables"))?;
         let rows = rows(set.goal().shape(), &cells)?;
         let mut out = vec![0u32; cells.shape()[0]];
-        py.detach(|| arrays::pattern_estimates(set, rows, reflect, &mut out)).map_err(row_error)?;
+        detach(py, || arrays::pattern_estimates(set, rows, reflect, &mut out)).map_err(row_error)?;
         Ok(PyArray1::from_vec(py, out))
     }
 
@@ -259,7 +259,7 @@ impl Solver {
         let watch = Arc::new(Watch::new());
         let mut options = self.options(algorithm, weight, max_nodes, max_memory)?;
         // the boards run side by side: each gets its share of the memory limit
-        let share = threads.unwrap_or_else(rayon::current_num_threads).max(1) as u64;
+        let share = threads.unwrap_or_else(crate::pool::threads).max(1) as u64;
         options.max_bytes = options.max_bytes.map(|b| b / share);
         options.watch = Some(watch.clone());
         let algorithm_used = options.algorithm;

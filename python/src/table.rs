@@ -17,7 +17,7 @@ use slidetable::solver::TableBytes as Bytes;
 use slidetable::{arrays, Board, Progress};
 
 use crate::puzzle::Puzzle;
-use crate::{error, interruptible, row_error, rows};
+use crate::{detach, error, interruptible, row_error, rows};
 
 /// A perfect table.
 #[pyclass(frozen, module = "slidetable._core")]
@@ -101,7 +101,7 @@ impl Table {
     /// the size `table` checks on open).
     #[staticmethod]
     fn open(py: Python<'_>, path: PathBuf) -> PyResult<Table> {
-        let table = py.detach(|| {
+        let table = detach(py, || {
             slidetable::open(&path)
                 .and_then(|t| slidetable::Table::new(Bytes::Map(t.into_inner())))
                 .map_err(|e| slidetable::Error::in_file("opening", &path, e))
@@ -146,14 +146,14 @@ impl Table {
     fn distances<'py>(&self, py: Python<'py>, cells: PyReadonlyArray2<'py, u8>) -> PyResult<Bound<'py, PyArray1<i16>>> {
         let rows = rows(self.table.index().shape(), &cells)?;
         let mut out = vec![0i16; cells.shape()[0]];
-        py.detach(|| arrays::distances(&self.table, rows, &mut out)).map_err(row_error)?;
+        detach(py, || arrays::distances(&self.table, rows, &mut out)).map_err(row_error)?;
         Ok(PyArray1::from_vec(py, out))
     }
 
     fn ranks<'py>(&self, py: Python<'py>, cells: PyReadonlyArray2<'py, u8>) -> PyResult<Bound<'py, PyArray1<i64>>> {
         let rows = rows(self.table.index().shape(), &cells)?;
         let mut out = vec![0i64; cells.shape()[0]];
-        py.detach(|| arrays::ranks(self.table.index(), rows, &mut out)).map_err(row_error)?;
+        detach(py, || arrays::ranks(self.table.index(), rows, &mut out)).map_err(row_error)?;
         Ok(PyArray1::from_vec(py, out))
     }
 
@@ -161,7 +161,7 @@ impl Table {
         let indices = indices.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
         let n = self.table.index().shape().cells();
         let mut out = vec![0u8; indices.len() * n];
-        py.detach(|| arrays::unrank(self.table.index(), indices, &mut out)).map_err(row_error)?;
+        detach(py, || arrays::unrank(self.table.index(), indices, &mut out)).map_err(row_error)?;
         PyArray1::from_vec(py, out).reshape([indices.len(), n])
     }
 
@@ -173,14 +173,14 @@ impl Table {
         let rows = rows(self.table.index().shape(), &cells)?;
         let n = cells.shape()[0];
         let mut out = vec![false; n * 4];
-        py.detach(|| arrays::optimal_moves(&self.table, rows, &mut out)).map_err(row_error)?;
+        detach(py, || arrays::optimal_moves(&self.table, rows, &mut out)).map_err(row_error)?;
         PyArray1::from_vec(py, out).reshape([n, 4])
     }
 
     /// An optimal solution (the blank's moves, U D L R) by hill-climbing, or None.
     fn solve(&self, py: Python<'_>, cells: Vec<u16>) -> PyResult<Option<String>> {
         let board = self.board(cells)?;
-        let solution = py.detach(|| self.table.solve(&board)).map_err(error)?;
+        let solution = detach(py, || self.table.solve(&board)).map_err(error)?;
         Ok(solution.map(|s| s.moves.iter().map(|d| d.letter()).collect()))
     }
 
@@ -188,27 +188,26 @@ impl Table {
     #[allow(clippy::type_complexity)]
     fn count_solutions(&self, py: Python<'_>, cells: Vec<u16>) -> PyResult<Option<(u8, Py<PyAny>, u64, u64)>> {
         let board = self.board(cells)?;
-        let c = py.detach(|| count::count_solutions(&self.table, &board)).map_err(error)?;
+        let c = detach(py, || count::count_solutions(&self.table, &board)).map_err(error)?;
         c.map(|c| Ok((c.distance, c.solutions.into_py_any(py)?, c.cone, c.widest_level))).transpose()
     }
 
     /// `count` distinct boards drawn uniformly from those at exactly `depth` (as `table sample`).
     fn sample<'py>(&self, py: Python<'py>, depth: u8, count: usize, seed: u64) -> PyResult<Bound<'py, PyArray2<u8>>> {
         let n = self.table.index().shape().cells();
-        let boards = py
-            .detach(|| {
-                let indices = sample::sample_depth(&self.table, depth, count, seed)?;
-                let mut out = vec![0u8; indices.len() * n];
-                arrays::unrank(self.table.index(), &indices, &mut out).map_err(|e| *e.error)?;
-                Ok::<_, slidetable::Error>(out)
-            })
-            .map_err(error)?;
+        let boards = detach(py, || {
+            let indices = sample::sample_depth(&self.table, depth, count, seed)?;
+            let mut out = vec![0u8; indices.len() * n];
+            arrays::unrank(self.table.index(), &indices, &mut out).map_err(|e| *e.error)?;
+            Ok::<_, slidetable::Error>(out)
+        })
+        .map_err(error)?;
         PyArray1::from_vec(py, boards).reshape([count, n])
     }
 
     /// Checks every entry against the distance function (as `table verify`); raises if one is wrong.
     fn verify(&self, py: Python<'_>) -> PyResult<()> {
-        py.detach(|| {
+        detach(py, || {
             self.table.check_payload_crc()?;
             self.table.verify()
         })
@@ -222,7 +221,7 @@ impl Table {
                 "unknown heuristic `{name}`: use misplaced (hamming), manhattan, linear-conflict or nilsson, or a function"
             ))
         })?;
-        let g = py.detach(|| grade::grade(&self.table, h)).map_err(error)?;
+        let g = detach(py, || grade::grade(&self.table, h)).map_err(error)?;
         let d = grade_dict(py, &g.by_depth, &g.total)?;
         d.set_item("at_goal", g.at_goal)?;
         Ok(d)
@@ -235,7 +234,7 @@ impl Table {
         estimates: PyReadonlyArray1<'py, u8>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let hs = estimates.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let (by_depth, total) = py.detach(|| grade::grade_estimates(&self.table, hs, |_| {})).map_err(error)?;
+        let (by_depth, total) = detach(py, || grade::grade_estimates(&self.table, hs, |_| {})).map_err(error)?;
         grade_dict(py, &by_depth, &total)
     }
 
@@ -269,7 +268,7 @@ impl Table {
 pub fn bench_distance_loop(py: Python<'_>, table: &Table, cells: PyReadonlyArray2<'_, u8>) -> PyResult<(f64, i64)> {
     let owned: Vec<u8> = rows(table.table.index().shape(), &cells)?.to_vec();
     let mut out = vec![0i16; cells.shape()[0]];
-    let result = py.detach(|| {
+    let result = detach(py, || {
         let t = Instant::now();
         let r = arrays::distances(&table.table, &owned, &mut out);
         let seconds = t.elapsed().as_secs_f64();
