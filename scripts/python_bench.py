@@ -6,6 +6,8 @@
     python scripts/python_bench.py batch --dir tables  # solve_batch, 1,000 random 15-puzzles, 7-8 + reflection
     python scripts/python_bench.py dask --dir tables   # the same on a 2-worker LocalCluster
     python scripts/python_bench.py slidingpuzzle       # side by side with PyPI `slidingpuzzle`
+    python scripts/python_bench.py bwas                # batch-weighted A* on Korf's 100: a numpy
+                                                       # Manhattan function against the built-in one
 
 The 7-8 tables (about 575 MB, 100 s to build) are built into --dir by `table build --board 4x4
 --goal blank-first --pattern 7-8 --dir DIR` or on first use with --build. Needs the package
@@ -193,9 +195,60 @@ def bench_slidingpuzzle(args) -> None:
               f"{statistics.median(ratios):,.0f}x")
 
 
+def numpy_manhattan(puzzle: st.Puzzle):
+    """Manhattan distance written in numpy, as a user would write a heuristic function: the
+    callable path's stand-in for a learned model."""
+    rows, cols = puzzle.shape
+    goal = puzzle.goal.reshape(-1)
+    goal_row, goal_col = np.zeros(puzzle.cells, np.int16), np.zeros(puzzle.cells, np.int16)
+    goal_row[goal], goal_col[goal] = np.arange(puzzle.cells) // cols, np.arange(puzzle.cells) % cols
+    cell_row, cell_col = (np.arange(puzzle.cells) // cols).astype(np.int16), (np.arange(puzzle.cells) % cols).astype(np.int16)
+
+    def h(boards: np.ndarray) -> np.ndarray:
+        d = np.abs(goal_row[boards] - cell_row) + np.abs(goal_col[boards] - cell_col)
+        d[boards == 0] = 0
+        return d.sum(axis=1)
+
+    return h
+
+
+def bench_bwas(args) -> None:
+    k = st.instances("korf100")
+    h = numpy_manhattan(k.puzzle)
+    boards = k.boards[: args.instances]
+    assert (h(boards) == k.puzzle.heuristic(boards, "manhattan")).all()
+    weight = 1 / args.lam
+    fn = st.Solver(k.puzzle, heuristic=h)
+    builtin = st.Solver(k.puzzle, heuristic="manhattan", build_missing=False)
+    print(f"batch-weighted A* (DeepCubeA's BWAS), Manhattan, lambda {args.lam} (weight {weight:.3f}), "
+          f"batch {args.batch_size}, Korf's {len(boards)}; median of {args.repeat} runs of each instance set")
+    rows = []
+    for rep in range(args.repeat):
+        a = fn.solve_batch(boards, algorithm="bwas", weight=weight, batch_size=args.batch_size, optimal=False)
+        b = builtin.solve_batch(boards, algorithm="bwas", weight=weight, batch_size=args.batch_size, optimal=False)
+        assert (a.lengths == b.lengths).all() and (a.expanded == b.expanded).all(), "the same search"
+        rows.append((a.search_seconds.sum(), a.heuristic_seconds.sum(), a.evaluated.sum(), b.seconds.sum(),
+                     a.wall_seconds))
+        own, in_h, evaluated, built, wall = rows[-1]
+        print(f"  run {rep + 1}: function path {wall:.2f} s (search {own:.2f} s, in the function {in_h:.2f} s); "
+              f"built-in {built:.2f} s; search / built-in {own / built:.2f}; {evaluated / in_h / 1e6:.1f} M boards/s "
+              f"in the function")
+    own, in_h, evaluated, built, _ = (statistics.median(c) for c in zip(*rows))
+    gap = a.lengths.astype(int) - k.optimal[: len(boards)]
+    print(f"median: search's own time {own:.2f} s against the built-in search's {built:.2f} s: ratio {own / built:.2f} "
+          f"(target <= 3); the function evaluated {evaluated / in_h / 1e6:.1f} M boards/s (target >= 1 M)")
+    print(f"  {int(a.evaluated.sum()):,} boards evaluated in {int(a.heuristic_calls.sum()):,} calls; "
+          f"{int(a.expanded.sum()):,} nodes expanded")
+    print(f"  solution lengths against Korf's optima: mean gap {gap.mean():.2f} moves, max {gap.max()}, "
+          f"{(gap == 0).sum()} of {len(gap)} optimal")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["distance", "pdb", "batch", "dask", "slidingpuzzle"])
+    ap.add_argument("what", choices=["distance", "pdb", "batch", "dask", "slidingpuzzle", "bwas"])
+    ap.add_argument("--lam", type=float, default=0.6, help="bwas: DeepCubeA's lambda (weight 1/lambda)")
+    ap.add_argument("--batch-size", type=int, default=1000, help="bwas: nodes expanded per step")
+    ap.add_argument("--instances", type=int, default=100, help="bwas: the first N of Korf's 100")
     ap.add_argument("--dir", default="tables", help="where the 7-8 tables are")
     ap.add_argument("--build", action="store_true", help="build missing 7-8 tables (100 s, 2 GB of memory)")
     ap.add_argument("--repeat", type=int, default=7)
@@ -204,7 +257,7 @@ def main() -> None:
     ap.add_argument("--timeout", type=float, default=300, help="seconds slidingpuzzle gets for one 15-puzzle")
     args = ap.parse_args()
     {"distance": bench_distance, "pdb": bench_pdb, "batch": bench_batch, "dask": bench_dask,
-     "slidingpuzzle": bench_slidingpuzzle}[args.what](args)
+     "slidingpuzzle": bench_slidingpuzzle, "bwas": bench_bwas}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -28,6 +28,7 @@ Quick start
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
@@ -47,6 +48,7 @@ __all__ = [
     "Solver",
     "Solution",
     "BatchResult",
+    "BATCH_ALGORITHMS",
     "Grade",
     "Instances",
     "Experiment",
@@ -435,6 +437,17 @@ class Solution:
     seconds: float
     algorithm: str
     heuristic: str
+    optimal_length: Optional[int] = None
+    """The optimum, where the truth can be had (a table; pattern tables for 4x4 and smaller),
+    else None. ``length - optimal_length`` is the solution's optimality gap."""
+    heuristic_calls: Optional[int] = None
+    """Batch searches (``bwas``, or any search with a heuristic function): calls to the heuristic."""
+    evaluated: Optional[int] = None
+    """Batch searches: boards estimated (each distinct board once, the start included)."""
+    heuristic_seconds: Optional[float] = None
+    """Batch searches: seconds inside the heuristic (a function's own time, apart from the search's)."""
+    search_seconds: Optional[float] = None
+    """Batch searches: the search's own seconds, ``seconds - heuristic_seconds``."""
 
     @property
     def actions(self) -> np.ndarray:
@@ -463,6 +476,16 @@ class BatchResult:
     wall_seconds: float
     load_seconds: float
     """Time spent loading (or building) the tables, apart from the searches."""
+    optimal_lengths: Optional[np.ndarray] = None
+    """Batch searches: each board's optimum where the truth can be had, else -1 (int16)."""
+    heuristic_calls: Optional[np.ndarray] = None
+    """Batch searches: calls to the heuristic, per board."""
+    evaluated: Optional[np.ndarray] = None
+    """Batch searches: boards estimated, per board."""
+    heuristic_seconds: Optional[np.ndarray] = None
+    """Batch searches: seconds inside the heuristic, per board."""
+    search_seconds: Optional[np.ndarray] = None
+    """Batch searches: the search's own seconds, per board."""
 
     def __len__(self) -> int:
         return int(self.lengths.shape[0])
@@ -802,24 +825,81 @@ def _load_patterns(puzzle: Puzzle, partition: str, dir: str, build_missing: bool
     return PatternDB.load(puzzle, partition, dir, build_missing, reflect, None, share)
 
 
-_ALGORITHMS = ("auto", "astar", "a*", "idastar", "ida*", "bfs", "greedy", "weighted")
+_ALGORITHMS = ("auto", "astar", "a*", "idastar", "ida*", "bfs", "greedy", "weighted", "bwas")
+#: The algorithms that search with a heuristic function (and ``bwas`` with any heuristic).
+BATCH_ALGORITHMS = ("astar", "weighted", "greedy", "bwas")
+#: ``bwas``'s default number of nodes expanded per step.
+DEFAULT_BATCH_SIZE = 100
+
+HeuristicFn = Callable[[np.ndarray], npt.ArrayLike]
+
+
+def _heuristic_fn(h: HeuristicFn) -> Callable[[np.ndarray], np.ndarray]:
+    """``h`` as the search calls it: boards ``(N, cells)`` uint8 in, ``(N,)`` float64 out,
+    whatever array-like of numbers ``h`` returns (a list, a numpy array of any numeric dtype, a
+    CPU tensor)."""
+
+    def call(boards: np.ndarray) -> np.ndarray:
+        got = h(boards)
+        try:
+            a = np.asarray(got, dtype=np.float64)
+        except (TypeError, ValueError) as e:
+            raise TypeError(
+                f"the heuristic must return numbers, one per board (shape ({len(boards)},)); "
+                f"it returned {type(got).__name__}: {e}"
+            ) from None
+        if a.shape != (len(boards),):
+            if a.size == len(boards) and a.ndim == 2:
+                a = a.reshape(-1)  # (N, 1), as a network's last layer gives
+            else:
+                raise ValueError(
+                    f"the heuristic returned shape {a.shape} for {len(boards)} boards: it must return "
+                    f"one number per board, shape ({len(boards)},)"
+                )
+        return np.ascontiguousarray(a)
+
+    return call
+
+
+@functools.lru_cache(maxsize=4)
+def _small_table(rows: int, cols: int, goal: tuple) -> "Table":
+    """The perfect table of a board of up to 10 cells (milliseconds to build), for optimal lengths."""
+    return Table.build(Puzzle(rows, cols, list(goal)))
 
 
 class Solver:
     """Searches on one puzzle with the tables loaded once: the heuristic is chosen as the CLI
     chooses it (``auto``: linear conflict up to 12 cells; past that, pattern tables found in
-    ``dir``), the tables found, loaded or built on the spot, and kept for every call."""
+    ``dir``), the tables found, loaded or built on the spot, and kept for every call.
 
-    __slots__ = ("_s", "puzzle", "load_seconds", "_args")
+    ``heuristic`` may also be a function of a batch of boards, such as a trained network:
+    called with a ``(N, cells)`` uint8 array, it returns ``N`` numbers (any array-like: a numpy
+    array, a list, a CPU tensor). It then searches with A* (``algorithm="astar"``), weighted A*,
+    greedy best-first, or DeepCubeA's batch-weighted A* (``algorithm="bwas"``: the
+    ``batch_size`` best nodes expanded per step and all their new children estimated in one
+    call), asking the function once per step and never twice for a board. ``bwas`` takes the
+    built-in heuristics too, to compare with.
+
+    Examples
+    --------
+    >>> import slidetable as st
+    >>> p = st.Puzzle(3, 3)
+    >>> manhattan = lambda boards: p.heuristic(boards, "manhattan")  # any function of a batch
+    >>> sol = st.Solver(p, heuristic=manhattan).solve([8, 6, 7, 2, 5, 4, 3, 0, 1], algorithm="bwas", batch_size=50)
+    >>> sol.optimal_length, sol.length >= 31, sol.heuristic_calls < sol.evaluated
+    (31, True, True)
+    """
+
+    __slots__ = ("_s", "puzzle", "load_seconds", "_args", "_h")
 
     def __init__(
         self,
         puzzle: Puzzle,
-        heuristic: Union[str, PatternDB] = "auto",
+        heuristic: Union[str, PatternDB, HeuristicFn] = "auto",
         partition: Optional[str] = None,
         dir: Union[str, os.PathLike] = ".",
         reflect: bool = True,
-        build_missing: bool = True,
+        build_missing: Optional[bool] = None,
         table: Union[str, os.PathLike, None] = None,
         notice: Optional[Callable[[str], Any]] = None,
         share_tables: bool = False,
@@ -828,6 +908,7 @@ class Solver:
             raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
         self.puzzle = puzzle
         self._args = (puzzle, heuristic, partition, dir, reflect, build_missing, table, None, share_tables)
+        self._h: Optional[Callable[[np.ndarray], np.ndarray]] = None
         if isinstance(heuristic, PatternDB):
             if heuristic.puzzle != puzzle:
                 raise ValueError(f"the pattern tables are for {heuristic.puzzle!r}, not {puzzle!r}")
@@ -835,11 +916,22 @@ class Solver:
             self.load_seconds = 0.0
             return
         if heuristic is not None and not isinstance(heuristic, str):
-            raise TypeError(f"heuristic must be a name or a PatternDB, not {type(heuristic).__name__}")
+            if not callable(heuristic):
+                raise TypeError(
+                    f"heuristic must be a name, a PatternDB or a function of a batch of boards, "
+                    f"not {type(heuristic).__name__}"
+                )
+            self._h = _heuristic_fn(heuristic)
+            # the library's solver is kept for the goal and the truth (a table, or pattern tables
+            # already in dir): nothing is built for a function's search unless asked
+            heuristic = None
+            if build_missing is None:
+                build_missing = False
         name = None if heuristic in (None, "auto") else str(heuristic)
         path = None if table is None else os.fspath(table)
         self._s = _core.Solver(
-            puzzle._p, name, partition, _dir(dir), reflect, build_missing, path, notice, share_tables
+            puzzle._p, name, partition, _dir(dir), reflect, True if build_missing is None else build_missing,
+            path, notice, share_tables,
         )
         self.load_seconds = float(self._s.load_seconds)
 
@@ -850,14 +942,15 @@ class Solver:
 
     @property
     def heuristic(self) -> str:
-        """The heuristic chosen: misplaced (hamming), manhattan, linear-conflict, nilsson, table or pdb."""
-        return str(self._s.heuristic)
+        """The heuristic chosen: misplaced (hamming), manhattan, linear-conflict, nilsson, table,
+        pdb, or ``callable`` for a function."""
+        return "callable" if self._h is not None else str(self._s.heuristic)
 
     def __repr__(self) -> str:
         return f"Solver({self.puzzle!r}, heuristic={self.heuristic!r})"
 
     def __reduce__(self) -> tuple[Any, ...]:
-        # opened again, tables and all, where it is unpickled
+        # opened again, tables and all, where it is unpickled (a function goes by pickle's rules)
         return (Solver, self._args)
 
     def _options(
@@ -871,9 +964,67 @@ class Solver:
         a = algorithm.lower()
         if a not in _ALGORITHMS:
             raise ValueError(f"unknown algorithm {algorithm!r}: use one of {', '.join(_ALGORITHMS)}")
-        if weight is not None and a not in ("auto", "weighted"):
-            raise ValueError("weight goes with algorithm='weighted'")
+        if weight is not None and a not in ("auto", "weighted", "bwas"):
+            raise ValueError("weight goes with algorithm='weighted' or 'bwas'")
         return a, weight
+
+    def _batched(self, a: str, batch_size: Any) -> bool:
+        """Whether the search is the library's batch search (a function, ``bwas``, a batch size)."""
+        return self._h is not None or a == "bwas" or batch_size is not None
+
+    def _batch_plan(self, a: str, weight: Optional[float], batch_size: Any) -> tuple[int, float, bool]:
+        """(batch size, weight, greedy) of a batch search named ``a``."""
+        if batch_size is not None:
+            batch_size = _int(batch_size, "batch_size", 1)
+        if a in ("idastar", "ida*", "bfs"):
+            raise ValueError(
+                f"algorithm={a!r} cannot search with a heuristic function or a batch size: use "
+                f"{', '.join(BATCH_ALGORITHMS)}"
+            )
+        if a == "auto":
+            a = "bwas" if batch_size is not None else "weighted" if weight is not None else "astar"
+        if a in ("astar", "a*", "weighted") and batch_size not in (None, 1):
+            raise ValueError(f"batch_size goes with algorithm='bwas' (or 'greedy'), not {a!r}")
+        w = None if weight is None else float(weight)
+        if w is not None and not (np.isfinite(w) and 0 <= w <= 1000):
+            raise ValueError(f"weight {weight} is out of range: give a number from 0 to 1000")
+        if a in ("astar", "a*"):
+            return 1, 1.0, False
+        if a == "weighted":
+            return 1, 2.0 if w is None else w, False
+        if a == "greedy":
+            return batch_size or 1, 0.0, True
+        return batch_size or DEFAULT_BATCH_SIZE, 1.0 if w is None else w, False
+
+    def _optimal_length(self, board: list[int], exact: Optional[int], optimal: Optional[bool]) -> Optional[int]:
+        """The optimum of ``board`` where the truth can be had (see :meth:`solve`)."""
+        if optimal is False:
+            return None
+        if exact is not None:
+            return int(exact)
+        p = self.puzzle
+        if p.cells <= 10:
+            d = _small_table(p.rows, p.cols, tuple(int(c) for c in p.goal.reshape(-1))).distance(board)
+            return None if d is None else int(d)
+        if optimal or (self._s.heuristic == "pdb" and p.cells <= 16):
+            r = self._s.solve(board, "auto", None, None, None, None)
+            return None if r is None else len(r["moves"])
+        return None
+
+    def _batch_one(
+        self, board: list[int], plan: tuple[int, float, bool], max_nodes: Any, max_memory: Any, optimal: Optional[bool]
+    ) -> Optional[dict]:
+        r = self._s.batch_search(board, self._h, plan[0], plan[1], plan[2], max_nodes, max_memory)
+        if r is None:
+            return None
+        r["optimal_length"] = self._optimal_length(board, r.pop("exact"), optimal)
+        if r["optimal_length"] is not None:
+            r["optimal"] = len(r["moves"]) == r["optimal_length"]
+        elif self._h is None and r["algorithm"] == "astar" and self._s.heuristic not in ("nilsson",):
+            r["optimal"] = True
+        else:
+            r["optimal"] = None
+        return r
 
     def solve(
         self,
@@ -884,14 +1035,50 @@ class Solver:
         max_memory: Optional[int] = None,
         threads: Optional[int] = None,
         convention: str = "blank",
+        batch_size: Optional[int] = None,
+        optimal: Optional[bool] = None,
     ) -> Optional[Solution]:
-        """Solves one board; None if it cannot reach the goal. ``algorithm``: ``auto`` (IDA* with
-        pattern tables, else A*), ``astar``, ``idastar``, ``bfs``, ``greedy``, ``weighted`` (with
-        ``weight``). Raises :class:`SearchLimitError` at ``max_nodes`` (generated) or
-        ``max_memory`` (bytes), ``KeyboardInterrupt`` on Ctrl-C."""
+        """Solves one board; None if it cannot reach the goal.
+
+        Parameters
+        ----------
+        state:
+            The board (any integer array-like of its cells).
+        algorithm:
+            ``auto`` (IDA* with pattern tables, else A*; with a heuristic function, A*, or
+            ``bwas`` when ``batch_size`` is given), ``astar``, ``idastar``, ``bfs``, ``greedy``,
+            ``weighted`` (with ``weight``, default 2), or ``bwas``: batch-weighted A* on
+            ``g + weight*h`` (default weight 1; DeepCubeA's ``λ·g + h`` is ``weight = 1/λ``),
+            expanding ``batch_size`` nodes per step (default 100).
+        max_nodes, max_memory:
+            Raise :class:`SearchLimitError` past this many generated nodes or bytes.
+        threads:
+            Threads of one IDA* search with pattern tables (default: all cores).
+        batch_size:
+            Nodes expanded per step of ``bwas`` (or ``greedy``) with their new children
+            estimated in one call.
+        optimal:
+            Whether to find ``optimal_length`` (batch searches): ``None`` (default) where it is
+            cheap (a table; 10 cells or fewer; pattern tables found in ``dir`` up to 4x4),
+            ``True`` always (an optimal search beside, maybe slow), ``False`` never.
+
+        Raises
+        ------
+        ValueError
+            A bad board, algorithm or option; a heuristic function's answer of the wrong shape
+            or NaN.
+        SearchLimitError
+            At ``max_nodes`` (generated) or ``max_memory`` (bytes).
+        KeyboardInterrupt
+            On Ctrl-C.
+        """
         _convention(convention)
         a, w = self._options(algorithm, weight, max_nodes, max_memory, threads)
-        r = self._s.solve(self.puzzle._one(state), a, w, max_nodes, max_memory, threads)
+        if self._batched(a, batch_size):
+            plan = self._batch_plan(a, w, batch_size)
+            r = self._batch_one(self.puzzle._one(state), plan, max_nodes, max_memory, optimal)
+        else:
+            r = self._s.solve(self.puzzle._one(state), a, w, max_nodes, max_memory, threads)
         return None if r is None else _solution(r, convention)
 
     def solve_batch(
@@ -903,13 +1090,22 @@ class Solver:
         max_memory: Optional[int] = None,
         threads: Optional[int] = None,
         convention: str = "blank",
+        batch_size: Optional[int] = None,
+        optimal: Optional[bool] = None,
     ) -> BatchResult:
         """Solves many boards in parallel (one board per thread at a time, ``threads`` threads,
         default all cores); results in input order. A board whose search fails (a limit) is
-        marked ``FAILED`` with its reason and the others go on; Ctrl-C stops the batch."""
+        marked ``FAILED`` with its reason and the others go on; Ctrl-C stops the batch.
+
+        Batch searches (a heuristic function, ``bwas``, a ``batch_size``) take the boards one
+        after the other, each with its steps' boards in one call to the heuristic, and fill the
+        result's ``optimal_lengths``, ``heuristic_calls``, ``evaluated``, ``heuristic_seconds``
+        and ``search_seconds``. Parameters as :meth:`solve`."""
         _convention(convention)
         a, w = self._options(algorithm, weight, max_nodes, max_memory, threads)
         boards, _ = self.puzzle._boards(states, np.uint16)
+        if self._batched(a, batch_size):
+            return self._solve_batch_batched(boards, a, w, batch_size, max_nodes, max_memory, convention, optimal)
         r = self._s.solve_batch(boards, a, w, max_nodes, max_memory, threads)
         moves = [None if m is None else (to_tile_moves(m) if convention == "tile" else m) for m in r["moves"]]
         return BatchResult(
@@ -925,6 +1121,64 @@ class Solver:
             load_seconds=self.load_seconds,
         )
 
+    def _solve_batch_batched(
+        self,
+        boards: np.ndarray,
+        a: str,
+        w: Optional[float],
+        batch_size: Any,
+        max_nodes: Any,
+        max_memory: Any,
+        convention: str,
+        optimal: Optional[bool],
+    ) -> BatchResult:
+        import time
+
+        plan = self._batch_plan(a, w, batch_size)
+        n = len(boards)
+        lengths = np.full(n, UNSOLVABLE, dtype=np.int16)
+        best = np.full(n, -1, dtype=np.int16)
+        generated, expanded, calls, evaluated = (np.zeros(n, dtype=np.uint64) for _ in range(4))
+        seconds, in_h, own = (np.zeros(n) for _ in range(3))
+        proven = np.zeros(n, dtype=bool)
+        moves: list = [None] * n
+        errors: list = [None] * n
+        started = time.perf_counter()
+        for i, board in enumerate(boards):
+            cells = [int(c) for c in board]
+            try:
+                r = self._batch_one(cells, plan, max_nodes, max_memory, optimal)
+            except SearchLimitError as e:
+                lengths[i], errors[i] = FAILED, str(e)
+                continue
+            if r is None:
+                continue
+            lengths[i] = len(r["moves"])
+            moves[i] = to_tile_moves(r["moves"]) if convention == "tile" else r["moves"]
+            generated[i], expanded[i] = r["generated"], r["expanded"]
+            calls[i], evaluated[i] = r["heuristic_calls"], r["evaluated"]
+            seconds[i], in_h[i], own[i] = r["seconds"], r["heuristic_seconds"], r["search_seconds"]
+            proven[i] = bool(r["optimal"])
+            if r["optimal_length"] is not None:
+                best[i] = r["optimal_length"]
+        return BatchResult(
+            lengths=lengths,
+            moves=moves,
+            generated=generated,
+            expanded=expanded,
+            seconds=seconds,
+            optimal=proven,
+            errors=errors,
+            convention=convention,
+            wall_seconds=time.perf_counter() - started,
+            load_seconds=self.load_seconds,
+            optimal_lengths=best,
+            heuristic_calls=calls,
+            evaluated=evaluated,
+            heuristic_seconds=in_h,
+            search_seconds=own,
+        )
+
 
 def _solution(r: dict, convention: str) -> Solution:
     moves = r["moves"]
@@ -938,13 +1192,18 @@ def _solution(r: dict, convention: str) -> Solution:
         seconds=float(r["seconds"]),
         algorithm=str(r["algorithm"]),
         heuristic=str(r["heuristic"]),
+        optimal_length=r.get("optimal_length"),
+        heuristic_calls=r.get("heuristic_calls"),
+        evaluated=r.get("evaluated"),
+        heuristic_seconds=r.get("heuristic_seconds"),
+        search_seconds=r.get("search_seconds"),
     )
 
 
 def solve(
     state: BoardLike,
     puzzle: Optional[Puzzle] = None,
-    heuristic: Union[str, PatternDB] = "auto",
+    heuristic: Union[str, PatternDB, HeuristicFn] = "auto",
     algorithm: str = "auto",
     max_nodes: Optional[int] = None,
     threads: Optional[int] = None,
@@ -953,16 +1212,22 @@ def solve(
     weight: Optional[float] = None,
     max_memory: Optional[int] = None,
     convention: str = "blank",
+    batch_size: Optional[int] = None,
+    optimal: Optional[bool] = None,
 ) -> Optional[Solution]:
-    """Solves one board (see :class:`Solver`, which keeps its tables between calls)."""
+    """Solves one board (see :class:`Solver`, which keeps its tables between calls, and
+    :meth:`Solver.solve` for the parameters; ``heuristic`` may be a function of a batch of
+    boards)."""
     p = _puzzle_of(state, puzzle)
-    return Solver(p, heuristic, partition, dir).solve(state, algorithm, weight, max_nodes, max_memory, threads, convention)
+    return Solver(p, heuristic, partition, dir).solve(
+        state, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal
+    )
 
 
 def solve_batch(
     states: BoardLike,
     puzzle: Optional[Puzzle] = None,
-    heuristic: Union[str, PatternDB] = "auto",
+    heuristic: Union[str, PatternDB, HeuristicFn] = "auto",
     algorithm: str = "auto",
     max_nodes: Optional[int] = None,
     threads: Optional[int] = None,
@@ -971,11 +1236,13 @@ def solve_batch(
     weight: Optional[float] = None,
     max_memory: Optional[int] = None,
     convention: str = "blank",
+    batch_size: Optional[int] = None,
+    optimal: Optional[bool] = None,
 ) -> BatchResult:
-    """Solves many boards in parallel with the tables loaded once; see :meth:`Solver.solve_batch`."""
+    """Solves many boards with the tables loaded once; see :meth:`Solver.solve_batch`."""
     p = _puzzle_of(states, puzzle)
     s = Solver(p, heuristic, partition, dir)
-    return s.solve_batch(states, algorithm, weight, max_nodes, max_memory, threads, convention)
+    return s.solve_batch(states, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal)
 
 
 # -- the laboratory ------------------------------------------------------------------------------

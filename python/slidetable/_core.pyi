@@ -106,6 +106,16 @@ class Solver:
         max_memory: Optional[int],
         threads: Optional[int],
     ) -> Optional[dict[str, Any]]: ...
+    def batch_search(
+        self,
+        cells: list[int],
+        h: Optional[Callable[[npt.NDArray[np.uint8]], npt.NDArray[np.float64]]],
+        batch_size: int,
+        weight: float,
+        greedy: bool,
+        max_nodes: Optional[int],
+        max_memory: Optional[int],
+    ) -> Optional[dict[str, Any]]: ...
     def solve_batch(
         self,
         cells: npt.NDArray[np.uint16],

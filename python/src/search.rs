@@ -6,12 +6,14 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use numpy::prelude::*;
-use numpy::{PyArray1, PyReadonlyArray2};
+use numpy::{PyArray1, PyReadonlyArray1, PyReadonlyArray2};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use slidetable::arrays::{self, Outcome};
-use slidetable::search::{Algorithm, Found, Options, Watch};
+use slidetable::search::{
+    batch_astar, Algorithm, BatchEstimate, BatchOptions, BatchOrder, Found, GuideEstimate, Options, Watch,
+};
 use slidetable::solver::{self, HeuristicKind, Notice, SolverConfig};
 use slidetable::Board;
 
@@ -100,6 +102,45 @@ impl Solver {
             Some(e) => Some(e as usize == found.moves.len()),
             None if algorithm.proves_optimal(&guide) => Some(true),
             None => None,
+        })
+    }
+}
+
+/// A Python callable as the estimate of a batch search: a `(N, cells)` uint8 array of boards in,
+/// a float64 array of `N` numbers out (the Python layer wraps the user's function so that it
+/// returns exactly that). The GIL is taken for the call only; the search runs without it.
+struct PyEstimate<'a> {
+    f: &'a Py<PyAny>,
+    /// The error the function raised (or its answer's), kept for Python while the library is
+    /// told to stop.
+    error: Option<PyErr>,
+    /// Seconds inside the function alone (the library's figure also counts making the array).
+    call_seconds: f64,
+}
+
+impl BatchEstimate for PyEstimate<'_> {
+    fn estimate(&mut self, boards: &[u8], cells: usize, out: &mut [f64]) -> Result<(), slidetable::Error> {
+        let n = out.len();
+        let answered = Python::attach(|py| -> PyResult<()> {
+            py.check_signals()?;
+            let array = PyArray1::from_slice(py, boards).reshape([n, cells])?;
+            let started = Instant::now();
+            let got = self.f.call1(py, (array,))?;
+            self.call_seconds += started.elapsed().as_secs_f64();
+            let got: PyReadonlyArray1<'_, f64> = got.bind(py).extract()?;
+            let got = got.as_slice()?;
+            if got.len() != n {
+                return Err(PyValueError::new_err(format!(
+                    "the heuristic returned {} numbers for a batch of {n} boards",
+                    got.len()
+                )));
+            }
+            out.copy_from_slice(got);
+            Ok(())
+        });
+        answered.map_err(|e| {
+            self.error = Some(e);
+            slidetable::Error::Cancelled { generated: 0 }
         })
     }
 }
@@ -238,6 +279,76 @@ impl Solver {
         let found = interruptible(py, &|| watch.cancel(), |_, ()| Ok(()), |_| self.solver.solve(&board, &options))?
             .map_err(error)?;
         found.map(|f| self.found(py, &board, &f, algorithm_used)).transpose()
+    }
+
+    /// Batch-weighted A* (the library's `search::batch`) on one board, with `h` (a Python
+    /// function of a batch of boards, wrapped by the Python layer) or, when it is None, this
+    /// solver's own estimate: a dict, or None when the board cannot reach the goal.
+    #[pyo3(signature = (cells, h, batch_size, weight, greedy, max_nodes, max_memory))]
+    #[allow(clippy::too_many_arguments)]
+    fn batch_search<'py>(
+        &self,
+        py: Python<'py>,
+        cells: Vec<u16>,
+        h: Option<Py<PyAny>>,
+        batch_size: usize,
+        weight: f64,
+        greedy: bool,
+        max_nodes: Option<u64>,
+        max_memory: Option<u64>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let goal = self.solver.goal_board();
+        let board = Board::new(goal.shape(), cells).map_err(error)?;
+        let options = BatchOptions {
+            batch_size,
+            order: if greedy { BatchOrder::Greedy } else { BatchOrder::Weighted(weight) },
+            max_nodes,
+            max_bytes: Some(max_memory.unwrap_or_else(solver::default_max_memory)),
+            watch: None,
+        };
+        let (found, call_seconds) = match &h {
+            Some(f) => {
+                // the search runs on this thread without the GIL, taking it for each call
+                let mut est = PyEstimate { f, error: None, call_seconds: 0.0 };
+                let found = py.detach(|| batch_astar(&board, goal, &mut est, &options));
+                if let Some(e) = est.error {
+                    return Err(e);
+                }
+                (found.map_err(error)?, Some(est.call_seconds))
+            }
+            None => {
+                let guide = self.solver.guide().map_err(error)?;
+                let watch = Arc::new(Watch::new());
+                let options = BatchOptions { watch: Some(watch.clone()), ..options.clone() };
+                let found = interruptible(
+                    py,
+                    &|| watch.cancel(),
+                    |_, ()| Ok(()),
+                    |_| batch_astar(&board, goal, &mut GuideEstimate::new(goal, guide), &options),
+                )?;
+                (found.map_err(error)?, None)
+            }
+        };
+        let Some(found) = found else { return Ok(None) };
+        let s = &found.stats;
+        let d = PyDict::new(py);
+        d.set_item("moves", found.moves.iter().map(|m| m.letter()).collect::<String>())?;
+        d.set_item("generated", s.search.generated)?;
+        d.set_item("expanded", s.search.expanded)?;
+        d.set_item("stored", s.search.stored)?;
+        d.set_item("steps", s.search.iterations)?;
+        d.set_item("peak_bytes", s.search.peak_bytes)?;
+        d.set_item("seconds", s.search.elapsed.as_secs_f64())?;
+        d.set_item("heuristic_calls", s.calls)?;
+        d.set_item("evaluated", s.evaluated)?;
+        // the callable's own time; for a built-in estimate, the time computing it
+        let in_h = call_seconds.unwrap_or(s.estimate_time.as_secs_f64());
+        d.set_item("heuristic_seconds", in_h)?;
+        d.set_item("search_seconds", (s.search.elapsed.as_secs_f64() - in_h).max(0.0))?;
+        d.set_item("algorithm", options.name())?;
+        d.set_item("heuristic", if h.is_some() { "callable" } else { self.solver.heuristic().name() })?;
+        d.set_item("exact", self.solver.exact(&board).map_err(error)?)?;
+        Ok(Some(d))
     }
 
     /// Solves many boards in parallel: a dict of arrays (lengths with -1 for unsolvable and -2 for

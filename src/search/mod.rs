@@ -47,6 +47,7 @@ use crate::heuristic::Heuristic;
 use crate::puzzle::board::{Board, Dir};
 use crate::table::Table;
 
+pub mod batch;
 mod checkpoint;
 mod open;
 mod pattern_ida;
@@ -55,6 +56,7 @@ mod space;
 mod store;
 pub mod trace;
 
+pub use batch::{batch_astar, BatchEstimate, BatchFound, BatchOptions, BatchOrder, BatchStats, GuideEstimate};
 pub use checkpoint::Checkpointing;
 pub use pattern_ida::ASTAR_IDA_BYTES;
 

@@ -268,7 +268,7 @@ impl<'a, T: Tile> Space<'a, T> {
             dir: NO_DIR,
             closed: false,
         });
-        table.insert(hash0, 0, &nodes);
+        table.insert(hash0, 0, |id| nodes[id as usize].hash);
         open.push(self.priority(0, h0), 0, 0);
         self.stats.generated = 1;
         self.stats.peak_open = 1;
@@ -333,7 +333,7 @@ impl<'a, T: Tile> Space<'a, T> {
                             dir: dir as u8,
                             closed: false,
                         });
-                        table.insert(hash, i, &nodes);
+                        table.insert(hash, i, |id| nodes[id as usize].hash);
                         open.push(self.priority(ng, h), ng, i);
                     }
                 }

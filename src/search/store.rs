@@ -1,7 +1,7 @@
 //! Where the A* family keeps its boards (whole, or as their changes from the start) and the hash
 //! table that finds a board among them.
 
-use super::space::{Node, Tile};
+use super::space::Tile;
 
 /// Where the A* family keeps its boards, one per node, in node order.
 pub(super) trait Store<T: Tile> {
@@ -200,12 +200,13 @@ impl HashSlots {
         }
     }
 
-    pub(super) fn insert(&mut self, hash: u64, id: u32, nodes: &[Node]) {
+    /// Adds node `id` with `hash`; `hash_of` gives any node's hash when the table grows.
+    pub(super) fn insert(&mut self, hash: u64, id: u32, hash_of: impl Fn(u32) -> u64) {
         if (self.len + 1) * 2 > self.slots.len() {
             let mut bigger = vec![0u64; self.slots.len() * 2];
             let mask = bigger.len() - 1;
             for &s in self.slots.iter().filter(|&&s| s != 0) {
-                let mut at = nodes[(s & 0xFFFF_FFFF) as usize - 1].hash as usize & mask;
+                let mut at = hash_of((s & 0xFFFF_FFFF) as u32 - 1) as usize & mask;
                 while bigger[at] != 0 {
                     at = (at + 1) & mask;
                 }
