@@ -1,7 +1,7 @@
 //! `slidetable._core`: the slidetable library for Python.
 //!
 //! This crate converts and calls; it decides nothing about puzzles. Boards arrive as C-contiguous
-//! numpy arrays of one row per board (the Python layer in `slidetable/__init__.py` normalises any
+//! numpy arrays of one row per board (the Python layer in `python/slidetable/__init__.py` normalises any
 //! integer array to that), go to the library's batch calls (`slidetable::arrays`), and come back
 //! as numpy arrays. Every call that can take more than a moment releases the GIL; the long ones
 //! (builds, searches, grading) run on a worker thread while this thread watches for Ctrl-C and

@@ -1,6 +1,7 @@
 """Many boards solved on a Dask cluster: :func:`solve_batch` split into tasks, tables opened once per worker.
 
-Needs the ``dask`` extra (``pip install slidetable[dask]``, which installs ``distributed``).
+Needs Dask's ``distributed`` (the ``dask`` extra: ``pip install "./python[dask]"`` from a clone,
+or ``pip install distributed``).
 
 Point it at a real cluster::
 
@@ -50,8 +51,8 @@ try:
     from distributed import WorkerPlugin
 except ImportError as e:  # pragma: no cover - exercised only without the extra
     raise ImportError(
-        "slidetable.dask needs Dask's distributed scheduler: pip install slidetable[dask] "
-        "(or pip install distributed)"
+        "slidetable.dask needs Dask's distributed scheduler: pip install distributed "
+        "(or install slidetable with its dask extra)"
     ) from e
 
 import slidetable as st
