@@ -754,3 +754,25 @@ def test_vector_render():
     texts = SlidingPuzzleVectorEnv(2, 3, 3, render_mode="ansi", seed=0)
     obs, _ = texts.reset()
     assert texts.render() == tuple(P33.grid(b.ravel()) for b in obs)
+
+
+@pytest.mark.parametrize("mode", ["NextStep", "SameStep"])
+def test_vector_env_works_with_gymnasiums_own_vector_wrappers(mode):
+    """RecordEpisodeStatistics reads the autoreset mode from the metadata and counts episodes
+    from terminated/truncated as the API defines them: its counts are ours."""
+    n = 8
+    envs = gymnasium.wrappers.vector.RecordEpisodeStatistics(
+        SlidingPuzzleVectorEnv(n, 3, 3, distance=3, optimal_actions=True, seed=9, autoreset_mode=mode)
+    )
+    _, info = envs.reset()
+    seen = 0
+    for _ in range(12):  # four episodes of three optimal moves each (a step between them in NextStep)
+        actions = np.argmax(info["optimal_actions"], axis=1)
+        actions = np.where(info["optimal_actions"].any(axis=1), actions, 0)
+        _, _, terminated, _, info = envs.step(actions)
+        if terminated.any():
+            assert terminated.all()
+            np.testing.assert_array_equal(info["episode"]["l"], 3)
+            np.testing.assert_array_equal(info["episode"]["r"], -2.0)  # -(d - 1)
+            seen += 1
+    assert seen == (3 if mode == "NextStep" else 4)
