@@ -776,8 +776,11 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
         :meth:`render` returns a tuple of one grid of text, or one picture, per board.
     solver : slidetable.PatternDB or slidetable.Solver, optional
         Adds ``info["estimate"]``, the admissible estimate of every board (one batch lookup a
-        step). Exact distances by search are for the single environment only (a search a board
-        a step is far slower than a step).
+        step).
+    exact_distance : bool, default False
+        Accepted so that the single environment's arguments fit, but here exact distances come
+        from a table only: ``True`` on a board without one is refused (a search for each board
+        at each step is far slower than a step; use :class:`SlidingPuzzleEnv` for that).
     optimal_actions : bool, default False
         With a table, add ``info["optimal_actions"]`` (``(num_envs, 4)`` bool, as the single
         environment always does). Off by default: it costs more than the rest of a step put
@@ -852,6 +855,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
         solver: Oracle = None,
         optimal_actions: bool = False,
         autoreset_mode: Any = "NextStep",
+        exact_distance: bool = False,
         max_episode_steps: Optional[int] = None,
     ):
         if AutoresetMode is None:  # pragma: no cover - older Gymnasium
@@ -882,7 +886,15 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
         self.max_steps = _check_max_steps(max_steps if max_steps is not None else max_episode_steps)
         self.solver = _check_oracle(self.puzzle, solver)
         self._estimate = _estimator(self.puzzle, self.solver)
-        self.optimal_actions = bool(optimal_actions) and self.table is not None
+        p = self.puzzle
+        if exact_distance and self.table is None:
+            raise ValueError(
+                f"SlidingPuzzleVectorEnv gives exact distances from a table only (boards of up to 12 cells, "
+                f"not {p.rows}x{p.cols}); for distances by search use SlidingPuzzleEnv(..., exact_distance=True)"
+            )
+        if optimal_actions and self.table is None:
+            raise ValueError(f"optimal_actions=True needs a table (boards of up to 12 cells, not {p.rows}x{p.cols})")
+        self.optimal_actions = bool(optimal_actions)
 
         n, cells = self.num_envs, self.puzzle.cells
         self.single_action_space = spaces.Discrete(4)

@@ -738,6 +738,10 @@ def test_vector_without_a_table(pdb44):
     home = np.argmax((kids == P44.goal).all(axis=2), axis=1)
     obs, reward, terminated, _, info = envs.step(home)
     assert terminated.all() and (reward == 0).all() and (info["estimate"] == 0).all()
+    with pytest.raises(ValueError, match="optimal_actions=True needs a table"):
+        SlidingPuzzleVectorEnv(2, 4, 4, optimal_actions=True)
+    with pytest.raises(ValueError, match=r"exact distances from a table only.*SlidingPuzzleEnv\(\.\.\., exact_distance=True\)"):
+        SlidingPuzzleVectorEnv(2, 4, 4, solver=pdb44, exact_distance=True)
     walks = SlidingPuzzleVectorEnv(50, 4, 4, distance=10, seed=2, table=False).reset()[0].reshape(50, 16)
     lengths = st.solve_batch(walks, P44, heuristic="linear-conflict").lengths
     assert ((lengths > 0) & (lengths <= 10) & (lengths % 2 == 0)).all()
