@@ -426,11 +426,13 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
     exact_distance : bool, default False
         Find the exact distance of every board by optimal search (IDA* with ``solver``'s
         estimate). This costs a search at each reset and at each step off the optimal path
-        found last (a step along it, or back to a board seen lately, costs nothing): on 4x4
-        with the 7-8 tables about a millisecond a board, with 5-5-5 or 6-6-3 ten to a hundred
-        times more; on 5x5, with the 6-6-6-6 tables, from milliseconds near the goal to
-        minutes or hours for a random board, so start 5x5 episodes near the goal
-        (``distance=``). Needs ``solver`` (or a table, whose distances are always exact).
+        found last (a step along it, or back to a board seen lately, costs nothing). A search
+        is what :meth:`slidetable.Solver.solve` costs: on 4x4 with the 7-8 tables a few
+        milliseconds for a random board (``python_bench.py batch`` aims at 500 boards a second
+        on 2 cores), with smaller tables many times more; on 5x5 it grows steeply with the
+        distance, from milliseconds near the goal to hours for a random board even with the
+        6-6-6-6 tables, so start 5x5 episodes near the goal (``distance=``). Needs ``solver``
+        (or a table, whose distances are always exact).
     seed : int, optional
         Seeds the environment's random generator (as a first ``reset(seed=...)`` would).
     render_mode : {"ansi", "human", "rgb_array"}, optional
