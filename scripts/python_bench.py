@@ -8,10 +8,12 @@
     python scripts/python_bench.py slidingpuzzle       # side by side with PyPI `slidingpuzzle`
     python scripts/python_bench.py bwas                # batch-weighted A* on Korf's 100: a numpy
                                                        # Manhattan function against the built-in one
+    python scripts/python_bench.py gym                 # SlidingPuzzleVectorEnv, 1,024 3x3 boards (issue 39)
 
 The 7-8 tables (about 575 MB, 100 s to build) are built into --dir by `table build --board 4x4
 --goal blank-first --pattern 7-8 --dir DIR` or on first use with --build. Needs the package
-installed (`pip install ./python`), and for the last two `distributed` / `slidingpuzzle`.
+installed (`pip install ./python`), for dask / slidingpuzzle / gym `distributed`, `slidingpuzzle`,
+`gymnasium`.
 """
 
 from __future__ import annotations
@@ -241,11 +243,40 @@ def bench_bwas(args) -> None:
           f"{int(a.expanded.sum()):,} nodes expanded")
     print(f"  solution lengths against Korf's optima: mean gap {gap.mean():.2f} moves, max {gap.max()}, "
           f"{(gap == 0).sum()} of {len(gap)} optimal")
+def bench_gym(args) -> None:
+    import gymnasium
+
+    from slidetable.gym import SlidingPuzzleEnv, SlidingPuzzleVectorEnv
+
+    n, calls = args.envs, args.steps
+    actions = np.random.default_rng(0).integers(0, 4, (calls, n))  # illegal actions included
+    print(f"SlidingPuzzleVectorEnv, {n} 3x3 boards, {calls} step() calls a run, random actions, "
+          f"next-step autoreset at 200 steps; board-steps per second, {args.repeat} runs (target >= 2,000,000)")
+    for label, kwargs in (("default: info with distance, action_mask, steps", {}),
+                          ("optimal_actions=True: and the optimal actions", {"optimal_actions": True})):
+        envs = SlidingPuzzleVectorEnv(n, 3, 3, seed=0, **kwargs)
+        envs.reset()
+
+        def run() -> None:
+            for a in actions:
+                envs.step(a)
+
+        run()  # warm up
+        rates = sorted(n * calls / median_time(run, 1) for _ in range(args.repeat))
+        print(f"  {label}: median {statistics.median(rates):,.0f} steps/s "
+              f"(runs {', '.join(f'{r / 1e6:.2f}' for r in rates)} M)")
+    # for scale: Gymnasium's SyncVectorEnv over as many single environments (a loop over the boards)
+    sync = gymnasium.vector.SyncVectorEnv([lambda i=i: SlidingPuzzleEnv(3, 3, seed=i) for i in range(n)])
+    sync.reset(seed=0)
+    few = actions[:10]
+    secs = median_time(lambda: [sync.step(a) for a in few], 3)
+    print(f"  for scale, SyncVectorEnv of {n} SlidingPuzzleEnv: {n * len(few) / secs:,.0f} steps/s")
+    sync.close()
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["distance", "pdb", "batch", "dask", "slidingpuzzle", "bwas"])
+    ap.add_argument("what", choices=["distance", "pdb", "batch", "dask", "slidingpuzzle", "bwas", "gym"])
     ap.add_argument("--lam", type=float, default=0.6, help="bwas: DeepCubeA's lambda (weight 1/lambda)")
     ap.add_argument("--batch-size", type=int, default=1000, help="bwas: nodes expanded per step")
     ap.add_argument("--instances", type=int, default=100, help="bwas: the first N of Korf's 100")
@@ -255,9 +286,11 @@ def main() -> None:
     ap.add_argument("--boards", type=int, default=1000)
     ap.add_argument("--fifteen", type=int, default=20)
     ap.add_argument("--timeout", type=float, default=300, help="seconds slidingpuzzle gets for one 15-puzzle")
+    ap.add_argument("--envs", type=int, default=1024, help="boards of the vector environment (gym)")
+    ap.add_argument("--steps", type=int, default=500, help="step() calls a timed run (gym)")
     args = ap.parse_args()
     {"distance": bench_distance, "pdb": bench_pdb, "batch": bench_batch, "dask": bench_dask,
-     "slidingpuzzle": bench_slidingpuzzle, "bwas": bench_bwas}[args.what](args)
+     "slidingpuzzle": bench_slidingpuzzle, "bwas": bench_bwas, "gym": bench_gym}[args.what](args)
 
 
 if __name__ == "__main__":
