@@ -68,4 +68,4 @@ pub use error::{BoardError, Error};
 pub use index::StateIndex;
 pub use puzzle::{Board, Dir, Goal, Parity, Shape};
 pub use table::bfs::Progress;
-pub use table::{build, build_file, open, Solution, Table};
+pub use table::{build, build_file, open, read, Solution, Table};

@@ -367,9 +367,10 @@ impl Solver {
     }
 
     /// The algorithm when none is asked for: IDA* with pattern databases (its memory is the path
-    /// alone, and its subtrees spread over threads), A* otherwise.
+    /// alone, and its subtrees spread over threads) and on every board past 12 cells (A* with a
+    /// classic estimate can fill any memory on a 15-puzzle: a default must not), A* otherwise.
     pub fn default_algorithm(&self) -> Algorithm {
-        if self.heuristic == HeuristicKind::Pdb {
+        if self.heuristic == HeuristicKind::Pdb || self.goal_board.shape().cells() > 12 {
             Algorithm::IdaStar
         } else {
             Algorithm::AStar
@@ -638,7 +639,7 @@ pub fn default_table_name(shape: Shape, goal: &Goal) -> PathBuf {
 /// # Errors
 /// [`Error::Io`] when the file cannot be opened or mapped; those of [`Table::new`].
 pub fn open_table(path: &Path) -> Result<Table<TableBytes>, Error> {
-    let file = std::fs::File::open(path).map_err(|e| Error::io("opening", path, e))?;
+    let file = crate::table::lookup::open_regular(path)?;
     let map = map_file(&file).map_err(|e| Error::io("memory-mapping", path, e))?;
     Table::new(TableBytes::Map(map))
 }
@@ -719,7 +720,39 @@ pub fn default_max_memory() -> u64 {
             .and_then(|l| l.split_whitespace().nth(1)?.parse::<u64>().ok())
             .map(|kib| kib * 1024)
     });
+    // a container's or a job's memory is its control group's limit, whatever the machine has
+    let available = match (available, cgroup_room()) {
+        (Some(a), Some(c)) => Some(a.min(c)),
+        (a, c) => a.or(c),
+    };
     available.map_or(4 << 30, |a| (a / 4 * 3).min(16 << 30))
+}
+
+/// The memory this process's control group may still take (its limit less its use), when it has
+/// a limit: cgroup v2 (`memory.max`, `memory.current` of the group `/proc/self/cgroup` names),
+/// else cgroup v1 (`memory.limit_in_bytes`, `memory.usage_in_bytes`). `None` without a limit.
+pub fn cgroup_room() -> Option<u64> {
+    let read = |p: &std::path::Path| std::fs::read_to_string(p).ok().map(|s| s.trim().to_string());
+    let groups = read(std::path::Path::new("/proc/self/cgroup"))?;
+    let v2 = groups
+        .lines()
+        .find_map(|l| l.strip_prefix("0::"))
+        .map(|g| std::path::Path::new("/sys/fs/cgroup").join(g.trim_start_matches('/')));
+    let (limit, used) = match v2 {
+        Some(dir) if dir.join("memory.max").exists() => {
+            (read(&dir.join("memory.max"))?, read(&dir.join("memory.current"))?)
+        }
+        _ => {
+            let dir = std::path::Path::new("/sys/fs/cgroup/memory");
+            (read(&dir.join("memory.limit_in_bytes"))?, read(&dir.join("memory.usage_in_bytes"))?)
+        }
+    };
+    let limit: u64 = limit.parse().ok()?; // "max" (no limit) does not parse
+                                          // cgroup v1 writes "no limit" as a number near 2^63
+    if limit >= 1 << 60 {
+        return None;
+    }
+    Some(limit.saturating_sub(used.parse().unwrap_or(0)))
 }
 
 /// The longest move strings made into a pruning machine on the spot: about a second on 2 cores

@@ -297,3 +297,39 @@ fn a_puzzle_file_can_come_from_standard_input() {
         .stderr(one_line_error())
         .stderr(predicates::function::function(|s: &str| s.matches("missing.table").count() == 1));
 }
+
+#[test]
+fn an_unsolvable_board_names_the_goal_it_can_reach_instead() {
+    let dir = tempfile::tempdir().unwrap();
+    // Korf's first instance, given without `--goal blank-first`: unsolvable toward blank-last
+    let korf1 = "14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3";
+    table(dir.path())
+        .args(["solve", korf1])
+        .assert()
+        .code(1)
+        .stdout(contains("unsolvable"))
+        .stdout(contains("hint: it can reach the blank-first goal: give `--goal blank-first`"));
+    let out = table(dir.path()).args(["solve", "--json", korf1]).output().unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["solvable_toward"], serde_json::json!(["blank-first"]));
+    // toward the goal it names, it is solved
+    table(dir.path()).args(["solve", "--goal", "blank-first", "-H", "linear-conflict", korf1]).assert().success();
+    // on 3x3 the spiral goal is of the other parity than blank-last and blank-first (its tiles,
+    // read row by row, are 1 2 3 8 4 7 6 5: an odd permutation), so every odd board reaches it
+    table(dir.path())
+        .args(["solve", "2 1 3 4 5 6 7 8 0"])
+        .assert()
+        .code(1)
+        .stdout(contains("hint: it can reach the snail goal: give `--goal snail`"));
+    table(dir.path())
+        .args(["solve", "--goal", "blank-first", "2 1 3 4 5 6 7 8 0"])
+        .assert()
+        .code(1)
+        .stdout(contains("hint: it can reach the snail goal"));
+    // a solvable board: nothing to suggest
+    assert!(slidetable::Goal::reachable_instead(
+        &slidetable::Board::parse(slidetable::Shape::EIGHT, "8 6 7 2 5 4 3 0 1").unwrap(),
+        &slidetable::Goal::BlankLast.board(slidetable::Shape::EIGHT).unwrap(),
+    )
+    .is_empty());
+}

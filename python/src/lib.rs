@@ -16,7 +16,8 @@ use std::time::Duration;
 
 use pyo3::create_exception;
 use pyo3::exceptions::{
-    PyFileNotFoundError, PyKeyboardInterrupt, PyOSError, PyPermissionError, PyRuntimeError, PyValueError,
+    PyFileNotFoundError, PyIsADirectoryError, PyKeyboardInterrupt, PyOSError, PyPermissionError, PyRuntimeError,
+    PyValueError,
 };
 use pyo3::prelude::*;
 
@@ -53,6 +54,7 @@ pub(crate) fn error(e: slidetable::Error) -> PyErr {
         E::Io { source, .. } => match source.kind() {
             std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(text),
             std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(text),
+            std::io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(text),
             _ => PyOSError::new_err(text),
         },
         E::BadMagic

@@ -193,6 +193,13 @@ impl Puzzle {
         Ok((!parity.is_solvable()).then(|| parity.explain()))
     }
 
+    /// The named goals this board can reach when it cannot reach the puzzle's
+    /// (`Goal::reachable_instead`): empty when it can reach it.
+    fn reachable_instead(&self, cells: Vec<u16>) -> PyResult<Vec<String>> {
+        let board = self.board(cells)?;
+        Ok(Goal::reachable_instead(&board, &self.goal_board).iter().map(Goal::to_string).collect())
+    }
+
     /// The board drawn as a grid.
     fn grid(&self, cells: Vec<u16>) -> PyResult<String> {
         Ok(self.board(cells)?.grid())

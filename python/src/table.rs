@@ -97,14 +97,18 @@ impl Table {
         Ok(Table { table: table.map_err(error)?, path })
     }
 
-    /// Opens a table file (memory-mapped; the cheap checks, and the checksum for tables up to
-    /// the size `table` checks on open).
+    /// Opens a table file, memory-mapped (or with `mmap` false read into memory); the cheap
+    /// checks, and the checksum for tables up to the size `table` checks on open.
     #[staticmethod]
-    fn open(py: Python<'_>, path: PathBuf) -> PyResult<Table> {
+    #[pyo3(signature = (path, mmap=true))]
+    fn open(py: Python<'_>, path: PathBuf, mmap: bool) -> PyResult<Table> {
         let table = detach(py, || {
-            slidetable::open(&path)
-                .and_then(|t| slidetable::Table::new(Bytes::Map(t.into_inner())))
-                .map_err(|e| slidetable::Error::in_file("opening", &path, e))
+            let opened = if mmap {
+                slidetable::open(&path).and_then(|t| slidetable::Table::new(Bytes::Map(t.into_inner())))
+            } else {
+                slidetable::read(&path).and_then(|t| slidetable::Table::new(Bytes::Owned(t.into_inner())))
+            };
+            opened.map_err(|e| slidetable::Error::in_file("opening", &path, e))
         });
         Ok(Table { table: table.map_err(error)?, path: Some(path.display().to_string()) })
     }

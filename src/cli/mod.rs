@@ -424,6 +424,14 @@ impl BoardJson {
     }
 }
 
+/// The line that tells the user of an unsolvable board which named goals it can reach instead
+/// ([`Goal::reachable_instead`]), with the flag that asks for one; None when there is none.
+pub fn other_goal_hint(instead: &[String]) -> Option<String> {
+    let first = instead.first()?;
+    let names = instead.join(" and the ");
+    Some(format!("hint: it can reach the {names} goal: give `--goal {first}` if that is the one you meant"))
+}
+
 /// A board for a message: whole up to 36 cells; past that its first tiles, an ellipsis, its last
 /// ones and its shape, so a 127x127 goal is not 60 KB on one line.
 pub fn short(board: &Board) -> String {

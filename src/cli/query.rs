@@ -11,7 +11,7 @@ use serde::Serialize;
 use slidetable::puzzle::board::moves_to_string;
 use slidetable::solver::TableBytes;
 use slidetable::table::batch::{answer_lines, BatchError};
-use slidetable::{Board, Dir, Error, Table};
+use slidetable::{Board, Dir, Error, Goal, Table};
 
 use super::{open_table, parse_board_for, BoardJson, Opened, TableArgs, UsageError, EXIT_NO, EXIT_USAGE};
 
@@ -205,6 +205,10 @@ fn single(opened: &Opened, board: &Board, json: bool, steps: bool) -> Result<Exi
             write!(out, "{}", board.grid())?;
             writeln!(out, "unsolvable: this board cannot reach the goal {goal}")?;
             writeln!(out, "why: {reason}")?;
+            let instead: Vec<String> = Goal::reachable_instead(board, goal).iter().map(Goal::to_string).collect();
+            if let Some(hint) = super::other_goal_hint(&instead) {
+                writeln!(out, "{hint} (with a table of that goal)")?;
+            }
         }
         return Ok(ExitCode::from(EXIT_NO));
     };

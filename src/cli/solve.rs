@@ -296,6 +296,9 @@ struct Report {
     head: BoardJson,
     #[serde(skip_serializing_if = "Option::is_none")]
     reason: Option<String>,
+    /// An unsolvable board: the named goals it can reach instead.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    solvable_toward: Vec<String>,
     algorithm: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     weight: Option<f64>,
@@ -387,6 +390,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         preset: given.preset.as_ref().map(|p| p.name.clone()),
         head: BoardJson::new(&board, &goal, true),
         reason: None,
+        solvable_toward: Vec::new(),
         algorithm: algorithm.name(),
         weight: if let Algorithm::Weighted(w) = algorithm { Some(w) } else { None },
         // breadth-first search uses no estimate, whatever -H says
@@ -404,6 +408,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let Some(found) = found else {
         report.head.solvable = false;
         report.reason = Some(board.parity_to(&goal).explain());
+        report.solvable_toward = Goal::reachable_instead(&board, &goal).iter().map(Goal::to_string).collect();
         match format {
             Format::Cos226 => writeln!(out, "No solution possible")?,
             Format::Json => {
@@ -416,6 +421,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
                 }
                 writeln!(out, "unsolvable: this board cannot reach the goal {}", super::short(&goal))?;
                 writeln!(out, "why: {}", report.reason.as_deref().unwrap_or_default())?;
+                if let Some(hint) = super::other_goal_hint(&report.solvable_toward) {
+                    writeln!(out, "{hint}")?;
+                }
             }
         }
         return Ok(ExitCode::from(EXIT_NO));

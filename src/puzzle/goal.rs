@@ -83,6 +83,20 @@ impl Goal {
         Board::new(shape, cells)
     }
 
+    /// The named goals other than `goal` that `board` can reach, for a board that cannot reach
+    /// `goal`: a board given without its goal is often written for another convention (Korf's
+    /// 15- and 24-puzzle instances have the blank first), and saying only "unsolvable" would
+    /// leave the user to guess. Empty when `board` can reach `goal`.
+    pub fn reachable_instead(board: &Board, goal: &Board) -> Vec<Goal> {
+        if board.is_solvable_to(goal) {
+            return Vec::new();
+        }
+        [Goal::BlankLast, Goal::BlankFirst, Goal::Snail]
+            .into_iter()
+            .filter(|named| named.board(board.shape()).is_ok_and(|b| &b != goal && board.is_solvable_to(&b)))
+            .collect()
+    }
+
     /// A short name for file names and messages: the goal's name, or its tiles (`1-2-3-...`).
     pub fn slug(&self) -> String {
         match self {

@@ -123,10 +123,43 @@ fn fill_file(
 ///
 /// # Errors
 /// [`Error::Io`] when the file cannot be opened or mapped, and every error of [`Table::new`].
+///
+/// A mapped file must not be truncated by another program while it is mapped: a read past its
+/// new end is a bus error (SIGBUS) that kills the process. slidetable itself never changes a
+/// table in place; where other programs might, open it with [`read`] instead.
 pub fn open(path: &Path) -> Result<Table<Mmap>, Error> {
-    let file = File::open(path).map_err(|e| Error::io("opening", path, e))?;
+    let file = open_regular(path)?;
     let map = map_file(&file).map_err(|e| Error::io("memory-mapping", path, e))?;
     Table::new(map)
+}
+
+/// Reads a table file into memory, with the checks of [`Table::new`]: no mapping, so nothing
+/// another program does to the file afterwards can reach the table (at the cost of reading it
+/// all, and of one copy per process instead of the page cache's shared one).
+///
+/// # Errors
+/// [`Error::Io`] when the file cannot be read, and every error of [`Table::new`].
+pub fn read(path: &Path) -> Result<Table<Vec<u8>>, Error> {
+    use std::io::Read;
+    let mut file = open_regular(path)?;
+    let mut data = Vec::new();
+    file.read_to_end(&mut data).map_err(|e| Error::io("reading", path, e))?;
+    Table::new(data)
+}
+
+/// Opens `path` for reading, refusing a directory in words (opened and mapped, a directory
+/// gives "No such device").
+pub(crate) fn open_regular(path: &Path) -> Result<File, Error> {
+    let file = File::open(path).map_err(|e| Error::io("opening", path, e))?;
+    let meta = file.metadata().map_err(|e| Error::io("opening", path, e))?;
+    if meta.is_dir() {
+        let e = std::io::Error::new(
+            std::io::ErrorKind::IsADirectory,
+            "it is a directory, not a table file (name the file, e.g. eight.table)",
+        );
+        return Err(Error::io("opening", path, e));
+    }
+    Ok(file)
 }
 
 /// Maps a file read-only.
@@ -134,10 +167,11 @@ pub fn open(path: &Path) -> Result<Table<Mmap>, Error> {
 /// # Safety
 /// Not an `unsafe fn`: the one obligation of `Mmap::map` is that the file is not changed while it
 /// is mapped, and slidetable never changes a table in place: it writes a new file and renames it
-/// over the old name, which leaves the mapped inode untouched. Another program truncating or
-/// rewriting the file in place could still make reads fault; every byte read is treated as
-/// untrusted (bounds-checked, values validated), so such a change yields an error, not a wrong
-/// memory access.
+/// over the old name, which leaves the mapped inode untouched. Another program rewriting the
+/// file in place changes the bytes read, and every byte read is treated as untrusted
+/// (bounds-checked, values validated), so that yields an error or a refused entry, not a wrong
+/// memory access; another program *truncating* it makes a read past the new end a bus error
+/// (SIGBUS), which no Rust code can catch: [`open`] says so, and [`read`] is the way around it.
 pub(crate) fn map_file(file: &File) -> std::io::Result<Mmap> {
     // SAFETY: see the function's doc: the file is only ever replaced by rename, never modified in place.
     unsafe { Mmap::map(file) }

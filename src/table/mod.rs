@@ -13,5 +13,5 @@ pub mod format;
 pub mod lookup;
 pub mod pattern;
 
-pub use lookup::{build, build_file, build_file_until, build_until, open, Solution, Table, CHECK_ON_OPEN_LIMIT};
+pub use lookup::{build, build_file, build_file_until, build_until, open, read, Solution, Table, CHECK_ON_OPEN_LIMIT};
 pub use pattern::{build_pattern, build_pattern_file, open_pattern, PatternTable};

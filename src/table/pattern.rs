@@ -21,7 +21,6 @@
 //! [`PatternIndex`], in the file layout of
 //! [`crate::table::format`] with encoding 2.
 
-use std::fs::File;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
@@ -142,7 +141,7 @@ pub fn build_pattern_file(
 /// [`Error::Io`] when the file cannot be opened or mapped, and every error of
 /// [`PatternTable::new`].
 pub fn open_pattern(path: &Path) -> Result<PatternTable<Mmap>, Error> {
-    let file = File::open(path).map_err(|e| Error::io("opening", path, e))?;
+    let file = crate::table::lookup::open_regular(path)?;
     let map = map_file(&file).map_err(|e| Error::io("memory-mapping", path, e))?;
     PatternTable::new(map)
 }

@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import warnings
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
 import numpy as np
@@ -346,7 +347,11 @@ class Puzzle:
 
 
 def _seed(seed: int) -> int:
-    return _int(seed, "seed") & (2**64 - 1)
+    """A seed of 64 bits (larger ones were cut to their low 64 bits, so 2**64 drew seed 0's boards)."""
+    s = _int(seed, "seed")
+    if s >= 2**64:
+        raise ValueError(f"seed {seed} is out of range: give a whole number from 0 to 2**64 - 1")
+    return s
 
 
 def _puzzle_of(states: BoardLike, puzzle: Optional[Puzzle]) -> Puzzle:
@@ -391,9 +396,42 @@ def parse(text: str, puzzle: Optional[Puzzle] = None) -> np.ndarray:
     return puzzle.parse(text)
 
 
+def _warn_if_other_goal(states: BoardLike, p: Puzzle, given: Optional[Puzzle], what: str) -> None:
+    """With no ``puzzle=`` given (the goal assumed blank-last), warns when a board cannot reach
+    that goal but can reach another named one: Korf's instances, say, are written toward the
+    blank-first goal, and without a word ``solve`` would answer None and ``heuristic`` a number
+    for the wrong goal."""
+    if given is not None:
+        return
+    a, _ = p._boards(states)
+    unsolvable = ~np.atleast_1d(p.is_solvable(a))
+    if not unsolvable.any():
+        return
+    first = int(np.argmax(unsolvable))
+    instead = p._p.reachable_instead([int(c) for c in a[first]])
+    if not instead:
+        return
+    other = Puzzle(p.rows, p.cols, instead[0])
+    n, m = int(unsolvable.sum()), int(np.count_nonzero(other.is_solvable(a[unsolvable])))
+    if len(a) == 1:
+        boards = "the board cannot reach it but can reach"
+    else:
+        boards = f"{n} of the {len(a)} boards cannot reach it (the first: row {first}); {m} of those can reach"
+    warnings.warn(
+        f"{what}: no puzzle= was given, so the goal was taken to be {p.goal_name}; {boards} the "
+        f"{instead[0]} goal: pass puzzle=slidetable.Puzzle({p.rows}, {p.cols}, {instead[0]!r}) if that "
+        f"is the one meant",
+        UserWarning,
+        stacklevel=3,
+    )
+
+
 def is_solvable(states: BoardLike, puzzle: Optional[Puzzle] = None) -> Union[bool, np.ndarray]:
-    """Whether each board can reach the goal of ``puzzle`` (default: the square blank-last one)."""
-    return _puzzle_of(states, puzzle).is_solvable(states)
+    """Whether each board can reach the goal of ``puzzle`` (default: the square blank-last one;
+    a warning says so when a board can reach another named goal instead)."""
+    p = _puzzle_of(states, puzzle)
+    _warn_if_other_goal(states, p, puzzle, "is_solvable")
+    return p.is_solvable(states)
 
 
 def apply(state: BoardLike, moves: MovesLike, convention: str = "blank", puzzle: Optional[Puzzle] = None) -> np.ndarray:
@@ -414,8 +452,11 @@ def random_walk(puzzle: Puzzle, n: int, steps: int, seed: int = 0) -> np.ndarray
 
 
 def heuristic(states: BoardLike, name: str = "manhattan", puzzle: Optional[Puzzle] = None) -> Union[int, np.ndarray]:
-    """A classic estimate of each board; see :meth:`Puzzle.heuristic`."""
-    return _puzzle_of(states, puzzle).heuristic(states, name)
+    """A classic estimate of each board; see :meth:`Puzzle.heuristic` (default puzzle: the square
+    blank-last one; a warning says so when a board can reach another named goal instead)."""
+    p = _puzzle_of(states, puzzle)
+    _warn_if_other_goal(states, p, puzzle, "heuristic")
+    return p.heuristic(states, name)
 
 
 # -- results -----------------------------------------------------------------------------------
@@ -437,6 +478,8 @@ class Solution:
     seconds: float
     algorithm: str
     heuristic: str
+    goal: str = ""
+    """The goal searched for: ``blank-last``, ``blank-first``, ``snail`` or its tiles."""
     optimal_length: Optional[int] = None
     """The optimum, where the truth can be had (a table; pattern tables for 4x4 and smaller),
     else None. ``length - optimal_length`` is the solution's optimality gap."""
@@ -476,6 +519,8 @@ class BatchResult:
     wall_seconds: float
     load_seconds: float
     """Time spent loading (or building) the tables, apart from the searches."""
+    goal: str = ""
+    """The goal searched for: ``blank-last``, ``blank-first``, ``snail`` or its tiles."""
     optimal_lengths: Optional[np.ndarray] = None
     """Batch searches: each board's optimum where the truth can be had, else -1 (int16)."""
     heuristic_calls: Optional[np.ndarray] = None
@@ -586,9 +631,36 @@ class Table:
         return cls(_core.Table.build(puzzle._p, None if path is None else os.fspath(path), progress))
 
     @classmethod
-    def open(cls, path: Union[str, os.PathLike]) -> "Table":
-        """Opens a table file, memory-mapped (no copy), with the CLI's checks on open."""
-        return cls(_core.Table.open(os.fspath(path)))
+    def open(cls, path: Union[str, os.PathLike], mmap: bool = True) -> "Table":
+        """Opens a table file with the CLI's checks on open.
+
+        Parameters
+        ----------
+        path:
+            The table file (``eight.table``, ``3x4.table``, ...).
+        mmap:
+            ``True`` (default): memory-mapped, no copy, shared with other processes through the
+            page cache. A mapped file must not be truncated by another program while it is
+            open: a read past its new end is a bus error (SIGBUS) that ends the interpreter, and
+            no Python code can catch it. ``False``: read into memory (one copy per process),
+            safe whatever happens to the file afterwards.
+
+        Raises
+        ------
+        FileNotFoundError, PermissionError, IsADirectoryError
+            The file cannot be opened (a directory is named as such).
+        TableError
+            The file is not a table, is damaged or truncated.
+
+        Examples
+        --------
+        >>> t = Table.build(Puzzle(3, 3), "eight.table")   # doctest: +SKIP
+        >>> Table.open("eight.table", mmap=False).distance([8, 6, 7, 2, 5, 4, 3, 0, 1])  # doctest: +SKIP
+        31
+        """
+        if not isinstance(mmap, bool):
+            raise TypeError(f"mmap must be True or False, not {type(mmap).__name__}")
+        return cls(_core.Table.open(os.fspath(path), mmap))
 
     @property
     def path(self) -> Optional[str]:
@@ -642,7 +714,7 @@ class Table:
         if moves is None:
             return None
         moves = to_tile_moves(moves) if convention == "tile" else moves
-        return Solution(moves, convention, len(moves), True, 0, 0, 0.0, "table", "table")
+        return Solution(moves, convention, len(moves), True, 0, 0, 0.0, "table", "table", goal=self.puzzle.goal_name)
 
     def count_solutions(self, state: BoardLike) -> Optional[int]:
         """The number of distinct optimal solutions; None if the board cannot reach the goal."""
@@ -1079,7 +1151,7 @@ class Solver:
             r = self._batch_one(self.puzzle._one(state), plan, max_nodes, max_memory, optimal)
         else:
             r = self._s.solve(self.puzzle._one(state), a, w, max_nodes, max_memory, threads)
-        return None if r is None else _solution(r, convention)
+        return None if r is None else _solution(r, convention, self.puzzle.goal_name)
 
     def solve_batch(
         self,
@@ -1119,6 +1191,7 @@ class Solver:
             convention=convention,
             wall_seconds=float(r["wall_seconds"]),
             load_seconds=self.load_seconds,
+            goal=self.puzzle.goal_name,
         )
 
     def _solve_batch_batched(
@@ -1172,6 +1245,7 @@ class Solver:
             convention=convention,
             wall_seconds=time.perf_counter() - started,
             load_seconds=self.load_seconds,
+            goal=self.puzzle.goal_name,
             optimal_lengths=best,
             heuristic_calls=calls,
             evaluated=evaluated,
@@ -1180,7 +1254,7 @@ class Solver:
         )
 
 
-def _solution(r: dict, convention: str) -> Solution:
+def _solution(r: dict, convention: str, goal: str = "") -> Solution:
     moves = r["moves"]
     return Solution(
         moves=to_tile_moves(moves) if convention == "tile" else moves,
@@ -1192,6 +1266,7 @@ def _solution(r: dict, convention: str) -> Solution:
         seconds=float(r["seconds"]),
         algorithm=str(r["algorithm"]),
         heuristic=str(r["heuristic"]),
+        goal=goal,
         optimal_length=r.get("optimal_length"),
         heuristic_calls=r.get("heuristic_calls"),
         evaluated=r.get("evaluated"),
@@ -1219,6 +1294,7 @@ def solve(
     :meth:`Solver.solve` for the parameters; ``heuristic`` may be a function of a batch of
     boards)."""
     p = _puzzle_of(state, puzzle)
+    _warn_if_other_goal(state, p, puzzle, "solve")
     return Solver(p, heuristic, partition, dir).solve(
         state, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal
     )
@@ -1241,6 +1317,7 @@ def solve_batch(
 ) -> BatchResult:
     """Solves many boards with the tables loaded once; see :meth:`Solver.solve_batch`."""
     p = _puzzle_of(states, puzzle)
+    _warn_if_other_goal(states, p, puzzle, "solve_batch")
     s = Solver(p, heuristic, partition, dir)
     return s.solve_batch(states, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal)
 

@@ -180,6 +180,14 @@ def _worker_plugin(plugin: SolverPlugin) -> tuple[SolverPlugin, str]:
     return mine, "" if worker is None else str(worker.address)
 
 
+def _current_worker() -> Any:
+    """The Dask worker running this task, or None outside one."""
+    try:
+        return distributed.get_worker()
+    except ValueError:
+        return None
+
+
 def _solve_chunk(plugin: SolverPlugin, boards: np.ndarray, options: dict[str, Any]) -> dict[str, Any]:
     """The task: one chunk solved with this worker's solver (moves in the blank convention)."""
     mine, address = _worker_plugin(plugin)
@@ -187,6 +195,12 @@ def _solve_chunk(plugin: SolverPlugin, boards: np.ndarray, options: dict[str, An
     # an array unpickled from Dask's out-of-band buffers can be misaligned, which the engine
     # refuses (np.ascontiguousarray keeps it so): take an aligned copy
     boards = np.require(boards, np.uint16, ["C_CONTIGUOUS", "ALIGNED"])
+    if options.get("max_memory") is None:
+        # the worker's memory_limit, which its nanny enforces by killing it: the searches keep to
+        # half of it (the tables and Dask's own data take the rest)
+        limit = getattr(_current_worker(), "memory_limit", None)
+        if limit:
+            options = {**options, "max_memory": max(1, int(limit) // 2)}
     r = mine.solver.solve_batch(boards, **options)
     with _LOCK:
         mine.chunks += 1
