@@ -7,7 +7,7 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use slidetable::heuristic::{Estimator, Heuristic};
 use slidetable::lab::count::count_solutions;
 use slidetable::lab::experiment::{self, Column, Guidance, Plan};
-use slidetable::lab::grade::{grade, DepthGrade};
+use slidetable::lab::grade::{grade, grade_boards, grade_estimates, grade_given, policy_credit, DepthGrade, Given};
 use slidetable::lab::sample::sample_depth;
 use slidetable::search::{effective_branching_factor, solve, Algorithm, Guide, Options};
 use slidetable::table::format::{Header, PAYLOAD_OFFSET};
@@ -208,33 +208,78 @@ fn count_reports_a_corrupt_table() {
 // ---------------------------------------------------------------------------------------------
 // grade
 
-/// The grade of `h` by a plain loop: boards from unranking, neighbours by `Board::moved` and a
-/// fresh index lookup, every edge seen from both ends and halved.
-fn plain_grade(t: &Table<Vec<u8>>, h: Heuristic) -> Vec<DepthGrade> {
-    let est = Estimator::new(t.goal());
+/// The grade of estimates `f` by a plain loop: boards from unranking, neighbours by
+/// `Board::moved` and a fresh lookup, each edge counted from its shallower end, the policy's
+/// credit as the share of optimal children among those with the smallest estimate.
+fn plain_grade_of(t: &Table<Vec<u8>>, f: &dyn Fn(&Board) -> f64) -> Vec<DepthGrade> {
     let mut by_depth = vec![DepthGrade::default(); t.histogram().len()];
     for i in 0..t.index().len() {
         let b = t.index().board(i);
         let d = t.distance(&b).unwrap().unwrap() as u32;
-        let e = est.estimate(h, b.cells());
+        let e = f(&b);
         let g = &mut by_depth[d as usize];
         g.states += 1;
-        g.sum_h += e as u64;
+        g.sum_h += e.max(0.0).ceil() as u64;
         g.sum_exact += d as u64;
-        g.exact += (e == d) as u64;
-        if e > d {
+        g.sum_estimate += e;
+        g.sum_abs_error += (d as f64 - e).abs();
+        g.sum_squared_error += (d as f64 - e).powi(2);
+        g.exact += (e == d as f64) as u64;
+        g.underestimates += (e < d as f64) as u64;
+        if e > d as f64 {
             g.overestimates += 1;
-            g.max_overestimate = g.max_overestimate.max(e - d);
+            g.max_overestimate = g.max_overestimate.max((e - d as f64).ceil() as u32);
+            g.worst_overestimate = g.worst_overestimate.max(e - d as f64);
         }
+        let mut kids = vec![];
         for dir in Dir::ALL {
             let Some(n) = b.moved(dir) else { continue };
-            if t.distance(&n).unwrap().unwrap() as u32 == d + 1 {
+            let dn = t.distance(&n).unwrap().unwrap() as u32;
+            let en = f(&n);
+            kids.push((en, dn + 1 == d));
+            if dn == d + 1 {
                 g.edges += 1;
-                g.inconsistent_edges += (est.estimate(h, n.cells()).abs_diff(e) > 1) as u64;
+                g.inconsistent_edges += ((e - en).abs() > 1.0) as u64;
+                g.max_edge_difference = g.max_edge_difference.max((e - en).abs());
             }
+        }
+        if d > 0 {
+            let min = kids.iter().map(|k| k.0).fold(f64::INFINITY, f64::min);
+            let tied: Vec<_> = kids.iter().filter(|k| k.0 == min).collect();
+            g.policy_states += 1;
+            g.policy_correct += tied.iter().filter(|k| k.1).count() as f64 / tied.len() as f64;
         }
     }
     by_depth
+}
+
+fn plain_grade(t: &Table<Vec<u8>>, h: Heuristic) -> Vec<DepthGrade> {
+    let est = Estimator::new(t.goal());
+    plain_grade_of(t, &|b: &Board| est.estimate(h, b.cells()) as f64)
+}
+
+/// Equal, but for the order of summing fractions: the policy's credit (and a fractional
+/// heuristic's sums) to a relative 1e-9.
+fn assert_same(a: &[DepthGrade], b: &[DepthGrade], what: &str) {
+    assert_eq!(a.len(), b.len(), "{what}");
+    let close = |x: f64, y: f64| (x - y).abs() <= 1e-9 * x.abs().max(1.0);
+    for (d, (x, y)) in a.iter().zip(b).enumerate() {
+        let sums = [
+            (x.sum_estimate, y.sum_estimate),
+            (x.sum_abs_error, y.sum_abs_error),
+            (x.sum_squared_error, y.sum_squared_error),
+            (x.policy_correct, y.policy_correct),
+        ];
+        assert!(sums.iter().all(|&(p, q)| close(p, q)), "{what} depth {d}: {x:?} {y:?}");
+        let strip = |g: &DepthGrade| DepthGrade {
+            sum_estimate: 0.0,
+            sum_abs_error: 0.0,
+            sum_squared_error: 0.0,
+            policy_correct: 0.0,
+            ..*g
+        };
+        assert_eq!(strip(x), strip(y), "{what} depth {d}");
+    }
 }
 
 #[test]
@@ -242,12 +287,96 @@ fn grades_match_a_plain_loop() {
     for (goal, h) in [("blank-last", Heuristic::Manhattan), ("snail", Heuristic::Nilsson)] {
         let t = table("3x3", goal);
         let g = grade(&t, h).unwrap();
-        assert_eq!(g.by_depth, plain_grade(&t, h), "{goal} {}", h.name());
+        assert_same(&g.by_depth, &plain_grade(&t, h), &format!("{goal} {}", h.name()));
     }
     let t = table("2x4", "blank-first");
     for h in Heuristic::ALL {
-        assert_eq!(grade(&t, h).unwrap().by_depth, plain_grade(&t, h), "2x4 {}", h.name());
+        assert_same(&grade(&t, h).unwrap().by_depth, &plain_grade(&t, h), &format!("2x4 {}", h.name()));
     }
+}
+
+/// A heuristic with fractions, negative values near the goal, overestimates and ties.
+fn fractional(est: &Estimator, b: &Board) -> f64 {
+    1.3 * est.estimate(Heuristic::Manhattan, b.cells()) as f64 + 0.25 * (b.cells()[0] % 3) as f64 - 0.4
+}
+
+#[test]
+fn fractional_estimates_are_graded_as_given() {
+    let t = table("3x3", "blank-last");
+    let est = Estimator::new(t.goal());
+    let hs: Vec<f64> = (0..t.index().len()).map(|i| fractional(&est, &t.index().board(i))).collect();
+    let (by_depth, total) = grade_estimates(&t, &hs, |_| {}).unwrap();
+    assert_same(&by_depth, &plain_grade_of(&t, &|b: &Board| fractional(&est, b)), "fractional");
+    assert!(total.overestimates > 0 && total.underestimates > 0 && total.inconsistent_edges > 0);
+    // errors of both signs cancel in the signed mean, not in the absolute one
+    assert!(total.mean_error().abs() < total.mean_abs_error());
+    assert!(total.rmse() >= total.mean_abs_error());
+    let hs32: Vec<f32> = hs.iter().map(|&h| h as f32).collect();
+    let (_, total32) = grade_estimates(&t, &hs32, |_| {}).unwrap();
+    assert!((total32.mean_abs_error() - total.mean_abs_error()).abs() < 1e-5);
+    let mut bad = hs.clone();
+    bad[7] = f64::NAN;
+    let e = grade_estimates(&t, &bad, |_| {}).unwrap_err();
+    assert!(e.to_string().contains("the estimate of state 7"), "{e}");
+}
+
+#[test]
+fn given_boards_are_graded_as_the_table_restricted_to_them() {
+    let t = table("2x4", "blank-last");
+    let est = Estimator::new(t.goal());
+    let n = t.index().len();
+    let mut cells = vec![];
+    let (mut hs, mut kids) = (vec![], vec![]);
+    for i in 0..n {
+        let b = t.index().board(i);
+        cells.extend(b.cells().iter().map(|&c| c as u8));
+        hs.push(fractional(&est, &b));
+        for dir in Dir::ALL {
+            kids.push(b.moved(dir).map_or(0.0, |k| fractional(&est, &k)));
+        }
+    }
+    let table_hs: Vec<f64> = (0..n).map(|i| fractional(&est, &t.index().board(i))).collect();
+    let (whole, whole_total) = grade_estimates(&t, &table_hs, |_| {}).unwrap();
+    let (given, given_total) = grade_boards(&t, &cells, &hs, &kids).unwrap();
+    // each edge is seen from both ends among given boards, so it is counted on both its depths' rows
+    let halve = |g: &DepthGrade| DepthGrade { edges: 0, inconsistent_edges: 0, max_edge_difference: 0.0, ..*g };
+    let a: Vec<_> = whole.iter().map(halve).collect();
+    let b: Vec<_> = given.iter().map(halve).collect();
+    assert_same(&a, &b, "every state given");
+    assert_eq!(given_total.edges, 2 * whole_total.edges);
+    assert_eq!(given_total.inconsistent_edges, 2 * whole_total.inconsistent_edges);
+    assert!((given_total.max_edge_difference - whole_total.max_edge_difference).abs() < 1e-12);
+    // one board: its own row only
+    let k = 1234;
+    let (one, _) = grade_boards(&t, &cells[8 * k..8 * k + 8], &hs[k..k + 1], &kids[4 * k..4 * k + 4]).unwrap();
+    let d = t.entry(k as u64).unwrap() as usize;
+    assert_eq!(one.len(), d + 1);
+    assert_eq!((one[d].states, one.iter().map(|g| g.states).sum::<u64>()), (1, 1));
+    // bad boards and estimates, named by row
+    let e = grade_boards(&t, &[1, 2, 3, 4, 5, 6, 7, 0, 2, 1, 3, 4, 5, 6, 7, 0], &[0.0; 2], &[0.0; 8]).unwrap_err();
+    assert_eq!(e.row, 1);
+    assert!(e.to_string().contains("cannot reach the goal"), "{e}");
+    let e = grade_boards(&t, &cells[..16], &[0.0, f64::INFINITY], &[0.0; 8]).unwrap_err();
+    assert_eq!(e.row, 1);
+    assert!(e.to_string().contains("the estimate is inf"), "{e}");
+    // distances that contradict each other
+    let given = Given {
+        exact: &[3],
+        estimates: &[1.0],
+        valid: &[true, false, false, false],
+        child_exact: &[3, 0, 0, 0],
+        child_estimates: &[1.0, 0.0, 0.0, 0.0],
+    };
+    assert!(grade_given(&given).unwrap_err().to_string().contains("one move changes the distance by exactly 1"));
+}
+
+#[test]
+fn the_policy_credit_splits_ties() {
+    assert_eq!(policy_credit(&[(3.0, true), (4.0, false)]), 1.0);
+    assert_eq!(policy_credit(&[(3.0, false), (2.0, true), (2.0, false)]), 0.5);
+    assert_eq!(policy_credit(&[(1.0, true), (1.0, true), (1.0, false)]), 2.0 / 3.0);
+    assert_eq!(policy_credit(&[(0.5, false), (2.0, true)]), 0.0);
+    assert_eq!(policy_credit(&[]), 0.0);
 }
 
 #[test]

@@ -95,15 +95,46 @@ fn heuristic_grades() {
     let out = stdout(table(dir.path()).args(["heuristic", "manhattan"]));
     assert!(out.contains("admissible on this table: yes"), "{out}");
     assert!(out.contains("consistent on this table: yes"), "{out}");
+    // the headline measures, from the library's grade (Manhattan on 3x3 averages 14.000 against
+    // h* 21.972, never overestimating, so its mean absolute error is its signed mean error)
+    for line in [
+        "over all 181,440 states (error = h* - h: positive where h underestimates)",
+        "  mean absolute error  7.972",
+        "  signed mean h* - h   +7.972",
+        "  overestimates        0 (worst h - h* = 0)",
+        "  inconsistent edges   0 of 241,920 (largest |h(a) - h(b)| = 1)",
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line:?} in\n{out}");
+    }
+    assert!(out.contains("  RMSE                 8.508"), "{out}");
+    assert!(out.contains("h < h*, h > h*, h = h*  98.70%, 0.00%, 1.30%"), "{out}");
+    assert!(out.contains("  policy accuracy      58.12% of 181,439 states not at the goal"), "{out}");
     let out = stdout(table(dir.path()).args(["heuristic", "nilsson", "--goal", "snail"]));
     assert!(out.contains("admissible on this table: no"), "{out}");
+    assert!(out.contains("  signed mean h* - h   -"), "{out}");
     let csv = stdout(table(dir.path()).args(["heuristic", "h1", "--csv"]));
     let lines: Vec<&str> = csv.lines().collect();
     assert_eq!(lines.len(), 1 + 32 + 1);
     assert!(lines[0].starts_with("depth,states,mean_h,"));
+    assert!(
+        lines[0].ends_with(",mae,rmse,under_share,over_share,worst_overestimate,max_edge_difference,policy_accuracy")
+    );
     assert!(lines[33].starts_with("total,181440,"));
     let states: u64 = lines[1..33].iter().map(|l| l.split(',').nth(1).unwrap().parse::<u64>().unwrap()).sum();
     assert_eq!(states, 181_440);
+    // per depth, the MAE weighted by the states is the total's; no policy at the goal
+    let field = |l: &str, k: usize| l.split(',').nth(k).unwrap().to_string();
+    let weighted: f64 =
+        lines[1..33].iter().map(|l| field(l, 1).parse::<f64>().unwrap() * field(l, 10).parse::<f64>().unwrap()).sum();
+    assert!((weighted / 181_440.0 - field(lines[33], 10).parse::<f64>().unwrap()).abs() < 1e-5);
+    assert_eq!(field(lines[1], 16), "");
+    assert_eq!(field(lines[2], 16), "1.000000");
+    let json: serde_json::Value =
+        serde_json::from_str(&stdout(table(dir.path()).args(["heuristic", "nilsson", "--json"]))).unwrap();
+    let t = &json["total"];
+    assert!(t["mae"].as_f64().unwrap() >= t["mean_error"].as_f64().unwrap().abs());
+    assert!(t["over_share"].as_f64().unwrap() > 0.5 && t["worst_overestimate"].as_f64().unwrap() > 0.0);
+    assert!(json["by_depth"][0]["policy_accuracy"].is_null());
     table(dir.path())
         .args(["heuristic", "euclid"])
         .assert()

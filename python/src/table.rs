@@ -42,8 +42,8 @@ fn progress_dict<'py>(py: Python<'py>, p: &Progress) -> PyResult<Bound<'py, PyDi
     Ok(d)
 }
 
-/// A grade's figures by name, in one order for the per-depth columns and the total.
-fn grade_fields(g: &DepthGrade) -> [(&'static str, u64); 8] {
+/// A grade's whole-number figures by name, in one order for the per-depth columns and the total.
+fn grade_counts(g: &DepthGrade) -> [(&'static str, u64); 10] {
     [
         ("states", g.states),
         ("sum_h", g.sum_h),
@@ -53,21 +53,47 @@ fn grade_fields(g: &DepthGrade) -> [(&'static str, u64); 8] {
         ("max_overestimate", g.max_overestimate as u64),
         ("edges", g.edges),
         ("inconsistent_edges", g.inconsistent_edges),
+        ("underestimates", g.underestimates),
+        ("policy_states", g.policy_states),
     ]
 }
 
+/// A grade's fractional figures by name (sums and maxima of the estimates as given).
+fn grade_sums(g: &DepthGrade) -> [(&'static str, f64); 6] {
+    [
+        ("sum_estimate", g.sum_estimate),
+        ("sum_abs_error", g.sum_abs_error),
+        ("sum_squared_error", g.sum_squared_error),
+        ("worst_overestimate", g.worst_overestimate),
+        ("max_edge_difference", g.max_edge_difference),
+        ("policy_correct", g.policy_correct),
+    ]
+}
+
+/// The library's per-depth sums as columns (one list per figure, indexed by depth) and the
+/// total as a dict of numbers: the Python layer turns them into measures.
 fn grade_dict<'py>(py: Python<'py>, by_depth: &[DepthGrade], total: &DepthGrade) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
-    for (k, (name, _)) in grade_fields(total).into_iter().enumerate() {
-        let column: Vec<u64> = by_depth.iter().map(|g| grade_fields(g)[k].1).collect();
-        d.set_item(name, column)?;
-    }
     let t = PyDict::new(py);
-    for (name, value) in grade_fields(total) {
+    for (k, (name, value)) in grade_counts(total).into_iter().enumerate() {
+        d.set_item(name, by_depth.iter().map(|g| grade_counts(g)[k].1).collect::<Vec<u64>>())?;
+        t.set_item(name, value)?;
+    }
+    for (k, (name, value)) in grade_sums(total).into_iter().enumerate() {
+        d.set_item(name, by_depth.iter().map(|g| grade_sums(g)[k].1).collect::<Vec<f64>>())?;
         t.set_item(name, value)?;
     }
     d.set_item("total", t)?;
     Ok(d)
+}
+
+/// A numpy array's contiguous data, or a ValueError saying why not.
+fn slice<'a, T: numpy::Element>(a: &'a PyReadonlyArray1<'_, T>) -> PyResult<&'a [T]> {
+    a.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+fn slice2<'a, T: numpy::Element>(a: &'a PyReadonlyArray2<'_, T>) -> PyResult<&'a [T]> {
+    a.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 #[pymethods]
@@ -231,14 +257,75 @@ impl Table {
         Ok(d)
     }
 
-    /// Estimates given for every state, in index order, graded.
-    fn grade_estimates<'py>(
+    /// Estimates given for every state, in index order, graded: uint8 (whole numbers), float32
+    /// or float64.
+    fn grade_estimates<'py>(&self, py: Python<'py>, estimates: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let t = &self.table;
+        let graded = if let Ok(a) = estimates.extract::<PyReadonlyArray1<'py, u8>>() {
+            let hs = slice(&a)?;
+            detach(py, || grade::grade_estimates(t, hs, |_| {}))
+        } else if let Ok(a) = estimates.extract::<PyReadonlyArray1<'py, f32>>() {
+            let hs = slice(&a)?;
+            detach(py, || grade::grade_estimates(t, hs, |_| {}))
+        } else {
+            let a = estimates.extract::<PyReadonlyArray1<'py, f64>>()?;
+            let hs = slice(&a)?;
+            detach(py, || grade::grade_estimates(t, hs, |_| {}))
+        };
+        let (by_depth, total) = graded.map_err(error)?;
+        grade_dict(py, &by_depth, &total)
+    }
+
+    /// Estimates of given boards `(N, cells)` and of their children `(N, 4)` (in `U D L R` order
+    /// of the blank's moves; read where the move is legal) graded against this table.
+    fn grade_boards<'py>(
         &self,
         py: Python<'py>,
-        estimates: PyReadonlyArray1<'py, u8>,
+        cells: PyReadonlyArray2<'py, u8>,
+        estimates: PyReadonlyArray1<'py, f64>,
+        child_estimates: PyReadonlyArray2<'py, f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
-        let hs = estimates.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))?;
-        let (by_depth, total) = detach(py, || grade::grade_estimates(&self.table, hs, |_| {})).map_err(error)?;
+        let boards = rows(self.table.index().shape(), &cells)?;
+        let (hs, kids) = (slice(&estimates)?, slice2(&child_estimates)?);
+        let n = cells.shape()[0];
+        if hs.len() != n || kids.len() != 4 * n {
+            return Err(PyValueError::new_err(format!(
+                "{} estimates and {} child estimates for {n} boards: give one a board and four a board",
+                hs.len(),
+                kids.len()
+            )));
+        }
+        let (by_depth, total) = detach(py, || grade::grade_boards(&self.table, boards, hs, kids)).map_err(row_error)?;
+        grade_dict(py, &by_depth, &total)
+    }
+
+    /// Given boards' exact distances `(N,)` and estimates, and their children's `(N, 4)` with
+    /// the legal-move mask, graded (the exact distances found elsewhere: a solver's searches).
+    #[staticmethod]
+    fn grade_given<'py>(
+        py: Python<'py>,
+        exact: PyReadonlyArray1<'py, u32>,
+        estimates: PyReadonlyArray1<'py, f64>,
+        valid: PyReadonlyArray2<'py, bool>,
+        child_exact: PyReadonlyArray2<'py, u32>,
+        child_estimates: PyReadonlyArray2<'py, f64>,
+    ) -> PyResult<Bound<'py, PyDict>> {
+        let given = grade::Given {
+            exact: slice(&exact)?,
+            estimates: slice(&estimates)?,
+            valid: slice2(&valid)?,
+            child_exact: slice2(&child_exact)?,
+            child_estimates: slice2(&child_estimates)?,
+        };
+        let n = given.exact.len();
+        let fours = [given.valid.len(), given.child_exact.len(), given.child_estimates.len()];
+        if given.estimates.len() != n || fours.iter().any(|&k| k != 4 * n) {
+            return Err(PyValueError::new_err(format!(
+                "{n} distances with {} estimates and {fours:?} entries for the children: give one a board and four a board",
+                given.estimates.len()
+            )));
+        }
+        let (by_depth, total) = detach(py, || grade::grade_given(&given)).map_err(row_error)?;
         grade_dict(py, &by_depth, &total)
     }
 

@@ -16,15 +16,25 @@ Grade a heuristic against the exact distances: every state and every move of a t
 NAME is hamming (h1, misplaced tiles), manhattan (h2), linear-conflict (lc) or nilsson (P+3S, not
 admissible).
 
-For each depth h* (the true distance, from the table): the number of states, the mean estimate
-h, h* itself, the share of states where h = h*, the mean error h* - h, the states where h
-overestimates (h > h*: none for an admissible heuristic), and the inconsistent moves: edges between
-two states one move apart whose estimates differ by more than 1 (none for a consistent heuristic;
-an edge is counted at its shallower end, between depth d and d + 1 on the row of d). Then the
-whole table, and whether the heuristic is admissible and consistent on it.
+First the headline measures over every state (the error is h* - h, the true distance minus the
+estimate: positive where h underestimates): the mean absolute error mean |h* - h|, the root mean
+square error, the signed mean h* - h (errors of both signs cancel in it), the shares of states
+with h < h*, h > h* and h = h*, the overestimates (none for an admissible heuristic) and the
+largest, the inconsistent edges (two states one move apart whose estimates differ by more than 1:
+none for a consistent heuristic) and the largest |h(a) - h(b)|, and the policy accuracy: the share
+of states not at the goal where moving to the child with the smallest h is an optimal move (a tie
+among k children of which j are optimal counts j/k, a random tie-break's expected accuracy).
+
+Then for each depth h* (from the table): the number of states, the mean estimate h, h* itself,
+the share of states where h = h*, the signed mean h* - h, the mean absolute error, the RMSE, the
+states where h overestimates, the edges and the inconsistent ones (an edge is counted at its
+shallower end, between depth d and d + 1 on the row of d), and the policy accuracy. Then the whole
+table, and whether the heuristic is admissible and consistent on it.
 
 --csv prints one row per depth and a last row `total`, columns
-depth,states,mean_h,mean_exact,exact_share,mean_error,overestimates,max_overestimate,edges,inconsistent_edges.
+depth,states,mean_h,mean_exact,exact_share,mean_error,overestimates,max_overestimate,edges,inconsistent_edges,
+mae,rmse,under_share,over_share,worst_overestimate,max_edge_difference,policy_accuracy
+(mean_error is h* - h; policy_accuracy is empty at depth 0, where no move is graded).
 
 A missing eight.table (or other 3x3 table) is built on the spot.
 
@@ -75,6 +85,14 @@ struct RowJson {
     max_overestimate: u32,
     edges: u64,
     inconsistent_edges: u64,
+    mae: f64,
+    rmse: f64,
+    under_share: f64,
+    over_share: f64,
+    worst_overestimate: f64,
+    max_edge_difference: f64,
+    /// null at depth 0 (no move to grade)
+    policy_accuracy: Option<f64>,
 }
 
 impl From<&DepthGrade> for RowJson {
@@ -89,8 +107,50 @@ impl From<&DepthGrade> for RowJson {
             max_overestimate: r.max_overestimate,
             edges: r.edges,
             inconsistent_edges: r.inconsistent_edges,
+            mae: r.mean_abs_error(),
+            rmse: r.rmse(),
+            under_share: r.under_share(),
+            over_share: r.over_share(),
+            worst_overestimate: r.worst_overestimate,
+            max_edge_difference: r.max_edge_difference,
+            policy_accuracy: policy(r),
         }
     }
+}
+
+/// The policy accuracy where a move was graded.
+fn policy(r: &DepthGrade) -> Option<f64> {
+    (r.policy_states > 0).then(|| r.policy_accuracy())
+}
+
+/// The headline measures over every state, one per line.
+fn headline(out: &mut dyn Write, t: &DepthGrade) -> std::io::Result<()> {
+    let pct = |x: f64| format!("{:.2}%", 100.0 * x);
+    writeln!(out, "over all {} states (error = h* - h: positive where h underestimates)", thousands(t.states))?;
+    writeln!(out, "  mean absolute error  {:.3}", t.mean_abs_error())?;
+    writeln!(out, "  RMSE                 {:.3}", t.rmse())?;
+    writeln!(out, "  signed mean h* - h   {:+.3}", t.mean_error())?;
+    writeln!(
+        out,
+        "  h < h*, h > h*, h = h*  {}, {}, {}",
+        pct(t.under_share()),
+        pct(t.over_share()),
+        pct(t.exact_share())
+    )?;
+    writeln!(out, "  overestimates        {} (worst h - h* = {})", thousands(t.overestimates), t.worst_overestimate)?;
+    writeln!(
+        out,
+        "  inconsistent edges   {} of {} (largest |h(a) - h(b)| = {})",
+        thousands(t.inconsistent_edges),
+        thousands(t.edges),
+        t.max_edge_difference
+    )?;
+    writeln!(
+        out,
+        "  policy accuracy      {} of {} states not at the goal (ties: j optimal of k count j/k)",
+        policy(t).map_or_else(|| "-".to_string(), pct),
+        thousands(t.policy_states)
+    )
 }
 
 pub fn run(args: HeuristicArgs) -> Result<ExitCode> {
@@ -148,14 +208,15 @@ pub fn run(args: HeuristicArgs) -> Result<ExitCode> {
     if args.csv {
         writeln!(
             out,
-            "depth,states,mean_h,mean_exact,exact_share,mean_error,overestimates,max_overestimate,edges,inconsistent_edges"
+            "depth,states,mean_h,mean_exact,exact_share,mean_error,overestimates,max_overestimate,edges,inconsistent_edges,\
+             mae,rmse,under_share,over_share,worst_overestimate,max_edge_difference,policy_accuracy"
         )?;
         let rows =
             g.by_depth.iter().enumerate().map(|(d, r)| (d.to_string(), r)).chain([("total".to_string(), &g.total)]);
         for (label, r) in rows {
             writeln!(
                 out,
-                "{label},{},{:.6},{:.6},{:.6},{:.6},{},{},{},{}",
+                "{label},{},{:.6},{:.6},{:.6},{:.6},{},{},{},{},{:.6},{:.6},{:.6},{:.6},{},{},{}",
                 r.states,
                 r.mean_h(),
                 r.mean_exact(),
@@ -164,7 +225,14 @@ pub fn run(args: HeuristicArgs) -> Result<ExitCode> {
                 r.overestimates,
                 r.max_overestimate,
                 r.edges,
-                r.inconsistent_edges
+                r.inconsistent_edges,
+                r.mean_abs_error(),
+                r.rmse(),
+                r.under_share(),
+                r.over_share(),
+                r.worst_overestimate,
+                r.max_edge_difference,
+                policy(r).map_or_else(String::new, |p| format!("{p:.6}"))
             )?;
         }
         out.flush()?;
@@ -173,25 +241,30 @@ pub fn run(args: HeuristicArgs) -> Result<ExitCode> {
     let hd = table.header();
     writeln!(out, "{} against {}: {} table, goal {}", h.name(), opened.path.display(), hd.shape, hd.goal)?;
     writeln!(out)?;
+    headline(&mut out, &g.total)?;
+    writeln!(out)?;
     let w = thousands(g.total.states).len().max(6);
     let we = thousands(g.total.edges).len().max(5);
     writeln!(
         out,
-        "{:>5}  {:>w$}  {:>7}  {:>5}  {:>7}  {:>7}  {:>w$}  {:>we$}  {:>we$}",
-        "depth", "states", "mean h", "h*", "exact", "h*-h", "over h*", "edges", "incons."
+        "{:>5}  {:>w$}  {:>7}  {:>5}  {:>7}  {:>7}  {:>6}  {:>6}  {:>w$}  {:>we$}  {:>we$}  {:>7}",
+        "depth", "states", "mean h", "h*", "exact", "h*-h", "MAE", "RMSE", "over h*", "edges", "incons.", "policy"
     )?;
     let line = |out: &mut dyn Write, label: &str, r: &DepthGrade| {
         writeln!(
             out,
-            "{label:>5}  {:>w$}  {:>7.3}  {:>5.2}  {:>6.2}%  {:>7.3}  {:>w$}  {:>we$}  {:>we$}",
+            "{label:>5}  {:>w$}  {:>7.3}  {:>5.2}  {:>6.2}%  {:>+7.3}  {:>6.3}  {:>6.3}  {:>w$}  {:>we$}  {:>we$}  {:>7}",
             thousands(r.states),
             r.mean_h(),
             r.mean_exact(),
             100.0 * r.exact_share(),
             r.mean_error(),
+            r.mean_abs_error(),
+            r.rmse(),
             thousands(r.overestimates),
             thousands(r.edges),
-            thousands(r.inconsistent_edges)
+            thousands(r.inconsistent_edges),
+            policy(r).map_or_else(|| "-".to_string(), |p| format!("{:.2}%", 100.0 * p))
         )
     };
     for (d, r) in g.by_depth.iter().enumerate() {
