@@ -235,6 +235,29 @@ impl Table {
         PyArray1::from_vec(py, boards).reshape([count, n])
     }
 
+    /// A depth-balanced sample (`lab::sample::sample_balanced`): the boards and their depths.
+    #[pyo3(signature = (per_depth, depths, replace, seed))]
+    fn sample_balanced<'py>(
+        &self,
+        py: Python<'py>,
+        per_depth: u64,
+        depths: Option<Vec<u32>>,
+        replace: bool,
+        seed: u64,
+    ) -> PyResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<u8>>)> {
+        let n = self.table.index().shape().cells();
+        let (boards, ds) = detach(py, || {
+            let picked = sample::sample_balanced(&self.table, per_depth, depths.as_deref(), replace, seed)?;
+            let indices: Vec<u64> = picked.iter().map(|p| p.0).collect();
+            let mut out = vec![0u8; indices.len() * n];
+            arrays::unrank(self.table.index(), &indices, &mut out).map_err(|e| *e.error)?;
+            Ok::<_, slidetable::Error>((out, picked.iter().map(|p| p.1).collect::<Vec<u8>>()))
+        })
+        .map_err(error)?;
+        let count = ds.len();
+        Ok((PyArray1::from_vec(py, boards).reshape([count, n])?, PyArray1::from_vec(py, ds)))
+    }
+
     /// Checks every entry against the distance function (as `table verify`); raises if one is wrong.
     fn verify(&self, py: Python<'_>) -> PyResult<()> {
         detach(py, || {

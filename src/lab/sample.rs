@@ -116,9 +116,128 @@ pub fn sample_depth<D: AsRef<[u8]>>(table: &Table<D>, depth: u8, count: usize, s
     Ok(out)
 }
 
+/// A depth-balanced sample: `per_depth` states from each depth in `depths` (or every depth of
+/// the table), as `(index, depth)` pairs, depth by depth, each depth's states in random order.
+///
+/// Without `replace`, a depth's states are distinct and as many as it holds when that is fewer
+/// than `per_depth` (depth 1 of the 3x3 has 2): every subset of that size is equally likely, as in
+/// [`sample_depth`]. With `replace`, each depth gives exactly `per_depth` states, each drawn
+/// uniformly and independently (so a small depth repeats its states). One scan of the payload
+/// serves every depth. The same `seed` gives the same sample.
+///
+/// # Errors
+/// [`Error::BadOption`] for a depth past 255 in `depths`; [`Error::CorruptHeader`] when the payload
+/// does not hold the states the header's histogram counts.
+pub fn sample_balanced<D: AsRef<[u8]>>(
+    table: &Table<D>,
+    per_depth: u64,
+    depths: Option<&[u32]>,
+    replace: bool,
+    seed: u64,
+) -> Result<Vec<(u64, u8)>, Error> {
+    let histogram = table.histogram();
+    let mut chosen: Vec<u8> = match depths {
+        Some(ds) => {
+            let mut v = Vec::with_capacity(ds.len());
+            for &d in ds {
+                let d = u8::try_from(d).map_err(|_| Error::BadOption(format!("depth {d} is past 255")))?;
+                v.push(d);
+            }
+            v.sort_unstable();
+            v.dedup();
+            v
+        }
+        None => (0..histogram.len()).map(|d| d as u8).collect(),
+    };
+    chosen.retain(|&d| histogram.get(d as usize).is_some_and(|&n| n > 0));
+    let mut rng = SplitMix64::new(seed);
+    // per depth: the ranks wanted (the r-th state at that depth in index order), each with its
+    // place in the output
+    let mut wanted: Vec<Vec<(u64, usize)>> = vec![Vec::new(); 256];
+    let mut total = 0usize;
+    for &d in &chosen {
+        let available = histogram[d as usize];
+        let k = if replace { per_depth } else { per_depth.min(available) };
+        let ranks: Vec<u64> = if replace {
+            (0..k).map(|_| rng.below(available)).collect()
+        } else {
+            // Floyd's distinct draw, then a shuffle (as sample_depth)
+            let mut taken = HashSet::with_capacity(k as usize);
+            let mut ranks = Vec::with_capacity(k as usize);
+            for j in available - k..available {
+                let t = rng.below(j + 1);
+                let r = if taken.insert(t) { t } else { j };
+                taken.insert(r);
+                ranks.push(r);
+            }
+            for i in (1..ranks.len()).rev() {
+                let j = rng.below(i as u64 + 1) as usize;
+                ranks.swap(i, j);
+            }
+            ranks
+        };
+        let list = &mut wanted[d as usize];
+        list.extend(ranks.into_iter().enumerate().map(|(i, r)| (r, total + i)));
+        list.sort_unstable();
+        total += k as usize;
+    }
+    let mut out = vec![(0u64, 0u8); total];
+    let mut next = [0usize; 256];
+    let mut seen = [0u64; 256];
+    let mut left = total;
+    for (i, &d) in table.payload().iter().enumerate() {
+        if left == 0 {
+            break;
+        }
+        let list = &wanted[d as usize];
+        let at = &mut next[d as usize];
+        while *at < list.len() && list[*at].0 == seen[d as usize] {
+            out[list[*at].1] = (i as u64, d);
+            *at += 1;
+            left -= 1;
+        }
+        seen[d as usize] += 1;
+    }
+    if left > 0 {
+        let d = (0..256).find(|&d| next[d] < wanted[d].len()).unwrap_or(0);
+        let detail = format!("the header counts {} states at depth {d} but the payload has {}", histogram[d], seen[d]);
+        return Err(Error::CorruptHeader(detail));
+    }
+    Ok(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn balanced_samples_cap_or_repeat_and_agree_with_the_payload() {
+        let goal = crate::Goal::BlankLast.board(crate::Shape::EIGHT).unwrap();
+        let table = crate::build(&goal, |_| {}).unwrap();
+        let hist = table.histogram().to_vec();
+        for (per, replace) in [(5u64, false), (5, true), (100_000, false), (3, true)] {
+            let got = sample_balanced(&table, per, None, replace, 9).unwrap();
+            for d in 0..hist.len() {
+                let at: Vec<u64> = got.iter().filter(|x| x.1 as usize == d).map(|x| x.0).collect();
+                let want = if replace { per } else { per.min(hist[d]) };
+                assert_eq!(at.len() as u64, want, "depth {d} per {per} replace {replace}");
+                assert!(at.iter().all(|&i| table.payload()[i as usize] as usize == d));
+                if !replace {
+                    let distinct: HashSet<u64> = at.iter().copied().collect();
+                    assert_eq!(distinct.len(), at.len(), "distinct at depth {d}");
+                }
+            }
+            // depth by depth in order
+            assert!(got.windows(2).all(|w| w[0].1 <= w[1].1));
+            assert_eq!(got, sample_balanced(&table, per, None, replace, 9).unwrap(), "reproducible");
+        }
+        // every state at a depth when asked for as many as it holds
+        let all = sample_balanced(&table, u64::MAX, Some(&[31, 30]), false, 1).unwrap();
+        assert_eq!(all.len() as u64, hist[30] + hist[31]);
+        // a depth past the table gives nothing, one past 255 is refused
+        assert!(sample_balanced(&table, 4, Some(&[40]), false, 1).unwrap().is_empty());
+        assert!(sample_balanced(&table, 4, Some(&[256]), false, 1).is_err());
+    }
 
     #[test]
     fn splitmix_matches_the_reference_stream() {

@@ -50,6 +50,9 @@ __all__ = [
     "Solution",
     "BatchResult",
     "BATCH_ALGORITHMS",
+    "Dataset",
+    "balanced_sample",
+    "labelled_walks",
     "Grade",
     "Instances",
     "Experiment",
@@ -1745,3 +1748,7 @@ def experiment(
         b_star=bs,
         published=pub,
     )
+
+
+# data sets for learned heuristics (their own module; imported last, as it uses the names above)
+from .datasets import Dataset, balanced_sample, labelled_walks  # noqa: E402

@@ -1,0 +1,360 @@
+"""Labelled data sets in one call: boards with their exact distances (and optimal moves), for
+training and testing learned heuristics.
+
+* :func:`balanced_sample`: from a perfect table (boards up to 12 cells), the same number of
+  boards at every depth (capped at what a depth holds, or drawn with replacement).
+* :func:`labelled_walks`: past a table (the 15-puzzle), boards from random walks of chosen
+  lengths, each labelled by an optimal solver in parallel, resumable from a results directory.
+
+Both return a :class:`Dataset`, which saves with ``np.savez`` (or Parquet, with pyarrow).
+
+Example
+-------
+>>> import slidetable as st
+>>> table = st.Table.build(st.Puzzle(3, 3))
+>>> data = st.balanced_sample(table, per_depth=100, seed=1)
+>>> data.boards.shape, int(data.distances.max())
+((2947, 9), 31)
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from typing import Any, Callable, Optional, Sequence, Tuple, Union
+
+import numpy as np
+
+from . import MOVES, Puzzle, Solver, Table, _int, _seed
+
+__all__ = ["Dataset", "balanced_sample", "labelled_walks"]
+
+
+@dataclasses.dataclass(frozen=True)
+class Dataset:
+    """Boards with their exact distances to the goal of ``puzzle``.
+
+    Attributes
+    ----------
+    puzzle:
+        The puzzle (shape and goal) the distances are measured on.
+    boards:
+        ``(N, cells)`` uint8: the boards, row-major, 0 the blank.
+    distances:
+        ``(N,)`` int16: each board's exact distance (the optimal solution length).
+    optimal_moves:
+        ``(N, 4)`` bool, from a table: which of the blank's moves ``U D L R`` lead one move
+        closer (all False at the goal); None where only one optimal move is known.
+    first_moves:
+        ``(N,)`` int8: the first move of one optimal solution, as an action ``0..3`` = ``U D L
+        R`` of the blank (-1 at the goal).
+    walk_lengths:
+        ``(N,)`` int16 for :func:`labelled_walks`: the random walk that made each board (its
+        distance is at most that); None for a table's sample.
+    """
+
+    puzzle: Puzzle
+    boards: np.ndarray
+    distances: np.ndarray
+    optimal_moves: Optional[np.ndarray]
+    first_moves: np.ndarray
+    walk_lengths: Optional[np.ndarray] = None
+
+    def __len__(self) -> int:
+        return int(self.boards.shape[0])
+
+    def __repr__(self) -> str:
+        d = self.distances
+        span = f"distances {int(d.min())}-{int(d.max())}" if len(d) else "empty"
+        return f"Dataset({self.puzzle!r}, {len(self)} boards, {span})"
+
+    def save(self, path: Union[str, os.PathLike]) -> None:
+        """Writes the arrays to ``path``: a ``.parquet`` file (needs pyarrow; one row per board,
+        the board as a list column) or else ``np.savez`` (``.npz``). :meth:`load` reads either."""
+        path = os.fspath(path)
+        columns = self._columns()
+        if path.endswith(".parquet"):
+            try:
+                import pyarrow as pa
+                import pyarrow.parquet as pq
+            except ImportError as e:
+                raise ImportError("writing Parquet needs pyarrow (pip install pyarrow); or save to a .npz file") from e
+            p = self.puzzle
+            rows = {k: list(v) if v.ndim == 2 else v for k, v in columns.items() if k not in ("shape", "goal")}
+            # the puzzle goes in the file's metadata: a column holds one value a board
+            meta = {
+                b"slidetable.shape": f"{p.rows},{p.cols}".encode(),
+                b"slidetable.goal": ",".join(str(int(t)) for t in p.goal.reshape(-1)).encode(),
+            }
+            pq.write_table(pa.table(rows).replace_schema_metadata(meta), path)
+        else:
+            np.savez(path, **columns)
+
+    def _columns(self) -> dict:
+        p = self.puzzle
+        cols = {
+            "boards": self.boards,
+            "distances": self.distances,
+            "first_moves": self.first_moves,
+            "shape": np.array([p.rows, p.cols], dtype=np.int64),
+            "goal": p.goal.reshape(-1).astype(np.int64),
+        }
+        if self.optimal_moves is not None:
+            cols["optimal_moves"] = self.optimal_moves
+        if self.walk_lengths is not None:
+            cols["walk_lengths"] = self.walk_lengths
+        return cols
+
+    @classmethod
+    def load(cls, path: Union[str, os.PathLike]) -> "Dataset":
+        """Reads what :meth:`save` wrote (``.npz``, or ``.parquet`` with pyarrow)."""
+        path = os.fspath(path)
+        if path.endswith(".parquet"):
+            import pyarrow.parquet as pq
+
+            t = pq.read_table(path)
+            meta = t.schema.metadata or {}
+            if b"slidetable.shape" not in meta:
+                raise ValueError(f"{path} was not written by Dataset.save (no slidetable metadata)")
+            shape = [int(x) for x in meta[b"slidetable.shape"].split(b",")]
+            goal = [int(x) for x in meta[b"slidetable.goal"].split(b",")]
+            cols = {k: np.array(v) for k, v in t.to_pydict().items()}
+        else:
+            with np.load(path) as f:
+                cols = {k: f[k] for k in f.files}
+            shape, goal = cols["shape"], cols["goal"]
+        puzzle = Puzzle(int(shape[0]), int(shape[1]), [int(x) for x in goal])
+        return cls(
+            puzzle=puzzle,
+            boards=cols["boards"].astype(np.uint8),
+            distances=cols["distances"].astype(np.int16),
+            optimal_moves=cols["optimal_moves"].astype(bool) if "optimal_moves" in cols else None,
+            first_moves=cols["first_moves"].astype(np.int8),
+            walk_lengths=cols["walk_lengths"].astype(np.int16) if "walk_lengths" in cols else None,
+        )
+
+
+def _first_of(moves: np.ndarray) -> np.ndarray:
+    """The first True column of each row (-1 where none)."""
+    first = np.argmax(moves, axis=1).astype(np.int8)
+    first[~moves.any(axis=1)] = -1
+    return first
+
+
+def balanced_sample(
+    table: Table,
+    per_depth: int,
+    depths: Optional[Sequence[int]] = None,
+    replace: bool = False,
+    seed: int = 1,
+) -> Dataset:
+    """``per_depth`` boards from each depth of ``table``, with their distances and optimal moves.
+
+    Parameters
+    ----------
+    table:
+        A perfect table (:meth:`Table.build`, :meth:`Table.open`).
+    per_depth:
+        Boards wanted at each depth. Without ``replace`` a depth gives distinct boards, as many
+        as it holds when that is fewer (3x3: depth 1 holds 2, depth 31 holds 2), so the total
+        may be less than ``per_depth`` times the depths; with ``replace`` every depth gives
+        exactly ``per_depth``, each drawn uniformly and independently (a small depth repeats).
+    depths:
+        The depths to draw from (default: every depth, the goal's 0 included).
+    seed:
+        The same seed gives the same boards, in the same order: depth by depth, each depth's
+        boards in random order.
+
+    Returns
+    -------
+    Dataset
+        With ``optimal_moves`` from the table and ``first_moves`` their first.
+
+    Raises
+    ------
+    ValueError
+        A negative ``per_depth``, a depth past 255.
+
+    Examples
+    --------
+    >>> import slidetable as st
+    >>> t = st.Table.build(st.Puzzle(3, 3))
+    >>> d = st.balanced_sample(t, 5, depths=range(28, 32), replace=True, seed=2)
+    >>> d.distances.tolist()
+    [28, 28, 28, 28, 28, 29, 29, 29, 29, 29, 30, 30, 30, 30, 30, 31, 31, 31, 31, 31]
+    """
+    if not isinstance(table, Table):
+        raise TypeError(f"table must be a slidetable.Table, not {type(table).__name__}")
+    per = _int(per_depth, "per_depth")
+    if not isinstance(replace, bool):
+        raise TypeError(f"replace must be True or False, not {type(replace).__name__}")
+    ds = None if depths is None else [_int(d, "a depth") for d in depths]
+    boards, found = table._t.sample_balanced(per, ds, replace, _seed(seed))
+    moves = table.optimal_moves(boards) if len(boards) else np.zeros((0, 4), bool)
+    return Dataset(
+        puzzle=table.puzzle,
+        boards=boards,
+        distances=found.astype(np.int16),
+        optimal_moves=moves,
+        first_moves=_first_of(moves),
+    )
+
+
+def _settings_key(puzzle: Puzzle, count: int, steps: Tuple[int, int], seed: int, chunk: int) -> str:
+    text = repr((puzzle.rows, puzzle.cols, puzzle.goal.reshape(-1).tolist(), count, steps, seed, chunk))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def _walks(puzzle: Puzzle, n: int, steps: Tuple[int, int], seed: int, chunk_index: int) -> Tuple[np.ndarray, np.ndarray]:
+    """Chunk ``chunk_index``'s ``n`` boards: walk lengths drawn in ``steps``, then the walks."""
+    rng = np.random.default_rng([seed, chunk_index])
+    lengths = rng.integers(steps[0], steps[1] + 1, size=n).astype(np.int16)
+    boards = np.zeros((n, puzzle.cells), dtype=np.uint8)
+    for length in np.unique(lengths):
+        rows = np.nonzero(lengths == length)[0]
+        walk_seed = int(rng.integers(0, 2**63))
+        boards[rows] = puzzle.random_walk(len(rows), int(length), seed=walk_seed)
+    return boards, lengths
+
+
+def labelled_walks(
+    puzzle: Puzzle,
+    count: int,
+    steps: Union[int, Tuple[int, int]],
+    seed: int = 0,
+    solver: Optional[Solver] = None,
+    dir: Union[str, os.PathLike] = ".",
+    results: Union[str, os.PathLike, None] = None,
+    chunk: int = 1000,
+    progress: Optional[Callable[[int, int], Any]] = None,
+) -> Dataset:
+    """``count`` boards made by random walks from the goal, labelled with exact distances by an
+    optimal solver (on every core), for boards past a perfect table such as the 15-puzzle.
+
+    Parameters
+    ----------
+    puzzle:
+        The puzzle: the walks start at its goal.
+    count:
+        The number of boards.
+    steps:
+        The walks' length, or a ``(lo, hi)`` pair: each walk's length drawn uniformly from
+        ``lo`` to ``hi``. A walk never steps straight back, but may come back by a longer way,
+        so a board's distance is at most its walk's length.
+    seed:
+        The same seed (with the same ``count``, ``steps`` and ``chunk``) gives the same boards.
+    solver:
+        The optimal solver that labels them (default: a table for boards of up to 10 cells,
+        else ``Solver(puzzle, dir=dir)``: pattern tables found in ``dir``, or built there once
+        (the 15-puzzle's 6-6-3 in seconds; pass a Solver with ``partition="7-8"`` for speed).
+        Its searches must be optimal (IDA* or A* with pattern tables or an admissible heuristic).
+    results:
+        A directory where each finished chunk of ``chunk`` boards is kept (``chunk-00000.npz``,
+        written whole or not at all): a run stopped midway (Ctrl-C, a killed job) and started
+        again with the same arguments solves only the chunks not there yet.
+    progress:
+        Called with ``(boards done, count)`` after each chunk.
+
+    Returns
+    -------
+    Dataset
+        ``distances``, ``first_moves`` (an optimal solution's first move) and ``walk_lengths``;
+        ``optimal_moves`` (all of them) only from a table.
+
+    Raises
+    ------
+    ValueError
+        Bad counts or lengths, a solver whose searches are not optimal, a results directory
+        holding chunks of other settings.
+    """
+    if not isinstance(puzzle, Puzzle):
+        raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
+    count = _int(count, "count")
+    chunk = _int(chunk, "chunk", 1)
+    if isinstance(steps, tuple):
+        if len(steps) != 2:
+            raise ValueError(f"steps must be a length or a (lo, hi) pair, not {steps!r}")
+        lo, hi = _int(steps[0], "steps"), _int(steps[1], "steps")
+    else:
+        lo = hi = _int(steps, "steps")
+    if lo > hi:
+        raise ValueError(f"steps ({lo}, {hi}): lo must not exceed hi")
+    seed = _seed(seed)
+    table = None
+    if solver is None:
+        if puzzle.cells <= 10:
+            table = Table.build(puzzle)
+        else:
+            solver = Solver(puzzle, dir=dir)
+    elif not isinstance(solver, Solver):
+        raise TypeError(f"solver must be a slidetable.Solver, not {type(solver).__name__}")
+    elif solver.puzzle != puzzle:
+        raise ValueError(f"the solver is for {solver.puzzle!r}, not {puzzle!r}")
+    key = _settings_key(puzzle, count, (lo, hi), seed, chunk)
+    folder = None if results is None else os.fspath(results)
+    if folder is not None:
+        os.makedirs(folder, exist_ok=True)
+    parts = []
+    chunks = (count + chunk - 1) // chunk
+    done = 0
+    for c in range(chunks):
+        n = min(chunk, count - c * chunk)
+        path = None if folder is None else os.path.join(folder, f"chunk-{c:05d}.npz")
+        if path is not None and os.path.exists(path):
+            with np.load(path) as f:
+                if str(f["settings"]) != key:
+                    raise ValueError(
+                        f"{path} holds boards of other settings (puzzle, count, steps, seed or chunk): "
+                        f"give another results directory, or empty this one"
+                    )
+                part = {k: f[k] for k in ("boards", "distances", "first_moves", "walk_lengths", "optimal_moves")}
+        else:
+            boards, lengths = _walks(puzzle, n, (lo, hi), seed, c)
+            if table is not None:
+                moves = table.optimal_moves(boards)
+                part = {
+                    "boards": boards,
+                    "distances": table.distance(boards).astype(np.int16),
+                    "first_moves": _first_of(moves),
+                    "walk_lengths": lengths,
+                    "optimal_moves": moves,
+                }
+            else:
+                assert solver is not None
+                r = solver.solve_batch(boards)
+                if not r.optimal.all():
+                    bad = int(np.argmin(r.optimal))
+                    why = r.errors[bad] or "the search does not prove its solutions optimal"
+                    raise ValueError(f"board {c * chunk + bad} was not solved optimally ({why}): give an optimal solver")
+                first = np.array([MOVES.index(m[0]) if m else -1 for m in r.moves], dtype=np.int8)
+                part = {
+                    "boards": boards,
+                    "distances": r.lengths.astype(np.int16),
+                    "first_moves": first,
+                    "walk_lengths": lengths,
+                    "optimal_moves": np.zeros((0, 4), bool),
+                }
+            if path is not None:
+                tmp = path + ".tmp.npz"
+                np.savez(tmp, settings=np.array(key), **part)
+                os.replace(tmp, path)
+        parts.append(part)
+        done += n
+        if progress is not None:
+            progress(done, count)
+
+    def cat(k: str, dtype: Any, width: Optional[int] = None) -> np.ndarray:
+        arrays = [p[k] for p in parts]
+        if not arrays:
+            return np.zeros((0,) if width is None else (0, width), dtype=dtype)
+        return np.concatenate(arrays).astype(dtype)
+
+    return Dataset(
+        puzzle=puzzle,
+        boards=cat("boards", np.uint8, puzzle.cells),
+        distances=cat("distances", np.int16),
+        optimal_moves=cat("optimal_moves", bool, 4) if table is not None else None,
+        first_moves=cat("first_moves", np.int8),
+        walk_lengths=cat("walk_lengths", np.int16),
+    )
