@@ -96,6 +96,9 @@ fn slice2<'a, T: numpy::Element>(a: &'a PyReadonlyArray2<'_, T>) -> PyResult<&'a
     a.as_slice().map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
+/// Boards and their depths.
+type Sampled<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<u8>>);
+
 #[pymethods]
 impl Table {
     /// Builds the table of `puzzle` by breadth-first search from its goal: in memory, or into the
@@ -244,7 +247,7 @@ impl Table {
         depths: Option<Vec<u32>>,
         replace: bool,
         seed: u64,
-    ) -> PyResult<(Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<u8>>)> {
+    ) -> PyResult<Sampled<'py>> {
         let n = self.table.index().shape().cells();
         let (boards, ds) = detach(py, || {
             let picked = sample::sample_balanced(&self.table, per_depth, depths.as_deref(), replace, seed)?;

@@ -217,9 +217,9 @@ mod tests {
         let hist = table.histogram().to_vec();
         for (per, replace) in [(5u64, false), (5, true), (100_000, false), (3, true)] {
             let got = sample_balanced(&table, per, None, replace, 9).unwrap();
-            for d in 0..hist.len() {
+            for (d, &held) in hist.iter().enumerate() {
                 let at: Vec<u64> = got.iter().filter(|x| x.1 as usize == d).map(|x| x.0).collect();
-                let want = if replace { per } else { per.min(hist[d]) };
+                let want = if replace { per } else { per.min(held) };
                 assert_eq!(at.len() as u64, want, "depth {d} per {per} replace {replace}");
                 assert!(at.iter().all(|&i| table.payload()[i as usize] as usize == d));
                 if !replace {
