@@ -27,14 +27,16 @@ mod puzzle;
 mod search;
 mod table;
 
+// named in the package a user imports them from (`slidetable.TableError` in a traceback, not
+// `_core.TableError`), where `slidetable/__init__.py` re-exports them
 create_exception!(
-    _core,
+    slidetable,
     TableError,
     PyValueError,
     "A table file that is damaged, truncated, of another kind or version, or whose entries contradict each other."
 );
 create_exception!(
-    _core,
+    slidetable,
     SearchLimitError,
     PyRuntimeError,
     "A search stopped at its node or memory limit before finding a solution."
