@@ -251,7 +251,7 @@ pageTest('the 3x3 heat map is drawn within a second', async (page) => {
     return { x: k * (Number(left) + 18.5 * Number(cell)), y: k * (Number(top) + 20.5 * Number(cell)) };
   });
   await page.click('#heatmap', { position: at });
-  await page.waitForFunction(() => /h\* = 20, linear-conflict h = 18/.test(document.querySelector('#example-text').textContent));
+  await page.waitForFunction(() => /h\* = 20, linear conflict: h = 18/.test(document.querySelector('#example-text').textContent));
   await page.click('#example-play');
   await page.waitForSelector('#tab-play:not([hidden])');
   await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '20');

@@ -70,7 +70,7 @@ the others wait their turn, first come, first served. The first line it prints i
 `listening on http://127.0.0.1:PORT`; --port 0 picks a free port. Ctrl-C stops it.
 
 Tables are looked for in --dir under the names `table build` gives them: perfect tables, else
-built in memory at first use (up to 2 s and 240 MB for 3x4), and pattern tables for 4x4 and 5x5
+built in memory at first use (about ten seconds and 240 MB for 3x4), and pattern tables for 4x4 and 5x5
 (for 4x4, 6-6-3 is built at first use when none is found, in about 2 s). Pattern tables built
 at first use are saved in --dir for the named goals only; for a goal given as a board they are
 kept in memory only, so that clients choosing goals cannot fill the disk with them. What the

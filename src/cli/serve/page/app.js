@@ -79,16 +79,19 @@ export const app = {
    * Shows `value` in the menu `select`, or `fallback` (saying so on the message line) when the
    * menu has no such choice: a link's setting that is not one of the page's.
    */
-  choose(select, value, fallback) {
+  choose(select, value, fallback, key = null) {
     select.value = value;
-    if (select.value === value) return;
+    if (select.value === value) return true;
     select.value = fallback;
+    // the URL (and so "copy link") keeps the value used, not the bad one
+    if (key) queueMicrotask(() => app.setParams({ [key]: fallback }));
     // the label's own words, not its menu's
     const label = select.labels && select.labels[0]
       ? [...select.labels[0].childNodes].filter((n) => n.nodeType === Node.TEXT_NODE).map((n) => n.textContent).join(' ').trim()
       : select.id;
     const shown = select.selectedOptions[0] ? select.selectedOptions[0].textContent : fallback;
     app.linkProblem(`the link's \`${String(value).slice(0, 40)}\` is not a choice of "${label}": ${shown || 'the default'} instead`);
+    return false;
   },
 
   /**
@@ -164,6 +167,8 @@ export const app = {
     const boardChanged = before.start !== app.state.start || before.moves !== app.state.moves
       || before.shape !== app.state.shape || before.goal !== app.state.goal;
     if (boardChanged && app.state.reveal !== app.text()) app.state.reveal = null;
+    // a move or a new board between two tab switches makes the second its own entry
+    if (history === 'push' && !('tab' in change)) lastTabSwitch = -Infinity;
     if (history !== 'none') writeUrl(history);
     // what the link got wrong stays said until the board it gave way to is left
     if (boardChanged && started && $('message').dataset.link) app.say('');
@@ -241,6 +246,12 @@ export const app = {
     return true;
   },
 
+  /** How the page last came to be opened, in words for "... was stopped when the page ...". */
+  leftBy() {
+    const nav = performance.getEntriesByType('navigation')[0];
+    return nav && nav.type === 'reload' ? 'reloaded' : 'was left';
+  },
+
   /** Numbers a request for a new board; `latestBoard(n)` says whether none was made since. */
   askBoard() {
     boardAsks += 1;
@@ -261,15 +272,28 @@ export const app = {
     return play.scramble(shape, goal, history, asked);
   },
 
-  /** Switches to tab `name` (a setting: no new history entry). */
+  /**
+   * Switches to tab `name`, a new history entry (Back returns to the tab before), except right
+   * after another switch: tabs walked through with the arrow keys, or clicked in a row within
+   * two seconds, make one entry, not one each.
+   */
   showTab(name, focus = false) {
-    if (!TABS.includes(name)) return;
-    app.update({ tab: name }, 'replace');
+    if (!TABS.includes(name) || name === app.state.tab) {
+      if (focus && TABS.includes(name)) $(`tab-btn-${name}`).focus();
+      return;
+    }
+    const now = performance.now();
+    const quick = now - lastTabSwitch < 2000;
+    lastTabSwitch = now;
+    app.update({ tab: name }, quick ? 'replace' : 'push');
     if (focus) $(`tab-btn-${name}`).focus();
   },
 
-  /** Starts a long job with its progress on the job line; resolves when it ends. */
-  job(kind, path, body, onEvent) {
+  /**
+   * Starts a long job with its progress on the job line; resolves when it ends. `progress(data)`,
+   * if given, words a progress event for the line (null: the default words).
+   */
+  job(kind, path, body, onEvent, { progress = null } = {}) {
     const line = $('job');
     const text = $('job-text');
     // one long job per student: the server replaces the one running; say so here
@@ -297,7 +321,7 @@ export const app = {
       } else if (name === 'progress') {
         const nodes = data.generated ? `${data.generated.toLocaleString('en-US')} nodes, ` : '';
         const share = data.total ? `${Math.floor((100 * data.done) / data.total)}%, ` : '';
-        show(`${kind}: ${share}${nodes}${data.seconds.toFixed(1)} s`);
+        show((progress && progress(data)) || `${kind}: ${share}${nodes}${data.seconds.toFixed(1)} s`);
       } else if (name === 'error') {
         failed = data.error;
         app.say(data.error, 'error');
@@ -326,6 +350,10 @@ export const app = {
 
 /** Requests for a new board made so far: only the latest one's answer is shown. */
 let boardAsks = 0;
+
+/** When the tab was last switched (performance.now()), or -Infinity; any other new history
+ * entry resets it. */
+let lastTabSwitch = -Infinity;
 
 /** The long job this page started last: `{ kind, job, over }`. */
 let current = null;
@@ -498,21 +526,57 @@ function initTabs() {
   }
 }
 
-/** Checks a link's shape and goal with the server; the ones to use and what was wrong. */
-async function checkLink(shape, goal) {
+/** The cells of a shape `RxC` the page can ask for, or null (with `why`) when it cannot. */
+function shapeCells(shape) {
+  const m = /^(\d{1,3})x(\d{1,3})$/.exec(shape);
+  if (!m) return { cells: null, why: 'a shape is rows x columns, like 3x3 or 3x4' };
+  const [r, c] = [Number(m[1]), Number(m[2])];
+  const most = (app.info && app.info.limits && app.info.limits.max_cells) || 25;
+  if (r < 2 || c < 2) return { cells: null, why: 'a board needs at least 2 rows and 2 columns' };
+  if (r * c > most) return { cells: null, why: `this server plays boards of up to ${most} cells` };
+  return { cells: r * c, why: null };
+}
+
+/**
+ * What is surely wrong with `text` as a board of `cells` cells (any square number of cells when
+ * null), in words, or null when it may be right (the server has the last word). Checked here so
+ * that a bad link gives its message without a refused request in the console.
+ */
+function boardProblem(text, cells) {
+  const tokens = String(text).split(/[\s,/;[\]()]+/).filter((t) => t);
+  // one run of digits is a board of one-digit tiles ("123456780"); else tiles are numbers
+  const tiles = tokens.length === 1 && /^\d{4,}$/.test(tokens[0]) ? [...tokens[0]] : tokens;
+  // a COS 226 file's text (its size on a line of its own) is the server's to read
+  if (/\n/.test(text) || !tiles.length || !tiles.every((t) => /^\d+$/.test(t))) return null;
+  const n = tiles.length;
+  if (cells !== null && n !== cells) return `it has ${n} tile${n === 1 ? '' : 's'} (the blank counted), a board of this shape ${cells}`;
+  if (cells === null && !(Number.isInteger(Math.sqrt(n)) && n >= 4)) return `its ${n} tiles make no square board (give its shape too)`;
+  const seen = new Set();
+  for (const t of tiles.map(Number)) {
+    if (t >= n) return `tile ${t} is out of range (0 to ${n - 1}, 0 for the blank)`;
+    if (seen.has(t)) return `tile ${t} appears twice`;
+    seen.add(t);
+  }
+  return null;
+}
+
+/** Checks a link's shape and goal (on the page: no request); the ones to use and what was wrong. */
+function checkLink(shape, goal) {
   const problems = [];
-  const tryIt = (s, g) => call('/api/scramble', { shape: s, goal: g, depth: 0, seed: 0 }).then(() => null, (e) => e.message);
   let s = shape;
   let g = goal;
-  if (await tryIt(s, g)) {
-    const shapeErr = await tryIt(s, 'blank-last');
-    if (shapeErr) {
-      problems.push(`the link's board shape \`${s}\`: ${shapeErr}; showing 3x3`);
-      s = '3x3';
-    }
-    const goalErr = g === 'blank-last' ? null : await tryIt(s, g);
-    if (goalErr) {
-      problems.push(`the link's goal \`${g}\`: ${goalErr}; showing blank-last`);
+  const { cells, why } = shapeCells(s);
+  if (!cells) {
+    problems.push(`the link's board shape \`${s.slice(0, 20)}\`: ${why}; showing 3x3`);
+    s = '3x3';
+  }
+  const named = app.info ? app.info.goals : ['blank-last', 'blank-first', 'snail'];
+  if (!named.includes(g)) {
+    const n = shapeCells(s).cells;
+    const digits = String(g).split(/[\s,/;[\]()]+/).filter((t) => t).length >= 2 || /^\d{4,}$/.test(g);
+    const wrong = digits ? boardProblem(g, n) : `not a goal: ${named.join(', ')}, or an arrangement of the tiles`;
+    if (wrong) {
+      problems.push(`the link's goal \`${String(g).slice(0, 40)}\`: ${wrong}; showing blank-last`);
       g = 'blank-last';
     }
   }
@@ -527,7 +591,7 @@ async function fromUrl(search) {
   if (!TABS.includes(tab)) problems.push(`the link's tab \`${tab}\` is not one of ${TABS.join(', ')}`);
   // the defaults need no check (a round trip saved on the first load)
   const checked = p.get('shape') || p.get('goal')
-    ? await checkLink(p.get('shape') || '3x3', p.get('goal') || 'blank-last')
+    ? checkLink(p.get('shape') || '3x3', p.get('goal') || 'blank-last')
     : { shape: '3x3', goal: 'blank-last', problems: [] };
   problems.push(...checked.problems);
   let { shape } = checked;
@@ -537,8 +601,11 @@ async function fromUrl(search) {
   if (p.get('board')) {
     const body = { board: p.get('board'), goal };
     // a link without a shape reads it from the board (a square number of tiles)
-    if (p.get('shape') && !checked.problems.some((x) => x.includes('board shape'))) body.shape = shape;
+    const withShape = p.get('shape') && !checked.problems.some((x) => x.includes('board shape'));
+    if (withShape) body.shape = shape;
     try {
+      const wrong = boardProblem(body.board, withShape ? shapeCells(shape).cells : null);
+      if (wrong) throw new Error(wrong);
       const pos = await call('/api/position', body);
       remember(key(pos.shape, goal, pos.text), pos);
       shape = pos.shape;
@@ -690,13 +757,33 @@ async function start() {
     const ahead = same && line.startsWith(state.moves) ? line.slice(state.moves.length) : '';
     app.update({ ...state, ahead }, 'none');
   });
-  const { state, problems } = await fromUrl(window.location.search);
-  app.update({ ...state, start: null }, 'none');
-  if (state.start) {
-    app.update({ start: state.start, moves: state.moves }, 'replace');
-  } else if (!(await app.reset(state.shape, state.goal, 'replace', first))) {
-    // never a page without a board: the 3x3's goal at worst
-    app.update({ shape: '3x3', goal: 'blank-last', start: [1, 2, 3, 4, 5, 6, 7, 8, 0], moves: '' }, 'replace');
+  // a link to a shape or goal whose table is made at first use says so, as the menus do, and
+  // the menus show the link's choice meanwhile (not the page's default)
+  const linked = new URLSearchParams(window.location.search);
+  const asks = checkLink(linked.get('shape') || '3x3', linked.get('goal') || 'blank-last');
+  pickShape(asks.shape);
+  pickGoal(asks.goal);
+  shapeSelect.disabled = true;
+  goalSelect.disabled = true;
+  const slowLink = setTimeout(() => app.say(`opening the ${asks.shape} board (${asks.goal}): its table is made at first use (3x4 and 2x6: about ten seconds)\u2026`), 400);
+  let state;
+  let problems;
+  try {
+    ({ state, problems } = await fromUrl(window.location.search));
+    app.update({ ...state, start: null }, 'none');
+    if (state.start) {
+      app.update({ start: state.start, moves: state.moves }, 'replace');
+    } else if (!(await app.reset(state.shape, state.goal, 'replace', first))) {
+      // never a page without a board: the 3x3's goal at worst
+      app.update({ shape: '3x3', goal: 'blank-last', start: [1, 2, 3, 4, 5, 6, 7, 8, 0], moves: '' }, 'replace');
+    }
+  } finally {
+    clearTimeout(slowLink);
+    if (/^opening the/.test($('message').textContent)) app.say('');
+    shapeSelect.disabled = false;
+    goalSelect.disabled = false;
+    pickShape(app.state.shape);
+    pickGoal(app.state.goal);
   }
   if (problems.length) app.linkProblem(problems.join('. '));
   started = true;

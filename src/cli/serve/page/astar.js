@@ -8,7 +8,7 @@
 
 import { call } from './api.js';
 import { applyMoves } from './app.js';
-import { download, downloadCanvas, miniBoard, tableSvg } from './draw.js';
+import { download, downloadCanvas, heuristicName, miniBoard, tableSvg } from './draw.js';
 
 let app;
 let $;
@@ -33,7 +33,7 @@ export function init(a) {
   settings = [['astar-algorithm', 'alg', 'astar'], ['astar-heuristic', 'ah', 'manhattan'], ['astar-heuristic2', 'ah2', ''],
     ['astar-weight', 'aw', '1'], ['astar-cap', 'acap', '2000'], ['astar-speed', 'aspeed', '3']];
   for (const [id, key, fallback] of settings) {
-    setField(id, app.param(key, fallback), fallback);
+    setField(id, app.param(key, fallback), fallback, key);
     $(id).addEventListener('change', () => {
       app.setParams({ [key]: $(id).value });
       if (id === 'astar-speed' && timer) play();
@@ -64,7 +64,7 @@ export function init(a) {
   app.onState((state, before) => {
     // the form shows the settings the state holds (a link, Back, a reload)
     for (const [id, key, fallback] of settings) {
-      if (state.panel[key] !== undefined && $(id).value !== state.panel[key]) setField(id, state.panel[key], fallback);
+      if (state.panel[key] !== undefined && $(id).value !== state.panel[key]) setField(id, state.panel[key], fallback, key);
     }
     $('astar-weight-label').hidden = $('astar-algorithm').value === 'idastar';
     if (state.tab === 'astar' && !runs.length && !restored && state.panel.astep !== '' && state.start) {
@@ -72,7 +72,8 @@ export function init(a) {
       restored = true;
       start(Number(state.panel.astep) || 0);
     }
-    if (state.practice !== before.practice || state.reveal !== before.reveal) redraw();
+    if (state.present !== before.present) resizes += 1;
+    if (state.practice !== before.practice || state.reveal !== before.reveal || state.present !== before.present) redraw();
     stale();
     // said before a click, not after: the step-by-step view classes nodes against the exact C*
     const exact = app.exact(state.shape);
@@ -109,9 +110,9 @@ function readSettings() {
 }
 
 /** Sets field `id` to `value`; a menu given a value it does not offer (a bad link) shows `fallback`. */
-function setField(id, value, fallback) {
+function setField(id, value, fallback, key = null) {
   const el = $(id);
-  if (el.tagName === 'SELECT') app.choose(el, value, fallback);
+  if (el.tagName === 'SELECT') app.choose(el, value, fallback, key);
   else el.value = value;
 }
 
@@ -490,16 +491,12 @@ function el(tag, attrs = {}, ...children) {
   return e;
 }
 
-const HEURISTIC_NAMES = {
-  zero: 'zero (uniform cost)', hamming: 'misplaced tiles (h1)', manhattan: 'Manhattan (h2)',
-  'linear-conflict': 'linear conflict', pdb: 'pattern tables', nilsson: "Nilsson's P + 3S",
-};
 
 function makeView(m, index) {
   const suffix = index === 0 ? '' : String(index + 1);
   const id = (name) => `astar-${name}${suffix}`;
   const root = el('div', { class: 'astar-one' });
-  const title = el('h2', { text: `${m.kind === 'idastar' ? 'IDA*' : 'A*'} with ${HEURISTIC_NAMES[m.heuristic] || m.heuristic}` });
+  const title = el('h2', { text: `${m.kind === 'idastar' ? 'IDA*' : 'A*'} with ${heuristicName(m.heuristic)}` });
   const summary = el('p', { id: id('summary') });
   const counts = el('p', { id: id('counts'), class: 'counts' });
   const tally = el('p', { id: id('tally'), class: 'tally' });
@@ -520,7 +517,10 @@ function makeView(m, index) {
   const treeBox = el('div', { class: 'tree-box' },
     el('h3', { text: m.kind === 'idastar' ? 'Search tree of this iteration: filled expanded, ring on the path searched now, faint cut off by the bound' : 'Search tree: filled expanded, ring open, faint dropped; black ring the last expanded' }),
     el('p', { class: 'buttons' }, zoomIn, zoomOut, fit, png, svg), canvas, detail);
-  root.append(title, summary, counts, tally, now, el('div', { class: 'scroll' }, table), more, treeBox);
+  // the open list in a box of its own, scrolled by keyboard too (a focusable, named region)
+  const openBox = el('div', { class: 'scroll open-scroll', tabindex: '0', role: 'region',
+    'aria-label': `${title.textContent}: ${m.kind === 'idastar' ? 'the path being searched' : 'the open list'} (scrolls)` }, table);
+  root.append(title, summary, counts, tally, now, openBox, more, treeBox);
   const view = { root, m, k: 0, zoom: { scale: 1, ox: 0, oy: 0 }, selected: null };
   const dims = () => ({ w: canvas.width, h: canvas.height, pad: 16 });
   const toScreen = (i) => {
@@ -528,7 +528,7 @@ function makeView(m, index) {
     const z = view.zoom;
     const L = view.layout || { x: new Float32Array(m.n), slots: 1, depth: 1 };
     const sx = ((w - 2 * pad) / L.slots) * z.scale;
-    const sy = ((h - 2 * pad - FOOT) / L.depth) * Math.max(1, z.scale / 4);
+    const sy = ((h - 2 * pad - footRoom()) / L.depth) * Math.max(1, z.scale / 4);
     return [pad + (L.x[i] + 0.5) * sx - z.ox, pad + m.g[i] * sy - z.oy, sx, sy];
   };
   view.toScreen = toScreen;
@@ -552,33 +552,44 @@ function makeView(m, index) {
     drawTree(view);
   });
   png.addEventListener('click', () => {
-    // the picture says what it shows: the search, the heuristic, the board and the step
-    // twice the pixels of the screen: sharp on a projector
+    // the picture says what it shows: the search, the heuristic, the board and the step, and
+    // its key, wrapped to its width; at least 640 wide (a phone's tree is drawn again at that
+    // size, not cut); twice the pixels of the screen: sharp on a projector
     const S = 2;
     const [w, h] = [canvas.width, canvas.height];
+    const [ew, eh] = w >= 640 ? [w, h] : [640, 420];
+    const font = (px, bold) => `${bold ? 'bold ' : ''}${px}px system-ui, "DejaVu Sans", sans-serif`;
+    const measure = document.createElement('canvas').getContext('2d');
+    const heading = `${title.textContent}, board ${m.start.join(' ')}, step ${view.k}`;
+    const key = m.kind === 'idastar' ? 'filled: expanded; ring: on the path searched now; faint: cut off by the bound; orange: the path'
+      : `filled: expanded; ring: open; faint: dropped; black ring: the last expanded${view.k === m.steps && m.solution ? '; orange: the solution' : ''}`;
+    measure.font = font(14, true);
+    const headLines = wrapText(measure, heading, ew - 12);
+    measure.font = font(12);
+    const keyLines = wrapText(measure, key, ew - 12);
+    const top = 12 + headLines.length * 18 + keyLines.length * 16;
     const out = document.createElement('canvas');
-    out.width = w * S;
-    out.height = (h + 46) * S;
+    out.width = ew * S;
+    out.height = (eh + top) * S;
     const ctx = out.getContext('2d');
     ctx.scale(S, S);
     ctx.fillStyle = '#fff';
-    ctx.fillRect(0, 0, out.width, out.height);
+    ctx.fillRect(0, 0, ew, eh + top);
     ctx.fillStyle = '#111';
-    ctx.font = 'bold 14px system-ui, "DejaVu Sans", sans-serif';
-    ctx.fillText(`${title.textContent}, board ${m.start.join(' ')}, step ${view.k}`, 6, 19);
+    ctx.font = font(14, true);
+    headLines.forEach((line, q) => ctx.fillText(line, 6, 19 + q * 18));
     // the key, as the heading above the tree on the page says it
-    ctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
+    ctx.font = font(12);
     ctx.fillStyle = '#333';
-    ctx.fillText(m.kind === 'idastar' ? 'filled: expanded; ring: on the path searched now; faint: cut off by the bound; orange: the path'
-      : `filled: expanded; ring: open; faint: dropped; black ring: the last expanded${view.k === m.steps && m.solution ? '; orange: the solution' : ''}`, 6, 37);
+    keyLines.forEach((line, q) => ctx.fillText(line, 6, 19 + headLines.length * 18 + q * 16));
     // the tree without the on-screen hint about zooming, which means nothing on a slide
     view.exporting = true;
     view.exportScale = S;
-    canvas.width = w * S;
-    canvas.height = h * S;
+    canvas.width = ew * S;
+    canvas.height = eh * S;
     drawTree(view);
     ctx.setTransform(1, 0, 0, 1, 0, 0);
-    ctx.drawImage(canvas, 0, 46 * S);
+    ctx.drawImage(canvas, 0, top * S);
     view.exporting = false;
     canvas.width = w;
     canvas.height = h;
@@ -638,6 +649,23 @@ function makeView(m, index) {
     : 'found a solution (its length hidden: practice)') : m.answer.capped
     ? `stopped after ${m.answer.max_expansions} expansions without reaching the goal` : 'the goal cannot be reached');
   return view;
+}
+
+/** `text` cut into lines no wider than `width` in `ctx`'s font (at spaces; a longer word alone). */
+function wrapText(ctx, text, width) {
+  const lines = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    const next = line ? `${line} ${word}` : word;
+    if (line && ctx.measureText(next).width > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = next;
+    }
+  }
+  if (line) lines.push(line);
+  return lines;
 }
 
 function answers() {
@@ -744,7 +772,7 @@ function tableSvgOf(view) {
   });
   const head = ['node', 'board', 'g', 'h', 'f', 'h*', 'class'];
   const more = view.parts.more.textContent ? ` (${view.parts.more.textContent})` : '';
-  return tableSvg(head, rows, { title: `${view.m.kind === 'idastar' ? 'IDA*' : 'A*'} with ${view.m.heuristic} on ${view.m.start.join(' ')}, ${view.parts.summary.textContent.split('.')[0]}, step ${view.k}${more}` });
+  return tableSvg(head, rows, { title: `${view.m.kind === 'idastar' ? 'IDA*' : 'A*'} with ${heuristicName(view.m.heuristic)} on ${view.m.start.join(' ')}, ${view.parts.summary.textContent.split('.')[0]}, step ${view.k}${more}` });
 }
 
 /** Where node `i` stands after step k of an A* run. */
@@ -831,7 +859,7 @@ const CLASSES = ['must', 'may', 'never', 'plain'];
 const STATES = ['closed', 'open', 'dropped'];
 
 /** The room under the tree's last row: its labels, then the line about zooming. */
-const FOOT = 50;
+const footRoom = () => (presenting() ? 84 : 50);
 
 /**
  * Sizes the tree's canvas to the room it has, in CSS pixels (640 by 420 at most; taller than
@@ -839,8 +867,12 @@ const FOOT = 50;
  */
 function fitTree(c) {
   const room = c.parentElement ? c.parentElement.clientWidth : 0;
-  const w = room > 0 ? Math.max(260, Math.min(640, Math.floor(room))) : 640;
-  const h = w < 640 ? Math.round(w * 1.2) : 420;
+  // presentation mode takes all the room there is (a projector's width), for a class to read
+  const most = presenting() ? 1400 : 640;
+  const w = room > 0 ? Math.max(260, Math.min(most, Math.floor(room))) : 640;
+  // taller than wide on a phone; else about two thirds as tall as wide, within the window
+  const h = w < 520 ? Math.round(w * 1.2) : w <= 640 ? 420
+    : Math.max(420, Math.min(Math.round(w * 0.66), Math.round(window.innerHeight * 0.8)));
   if (!(c.width === w && c.height === h && c.style.width)) {
     c.width = w;
     c.height = h;
@@ -848,6 +880,11 @@ function fitTree(c) {
     c.style.height = `${h}px`;
   }
   return room > 0;
+}
+
+/** Whether the page is in presentation mode (large type for a projector). */
+function presenting() {
+  return document.body.classList.contains('present');
 }
 
 /** Counts the window's resizes: a tree measures its room again after one (not at every step:
@@ -874,7 +911,7 @@ function drawTree(view) {
   const z = view.zoom;
   const pad = 16;
   const sx = ((W - 2 * pad) / L.slots) * z.scale;
-  const sy = ((H - 2 * pad - FOOT) / L.depth) * Math.max(1, z.scale / 4);
+  const sy = ((H - 2 * pad - footRoom()) / L.depth) * Math.max(1, z.scale / 4);
   const X = (i) => pad + (L.x[i] + 0.5) * sx - z.ox;
   const Y = (i) => pad + m.g[i] * sy - z.oy;
   const big = n > 3000 && sx < 3;
@@ -882,7 +919,8 @@ function drawTree(view) {
   const stateOf = (i) => (m.kind === 'idastar' ? STATES.indexOf(idaState(view, i))
     : m.expandedAt[i] >= 0 && m.expandedAt[i] < view.k ? 0 : open.has(i) || (i === 0 && view.k === 0) ? 1 : 2);
   const clsOf = (i) => (shown ? m.cls[i] : 3);
-  const r = Math.max(1.5, Math.min(8, sx / 2.5, sy / 3));
+  const big2 = presenting();
+  const r = Math.max(1.5, Math.min(big2 ? 11 : 8, sx / 2.5, sy / 3));
   if (big) {
     // tens of thousands of nodes: two pixels each, written straight into an image kept between
     // drawings (no paths to rasterize), at offsets kept while the layout and the zoom stay
@@ -983,6 +1021,9 @@ function drawTree(view) {
   if (path && path.length > 1) {
     ctx.strokeStyle = '#e8590c';
     ctx.lineWidth = 4;
+    // round joins and caps: a mitred join at a sharp bend spikes far past the node
+    ctx.lineJoin = 'round';
+    ctx.lineCap = 'round';
     ctx.beginPath();
     path.forEach((i, q) => (q === 0 ? ctx.moveTo(X(i), Y(i)) : ctx.lineTo(X(i), Y(i))));
     ctx.stroke();
@@ -998,9 +1039,8 @@ function drawTree(view) {
   if (last !== null && last !== undefined) ring(last, '#000', 2, 3);
   if (view.selected !== null && view.selected < m.n) ring(view.selected, '#e8590c', 3, 5);
   // labels, where there is room for them: f, and the node's id under it
-  const big2 = document.body.classList.contains('present');
-  if (sx >= (big2 ? 40 : 26) && sy >= (big2 ? 44 : 30)) {
-    ctx.font = `${big2 ? 15 : 11}px system-ui, "DejaVu Sans", sans-serif`;
+  if (sx >= (big2 ? 46 : 26) && sy >= (big2 ? 52 : 30)) {
+    ctx.font = `${big2 ? 18 : 11}px system-ui, "DejaVu Sans", sans-serif`;
     ctx.textAlign = 'center';
     ctx.fillStyle = '#222';
     for (let x = 0; x < n; x++) {
@@ -1008,7 +1048,7 @@ function drawTree(view) {
       const px = X(i);
       const py = Y(i);
       if (px < -20 || px > W + 20 || py < -20 || py > H + 20) continue;
-      const lh = big2 ? 16 : 11;
+      const lh = big2 ? 19 : 11;
       ctx.fillText(`f ${fmt(f(m, i))}`, px, py + r + 5 + lh);
       ctx.fillText(`#${i}`, px, py + r + 5 + 2 * lh);
     }
@@ -1016,8 +1056,9 @@ function drawTree(view) {
   ctx.textAlign = 'left';
   // the line at the foot stays readable under a zoomed tree
   ctx.fillStyle = '#fff';
-  ctx.fillRect(0, H - 20, W, 20);
-  ctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
+  const footH = big2 ? 28 : 20;
+  ctx.fillRect(0, H - footH, W, footH);
+  ctx.font = `${big2 ? 18 : 12}px system-ui, "DejaVu Sans", sans-serif`;
   ctx.fillStyle = '#495057';
   if (view.exporting) {
     ctx.fillText('g = 0 at the top, one row per move', 6, H - 6);

@@ -2,6 +2,18 @@
 // same board as SVG (for slides), and downloads of what a panel shows (PNG from a canvas, SVG,
 // CSV, JSON).
 
+/** The heuristics' names as the page's menus say them; the machine names (`hamming`, `pdb`)
+ * stay in the API and in JSON fields. */
+export const HEURISTIC_NAMES = {
+  zero: 'zero (uniform cost)', hamming: 'misplaced tiles (h1)', manhattan: 'Manhattan (h2)',
+  'linear-conflict': 'linear conflict', pdb: 'pattern tables', nilsson: "Nilsson's P + 3S",
+};
+
+/** The display name of heuristic `name` (its machine name when the page has none for it). */
+export function heuristicName(name) {
+  return HEURISTIC_NAMES[name] || name;
+}
+
 /** A small picture of a board (`cells` row by row, 0 the blank), named by its rows for screen readers. */
 export function miniBoard(cells, cols, { size = 1.3, home = null, title = '' } = {}) {
   const el = document.createElement('div');

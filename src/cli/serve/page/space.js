@@ -3,7 +3,7 @@
 // side by side, each readable by pointer and keyboard, with a board drawn from any cell.
 
 import { call } from './api.js';
-import { downloadCanvas, miniBoard } from './draw.js';
+import { downloadCanvas, heuristicName as nameOf, miniBoard } from './draw.js';
 
 let app;
 let $;
@@ -15,11 +15,24 @@ let picked = null;
 let drawing = false;
 /** The heat-map job running for the shape shown, if any: stopped when the shape or goal changes. */
 let heatJob = null;
-const LEFT = 48;
-const TOP = 44;
+/** The heat maps' margins (room for the axes' labels), larger in presentation mode. */
+let LEFT = 48;
+let TOP = 44;
 const CANVASES = ['heatmap', 'heatmap2'];
 const SELECTS = ['heatmap-heuristic', 'heatmap2-heuristic'];
-const HIST = { left: 74, right: 12, top: 24, bottom: 44 };
+const HIST0 = { left: 74, right: 12, top: 24, bottom: 44 };
+let HIST = HIST0;
+
+/** How much larger the charts' lettering is drawn: 1.5 in presentation mode (read from the
+ * back of a room), else 1. */
+function big() {
+  return document.body.classList.contains('present') ? 1.5 : 1;
+}
+
+/** A font of `px` pixels (times `big()`), bold or not. */
+function font(px, bold = false) {
+  return `${bold ? 'bold ' : ''}${Math.round(px * big())}px system-ui, "DejaVu Sans", sans-serif`;
+}
 
 // viridis, light to dark reversed so that more states read darker on a white page
 const RAMP = [[253, 231, 37], [122, 209, 81], [34, 168, 132], [42, 120, 142], [65, 68, 135], [68, 1, 84]];
@@ -44,8 +57,8 @@ function share(x) {
 export function init(a) {
   app = a;
   $ = a.$;
-  app.choose($('heatmap-heuristic'), app.param('hh', 'manhattan'), 'manhattan');
-  app.choose($('heatmap2-heuristic'), app.param('hh2', 'hamming'), 'hamming');
+  app.choose($('heatmap-heuristic'), app.param('hh', 'manhattan'), 'manhattan', 'hh');
+  app.choose($('heatmap2-heuristic'), app.param('hh2', 'hamming'), 'hamming', 'hh2');
   app.param('heat', '');
   const refresh = () => {
     if (stats && (stats.shape !== app.state.shape || stats.goalName !== app.state.goal)) forget();
@@ -63,10 +76,10 @@ export function init(a) {
   app.onPosition(refresh);
   app.onState((state, before) => {
     if (state.tab !== before.tab || state.shape !== before.shape || state.goal !== before.goal
-        || state.practice !== before.practice || state.reveal !== before.reveal) refresh();
+        || state.present !== before.present || state.practice !== before.practice || state.reveal !== before.reveal) refresh();
     const p = state.panel;
-    if (p.hh !== before.panel.hh) app.choose($('heatmap-heuristic'), p.hh, 'manhattan');
-    if (p.hh2 !== before.panel.hh2) app.choose($('heatmap2-heuristic'), p.hh2, 'hamming');
+    if (p.hh !== before.panel.hh) app.choose($('heatmap-heuristic'), p.hh, 'manhattan', 'hh');
+    if (p.hh2 !== before.panel.hh2) app.choose($('heatmap2-heuristic'), p.hh2, 'hamming', 'hh2');
   });
   $('heatmap-heuristic').addEventListener('change', () => app.setParams({ hh: $('heatmap-heuristic').value }));
   $('heatmap2-heuristic').addEventListener('change', () => app.setParams({ hh2: $('heatmap2-heuristic').value }));
@@ -193,6 +206,16 @@ function here() {
 function drawStats() {
   if (!stats) return;
   const c = $('histogram');
+  // presentation mode: as wide as its column, its lettering half as large again
+  const k = big();
+  HIST = Object.fromEntries(Object.entries(HIST0).map(([side, v]) => [side, Math.round(v * k)]));
+  const room = c.parentElement ? c.parentElement.clientWidth : 0;
+  const w = k > 1 && room > 0 ? Math.max(580, Math.min(1000, room)) : 580;
+  const h = k > 1 ? Math.round(w * 0.55) : 320;
+  if (c.width !== w || c.height !== h) {
+    c.width = w;
+    c.height = h;
+  }
   const mark = drawHistogram(c.getContext('2d'), c.width, c.height);
   $('stats-here').textContent = mark === null || mark === undefined
     ? ''
@@ -230,7 +253,7 @@ function drawHistogram(ctx, w, h) {
   const plotH = h - HIST.top - HIST.bottom;
   const bw = (w - HIST.left - HIST.right) / n;
   const mark = here();
-  ctx.font = '13px system-ui, "DejaVu Sans", sans-serif';
+  ctx.font = font(13);
   // the y axis: states, with round ticks and faint grid lines
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
@@ -245,14 +268,14 @@ function drawHistogram(ctx, w, h) {
     ctx.fillText(shortNum(v), HIST.left - 6, y);
   }
   ctx.save();
-  ctx.translate(14, HIST.top + plotH / 2);
+  ctx.translate(14 * big(), HIST.top + plotH / 2);
   ctx.rotate(-Math.PI / 2);
   ctx.textAlign = 'center';
   ctx.fillText('states', 0, 0);
   ctx.restore();
   ctx.textAlign = 'center';
   ctx.textBaseline = 'alphabetic';
-  const every = bw >= 24 ? 1 : bw >= 12 ? 2 : 5;
+  const every = bw >= 24 * big() ? 1 : bw >= 12 * big() ? 2 : 5;
   stats.histogram.forEach((count, d) => {
     const bh = (plotH * count) / max;
     const x = HIST.left + d * bw;
@@ -260,7 +283,7 @@ function drawHistogram(ctx, w, h) {
     ctx.fillRect(x + 0.5, h - HIST.bottom - bh, Math.max(1, bw - 2), Math.max(count ? 1 : 0, bh));
     if (d % every === 0 || d === mark) {
       ctx.fillStyle = d === mark ? '#c2410c' : '#222';
-      ctx.fillText(String(d), x + bw / 2, h - HIST.bottom + 15);
+      ctx.fillText(String(d), x + bw / 2, h - HIST.bottom + 15 * big());
     }
   });
   ctx.strokeStyle = '#222';
@@ -270,7 +293,7 @@ function drawHistogram(ctx, w, h) {
   ctx.lineTo(w - HIST.right, h - HIST.bottom);
   ctx.stroke();
   ctx.fillStyle = '#222';
-  ctx.fillText('distance from the goal (moves)', HIST.left + (w - HIST.left) / 2, h - 6);
+  ctx.fillText('distance from the goal (moves)', HIST.left + (w - HIST.left) / 2, h - 6 * big());
   return mark;
 }
 
@@ -373,6 +396,11 @@ function heatmapOf(heuristic, shape, goal, i) {
   });
 }
 
+/** A map's heuristic as the menus name it. */
+function heuristicName(a) {
+  return nameOf(a.heuristic);
+}
+
 function summary(i) {
   const m = maps[i].answer;
   const over = m.overestimates;
@@ -399,6 +427,8 @@ function paint(i, into = null) {
   let cols = rows;
   for (const mm of maps) if (mm) cols = Math.max(cols, ...mm.answer.counts.map((r) => r.length));
   const c = $(CANVASES[i]);
+  LEFT = Math.round(48 * big());
+  TOP = Math.round(44 * big());
   let cell = m.cell;
   if (!into) {
     const room = Math.max(260, Math.min(560, (c.parentElement.parentElement.clientWidth || 600) / (maps[0] && maps[1] ? 2 : 1) - 16));
@@ -424,7 +454,7 @@ function paint(i, into = null) {
   ctx.fillStyle = '#fff';
   ctx.fillRect(0, 0, width, height);
   const logMax = Math.log(maxCount());
-  ctx.font = '12px system-ui, "DejaVu Sans", sans-serif';
+  ctx.font = font(12);
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
   const every = cell >= 14 ? 5 : 10;
@@ -451,10 +481,10 @@ function paint(i, into = null) {
   ctx.fillStyle = '#222';
   for (let h = 0; h < cols; h += every) ctx.fillText(String(h), LEFT + h * cell + cell / 2, TOP - 4);
   ctx.textAlign = 'left';
-  ctx.font = 'bold 13px system-ui, "DejaVu Sans", sans-serif';
-  ctx.fillText(`h, ${a.heuristic} \u2192`, LEFT, 16);
+  ctx.font = font(13, true);
+  ctx.fillText(`h, ${heuristicName(a)} \u2192`, LEFT, 16 * big());
   ctx.save();
-  ctx.translate(16, TOP);
+  ctx.translate(16 * big(), TOP);
   ctx.rotate(Math.PI / 2);
   ctx.fillText('h*, the exact distance \u2192', 0, 0);
   ctx.restore();
@@ -521,7 +551,7 @@ function cellAt(i, e) {
 function describe(a, d, h) {
   const n = (a.counts[d] && a.counts[d][h]) || 0;
   const kind = h === d ? 'exact' : h > d ? `over by ${h - d}` : `short by ${d - h}`;
-  return { n, text: `h* = ${d}, ${a.heuristic} h = ${h} (${kind}): ${fmt(n)} state${n === 1 ? '' : 's'}` };
+  return { n, text: `h* = ${d}, ${heuristicName(a)}: h = ${h} (${kind}): ${fmt(n)} state${n === 1 ? '' : 's'}` };
 }
 
 function readout(i, d, h) {
@@ -587,7 +617,7 @@ function joined() {
   const sizes = shown.map((i) => ({ width: $(CANVASES[i]).width, height: $(CANVASES[i]).height }));
   const titleH = 34;
   const keyH = 62;
-  const names = shown.map((i) => maps[i].answer.heuristic).join(' and ');
+  const names = shown.map((i) => heuristicName(maps[i].answer)).join(' (left) and ') + (shown.length > 1 ? ' (right)' : '');
   const title = `${stats.shape} (${stats.goalName}): h against the exact distance h*, ${names}; ${fmt(stats.states)} states`;
   const titleFont = 'bold 16px system-ui, "DejaVu Sans", sans-serif';
   const measure = document.createElement('canvas').getContext('2d');

@@ -1,8 +1,30 @@
 // The textbook's table live: Russell & Norvig's (or Hazan's) experiment run on the server, each
 // depth's row streamed as it finishes beside the published figures; cancellable, exportable,
-// reproducible by its seed.
+// reproducible by its seed. Its settings are in the URL, and the table shown is kept in the
+// tab's sessionStorage, so a reload shows it again; a run a reload stopped is said.
 
 import { download } from './draw.js';
+
+/** Where the table shown is kept for a reload (this tab only). */
+const STORE = 'slidetable-textbook';
+
+/** The form's fields kept in the URL: [element id, URL key]. */
+const FIELDS = [['textbook-preset', 'tp'], ['textbook-depths', 'td'], ['textbook-count', 'tc'], ['textbook-seed', 'ts']];
+
+/** Whether the page is being left (a reload, a link followed). */
+let leaving = false;
+window.addEventListener('pagehide', () => { leaving = true; });
+window.addEventListener('pageshow', () => { leaving = false; });
+
+/** Keeps the table shown (and whether a run is going on) for a reload of this tab. */
+function keep(running) {
+  try {
+    sessionStorage.setItem(STORE, JSON.stringify({ meta, rows, status: $('textbook-status').textContent,
+      state: $('textbook-status').dataset.state || '', running }));
+  } catch (_) {
+    // storage full or refused: a reload then starts afresh
+  }
+}
 
 let app;
 let $;
@@ -18,6 +40,42 @@ export function init(a) {
   $('textbook-cancel').addEventListener('click', () => job && job.abort());
   $('textbook-csv').addEventListener('click', () => download('textbook.csv', 'text/csv', csv()));
   $('textbook-json').addEventListener('click', () => download('textbook.json', 'application/json', JSON.stringify({ ...meta, rows }, null, 2)));
+  for (const [id, key] of FIELDS) {
+    const el = $(id);
+    const fallback = el.value;
+    const set = (v) => {
+      if (el.tagName === 'SELECT') app.choose(el, v, fallback, key);
+      else el.value = v;
+    };
+    set(app.param(key, fallback));
+    el.addEventListener('change', () => app.setParams({ [key]: el.value }));
+    app.onState((state, before) => {
+      if (state.panel[key] !== undefined && state.panel[key] !== before.panel[key] && el.value !== state.panel[key]) set(state.panel[key]);
+    });
+  }
+  // the table this tab showed before a reload
+  let kept = null;
+  try {
+    kept = JSON.parse(sessionStorage.getItem(STORE) || 'null');
+  } catch (_) {
+    kept = null;
+  }
+  if (kept && kept.meta && Array.isArray(kept.rows)) {
+    meta = kept.meta;
+    columns = meta.columns;
+    rows = kept.rows;
+    head();
+    rows.forEach(row);
+    $('textbook-status').textContent = kept.status || '';
+    $('textbook-status').dataset.state = kept.state || '';
+  }
+  if (kept && kept.running) {
+    const n = rows.length;
+    $('textbook-status').textContent = `stopped when the page ${app.leftBy()}${n ? ` after ${n} depth(s)` : ''}: run it again`;
+    $('textbook-status').dataset.state = 'interrupted';
+    app.say(`the textbook run was stopped when the page ${app.leftBy()}: run it again`, 'error');
+    keep(false);
+  }
 }
 
 function start() {
@@ -44,6 +102,8 @@ function start() {
   $('textbook-status').dataset.state = 'running';
   $('textbook-cancel').disabled = false;
   let failed = null;
+  meta = null;
+  keep(true);
   job = app.job('experiment', '/api/jobs/experiment', body, (name, data) => {
     if (name === 'start') {
       meta = data;
@@ -52,6 +112,7 @@ function start() {
     } else if (name === 'row') {
       rows.push(data);
       row(data);
+      keep(true);
     } else if (name === 'error') {
       failed = data.error;
       $('textbook-status').textContent = `failed: ${data.error}`;
@@ -76,6 +137,8 @@ function start() {
     .finally(() => {
       $('textbook-cancel').disabled = true;
       job = null;
+      // not on leaving the page, which stops the run too: a reload then says it was stopped
+      setTimeout(() => { if (!leaving) keep(false); }, 0);
     });
 }
 
