@@ -8,6 +8,8 @@
     python scripts/python_bench.py slidingpuzzle       # side by side with PyPI `slidingpuzzle`
     python scripts/python_bench.py bwas                # batch-weighted A* on Korf's 100: a numpy
                                                        # Manhattan function against the built-in one
+    python scripts/python_bench.py datasets --dir T    # a depth-balanced 3x3 set of 100,000 boards; 10,000
+                                                       # 15-puzzles from 60-move walks labelled with 7-8
     python scripts/python_bench.py gym                 # SlidingPuzzleVectorEnv, 1,024 3x3 boards (issue 39)
 
 The 7-8 tables (about 575 MB, 100 s to build) are built into --dir by `table build --board 4x4
@@ -274,9 +276,36 @@ def bench_gym(args) -> None:
     sync.close()
 
 
+def bench_datasets(args) -> None:
+    table = st.Table.build(st.Puzzle(3, 3))
+    per = -(-100_000 // (table.max_depth + 1))  # 3,125 at each of the 32 depths
+    st.balanced_sample(table, per, replace=True, seed=0)  # warm up
+    secs = median_time(lambda: st.balanced_sample(table, per, replace=True, seed=1), args.repeat)
+    n = len(st.balanced_sample(table, per, replace=True, seed=1))
+    print(f"balanced_sample: {n:,} 3x3 boards ({per:,} at each depth, with replacement), distances and "
+          f"optimal moves: median {secs * 1e3:.1f} ms of {args.repeat} (target <= 100 ms)")
+    capped = median_time(lambda: st.balanced_sample(table, per, seed=1), args.repeat)
+    print(f"  without replacement (capped at what each depth holds: "
+          f"{len(st.balanced_sample(table, per, seed=1)):,} boards): {capped * 1e3:.1f} ms")
+    p = st.Puzzle(4, 4, "blank-first")
+    t = time.perf_counter()
+    solver = st.Solver(p, heuristic="pdb", partition="7-8", dir=args.dir, build_missing=args.build)
+    print(f"7-8 tables loaded in {time.perf_counter() - t:.1f} s (apart from the labelling)")
+    runs = []
+    for rep in range(args.repeat_walks):
+        t = time.perf_counter()
+        w = st.labelled_walks(p, args.walks, 60, seed=rep, solver=solver)
+        runs.append(time.perf_counter() - t)
+        print(f"  run {rep + 1}: {len(w):,} boards from 60-move walks labelled in {runs[-1]:.1f} s "
+              f"(distances {int(w.distances.min())}-{int(w.distances.max())}, mean {w.distances.mean():.1f})")
+    print(f"labelled_walks: median {statistics.median(runs):.1f} s for {args.walks:,} boards (target <= 30 s)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["distance", "pdb", "batch", "dask", "slidingpuzzle", "bwas", "gym"])
+    ap.add_argument("what", choices=["distance", "pdb", "batch", "dask", "slidingpuzzle", "bwas", "gym", "datasets"])
+    ap.add_argument("--walks", type=int, default=10_000, help="datasets: boards from random walks")
+    ap.add_argument("--repeat-walks", type=int, default=3, help="datasets: runs of the labelling")
     ap.add_argument("--lam", type=float, default=0.6, help="bwas: DeepCubeA's lambda (weight 1/lambda)")
     ap.add_argument("--batch-size", type=int, default=1000, help="bwas: nodes expanded per step")
     ap.add_argument("--instances", type=int, default=100, help="bwas: the first N of Korf's 100")
@@ -290,7 +319,8 @@ def main() -> None:
     ap.add_argument("--steps", type=int, default=500, help="step() calls a timed run (gym)")
     args = ap.parse_args()
     {"distance": bench_distance, "pdb": bench_pdb, "batch": bench_batch, "dask": bench_dask,
-     "slidingpuzzle": bench_slidingpuzzle, "bwas": bench_bwas, "gym": bench_gym}[args.what](args)
+     "slidingpuzzle": bench_slidingpuzzle, "bwas": bench_bwas, "gym": bench_gym,
+     "datasets": bench_datasets}[args.what](args)
 
 
 if __name__ == "__main__":
