@@ -207,6 +207,14 @@ fn ratio(x: f64, n: u64) -> f64 {
 }
 
 /// Sums per depth into their total.
+/// Two threads' per-depth sums as one (rayon's reduce step).
+fn merge_depths<E>(mut a: Vec<DepthGrade>, b: Vec<DepthGrade>) -> Result<Vec<DepthGrade>, E> {
+    for (x, y) in a.iter_mut().zip(&b) {
+        x.add(y);
+    }
+    Ok(a)
+}
+
 fn total_of(by_depth: &[DepthGrade]) -> DepthGrade {
     let mut total = DepthGrade::default();
     for g in by_depth {
@@ -336,15 +344,7 @@ where
             progress(((c + 1) * CHUNK).min(n) - c * CHUNK);
             Ok::<_, Error>(acc)
         })
-        .try_reduce(
-            || vec![DepthGrade::default(); max as usize + 1],
-            |mut a, b| {
-                for (x, y) in a.iter_mut().zip(&b) {
-                    x.add(y);
-                }
-                Ok(a)
-            },
-        )?;
+        .try_reduce(|| vec![DepthGrade::default(); max as usize + 1], merge_depths)?;
     let total = total_of(&by_depth);
     Ok((by_depth, total))
 }
@@ -423,15 +423,7 @@ pub fn grade_given(given: &Given<'_>) -> Result<(Vec<DepthGrade>, DepthGrade), R
             }
             Ok(acc)
         })
-        .try_reduce(
-            || vec![DepthGrade::default(); depths],
-            |mut a, b| {
-                for (x, y) in a.iter_mut().zip(&b) {
-                    x.add(y);
-                }
-                Ok(a)
-            },
-        )?;
+        .try_reduce(|| vec![DepthGrade::default(); depths], merge_depths)?;
     let total = total_of(&by_depth);
     Ok((by_depth, total))
 }

@@ -59,6 +59,25 @@ impl SplitMix64 {
     }
 }
 
+/// `k` distinct numbers below `n` (`k <= n`), every `k`-subset and every order equally likely:
+/// Floyd's draw (for `j` in `n-k..n`, draw `t` in `0..=j`; take `t`, or `j` if `t` was taken),
+/// then a shuffle, since Floyd's order is not uniform (a later draw is more likely to be large).
+fn distinct_ranks(rng: &mut SplitMix64, n: u64, k: u64) -> Vec<u64> {
+    let mut taken = HashSet::with_capacity(k as usize);
+    let mut ranks = Vec::with_capacity(k as usize);
+    for j in n - k..n {
+        let t = rng.below(j + 1);
+        let r = if taken.insert(t) { t } else { j };
+        taken.insert(r);
+        ranks.push(r);
+    }
+    for i in (1..ranks.len()).rev() {
+        let j = rng.below(i as u64 + 1) as usize;
+        ranks.swap(i, j);
+    }
+    ranks
+}
+
 /// `count` distinct state indices drawn uniformly at random from the states at distance `depth`,
 /// in random order; the same `seed` gives the same indices (see the module doc for how).
 ///
@@ -72,21 +91,7 @@ pub fn sample_depth<D: AsRef<[u8]>>(table: &Table<D>, depth: u8, count: usize, s
         return Err(Error::NotEnoughStates { depth, requested: count as u64, available });
     }
     let mut rng = SplitMix64::new(seed);
-    // Floyd: for j in n-k..n, draw t in 0..=j; take t, or j if t was taken. Every k-subset is
-    // equally likely.
-    let mut taken = HashSet::with_capacity(count);
-    let mut ranks = Vec::with_capacity(count);
-    for j in available - count as u64..available {
-        let t = rng.below(j + 1);
-        let r = if taken.insert(t) { t } else { j };
-        taken.insert(r);
-        ranks.push(r);
-    }
-    // Floyd's order is not uniform (a later draw is more likely to be large): shuffle.
-    for i in (1..ranks.len()).rev() {
-        let j = rng.below(i as u64 + 1) as usize;
-        ranks.swap(i, j);
-    }
+    let ranks = distinct_ranks(&mut rng, available, count as u64);
     // One scan: the r-th state at `depth`, for every wanted r in increasing order.
     let mut wanted: Vec<(u64, usize)> = ranks.iter().enumerate().map(|(pos, &r)| (r, pos)).collect();
     wanted.sort_unstable();
@@ -161,20 +166,7 @@ pub fn sample_balanced<D: AsRef<[u8]>>(
         let ranks: Vec<u64> = if replace {
             (0..k).map(|_| rng.below(available)).collect()
         } else {
-            // Floyd's distinct draw, then a shuffle (as sample_depth)
-            let mut taken = HashSet::with_capacity(k as usize);
-            let mut ranks = Vec::with_capacity(k as usize);
-            for j in available - k..available {
-                let t = rng.below(j + 1);
-                let r = if taken.insert(t) { t } else { j };
-                taken.insert(r);
-                ranks.push(r);
-            }
-            for i in (1..ranks.len()).rev() {
-                let j = rng.below(i as u64 + 1) as usize;
-                ranks.swap(i, j);
-            }
-            ranks
+            distinct_ranks(&mut rng, available, k)
         };
         let list = &mut wanted[d as usize];
         list.extend(ranks.into_iter().enumerate().map(|(i, r)| (r, total + i)));
