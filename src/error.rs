@@ -191,8 +191,13 @@ pub enum Error {
     MissingTables {
         /// The missing files.
         paths: Vec<PathBuf>,
-        /// The `table build` command that makes them.
+        /// The `table build` command that makes them (the command line's words).
         command: String,
+        /// The partition whose tables they are, as named (`7-8`, `1,2,3/4,5,6`): with `dir`,
+        /// the facts another front end words its own way to build them.
+        partition: String,
+        /// The folder they belong in.
+        dir: PathBuf,
     },
 
     /// A file under a pattern table's name that is not that table (another group, goal or board).
@@ -219,8 +224,13 @@ pub struct PatternTableMismatch {
     pub tiles: Vec<u16>,
     /// The goal it should be for.
     pub goal: Board,
-    /// The `table build` command that makes the right tables.
+    /// The `table build` command that makes the right tables (the command line's words).
     pub command: String,
+    /// The partition being loaded, as named: with `dir`, the facts another front end words its
+    /// own way to rebuild the tables.
+    pub partition: String,
+    /// The folder of the tables.
+    pub dir: PathBuf,
 }
 
 /// What is wrong with a board's text or tiles.

@@ -563,6 +563,8 @@ pub fn load_patterns(
                     tiles: index.tiles().to_vec(),
                     goal: goal_board.clone(),
                     command: pattern_build_command(shape, goal, partition, dir),
+                    partition: partition.name.clone(),
+                    dir: dir.to_path_buf(),
                 })));
             }
             let group = if shared { GroupTable::mapped(table) } else { GroupTable::from_table(&table) };
@@ -583,6 +585,8 @@ pub fn load_patterns(
         return Err(Error::MissingTables {
             paths: missing,
             command: pattern_build_command(shape, goal, partition, dir),
+            partition: partition.name.clone(),
+            dir: dir.to_path_buf(),
         });
     }
     PatternSet::new(goal_board, partition.clone(), tables, reflect)

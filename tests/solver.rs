@@ -175,7 +175,8 @@ fn missing_tables_not_to_be_built_are_named_with_their_command() {
     let command =
         format!("table build --board 3x3 --goal blank-last --pattern 1,2,3/4,5,6 --dir {}", dir.path().display());
     match &err {
-        Error::MissingTables { paths, command: c } => {
+        Error::MissingTables { paths, command: c, partition, dir: d } => {
+            assert_eq!((partition.as_str(), d.as_path()), ("1,2,3/4,5,6", dir.path()));
             assert_eq!(paths.len(), 2);
             assert!(paths[0].ends_with("3x3-blank-last-tiles-1-2-3.table"), "{paths:?}");
             assert_eq!(c, &command);

@@ -7,9 +7,12 @@
 //! (builds, searches, grading) run on a worker thread while this thread watches for Ctrl-C and
 //! stops them through the library's cancel switch ([`slidetable::search::Watch`]).
 //!
-//! Errors keep the library's words: a bad board or argument is a `ValueError`, a damaged table
+//! Errors keep the library's facts: a bad board or argument is a `ValueError`, a damaged table
 //! file a `TableError` (a `ValueError`), a missing or unreadable file an `OSError`, a search that
-//! hit its limit a `SearchLimitError`.
+//! hit its limit a `SearchLimitError`. Their hints speak Python ([`message`]): where the library
+//! carries the facts (a search's limit and algorithm, missing tables' partition and folder) the
+//! hint is worded here from them; the rest of the library's command-line words (`--pattern 7-8`,
+//! `` `table build ...` ``) are translated to the argument or call a Python user would write.
 
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
@@ -45,7 +48,7 @@ create_exception!(
 /// The library's error as the Python exception a user expects, with the library's message.
 pub(crate) fn error(e: slidetable::Error) -> PyErr {
     use slidetable::Error as E;
-    let text = e.to_string();
+    let text = message(&e);
     // the kind is the innermost error's (a file that could not be opened is an OSError whatever
     // was being done with it); the message is the whole chain's
     let mut e = e;
@@ -72,9 +75,217 @@ pub(crate) fn error(e: slidetable::Error) -> PyErr {
     }
 }
 
+/// The library's error message in a Python caller's words: the same facts, with every hint that
+/// names a command-line flag or `table` command naming the Python argument or call instead.
+pub(crate) fn message(e: &slidetable::Error) -> String {
+    use slidetable::Error as E;
+    match e {
+        E::SearchLimit { what, generated, bytes, algorithm } => search_limit(what, *generated, *bytes, algorithm),
+        E::MissingTables { paths, partition, dir, .. } => format!(
+            "no pattern table at {}: build the tables with `{}`",
+            paths.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", "),
+            build_call(partition, Some(&dir.display().to_string()))
+        ),
+        E::WrongPatternTable(m) => format!(
+            "{} is {}, not the table of tiles {:?} for goal {}; rebuild it with `{}`",
+            m.path.display(),
+            m.found,
+            m.tiles,
+            m.goal,
+            build_call(&m.partition, Some(&m.dir.display().to_string()))
+        ),
+        E::InFile { action, path, source } => {
+            // as the library's own `ACTION PATH: SOURCE`, never saying the head twice
+            let head = format!("{action} {}", path.display());
+            let inner = message(source);
+            if inner.starts_with(&head) {
+                inner
+            } else {
+                format!("{head}: {inner}")
+            }
+        }
+        other => python_words(&other.to_string()),
+    }
+}
+
+/// A search's limit in Python words, suggesting another algorithm only when it is not the one
+/// that gave up.
+fn search_limit(what: &str, generated: u64, bytes: u64, algorithm: &str) -> String {
+    let raise = if what.contains("memory") {
+        "raise max_memory="
+    } else if what.contains("nodes") {
+        "raise max_nodes="
+    } else {
+        "split the work"
+    };
+    let instead = match algorithm {
+        "idastar" => "or search with a stronger heuristic (heuristic=\"pdb\", a larger partition=)",
+        "astar-ida" => {
+            "or search with a stronger heuristic (a larger partition=); with checkpoint=, running the same \
+             search again goes on from its last save"
+        }
+        "bwas" => "or try a larger batch_size= or weight=, or a stronger heuristic",
+        _ => "or try algorithm=\"idastar\" (memory linear in the solution) or a stronger heuristic",
+    };
+    format!(
+        "{algorithm} gave up at {what} ({generated} nodes generated, {} MiB held) without a solution: {raise}, {instead}",
+        bytes / (1 << 20)
+    )
+}
+
+/// A Python string literal of `s`.
+fn py_str(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// `PatternDB.build(puzzle, "7-8", dir="tables")`, the `dir` left out when it is the default.
+fn build_call(partition: &str, dir: Option<&str>) -> String {
+    match dir {
+        Some(d) if d != "." && !d.is_empty() => {
+            format!("PatternDB.build(puzzle, {}, dir={})", py_str(partition), py_str(d))
+        }
+        _ => format!("PatternDB.build(puzzle, {})", py_str(partition)),
+    }
+}
+
+/// The words of a whole `table ...` command line, split as a shell would (single quotes kept
+/// together: a custom goal).
+fn shell_words(cmd: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in cmd.chars() {
+        match c {
+            '\'' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                if !word.is_empty() {
+                    words.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// A `table ...` command line as the Python call that does the same; `dir`: the tables' folder
+/// an earlier command of the same message named (a search after a build uses its tables).
+fn python_call(cmd: &str, dir: Option<&str>) -> String {
+    let words = shell_words(cmd);
+    let flag = |name: &str| words.iter().position(|w| w == name).and_then(|i| words.get(i + 1)).cloned();
+    let puzzle = || match (flag("--board"), flag("--goal")) {
+        (Some(b), goal) => {
+            let (r, c) = b.split_once('x').unwrap_or((&b, &b));
+            match goal {
+                Some(g) => format!("Puzzle({r}, {c}, {})", py_str(&g)),
+                None => format!("Puzzle({r}, {c})"),
+            }
+        }
+        _ => "puzzle".to_string(),
+    };
+    match words.get(1).map(String::as_str) {
+        Some("build") => match (flag("--pattern"), flag("--prune")) {
+            (Some(p), _) if p == "list" => "PatternDB.partitions(puzzle)".into(),
+            (Some(p), _) => build_call(&p, flag("--dir").as_deref()),
+            (None, Some(len)) => match flag("--dir") {
+                Some(d) => format!("PatternDB.build_pruner(puzzle, {len}, dir={})", py_str(&d)),
+                None => format!("PatternDB.build_pruner(puzzle, {len})"),
+            },
+            // a damaged file of either kind: the word inside the caller's backticks closes the second call
+            (None, None) if words.len() == 2 => {
+                "Table.build(puzzle, path)` or `PatternDB.build(puzzle, partition, dir=...)".to_string()
+            }
+            (None, None) => format!("Table.build({}, path)", puzzle()),
+        },
+        Some("verify") => "Table.verify()".into(),
+        Some("stats") => "Table.histogram()".into(),
+        Some("solve") => match (flag("--pattern"), flag("--dir").as_deref().or(dir)) {
+            (Some(p), Some(d)) if d != "." => format!("Solver(puzzle, partition={}, dir={})", py_str(&p), py_str(d)),
+            (Some(p), _) => format!("Solver(puzzle, partition={})", py_str(&p)),
+            (None, _) => "Solver(puzzle).solve(board)".into(),
+        },
+        _ => cmd.to_string(),
+    }
+}
+
+/// Command-line flags outside a quoted command, as Python arguments: `--pattern 7-8` as
+/// `partition="7-8"`, `-H pdb` as `heuristic="pdb"`, a bare `--max-memory` as `max_memory=`.
+fn python_flags(text: &str) -> String {
+    const PHRASES: [(&str, &str); 9] = [
+        ("an empty --pattern:", "an empty partition:"),
+        ("--pattern goes with", "partition= goes with"),
+        ("or give --table PATH", "or give table=PATH"),
+        ("with --table,", "with table=,"),
+        ("--prune, --order or --max-memory", "prune= or max_memory="),
+        ("(it writes ", "(save it as "),
+        ("-H pdb", "heuristic=\"pdb\""),
+        ("--heuristic table", "heuristic=\"table\""),
+        ("--heuristic pdb", "heuristic=\"pdb\""),
+    ];
+    let mut text = text.to_string();
+    for (cli, py) in PHRASES {
+        text = text.replace(cli, py);
+    }
+    // flags with a value: the next word, without the punctuation that ends a clause
+    const VALUED: [(&str, &str); 4] =
+        [("--pattern", "partition"), ("--algorithm", "algorithm"), ("--goal", "goal"), ("--heuristic", "heuristic")];
+    let mut out: Vec<String> = Vec::new();
+    let words: Vec<&str> = text.split(' ').collect();
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i];
+        if let (Some((_, arg)), Some(value)) = (VALUED.iter().find(|(f, _)| *f == w), words.get(i + 1)) {
+            let end = value.trim_end_matches([':', ',', ';', ')', '?']);
+            out.push(format!("{arg}={}{}", py_str(end), &value[end.len()..]));
+            i += 2;
+            continue;
+        }
+        let lead = w.len() - w.trim_start_matches('(').len();
+        let (open, rest) = w.split_at(lead);
+        match rest.strip_prefix("--") {
+            Some(flag) if flag.starts_with(|c: char| c.is_ascii_alphabetic()) => {
+                let end = flag.trim_end_matches(|c: char| !c.is_ascii_alphanumeric());
+                out.push(format!("{open}{}={}", end.replace('-', "_"), &flag[end.len()..]));
+            }
+            _ => out.push(w.to_string()),
+        }
+        i += 1;
+    }
+    out.join(" ")
+}
+
+/// The library's message with its command-line words in Python: each `` `table ...` `` command
+/// as the Python call, each `` `--flag value` `` and bare flag as the argument.
+pub(crate) fn python_words(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut dir: Option<String> = None;
+    for (n, part) in text.split('`').enumerate() {
+        if n > 0 {
+            out.push('`');
+        }
+        if n % 2 == 1 && (part == "table" || part.starts_with("table ")) {
+            out.push_str(&python_call(part, dir.as_deref()));
+            let words = shell_words(part);
+            if let Some(d) = words.iter().position(|w| w == "--dir").and_then(|i| words.get(i + 1)) {
+                dir = Some(d.clone());
+            }
+        } else if n % 2 == 1 && part.starts_with('-') {
+            out.push_str(&python_flags(part));
+        } else if n % 2 == 1 {
+            out.push_str(part);
+        } else {
+            out.push_str(&python_flags(part));
+        }
+    }
+    out
+}
+
 /// A batch call's error: the kind of its board's error, the board's row in the message.
 pub(crate) fn row_error(e: slidetable::arrays::RowError) -> PyErr {
-    let text = e.to_string();
+    let text = format!("board {}: {}", e.row, message(&e.error));
     let err = error(*e.error);
     Python::attach(|py| {
         let kind = err.get_type(py);
@@ -174,6 +385,9 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<puzzle::Puzzle>()?;
     m.add_class::<table::Table>()?;
     m.add_class::<search::Solver>()?;
+    m.add_function(wrap_pyfunction!(search::build_patterns, m)?)?;
+    m.add_function(wrap_pyfunction!(search::build_pruner, m)?)?;
+    m.add_function(wrap_pyfunction!(search::partitions, m)?)?;
     m.add_function(wrap_pyfunction!(lab::instances, m)?)?;
     m.add_function(wrap_pyfunction!(lab::experiment, m)?)?;
     m.add_function(wrap_pyfunction!(table::bench_distance_loop, m)?)?;

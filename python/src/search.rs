@@ -1,7 +1,10 @@
 //! `Solver`: the library's solver (heuristic chosen, tables found and loaded once) for searches
 //! and pattern-database estimates. The Python classes `PatternDB` and `Solver` both hold one.
+//! Also the builds behind `PatternDB.build` and `PatternDB.build_pruner`: the library calls
+//! `table build --pattern` and `table build --prune` make, into the same files.
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -11,14 +14,18 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use slidetable::arrays::{self, Outcome};
+use slidetable::heuristic::pdb::{pattern_file_name, zero_pattern_file_name, Partition};
+use slidetable::search::prune::MovePruner;
 use slidetable::search::{
-    batch_astar, Algorithm, BatchEstimate, BatchOptions, BatchOrder, Found, GuideEstimate, Options, Watch,
+    batch_astar, Algorithm, BatchEstimate, BatchOptions, BatchOrder, Checkpointing, Found, GuideEstimate, Options,
+    Watch, ASTAR_IDA_BYTES,
 };
 use slidetable::solver::{self, HeuristicKind, Notice, SolverConfig};
-use slidetable::Board;
+use slidetable::table::pattern::{build_pattern_file_until, build_zero_pattern_file_until};
+use slidetable::{Board, Progress};
 
 use crate::puzzle::Puzzle;
-use crate::{detach, error, interruptible, row_error, rows};
+use crate::{detach, error, interruptible, message, python_words, row_error, rows};
 
 /// What the CLI would print on stderr, as one line for a Python callback.
 fn notice_text(n: &Notice) -> String {
@@ -36,8 +43,8 @@ fn notice_text(n: &Notice) -> String {
         Notice::BuiltMachine { path, seconds, saved: Err(e) } => {
             format!("{} was missing; made it in {seconds:.2} s but could not save it ({e})", path.display())
         }
-        Notice::SkippedTable { path, why } => format!("warning: skipped {}: {why}", path.display()),
-        Notice::Hint(h) => format!("hint: {h}"),
+        Notice::SkippedTable { path, why } => format!("warning: skipped {}: {}", path.display(), python_words(why)),
+        Notice::Hint(h) => format!("hint: {}", python_words(h)),
         other => format!("{other:?}"),
     }
 }
@@ -63,10 +70,15 @@ impl Solver {
             name => Algorithm::parse(name, weight),
         }
         .map_err(error)?;
+        // as `table solve`: A*+IDA*'s budget is its A* part's, 1 GiB unless given
+        let default_bytes = || match algorithm {
+            Algorithm::AStarIda => ASTAR_IDA_BYTES,
+            _ => solver::default_max_memory(),
+        };
         Ok(Options {
             algorithm,
             max_nodes,
-            max_bytes: Some(max_memory.unwrap_or_else(solver::default_max_memory)),
+            max_bytes: Some(max_memory.unwrap_or_else(default_bytes)),
             prune: self.solver.pruner(),
             ..Options::default()
         })
@@ -253,8 +265,9 @@ impl Solver {
         Ok(PyArray1::from_vec(py, out))
     }
 
-    /// Solves one board: a dict, or None when it cannot reach the goal.
-    #[pyo3(signature = (cells, algorithm, weight, max_nodes, max_memory, threads))]
+    /// Solves one board: a dict, or None when it cannot reach the goal. `checkpoint` (A*+IDA*
+    /// only): the file its progress is kept in and resumed from, as `table solve --checkpoint`.
+    #[pyo3(signature = (cells, algorithm, weight, max_nodes, max_memory, threads, checkpoint=None))]
     #[allow(clippy::too_many_arguments)]
     fn solve<'py>(
         &self,
@@ -265,10 +278,12 @@ impl Solver {
         max_nodes: Option<u64>,
         max_memory: Option<u64>,
         threads: Option<usize>,
+        checkpoint: Option<PathBuf>,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
         let board = Board::new(self.solver.goal_board().shape(), cells).map_err(error)?;
         let watch = Arc::new(Watch::new());
         let mut options = self.options(algorithm, weight, max_nodes, max_memory)?;
+        options.checkpoint = checkpoint.map(Checkpointing::new);
         options.threads = match threads {
             Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
             Some(n) => n,
@@ -403,7 +418,7 @@ impl Solver {
                 Outcome::Unsolvable => lengths[i] = slidetable::arrays::UNSOLVABLE as i16,
                 Outcome::Failed(e) => {
                     lengths[i] = -2;
-                    errors[i] = Some(e.to_string());
+                    errors[i] = Some(message(e));
                 }
             }
         }
@@ -419,4 +434,119 @@ impl Solver {
         d.set_item("algorithm", algorithm_used.name())?;
         Ok(d)
     }
+}
+
+/// Progress of one table of a partition's build, for `PatternDB.build`'s callback.
+struct Step {
+    /// The table's place among those built (from 1) and their number.
+    table: usize,
+    tables: usize,
+    tiles: Vec<u16>,
+    progress: Progress,
+}
+
+/// Builds the tables of `partition` (a name, groups of tiles, or partitions joined by `+`) for
+/// `puzzle` into `dir`, as `table build --pattern` does: one file per group that has a table of
+/// its own (a group a symmetry maps onto an earlier one shares its table), under the names a
+/// solver looks for, classic or (`zero`: `Some(bits)`) zero-aware. `progress` gets a dict after
+/// each depth of each table; Ctrl-C or an exception from `progress` stops the build after the
+/// depth under way, the table being written left unwritten (any file under its name untouched).
+/// Returns the paths written.
+#[pyfunction]
+#[pyo3(signature = (puzzle, partition, dir, zero, progress))]
+pub fn build_patterns(
+    py: Python<'_>,
+    puzzle: &Puzzle,
+    partition: &str,
+    dir: PathBuf,
+    zero: Option<bool>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<Vec<String>> {
+    let (shape, goal, goal_board) = (puzzle.shape, &puzzle.goal, &puzzle.goal_board);
+    let partition = Partition::parse(goal_board, partition).map_err(error)?;
+    let own = partition.own_tables();
+    // refuse what cannot fit before any work, as the command line does
+    let needs = partition.build_bytes();
+    if let (Some(mem), Some((g, &peak))) = (solver::physical_memory(), needs.iter().enumerate().max_by_key(|(_, &b)| b))
+    {
+        if peak > mem / 10 * 9 {
+            return Err(PyValueError::new_err(format!(
+                "the table of group {} ({} tiles) needs {} MiB of memory to build, and this machine has {} MiB: \
+                 choose smaller groups",
+                own[g] + 1,
+                partition.groups[own[g]].len(),
+                peak >> 20,
+                mem >> 20
+            )));
+        }
+    }
+    let report = |py: Python<'_>, step: Step| -> PyResult<()> {
+        let Some(f) = &progress else { return Ok(()) };
+        let d = PyDict::new(py);
+        d.set_item("table", step.table)?;
+        d.set_item("tables", step.tables)?;
+        d.set_item("tiles", step.tiles)?;
+        d.set_item("depth", step.progress.depth)?;
+        d.set_item("level_states", step.progress.level_states)?;
+        d.set_item("reached", step.progress.reached)?;
+        d.set_item("total", step.progress.total)?;
+        d.set_item("seconds", step.progress.elapsed.as_secs_f64())?;
+        f.call1(py, (d,))?;
+        Ok(())
+    };
+    let stop = AtomicBool::new(false);
+    let built = interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| {
+        let mut paths = Vec::with_capacity(own.len());
+        for (n, &g) in own.iter().enumerate() {
+            let tiles = &partition.groups[g];
+            let path = match zero {
+                Some(_) => dir.join(zero_pattern_file_name(shape, goal, tiles)),
+                None => dir.join(pattern_file_name(shape, goal, tiles)),
+            };
+            let each =
+                |p: &Progress| note(Step { table: n + 1, tables: own.len(), tiles: tiles.clone(), progress: *p });
+            match zero {
+                None => build_pattern_file_until(goal_board, tiles, &path, each, &stop).map(drop),
+                Some(bits) => build_zero_pattern_file_until(goal_board, tiles, bits, &path, each, &stop).map(drop),
+            }
+            .map_err(|e| slidetable::Error::in_file("building", &path, e))?;
+            paths.push(path.display().to_string());
+        }
+        Ok::<_, slidetable::Error>(paths)
+    })?;
+    built.map_err(error)
+}
+
+/// Makes the move-pruning machine of `puzzle`'s shape for strings of up to `length` moves and
+/// writes it into `dir` under the name a solver looks for, as `table build --prune`: returns
+/// (path, forbidden strings, states).
+#[pyfunction]
+pub fn build_pruner(py: Python<'_>, puzzle: &Puzzle, length: usize, dir: PathBuf) -> PyResult<(String, u64, usize)> {
+    if !(2..=24).contains(&length) {
+        return Err(PyValueError::new_err(format!("length {length} is out of range: give 2 to 24 moves")));
+    }
+    let shape = puzzle.shape;
+    let path = dir.join(MovePruner::file_name(shape, length));
+    let made = detach(py, || {
+        let machine = MovePruner::generate(shape, length)?;
+        machine.write(&path).map_err(|e| slidetable::Error::in_file("writing", &path, e))?;
+        Ok::<_, slidetable::Error>((machine.patterns(), machine.states()))
+    });
+    let (patterns, states) = made.map_err(error)?;
+    Ok((path.display().to_string(), patterns, states))
+}
+
+/// The named partitions and catalogues of `puzzle`'s shape: (name, what it is), `auto` last.
+#[pyfunction]
+pub fn partitions(puzzle: &Puzzle) -> Vec<(String, String)> {
+    let mut names: Vec<(String, String)> = Partition::catalogue()
+        .into_iter()
+        .filter(|(shape, ..)| *shape == puzzle.shape)
+        .map(|(_, name, about, _)| (name.to_string(), about.to_string()))
+        .collect();
+    names.push((
+        "auto".into(),
+        "consecutive tiles of the goal in groups small enough to build in about a second each".into(),
+    ));
+    names
 }

@@ -74,7 +74,7 @@ pub fn build_pattern(
 ) -> Result<PatternTable<Vec<u8>>, Error> {
     let index = PatternIndex::new(goal.shape(), tiles)?;
     let mut data = vec![0u8; PAYLOAD_OFFSET + index.len() as usize];
-    fill_file(&index, None, goal, &mut data, progress)?;
+    fill_file(&index, None, goal, &mut data, progress, &AtomicBool::new(false))?;
     PatternTable::from_parts(data, index, None)
 }
 
@@ -93,7 +93,7 @@ pub fn build_zero_pattern(
     let zero = ZeroIndex::new(goal.shape(), tiles)?;
     let len = if bits { zero.len().div_ceil(8) } else { zero.len() };
     let mut data = vec![0u8; PAYLOAD_OFFSET + len as usize];
-    fill_file(zero.placements(), Some((&zero, bits)), goal, &mut data, progress)?;
+    fill_file(zero.placements(), Some((&zero, bits)), goal, &mut data, progress, &AtomicBool::new(false))?;
     PatternTable::from_parts(data, zero.placements().clone(), Some(zero))
 }
 
@@ -108,10 +108,26 @@ pub fn build_zero_pattern_file(
     path: &Path,
     progress: impl FnMut(&Progress),
 ) -> Result<PatternTable<Mmap>, Error> {
+    build_zero_pattern_file_until(goal, tiles, bits, path, progress, &AtomicBool::new(false))
+}
+
+/// As [`build_zero_pattern_file`], stopping with [`Error::BuildCancelled`] after the first level
+/// at which `stop` is set; the file at `path` is then untouched, as after any failed build.
+///
+/// # Errors
+/// Those of [`build_zero_pattern_file`], and [`Error::BuildCancelled`].
+pub fn build_zero_pattern_file_until(
+    goal: &Board,
+    tiles: &[u16],
+    bits: bool,
+    path: &Path,
+    progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<PatternTable<Mmap>, Error> {
     let zero = ZeroIndex::new(goal.shape(), tiles)?;
     let len = if bits { zero.len().div_ceil(8) } else { zero.len() };
     let mut pending = PendingFile::create(path, PAYLOAD_OFFSET as u64 + len)?;
-    fill_file(zero.placements(), Some((&zero, bits)), goal, pending.bytes_mut(), progress)?;
+    fill_file(zero.placements(), Some((&zero, bits)), goal, pending.bytes_mut(), progress, stop)?;
     let map = pending.commit()?;
     PatternTable::from_parts(map, zero.placements().clone(), Some(zero))
 }
@@ -128,9 +144,24 @@ pub fn build_pattern_file(
     path: &Path,
     progress: impl FnMut(&Progress),
 ) -> Result<PatternTable<Mmap>, Error> {
+    build_pattern_file_until(goal, tiles, path, progress, &AtomicBool::new(false))
+}
+
+/// As [`build_pattern_file`], stopping with [`Error::BuildCancelled`] after the first level at
+/// which `stop` is set; the file at `path` is then untouched, as after any failed build.
+///
+/// # Errors
+/// Those of [`build_pattern_file`], and [`Error::BuildCancelled`].
+pub fn build_pattern_file_until(
+    goal: &Board,
+    tiles: &[u16],
+    path: &Path,
+    progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<PatternTable<Mmap>, Error> {
     let index = PatternIndex::new(goal.shape(), tiles)?;
     let mut pending = PendingFile::create(path, PAYLOAD_OFFSET as u64 + index.len())?;
-    fill_file(&index, None, goal, pending.bytes_mut(), progress)?;
+    fill_file(&index, None, goal, pending.bytes_mut(), progress, stop)?;
     let map = pending.commit()?;
     PatternTable::from_parts(map, index, None)
 }
@@ -152,14 +183,15 @@ fn fill_file(
     goal: &Board,
     file: &mut [u8],
     progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
 ) -> Result<(), Error> {
     let (head, payload) = file.split_at_mut(PAYLOAD_OFFSET);
     let (histogram, encoding, entries) = match zero {
-        None => (fill(index, goal, payload, progress)?, Encoding::PatternByte, index.len()),
-        Some((z, false)) => (fill_zero(z, goal, payload, progress)?, Encoding::ZeroByte, z.len()),
+        None => (fill_until(index, goal, payload, progress, stop)?, Encoding::PatternByte, index.len()),
+        Some((z, false)) => (fill_zero_until(z, goal, payload, progress, stop)?, Encoding::ZeroByte, z.len()),
         Some((z, true)) => {
             let mut bytes = vec![0u8; z.len() as usize];
-            let histogram = fill_zero(z, goal, &mut bytes, progress)?;
+            let histogram = fill_zero_until(z, goal, &mut bytes, progress, stop)?;
             pack_bits(&bytes, payload);
             (histogram, Encoding::ZeroBit, z.len())
         }
@@ -719,13 +751,24 @@ pub fn fill(
     out: &mut [u8],
     progress: impl FnMut(&Progress),
 ) -> Result<Vec<u64>, Error> {
+    fill_until(index, goal, out, progress, &AtomicBool::new(false))
+}
+
+/// [`fill`], stopping with [`Error::BuildCancelled`] after the first level at which `stop` is set.
+fn fill_until(
+    index: &PatternIndex,
+    goal: &Board,
+    out: &mut [u8],
+    progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<Vec<u64>, Error> {
     if goal.shape() != index.shape() || out.len() as u64 != index.len() {
         return Err(Error::BadShape(format!("a pattern table of {} entries for {}", out.len(), goal.shape())));
     }
     let n = index.shape().cells();
     let k = index.k();
     let parallel = index.len() * ((n - k) as u64) >= 1 << 18;
-    let work = search(index, goal, progress)?;
+    let work = search(index, goal, progress, stop)?;
 
     // each placement's least depth over its regions
     let m = n - k;
@@ -774,6 +817,18 @@ pub fn fill_zero(
     out: &mut [u8],
     progress: impl FnMut(&Progress),
 ) -> Result<Vec<u64>, Error> {
+    fill_zero_until(index, goal, out, progress, &AtomicBool::new(false))
+}
+
+/// [`fill_zero`], stopping with [`Error::BuildCancelled`] after the first level at which `stop`
+/// is set.
+fn fill_zero_until(
+    index: &ZeroIndex,
+    goal: &Board,
+    out: &mut [u8],
+    progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<Vec<u64>, Error> {
     let placements = index.placements();
     if goal.shape() != index.shape() || out.len() as u64 != index.len() {
         return Err(Error::BadShape(format!("a zero-aware table of {} entries for {}", out.len(), goal.shape())));
@@ -782,7 +837,7 @@ pub fn fill_zero(
     let k = index.k();
     let m = (n - k) as u64;
     let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-    let work = search(placements, goal, progress)?;
+    let work = search(placements, goal, progress, stop)?;
     // one slice of the output per set of cells, filled in parallel
     let masks = index.set_masks();
     let mut parts: Vec<(usize, &mut [u8])> = Vec::with_capacity(masks.len());
@@ -833,7 +888,12 @@ pub fn fill_zero(
 
 /// The breadth-first search over (placement, region) states behind [`fill`] and [`fill_zero`]:
 /// a byte per (placement, free cell), depth + 1 at each reached region's lowest cell, 0 elsewhere.
-fn search(index: &PatternIndex, goal: &Board, mut progress: impl FnMut(&Progress)) -> Result<Vec<AtomicU64>, Error> {
+fn search(
+    index: &PatternIndex,
+    goal: &Board,
+    mut progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<Vec<AtomicU64>, Error> {
     let started = Instant::now();
     let shape = index.shape();
     let n = shape.cells();
@@ -862,6 +922,9 @@ fn search(index: &PatternIndex, goal: &Board, mut progress: impl FnMut(&Progress
     let mut level_states = 1u64;
     for depth in 0u64.. {
         progress(&Progress { depth: depth as u32, level_states, reached, total: slots, elapsed: started.elapsed() });
+        if stop.load(Relaxed) {
+            return Err(Error::BuildCancelled { depth: depth as u32 });
+        }
         if depth + 2 >= UNREACHED as u64 {
             return Err(Error::BadShape(format!("{shape} has pattern distances beyond 253 moves")));
         }

@@ -1156,6 +1156,8 @@ class PatternDB:
 
     ``PatternDB.load(Puzzle(4, 4), "7-8", dir="tables")`` loads the 7-8 tables from ``tables/``;
     small missing tables (``auto``, ``6-6-3``, ``5-5-5``) are built there on the spot.
+    ``PatternDB.build(Puzzle(4, 4, "blank-first"), "7-8", dir="tables")`` builds any partition or
+    catalogue the ``table build --pattern`` command builds, into the same files.
     """
 
     __slots__ = ("_db", "puzzle", "_args")
@@ -1190,6 +1192,139 @@ class PatternDB:
         # estimates only: no move-pruning machine (prune=2, the move back), which only searches use
         core = _core.Solver(puzzle._p, "pdb", partition, _dir(dir), reflect, build_missing, None, notice, share, 2)
         return cls(core, puzzle, (puzzle, partition, os.fspath(dir), build_missing, reflect, share))
+
+    @classmethod
+    def build(
+        cls,
+        puzzle: Puzzle,
+        partition: str = "auto",
+        dir: Union[str, os.PathLike] = ".",
+        zero: Union[bool, str] = False,
+        progress: Optional[Callable[[dict], Any]] = None,
+        reflect: bool = True,
+        share: bool = False,
+    ) -> "PatternDB":
+        """Builds the pattern tables of ``partition`` into ``dir`` and loads them.
+
+        The same build and the same files as ``table build --pattern``: one file per group of
+        tiles (a group that a mirror or rotation of the board maps onto an earlier group is
+        looked up in that group's table and gets none of its own), named as :meth:`load` and
+        :class:`Solver` look for them, each written to a temporary file and renamed into place,
+        so an interrupted build never leaves a partial table under a table's name. Existing
+        tables of the same names are replaced.
+
+        Parameters
+        ----------
+        puzzle : Puzzle
+            The board shape and goal.
+        partition : str
+            A named partition or catalogue (:meth:`partitions` lists them: 4x4 ``5-5-5``,
+            ``6-6-3``, ``7-8``; 5x5 ``6-6-6-6``, ``small-t``...), ``auto``, groups of tiles
+            (``"1,2,3/4,5,6,7"``), or partitions joined by ``+`` (a catalogue: the estimate is
+            the largest of their sums, a group shared by several is built once).
+        dir : str or os.PathLike
+            The existing directory the tables are written to.
+        zero : bool or {"bits", "bytes"}
+            Zero-aware tables (an entry per placement and region of the blank; never below the
+            classic entry, often above): ``True`` or ``"bits"`` one bit an entry, ``"bytes"``
+            the distance itself. :meth:`load` prefers them when both kinds are present.
+        progress : callable, optional
+            Called after each depth of each table with a dict: ``table`` (from 1) of
+            ``tables``, ``tiles``, ``depth``, ``level_states``, ``reached``, ``total`` (an
+            upper bound on the states), ``seconds`` (of this table). An exception it raises
+            stops the build and is raised here.
+        reflect, share
+            As :meth:`load`.
+
+        Returns
+        -------
+        PatternDB
+            The tables built, loaded.
+
+        Raises
+        ------
+        ValueError
+            A partition that does not parse or whose largest table would not fit in memory.
+        FileNotFoundError, NotADirectoryError
+            ``dir`` is not a directory.
+        OSError
+            A table cannot be written.
+        KeyboardInterrupt
+            On Ctrl-C, after the depth under way; the table being built is not written.
+
+        Examples
+        --------
+        >>> import os, tempfile, slidetable as st
+        >>> p = st.Puzzle(4, 4, "blank-first")
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     db = st.PatternDB.build(p, "1,2,3/4,5,6", dir=d)
+        ...     sorted(os.listdir(d))
+        ['4x4-blank-first-tiles-1-2-3.table', '4x4-blank-first-tiles-4-5-6.table']
+        >>> int(db.h(p.goal))
+        0
+        """
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
+        if not isinstance(partition, str):
+            raise TypeError(f"partition must be a name or groups of tiles, not {type(partition).__name__}")
+        if partition.strip() == "list":
+            raise ValueError("partition='list' is the command line's listing: PatternDB.partitions(puzzle) lists them")
+        if progress is not None and not callable(progress):
+            raise TypeError(f"progress must be a function of a dict, not {type(progress).__name__}")
+        if zero is False or zero is None:
+            bits: Optional[bool] = None
+        elif zero is True or zero == "bits":
+            bits = True
+        elif zero == "bytes":
+            bits = False
+        else:
+            raise ValueError(f"zero={zero!r}: give False, True (one bit an entry), 'bits' or 'bytes'")
+        path = _dir(dir)
+        _core.build_patterns(puzzle._p, partition, path, bits, progress)
+        return cls.load(puzzle, partition, dir, build_missing=False, reflect=reflect, share=share)
+
+    @staticmethod
+    def build_pruner(puzzle: Puzzle, length: int, dir: Union[str, os.PathLike] = ".") -> str:
+        """Makes the move-pruning machine of ``puzzle``'s board shape for strings of up to
+        ``length`` moves (every string with a shorter or equal-but-earlier equivalent is never
+        searched), as ``table build --prune``, and writes it into ``dir``, where a
+        :class:`Solver` given ``prune=length`` and that ``dir`` finds it. Machines of up to 12
+        moves are made on the spot when missing; longer ones take time (4x4: 14 moves in about
+        1 s, 16 in 7 s; 5x5: 14 in 13 s) and must be made here first.
+
+        Parameters
+        ----------
+        puzzle : Puzzle
+            The board shape (the goal does not matter).
+        length : int
+            The longest move strings compared, 2 to 24.
+        dir : str or os.PathLike
+            The existing directory the machine is written to.
+
+        Returns
+        -------
+        str
+            The path written (``RxC-moves-L.fsm`` in ``dir``).
+
+        Examples
+        --------
+        >>> import os, tempfile, slidetable as st
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     os.path.basename(st.PatternDB.build_pruner(st.Puzzle(3, 3), 8, dir=d))
+        '3x3-moves-8.fsm'
+        """
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
+        path, _, _ = _core.build_pruner(puzzle._p, _int(length, "length"), _dir(dir))
+        return str(path)
+
+    @staticmethod
+    def partitions(puzzle: Puzzle) -> dict[str, str]:
+        """The named partitions and catalogues of ``puzzle``'s board shape, and ``auto``: name ->
+        what it is (``table build --pattern list`` lists every shape's)."""
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
+        return dict(_core.partitions(puzzle._p))
 
     @property
     def partition(self) -> str:
@@ -1234,7 +1369,7 @@ def _load_patterns(puzzle: Puzzle, partition: str, dir: str, build_missing: bool
     return PatternDB.load(puzzle, partition, dir, build_missing, reflect, None, share)
 
 
-_ALGORITHMS = ("auto", "astar", "a*", "idastar", "ida*", "bfs", "greedy", "weighted", "bwas")
+_ALGORITHMS = ("auto", "astar", "a*", "idastar", "ida*", "astar-ida", "a*+ida*", "bfs", "greedy", "weighted", "bwas")
 #: The algorithms that search with a heuristic function (and ``bwas`` with any heuristic).
 BATCH_ALGORITHMS = ("astar", "weighted", "greedy", "bwas")
 #: ``bwas``'s default number of nodes expanded per step.
@@ -1312,11 +1447,13 @@ class Solver:
         table: Union[str, os.PathLike, None] = None,
         notice: Optional[Callable[[str], Any]] = None,
         share_tables: bool = False,
+        prune: Optional[int] = None,
     ):
         if not isinstance(puzzle, Puzzle):
             raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
         self.puzzle = puzzle
-        self._args = (puzzle, heuristic, partition, dir, reflect, build_missing, table, None, share_tables)
+        prune = _opt_int(prune, "prune")
+        self._args = (puzzle, heuristic, partition, dir, reflect, build_missing, table, None, share_tables, prune)
         self._h: Optional[Callable[[np.ndarray], np.ndarray]] = None
         if isinstance(heuristic, PatternDB):
             if heuristic.puzzle != puzzle:
@@ -1340,7 +1477,7 @@ class Solver:
         path = None if table is None else os.fspath(table)
         self._s = _core.Solver(
             puzzle._p, name, partition, _dir(dir), reflect, True if build_missing is None else build_missing,
-            path, notice, share_tables,
+            path, notice, share_tables, prune,
         )
         self.load_seconds = float(self._s.load_seconds)
 
@@ -1375,6 +1512,18 @@ class Solver:
             raise ValueError(f"unknown algorithm {algorithm!r}: use one of {', '.join(_ALGORITHMS)}")
         if weight is not None and a not in ("auto", "weighted", "bwas"):
             raise ValueError("weight goes with algorithm='weighted' or 'bwas'")
+        if a in ("astar-ida", "a*+ida*"):
+            if self._h is not None:
+                raise ValueError(
+                    "algorithm='astar-ida' searches with pattern tables, not a heuristic function: "
+                    "use algorithm='astar', 'weighted', 'greedy' or 'bwas' with a function"
+                )
+            if self._s.heuristic != "pdb":
+                raise ValueError(
+                    f"algorithm='astar-ida' searches with pattern tables, and this solver's heuristic is "
+                    f"{self._s.heuristic!r}: make the Solver with heuristic='pdb' (or partition=, or a PatternDB), "
+                    f"or use algorithm='astar' or 'idastar'"
+                )
         return a, weight
 
     def _batched(self, a: str, batch_size: Any) -> bool:
@@ -1385,7 +1534,7 @@ class Solver:
         """(batch size, weight, greedy) of a batch search named ``a``."""
         if batch_size is not None:
             batch_size = _int(batch_size, "batch_size", 1)
-        if a in ("idastar", "ida*", "bfs"):
+        if a in ("idastar", "ida*", "astar-ida", "a*+ida*", "bfs"):
             raise ValueError(
                 f"algorithm={a!r} cannot search with a heuristic function or a batch size: use "
                 f"{', '.join(BATCH_ALGORITHMS)}"
@@ -1446,6 +1595,7 @@ class Solver:
         convention: str = "blank",
         batch_size: Optional[int] = None,
         optimal: Optional[bool] = None,
+        checkpoint: Union[str, os.PathLike, None] = None,
     ) -> Optional[Solution]:
         """Solves one board; None if it cannot reach the goal.
 
@@ -1458,9 +1608,12 @@ class Solver:
             ``bwas`` when ``batch_size`` is given), ``astar``, ``idastar``, ``bfs``, ``greedy``,
             ``weighted`` (with ``weight``, default 2), or ``bwas``: batch-weighted A* on
             ``g + weight*h`` (default weight 1; DeepCubeA's ``λ·g + h`` is ``weight = 1/λ``),
-            expanding ``batch_size`` nodes per step (default 100).
+            expanding ``batch_size`` nodes per step (default 100); or ``astar-ida`` (pattern
+            tables only; Bu & Korf's A*+IDA*): A* until ``max_memory`` (its budget here,
+            default 1 GiB), then IDA* below the boards left on its open list, optimal.
         max_nodes, max_memory:
-            Raise :class:`SearchLimitError` past this many generated nodes or bytes.
+            Raise :class:`SearchLimitError` past this many generated nodes or bytes
+            (``astar-ida``: ``max_memory`` is its A* part's budget, not a limit).
         threads:
             Threads of one IDA* search with pattern tables (default: all cores).
         batch_size:
@@ -1470,6 +1623,12 @@ class Solver:
             Whether to find ``optimal_length`` (batch searches): ``None`` (default) where it is
             cheap (a table; 10 cells or fewer; pattern tables found in ``dir`` up to 4x4),
             ``True`` always (an optimal search beside, maybe slow), ``False`` never.
+        checkpoint:
+            ``astar-ida`` only: a file its progress is kept in (rewritten whole at each new
+            bound and about once a minute) and resumed from when it exists, as ``table solve
+            --checkpoint``: after a stop (Ctrl-C, ``max_nodes``, a crash), the same call goes on
+            from the last save. The file is removed when the solution is found; one of another
+            search (board, goal, tables, ``prune``, ``max_memory``) is refused.
 
         Raises
         ------
@@ -1483,11 +1642,14 @@ class Solver:
         """
         _convention(convention)
         a, w = self._options(algorithm, weight, max_nodes, max_memory, threads)
+        if checkpoint is not None and a not in ("astar-ida", "a*+ida*"):
+            raise ValueError(f"checkpoint= goes with algorithm='astar-ida' (the search of hours), not {algorithm!r}")
         if self._batched(a, batch_size):
             plan = self._batch_plan(a, w, batch_size)
             r = self._batch_one(self.puzzle._one(state), plan, max_nodes, max_memory, optimal)
         else:
-            r = self._s.solve(self.puzzle._one(state), a, w, max_nodes, max_memory, threads)
+            path = None if checkpoint is None else os.fspath(checkpoint)
+            r = self._s.solve(self.puzzle._one(state), a, w, max_nodes, max_memory, threads, path)
         return None if r is None else _solution(r, convention, self.puzzle.goal_name)
 
     def solve_batch(

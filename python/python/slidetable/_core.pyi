@@ -6,7 +6,22 @@ import numpy as np
 import numpy.typing as npt
 from typing_extensions import final
 
-__all__ = ["FAILED", "Puzzle", "SearchLimitError", "Solver", "Table", "TableError", "UNSOLVABLE", "__version__", "bench_distance_loop", "experiment", "instances"]
+__all__ = [
+    "FAILED",
+    "Puzzle",
+    "SearchLimitError",
+    "Solver",
+    "Table",
+    "TableError",
+    "UNSOLVABLE",
+    "__version__",
+    "bench_distance_loop",
+    "build_patterns",
+    "build_pruner",
+    "experiment",
+    "instances",
+    "partitions",
+]
 
 __version__: str
 UNSOLVABLE: int
@@ -120,6 +135,7 @@ class Solver:
         max_nodes: Optional[int],
         max_memory: Optional[int],
         threads: Optional[int],
+        checkpoint: Optional[str] = None,
     ) -> Optional[dict[str, Any]]: ...
     def batch_search(
         self,
@@ -141,6 +157,15 @@ class Solver:
         threads: Optional[int],
     ) -> dict[str, Any]: ...
 
+def build_patterns(
+    puzzle: Puzzle,
+    partition: str,
+    dir: str,
+    zero: Optional[bool],
+    progress: Optional[Callable[[dict[str, Any]], Any]],
+) -> list[str]: ...
+def build_pruner(puzzle: Puzzle, length: int, dir: str) -> tuple[str, int, int]: ...
+def partitions(puzzle: Puzzle) -> list[tuple[str, str]]: ...
 def instances(
     name: str,
 ) -> tuple[str, npt.NDArray[np.uint32], npt.NDArray[np.uint32], npt.NDArray[np.int64], npt.NDArray[np.uint8]]: ...
