@@ -39,6 +39,10 @@ async function tour(page, check) {
   await page.fill('#textbook-count', '3');
   await page.click('#textbook-run');
   await page.waitForFunction(() => document.querySelector('#textbook-status').dataset.state === 'done', null, { timeout: 20000 });
+  // the columns named as the menus name the heuristics, not by their machine names
+  const groups = await page.$$eval('#textbook-head th.group', (ths) => ths.map((t) => t.textContent));
+  assert.ok(groups.some((g) => /misplaced tiles \(h1\)/.test(g)), `textbook columns: ${groups}`);
+  assert.ok(!groups.some((g) => /hamming|manhattan/.test(g)), `textbook columns: ${groups}`);
   await check('textbook');
 }
 

@@ -722,6 +722,14 @@ async function start() {
   for (const m of [play, inspect]) m.init(app);
   // a bare link (the first visit) shows Play's board first and loads the other tabs after it;
   // a link with settings in it needs their panels to read them
+  // what a slow board is waiting for: a perfect table made at first use (up to 12 cells), or,
+  // past that, the pattern tables its searches use
+  const openingNote = (shape, goal) => {
+    const [r, c] = String(shape).split('x').map(Number);
+    return r * c <= 12
+      ? `opening the ${shape} board (${goal}): its table is made at first use (3x4 and 2x6: about ten seconds)\u2026`
+      : `opening the ${shape} board (${goal}): it has no perfect table; its pattern tables are made at first use\u2026`;
+  };
   const bare = window.location.search === '';
   if (!bare) await loadPanels();
   // a new shape or goal may take seconds (a 3x4 table is built at first use): the menus wait
@@ -729,7 +737,7 @@ async function start() {
   const change = async (shape, goal) => {
     shapeSelect.disabled = true;
     goalSelect.disabled = true;
-    const slow = setTimeout(() => app.say(`opening the ${shape} board (${goal}): its table is made at first use (3x4 and 2x6: about ten seconds)\u2026`), 400);
+    const slow = setTimeout(() => app.say(openingNote(shape, goal)), 400);
     try {
       if (await app.reset(shape, goal)) app.ok();
     } finally {
@@ -765,7 +773,7 @@ async function start() {
   pickGoal(asks.goal);
   shapeSelect.disabled = true;
   goalSelect.disabled = true;
-  const slowLink = setTimeout(() => app.say(`opening the ${asks.shape} board (${asks.goal}): its table is made at first use (3x4 and 2x6: about ten seconds)\u2026`), 400);
+  const slowLink = setTimeout(() => app.say(openingNote(asks.shape, asks.goal)), 400);
   let state;
   let problems;
   try {

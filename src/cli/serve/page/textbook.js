@@ -3,7 +3,7 @@
 // reproducible by its seed. Its settings are in the URL, and the table shown is kept in the
 // tab's sessionStorage, so a reload shows it again; a run a reload stopped is said.
 
-import { download } from './draw.js';
+import { download, heuristicName } from './draw.js';
 
 /** Where the table shown is kept for a reload (this tab only). */
 const STORE = 'slidetable-textbook';
@@ -150,13 +150,20 @@ function th(tr, text, span, cls) {
   tr.append(cell);
 }
 
+/** A column as the menus name its heuristic: the server's `A*(hamming)` is "A* with misplaced
+ * tiles (h1)"; a column without a heuristic (IDS) as it is. */
+function columnName(c) {
+  const m = /^(.*?)\s*\(([a-z-]+)\)$/.exec(c);
+  return m ? `${m[1]} with ${heuristicName(m[2])}` : c;
+}
+
 function head() {
   const top = document.createElement('tr');
   const sub = document.createElement('tr');
   th(top, 'depth');
   th(top, 'problems');
   for (const c of columns) {
-    th(top, c, 4, 'group');
+    th(top, columnName(c), 4, 'group');
     th(sub, 'generated');
     th(sub, 'book', 0, 'book');
     th(sub, 'b*');
@@ -199,7 +206,7 @@ function row(r) {
 
 function csv() {
   const head = ['depth', 'problems'];
-  for (const c of columns) head.push(`${c} mean generated`, `${c} published`, `${c} b*`, `${c} published b*`);
+  for (const c of columns.map(columnName)) head.push(`${c} mean generated`, `${c} published`, `${c} b*`, `${c} published b*`);
   const lines = rows.map((r) => [r.depth, r.problems, ...r.cells.flatMap((c) => (c
     ? [c.mean_generated, c.published ?? '', c.b_star ?? '', c.published_b_star ?? '']
     : ['', '', '', '']))].join(','));
