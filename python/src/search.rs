@@ -21,7 +21,7 @@ use slidetable::search::{
     Watch, ASTAR_IDA_BYTES,
 };
 use slidetable::solver::{self, HeuristicKind, Notice, SolverConfig};
-use slidetable::table::pattern::{build_pattern_file_until, build_zero_pattern_file_until};
+use slidetable::table::pattern::build_group_file_until;
 use slidetable::{Board, Progress};
 
 use crate::puzzle::Puzzle;
@@ -466,15 +466,13 @@ pub fn build_patterns(
     let partition = Partition::parse(goal_board, partition).map_err(error)?;
     let own = partition.own_tables();
     // refuse what cannot fit before any work, as the command line does
-    let needs = partition.build_bytes();
-    if let (Some(mem), Some((g, &peak))) = (solver::physical_memory(), needs.iter().enumerate().max_by_key(|(_, &b)| b))
-    {
-        if peak > mem / 10 * 9 {
+    if let Some(mem) = solver::physical_memory() {
+        if let Some((g, peak)) = partition.too_big_to_build(mem) {
             return Err(PyValueError::new_err(format!(
                 "the table of group {} ({} tiles) needs {} MiB of memory to build, and this machine has {} MiB: \
                  choose smaller groups",
-                own[g] + 1,
-                partition.groups[own[g]].len(),
+                g + 1,
+                partition.groups[g].len(),
                 peak >> 20,
                 mem >> 20
             )));
@@ -505,11 +503,8 @@ pub fn build_patterns(
             };
             let each =
                 |p: &Progress| note(Step { table: n + 1, tables: own.len(), tiles: tiles.clone(), progress: *p });
-            match zero {
-                None => build_pattern_file_until(goal_board, tiles, &path, each, &stop).map(drop),
-                Some(bits) => build_zero_pattern_file_until(goal_board, tiles, bits, &path, each, &stop).map(drop),
-            }
-            .map_err(|e| slidetable::Error::in_file("building", &path, e))?;
+            build_group_file_until(goal_board, tiles, zero, &path, each, &stop)
+                .map_err(|e| slidetable::Error::in_file("building", &path, e))?;
             paths.push(path.display().to_string());
         }
         Ok::<_, slidetable::Error>(paths)

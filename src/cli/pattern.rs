@@ -4,6 +4,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
@@ -13,9 +14,7 @@ use serde::Serialize;
 use slidetable::heuristic::pdb::{pattern_file_name, zero_pattern_file_name, Partition};
 use slidetable::index::pattern::PatternIndex;
 use slidetable::table::format::{Header, PAYLOAD_OFFSET};
-use slidetable::table::pattern::{
-    build_pattern_file, build_zero_pattern_file, open_pattern, working_bytes, PatternTable,
-};
+use slidetable::table::pattern::{build_group_file_until, open_pattern, working_bytes, PatternTable};
 use slidetable::{Board, Goal, Shape};
 
 use super::{thousands, UsageError, EXIT_FILE, EXIT_NO};
@@ -114,15 +113,13 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
         )));
     }
     // refuse what cannot fit before any work
-    let needs = partition.build_bytes();
-    let peak = needs.iter().copied().max().unwrap_or(0);
+    let peak = partition.build_bytes().into_iter().max().unwrap_or(0);
     if let Some(mem) = slidetable::solver::physical_memory() {
-        if peak > mem / 10 * 9 {
-            let (g, _) = needs.iter().enumerate().max_by_key(|(_, &b)| b).unwrap_or((0, &0));
+        if let Some((g, peak)) = partition.too_big_to_build(mem) {
             bail!(UsageError(format!(
                 "the table of group {} ({} tiles) needs {} of memory to build, and this machine has {}: choose smaller groups",
-                own[g] + 1,
-                partition.groups[own[g]].len(),
+                g + 1,
+                partition.groups[g].len(),
                 size(peak),
                 size(mem)
             )));
@@ -181,11 +178,8 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
                 ));
             }
         };
-        let table = match zero {
-            None => build_pattern_file(&goal_board, tiles, &path, report),
-            Some(bits) => build_zero_pattern_file(&goal_board, tiles, bits, &path, report),
-        }
-        .with_context(|| format!("building {} (any existing file there is untouched)", path.display()))?;
+        let table = build_group_file_until(&goal_board, tiles, zero, &path, report, &AtomicBool::new(false))
+            .with_context(|| format!("building {} (any existing file there is untouched)", path.display()))?;
         if let Some(bar) = bar {
             bar.finish_and_clear();
         }

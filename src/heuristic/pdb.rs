@@ -458,6 +458,16 @@ impl Partition {
             })
             .collect()
     }
+
+    /// The table whose build needs the most memory, when that is more than nine tenths of
+    /// `memory` (a build that would swap, or be killed): its group (an index into `groups`) and
+    /// the bytes it needs. Front ends refuse such a build before any work.
+    pub fn too_big_to_build(&self, memory: u64) -> Option<(usize, u64)> {
+        let own = self.own_tables();
+        let needs = self.build_bytes();
+        let (i, &peak) = needs.iter().enumerate().max_by_key(|(_, &b)| b)?;
+        (peak > memory / 10 * 9).then_some((own[i], peak))
+    }
 }
 
 /// The symmetries of `shape` as maps of cells, the identity first: the square's eight, a

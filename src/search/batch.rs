@@ -19,7 +19,7 @@ use std::cmp::Ordering as CmpOrdering;
 use std::collections::BinaryHeap;
 use std::time::{Duration, Instant};
 
-use super::space::key;
+use super::space::{board_hash, key};
 use super::store::HashSlots;
 use super::{Guide, Stats, Watch, MAX_WEIGHT};
 use crate::error::Error;
@@ -240,7 +240,7 @@ impl<'o> Batch<'o> {
         let shape = start.shape();
         let bytes = |b: &Board| b.cells().iter().map(|&c| c as u8).collect::<Vec<u8>>();
         let goal = bytes(goal);
-        let goal_hash = hash_of(&goal);
+        let goal_hash = board_hash(&goal);
         let start_cells = bytes(start);
         let mut search = Batch {
             n: shape.cells(),
@@ -256,7 +256,7 @@ impl<'o> Batch<'o> {
             answers: Vec::new(),
             step_first: 1,
         };
-        let hash = hash_of(&start_cells);
+        let hash = board_hash(&start_cells);
         search.nodes.push(Node { hash, parent: 0, g: 0, h: 0.0, blank: start.blank() as u32, dir: NO_DIR });
         let nodes = &search.nodes;
         search.slots.insert(hash, 0, |id| nodes[id as usize].hash);
@@ -442,9 +442,4 @@ impl<'o> Batch<'o> {
         moves.reverse();
         moves
     }
-}
-
-/// The Zobrist hash of a whole board.
-fn hash_of(cells: &[u8]) -> u64 {
-    cells.iter().enumerate().fold(0, |h, (cell, &tile)| h ^ key(tile as usize, cell))
 }

@@ -41,6 +41,11 @@ pub(super) fn key(tile: usize, cell: usize) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The Zobrist hash of a whole board: the keys of its tiles on their cells, the blank's included.
+pub(super) fn board_hash<T: Tile>(cells: &[T]) -> u64 {
+    cells.iter().enumerate().fold(0u64, |z, (cell, t)| z ^ key(t.get(), cell))
+}
+
 /// The board, its goal and the guide, with the tables the moves and estimates use.
 pub(super) struct Space<'a, T: Tile> {
     shape: crate::puzzle::board::Shape,
@@ -257,7 +262,7 @@ impl<'a, T: Tile> Space<'a, T> {
 
         let mut scratch = self.start.clone();
         let h0 = self.estimate(&scratch)?;
-        let hash0 = scratch.iter().enumerate().fold(0u64, |z, (cell, t)| z ^ key(t.get(), cell));
+        let hash0 = board_hash(&scratch);
         arena.add_start();
         nodes.push(Node {
             hash: hash0,

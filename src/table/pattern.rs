@@ -166,6 +166,26 @@ pub fn build_pattern_file_until(
     PatternTable::from_parts(map, index, None)
 }
 
+/// Builds one group's table at `path`: classic ([`build_pattern_file_until`]), or with `zero`
+/// `Some(bits)` zero-aware in bits or bytes ([`build_zero_pattern_file_until`]): what the
+/// command line and the Python package do for each group of a partition.
+///
+/// # Errors
+/// Those of the two builds.
+pub fn build_group_file_until(
+    goal: &Board,
+    tiles: &[u16],
+    zero: Option<bool>,
+    path: &Path,
+    progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<PatternTable<Mmap>, Error> {
+    match zero {
+        None => build_pattern_file_until(goal, tiles, path, progress, stop),
+        Some(bits) => build_zero_pattern_file_until(goal, tiles, bits, path, progress, stop),
+    }
+}
+
 /// Opens a pattern table file, memory-mapped, with the cheap checks of [`PatternTable::new`].
 ///
 /// # Errors

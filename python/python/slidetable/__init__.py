@@ -30,6 +30,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import os
+import time
 import warnings
 from typing import Any, Callable, Iterable, Optional, Sequence, Union
 
@@ -1122,7 +1123,7 @@ def grade(
                     f"no exact distances for {puzzle.rows}x{puzzle.cols} boards: pass table= (a table of "
                     f"up to 12 cells, Table.open) or solver= (a slidetable.Solver with pattern tables)"
                 )
-            table = _small_table(puzzle.rows, puzzle.cols, tuple(int(c) for c in puzzle.goal.reshape(-1)))
+            table = _memory_table(puzzle)
         return _grade(name, table._t.grade_boards(boards, hb, hc), at_goal, "boards")
     if solver._h is not None:
         raise ValueError("solver= must search with its own tables, not a heuristic function: make it with heuristic='auto'")
@@ -1405,10 +1406,12 @@ def _heuristic_fn(h: HeuristicFn) -> Callable[[np.ndarray], np.ndarray]:
     return call
 
 
-@functools.lru_cache(maxsize=4)
-def _small_table(rows: int, cols: int, goal: tuple) -> "Table":
-    """The perfect table of a board of up to 10 cells (milliseconds to build), for optimal lengths."""
-    return Table.build(Puzzle(rows, cols, list(goal)))
+@functools.lru_cache(maxsize=8)
+def _memory_table(puzzle: "Puzzle") -> "Table":
+    """One in-memory perfect table per shape and goal in this process, for the small boards
+    (up to 10 cells: milliseconds to build) whose exact distances are had on the spot: optimal
+    lengths, grading, labelled walks, the Gymnasium environments."""
+    return Table.build(puzzle)
 
 
 class Solver:
@@ -1562,7 +1565,7 @@ class Solver:
             return int(exact)
         p = self.puzzle
         if p.cells <= 10:
-            d = _small_table(p.rows, p.cols, tuple(int(c) for c in p.goal.reshape(-1))).distance(board)
+            d = _memory_table(p).distance(board)
             return None if d is None else int(d)
         if optimal or (self._s.heuristic == "pdb" and p.cells <= 16):
             r = self._s.solve(board, "auto", None, None, None, None)
@@ -1704,8 +1707,6 @@ class Solver:
         convention: str,
         optimal: Optional[bool],
     ) -> BatchResult:
-        import time
-
         plan = self._batch_plan(a, w, batch_size)
         n = len(boards)
         lengths = np.full(n, UNSOLVABLE, dtype=np.int16)

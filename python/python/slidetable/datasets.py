@@ -26,7 +26,7 @@ from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import MOVES, Puzzle, Solver, Table, _int, _seed
+from . import MOVES, Puzzle, Solver, Table, _int, _memory_table, _seed
 
 __all__ = ["Dataset", "balanced_sample", "labelled_walks"]
 
@@ -284,7 +284,7 @@ def labelled_walks(
     table = None
     if solver is None:
         if puzzle.cells <= 10:
-            table = Table.build(puzzle)
+            table = _memory_table(puzzle)
         else:
             solver = Solver(puzzle, dir=dir)
     elif not isinstance(solver, Solver):

@@ -101,13 +101,6 @@ _RESET_OPTIONS = ("board", "distance")
 _VECTOR_RESET_OPTIONS = ("boards", "distance", "reset_mask")
 
 
-@functools.lru_cache(maxsize=8)
-def _shared_table(rows: int, cols: int, goal: Tuple[int, ...]) -> st.Table:
-    """One in-memory table per shape and goal in this process, shared by the environments that
-    build theirs (a vector of 3x3 environments holds one 181,440-byte table, not many)."""
-    return st.Table.build(st.Puzzle(rows, cols, list(goal)))
-
-
 # -- what both environments share -------------------------------------------------------------------
 
 
@@ -126,7 +119,7 @@ def _open_table(puzzle: st.Puzzle, table: Union[st.Table, bool, None]) -> Option
         return None
     if p.cells > 12:
         raise ValueError(f"no perfect table for a {p.rows}x{p.cols} board: tables go up to 12 cells")
-    return _shared_table(p.rows, p.cols, tuple(int(t) for t in p.goal))
+    return st._memory_table(p)
 
 
 def _check_distance(puzzle: st.Puzzle, table: Optional[st.Table], distance: Any, name: str = "distance") -> Distance:
