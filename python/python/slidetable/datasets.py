@@ -26,7 +26,11 @@ from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
 
-from . import MOVES, Puzzle, Solver, Table, _int, _memory_table, _seed
+from ._common import _int, _seed
+from .conventions import MOVES
+from .puzzle import Puzzle
+from .search import Solver
+from .table import Table, _memory_table
 
 __all__ = ["Dataset", "balanced_sample", "labelled_walks"]
 

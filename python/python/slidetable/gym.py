@@ -70,6 +70,7 @@ except ImportError:  # pragma: no cover - older Gymnasium: the single environmen
     VectorEnv = object  # type: ignore[assignment,misc]
 
 import slidetable as st
+from slidetable.table import _memory_table
 
 __all__ = [
     "SlidingPuzzleEnv",
@@ -119,7 +120,7 @@ def _open_table(puzzle: st.Puzzle, table: Union[st.Table, bool, None]) -> Option
         return None
     if p.cells > 12:
         raise ValueError(f"no perfect table for a {p.rows}x{p.cols} board: tables go up to 12 cells")
-    return st._memory_table(p)
+    return _memory_table(p)
 
 
 def _check_distance(puzzle: st.Puzzle, table: Optional[st.Table], distance: Any, name: str = "distance") -> Distance:

@@ -1,0 +1,395 @@
+"""Grading a heuristic against exact distances: every state of a table, or given boards."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import TYPE_CHECKING, Any, Callable, Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._common import UNSOLVABLE, BoardLike, _int
+from .puzzle import Puzzle, _puzzle_of
+
+if TYPE_CHECKING:
+    from .search import Solver
+    from .table import Table
+
+
+@dataclasses.dataclass(frozen=True, repr=False)
+class Grade:
+    """A heuristic ``h`` graded against the exact distances ``h*``: over every state and edge of
+    a table (:meth:`Table.grade`), or over given boards and their moves (:func:`grade`).
+
+    The error is ``h* - h``, the true distance minus the estimate: positive where ``h``
+    underestimates (as an admissible heuristic does), negative where it overestimates. Estimates
+    are used as given (a learned heuristic's fractions are not rounded); ``h = h*`` means equal.
+
+    Arrays are per depth, indexed by the true distance ``h*`` (a depth without boards has count
+    0 and zeros); the ``total_*`` numbers are over every board graded. :meth:`summary` prints
+    them as a table.
+
+    Edges: over a table, two states one move apart, each edge counted once at its shallower
+    end; over given boards, each board's moves to its children, counted at the board's depth (so
+    the whole table given as boards counts every edge twice).
+
+    Policy accuracy: over the boards not at the goal, the share where moving to the child with
+    the smallest ``h`` is an optimal move (to a child at ``h* - 1``). A tie among ``k`` children
+    with the smallest ``h``, ``j`` of them optimal, counts ``j / k``: the accuracy expected of the
+    policy that breaks ties uniformly at random (a constant ``h`` scores a random policy's).
+
+    Examples
+    --------
+    >>> import slidetable as st
+    >>> g = st.Table.build(st.Puzzle(3, 3)).grade("manhattan")
+    >>> round(g.total_mae, 3), round(g.total_mean_error, 3), g.admissible, g.consistent
+    (7.972, 7.972, True, True)
+    """
+
+    name: str
+    """The heuristic's name (a function's ``__name__``)."""
+    states: np.ndarray
+    """Boards at each depth (uint64)."""
+    mean_h: np.ndarray
+    """Mean estimate ``h`` per depth."""
+    mean_exact: np.ndarray
+    """Mean true distance ``h*`` per depth (the depth itself where there are boards)."""
+    mean_error: np.ndarray
+    """Signed mean error ``mean(h* - h)`` per depth: positive where ``h`` underestimates on
+    average, negative where it overestimates. Errors of both signs cancel: read it with ``mae``."""
+    exact_share: np.ndarray
+    """Share (0 to 1) of boards with ``h = h*``, per depth."""
+    overestimates: np.ndarray
+    """Boards with ``h > h*`` (admissibility violations), per depth."""
+    max_overestimate: np.ndarray
+    """The largest ``h - h*`` per depth, rounded up (uint32; ``worst_overestimate`` unrounded)."""
+    edges: np.ndarray
+    """Edges counted per depth (see the class doc)."""
+    inconsistent_edges: np.ndarray
+    """Edges whose estimates differ by more than one move, ``|h(a) - h(b)| > 1`` (consistency
+    violations), per depth."""
+    total_exact_share: float
+    """Share of all boards with ``h = h*``."""
+    total_mean_error: float
+    """Signed mean error ``mean(h* - h)`` over all boards: positive = underestimate. Errors of
+    both signs cancel in it: quote ``total_mae`` beside it."""
+    total_overestimates: int
+    """Boards with ``h > h*`` (admissibility violations)."""
+    total_inconsistent_edges: int
+    """Edges with ``|h(a) - h(b)| > 1`` (consistency violations)."""
+    at_goal: int
+    """The estimate at the goal (a consistent heuristic has 0), rounded up."""
+    mae: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
+    """Mean absolute error ``mean |h* - h|`` per depth."""
+    rmse: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
+    """Root mean square error ``sqrt(mean (h* - h)^2)`` per depth."""
+    under_share: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
+    """Share (0 to 1) of boards with ``h < h*``, per depth."""
+    over_share: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
+    """Share (0 to 1) of boards with ``h > h*``, per depth."""
+    worst_overestimate: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
+    """The largest ``h - h*`` per depth (0 where none overestimates)."""
+    max_edge_difference: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
+    """The largest ``|h(a) - h(b)|`` over the edges counted per depth (above 1: the worst
+    consistency violation)."""
+    policy_accuracy: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
+    """Policy accuracy per depth (NaN at depth 0, and where no board is graded)."""
+    total_states: int = 0
+    """Boards graded."""
+    total_mean_h: float = 0.0
+    """Mean estimate over all boards."""
+    total_mean_exact: float = 0.0
+    """Mean true distance over all boards."""
+    total_mae: float = 0.0
+    """Mean absolute error ``mean |h* - h|`` over all boards."""
+    total_rmse: float = 0.0
+    """Root mean square error ``sqrt(mean (h* - h)^2)`` over all boards."""
+    total_under_share: float = 0.0
+    """Share of all boards with ``h < h*``."""
+    total_over_share: float = 0.0
+    """Share of all boards with ``h > h*``."""
+    total_worst_overestimate: float = 0.0
+    """The largest ``h - h*`` over all boards (0 for an admissible heuristic)."""
+    total_edges: int = 0
+    """Edges counted."""
+    total_max_edge_difference: float = 0.0
+    """The largest ``|h(a) - h(b)|`` over all edges counted (at most 1 for a consistent one)."""
+    total_policy_accuracy: float = float("nan")
+    """Policy accuracy over the boards not at the goal (NaN when every board is the goal)."""
+    total_policy_states: int = 0
+    """Boards whose policy is graded (those not at the goal)."""
+    scope: str = "table"
+    """What was graded: ``"table"`` (every state and edge) or ``"boards"`` (given boards and their moves)."""
+
+    @property
+    def admissible(self) -> bool:
+        """Whether it never overestimates, on the boards graded."""
+        return self.total_overestimates == 0
+
+    @property
+    def consistent(self) -> bool:
+        """Whether it is consistent on the edges graded: admissible, 0 at the goal, no edge changes by more than one."""
+        return self.admissible and self.at_goal == 0 and self.total_inconsistent_edges == 0
+
+    def _where(self) -> str:
+        if self.scope == "table":
+            return f"all {self.total_states:,} states of the table"
+        return f"{self.total_states:,} given boards"
+
+    def __repr__(self) -> str:
+        verdict = ("admissible" if self.admissible else "not admissible") + (
+            ", consistent" if self.consistent else ", not consistent"
+        )
+        return (
+            f"Grade({self.name!r} on {self._where()}: MAE {self.total_mae:.3f}, RMSE {self.total_rmse:.3f}, "
+            f"h*-h {self.total_mean_error:+.3f}, under/over/exact {100 * self.total_under_share:.1f}%/"
+            f"{100 * self.total_over_share:.1f}%/{100 * self.total_exact_share:.1f}%, "
+            f"policy {100 * self.total_policy_accuracy:.1f}%, {verdict})"
+        )
+
+    def summary(self) -> str:
+        """The headline measures, then one row per depth, as plain text (monospace).
+
+        Examples
+        --------
+        >>> import slidetable as st
+        >>> print(st.Table.build(st.Puzzle(2, 3)).grade("manhattan").summary().splitlines()[0])
+        manhattan on all 360 states of the table (error = h* - h: positive where h underestimates)
+        """
+        pct = lambda x: "-" if np.isnan(x) else f"{100 * x:.2f}%"  # noqa: E731
+        worst = f", worst h - h* = {self.total_worst_overestimate:g}" if self.total_overestimates else ""
+        lines = [
+            f"{self.name} on {self._where()} (error = h* - h: positive where h underestimates)",
+            f"  mean absolute error   {self.total_mae:.3f}",
+            f"  RMSE                  {self.total_rmse:.3f}",
+            f"  signed mean h* - h    {self.total_mean_error:+.3f}",
+            f"  mean h, mean h*       {self.total_mean_h:.3f}, {self.total_mean_exact:.3f}",
+            f"  h < h*, h > h*, h = h*  {pct(self.total_under_share)}, {pct(self.total_over_share)}, "
+            f"{pct(self.total_exact_share)}",
+            f"  admissibility         {self.total_overestimates:,} boards with h > h*{worst}",
+            f"  consistency           {self.total_inconsistent_edges:,} of {self.total_edges:,} edges with "
+            f"|h(a) - h(b)| > 1 (largest {self.total_max_edge_difference:g}), h(goal) = {self.at_goal}",
+            f"  policy accuracy       {pct(self.total_policy_accuracy)} of {self.total_policy_states:,} boards "
+            f"not at the goal (a tie of k children, j optimal, counts j/k)",
+            "",
+            f"{'depth':>5}  {'boards':>9}  {'mean h':>7}  {'MAE':>6}  {'RMSE':>6}  {'h*-h':>7}  "
+            f"{'h<h*':>7}  {'h>h*':>7}  {'h=h*':>7}  {'policy':>7}",
+        ]
+        for d in range(len(self.states)):
+            if self.states[d] == 0:
+                continue
+            lines.append(
+                f"{d:>5}  {int(self.states[d]):>9,}  {self.mean_h[d]:>7.3f}  {self.mae[d]:>6.3f}  {self.rmse[d]:>6.3f}  "
+                f"{self.mean_error[d]:>+7.3f}  {pct(self.under_share[d]):>7}  {pct(self.over_share[d]):>7}  "
+                f"{pct(self.exact_share[d]):>7}  {pct(self.policy_accuracy[d]):>7}"
+            )
+        lines.append(
+            f"{'all':>5}  {self.total_states:>9,}  {self.total_mean_h:>7.3f}  {self.total_mae:>6.3f}  "
+            f"{self.total_rmse:>6.3f}  {self.total_mean_error:>+7.3f}  {pct(self.total_under_share):>7}  "
+            f"{pct(self.total_over_share):>7}  {pct(self.total_exact_share):>7}  {pct(self.total_policy_accuracy):>7}"
+        )
+        return "\n".join(lines)
+
+
+def _grade(name: str, d: dict, at_goal: float, scope: str = "table") -> Grade:
+    """A :class:`Grade` from the library's per-depth sums (``d``: columns by depth and a ``total``)."""
+    states = np.array(d["states"], dtype=np.uint64)
+    n = np.maximum(states, 1).astype(np.float64)
+    col = lambda k: np.array(d[k], dtype=np.float64)  # noqa: E731
+    t = d["total"]
+    tn = max(t["states"], 1)
+    ps = np.array(d["policy_states"], dtype=np.float64)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        policy = np.where(ps > 0, col("policy_correct") / np.maximum(ps, 1), np.nan)
+    return Grade(
+        name=name,
+        states=states,
+        mean_h=col("sum_estimate") / n,
+        mean_exact=col("sum_exact") / n,
+        mean_error=(col("sum_exact") - col("sum_estimate")) / n,
+        exact_share=col("exact") / n,
+        overestimates=np.array(d["overestimates"], dtype=np.uint64),
+        max_overestimate=np.array(d["max_overestimate"], dtype=np.uint32),
+        edges=np.array(d["edges"], dtype=np.uint64),
+        inconsistent_edges=np.array(d["inconsistent_edges"], dtype=np.uint64),
+        total_exact_share=t["exact"] / tn,
+        total_mean_error=(t["sum_exact"] - t["sum_estimate"]) / tn,
+        total_overestimates=int(t["overestimates"]),
+        total_inconsistent_edges=int(t["inconsistent_edges"]),
+        at_goal=int(np.ceil(at_goal)),
+        mae=col("sum_abs_error") / n,
+        rmse=np.sqrt(col("sum_squared_error") / n),
+        under_share=col("underestimates") / n,
+        over_share=col("overestimates") / n,
+        worst_overestimate=col("worst_overestimate"),
+        max_edge_difference=col("max_edge_difference"),
+        policy_accuracy=policy,
+        total_states=int(t["states"]),
+        total_mean_h=t["sum_estimate"] / tn,
+        total_mean_exact=t["sum_exact"] / tn,
+        total_mae=t["sum_abs_error"] / tn,
+        total_rmse=float(np.sqrt(t["sum_squared_error"] / tn)),
+        total_under_share=t["underestimates"] / tn,
+        total_over_share=t["overestimates"] / tn,
+        total_worst_overestimate=float(t["worst_overestimate"]),
+        total_edges=int(t["edges"]),
+        total_max_edge_difference=float(t["max_edge_difference"]),
+        total_policy_accuracy=t["policy_correct"] / t["policy_states"] if t["policy_states"] else float("nan"),
+        total_policy_states=int(t["policy_states"]),
+        scope=scope,
+    )
+
+
+def _name_of(h: Any) -> str:
+    return h if isinstance(h, str) else getattr(h, "__name__", type(h).__name__)
+
+
+def _bytes_hold(v: np.ndarray) -> bool:
+    """Whether estimates are whole numbers from 0 to 254 (stored exactly in a byte)."""
+    return bool(np.isfinite(v).all() and (v == np.round(v)).all() and (v.size == 0 or (v.min() >= 0 and v.max() <= 254)))
+
+
+def _estimates(values: npt.ArrayLike, expected: int) -> np.ndarray:
+    """A heuristic's answer for ``expected`` boards as float64 ``(expected,)``; NaN and
+    infinity are left for the library, which names the board."""
+    try:
+        v = np.asarray(values, dtype=np.float64)
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"the heuristic must return numbers, not {type(values).__name__}: {e}") from None
+    if v.shape == (expected, 1):
+        v = v[:, 0]
+    if v.shape != (expected,):
+        raise ValueError(
+            f"the heuristic returned shape {np.shape(values)} for a batch of {expected} boards: "
+            f"return one estimate per board, shape ({expected},)"
+        )
+    return v
+
+
+def _evaluate(h: Union[str, Callable[[np.ndarray], npt.ArrayLike]], puzzle: Puzzle, boards: np.ndarray, batch_size: int) -> np.ndarray:
+    """``h`` on ``boards`` ((N, cells) uint8) as float64, a function called ``batch_size`` boards at a time."""
+    if isinstance(h, str):
+        return puzzle.heuristic(boards, h).astype(np.float64).reshape(len(boards))
+    if not callable(h):
+        raise TypeError(f"h must be a heuristic name or a function of a batch of boards, not {type(h).__name__}")
+    out = np.empty(len(boards), dtype=np.float64)
+    for start in range(0, len(boards), batch_size):
+        stop = min(len(boards), start + batch_size)
+        out[start:stop] = _estimates(h(np.ascontiguousarray(boards[start:stop])), stop - start)
+    return out
+
+
+def grade(
+    h: Union[str, Callable[[np.ndarray], npt.ArrayLike]],
+    states: BoardLike,
+    puzzle: Optional[Puzzle] = None,
+    table: Optional["Table"] = None,
+    solver: Optional["Solver"] = None,
+    batch_size: int = 65536,
+) -> Grade:
+    """Grades a heuristic on given boards (a held-out set) against their exact distances.
+
+    Each board counts once, at its true depth; ``h`` is also evaluated on every board's children
+    (the boards one move away), which gives the edges for consistency (each board's moves) and
+    the greedy policy's choice. The measures are :class:`Grade`'s, defined there; on every state
+    of a table they equal :meth:`Table.grade`'s, except that each edge is seen from both ends.
+
+    Parameters
+    ----------
+    h : str or callable
+        A built-in heuristic's name (``misplaced``, ``manhattan``, ``linear-conflict``,
+        ``nilsson``) or a function of a batch of boards: ``(B, cells)`` uint8 in, ``B`` numbers
+        out (any array-like; ``(B, 1)`` is accepted). Fractions are graded as given.
+    states : array_like of int
+        The boards, ``(N, cells)`` or ``(N, rows, cols)`` (or one board). Each must reach the goal.
+    puzzle : Puzzle, optional
+        Their puzzle; by default the table's or the solver's, else the square blank-last one.
+    table : Table, optional
+        Where the exact distances come from. Without ``table`` or ``solver``, boards of up to
+        10 cells get a table built in memory (milliseconds); larger ones need one of the two.
+    solver : Solver, optional
+        Exact distances by optimal searches (a :class:`Solver` with pattern tables, or an
+        admissible heuristic): each board and each of its children is solved, up to five
+        searches a board, so this is slow past 3x4 (on 4x4, seconds a board with the 7-8
+        tables). Its searches must be optimal.
+    batch_size : int
+        Boards per call of a function ``h``.
+
+    Returns
+    -------
+    Grade
+        With ``scope == "boards"``; per-depth arrays run from 0 to the deepest board.
+
+    Raises
+    ------
+    ValueError
+        A board of the wrong shape or puzzle, malformed or unable to reach the goal; ``h``
+        returning the wrong shape, NaN or infinity (naming the board); a table or solver for
+        another puzzle; no way to find the distances; a solver whose searches are not optimal.
+    TypeError
+        ``h`` neither a name nor callable; ``table`` or ``solver`` of the wrong type.
+
+    Examples
+    --------
+    >>> import slidetable as st
+    >>> p = st.Puzzle(3, 3)
+    >>> held_out = st.Table.build(p).sample(20, 100, seed=7)
+    >>> g = st.grade(lambda b: p.heuristic(b, "manhattan"), held_out)
+    >>> g.total_states, g.admissible, int(g.states[20]), g.total_mae > 0
+    (100, True, 100, True)
+    """
+    from .search import Solver
+    from .table import Table, _memory_table
+
+    if table is not None and solver is not None:
+        raise ValueError("give table= or solver=, not both: the exact distances come from one of them")
+    if table is not None and not isinstance(table, Table):
+        raise TypeError(f"table must be a slidetable.Table, not {type(table).__name__}")
+    if solver is not None and not isinstance(solver, Solver):
+        raise TypeError(f"solver must be a slidetable.Solver, not {type(solver).__name__}")
+    source = table if table is not None else solver
+    if source is not None:
+        if puzzle is not None and puzzle != source.puzzle:
+            raise ValueError(f"the {'table' if table is not None else 'solver'} is for {source.puzzle!r}, not {puzzle!r}")
+        puzzle = source.puzzle
+    puzzle = _puzzle_of(states, puzzle)
+    batch_size = _int(batch_size, "batch_size", 1)
+    boards, _ = puzzle._boards(states, np.uint8)
+    n = len(boards)
+    kids, valid = puzzle.expand(boards) if n else (np.zeros((0, 4, puzzle.cells)), np.zeros((0, 4), dtype=bool))
+    kids = kids.astype(np.uint8)
+    hb = _evaluate(h, puzzle, boards, batch_size)
+    hc = np.zeros((n, 4), dtype=np.float64)
+    hc[valid] = _evaluate(h, puzzle, kids[valid], batch_size)
+    at_goal = float(_evaluate(h, puzzle, puzzle.goal[None, :].astype(np.uint8), 1)[0])
+    name = _name_of(h)
+    if solver is None:
+        if table is None:
+            if puzzle.cells > 10:
+                raise ValueError(
+                    f"no exact distances for {puzzle.rows}x{puzzle.cols} boards: pass table= (a table of "
+                    f"up to 12 cells, Table.open) or solver= (a slidetable.Solver with pattern tables)"
+                )
+            table = _memory_table(puzzle)
+        return _grade(name, table._t.grade_boards(boards, hb, hc), at_goal, "boards")
+    if solver._h is not None:
+        raise ValueError("solver= must search with its own tables, not a heuristic function: make it with heuristic='auto'")
+    every = np.concatenate([boards, kids[valid]])
+    uniq, inverse = np.unique(every, axis=0, return_inverse=True)
+    r = solver.solve_batch(uniq)
+    lengths = np.asarray(r.lengths)[inverse.reshape(-1)]
+    if (lengths[:n] < 0).any():
+        row = int(np.argmax(lengths[:n] < 0))
+        why = "cannot reach the goal" if lengths[row] == UNSOLVABLE else f"was not solved ({r.errors[int(inverse.reshape(-1)[row])]})"
+        raise ValueError(f"board {row}: {puzzle.grid(boards[row])!r} {why}: grade boards that can")
+    if not np.asarray(r.optimal).all():
+        raise ValueError(
+            f"the solver's searches are not optimal (heuristic {solver.heuristic!r}): give a Solver with pattern "
+            "tables or an admissible heuristic, or table="
+        )
+    exact = lengths[:n].astype(np.uint32)
+    child_exact = np.zeros((n, 4), dtype=np.uint32)
+    child_exact[valid] = lengths[n:]
+    d = _core.Table.grade_given(exact, hb, valid, child_exact, hc)
+    return _grade(name, d, at_goal, "boards")

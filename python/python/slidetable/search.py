@@ -1,0 +1,682 @@
+"""Pattern tables and search: additive pattern databases, and the Solver that searches with them or with any heuristic."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any, Callable, Optional, Union
+
+import numpy as np
+import numpy.typing as npt
+
+from . import _core
+from ._common import FAILED, UNSOLVABLE, BoardLike, _int, _opt_int
+from ._core import SearchLimitError
+from .conventions import _convention, to_tile_moves
+from .puzzle import Puzzle, _puzzle_of, _warn_if_other_goal
+from .solution import BatchResult, Solution
+from .table import _memory_table
+
+
+class PatternDB:
+    """Additive pattern databases for a puzzle: for each group of a partition of the tiles, the
+    fewest moves that bring the group home; their sum (and, on square boards, the sum for the
+    board reflected about the diagonal) is an admissible estimate.
+
+    ``PatternDB.load(Puzzle(4, 4), "7-8", dir="tables")`` loads the 7-8 tables from ``tables/``;
+    small missing tables (``auto``, ``6-6-3``, ``5-5-5``) are built there on the spot.
+    ``PatternDB.build(Puzzle(4, 4, "blank-first"), "7-8", dir="tables")`` builds any partition or
+    catalogue the ``table build --pattern`` command builds, into the same files.
+    """
+
+    __slots__ = ("_db", "puzzle", "_args")
+
+    def __init__(self, core: Any, puzzle: Puzzle, args: tuple = ()):
+        self._db = core
+        self.puzzle = puzzle
+        self._args = args
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # loaded again from its files where it is unpickled (a Dask worker, a subprocess)
+        return (_load_patterns, self._args)
+
+    @classmethod
+    def load(
+        cls,
+        puzzle: Puzzle,
+        partition: str = "auto",
+        dir: Union[str, os.PathLike] = ".",
+        build_missing: bool = True,
+        reflect: bool = True,
+        notice: Optional[Callable[[str], Any]] = None,
+        share: bool = False,
+    ) -> "PatternDB":
+        """Loads (building small missing ones when ``build_missing``) the tables of ``partition``
+        (a name: ``auto``, 4x4 ``5-5-5``/``6-6-3``/``7-8``, 5x5 ``6-6-6-6``; or groups of tiles
+        ``1,2,3/4,5,6,7``) from ``dir``. ``notice`` receives what the CLI would say on stderr.
+        With ``share``, the tables stay the files' memory mappings instead of private copies:
+        processes on one machine then share one copy (lookups are somewhat slower)."""
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
+        # estimates only: no move-pruning machine (prune=2, the move back), which only searches use
+        core = _core.Solver(puzzle._p, "pdb", partition, _dir(dir), reflect, build_missing, None, notice, share, 2)
+        return cls(core, puzzle, (puzzle, partition, os.fspath(dir), build_missing, reflect, share))
+
+    @classmethod
+    def build(
+        cls,
+        puzzle: Puzzle,
+        partition: str = "auto",
+        dir: Union[str, os.PathLike] = ".",
+        zero: Union[bool, str] = False,
+        progress: Optional[Callable[[dict], Any]] = None,
+        reflect: bool = True,
+        share: bool = False,
+    ) -> "PatternDB":
+        """Builds the pattern tables of ``partition`` into ``dir`` and loads them.
+
+        The same build and the same files as ``table build --pattern``: one file per group of
+        tiles (a group that a mirror or rotation of the board maps onto an earlier group is
+        looked up in that group's table and gets none of its own), named as :meth:`load` and
+        :class:`Solver` look for them, each written to a temporary file and renamed into place,
+        so an interrupted build never leaves a partial table under a table's name. Existing
+        tables of the same names are replaced.
+
+        Parameters
+        ----------
+        puzzle : Puzzle
+            The board shape and goal.
+        partition : str
+            A named partition or catalogue (:meth:`partitions` lists them: 4x4 ``5-5-5``,
+            ``6-6-3``, ``7-8``; 5x5 ``6-6-6-6``, ``small-t``...), ``auto``, groups of tiles
+            (``"1,2,3/4,5,6,7"``), or partitions joined by ``+`` (a catalogue: the estimate is
+            the largest of their sums, a group shared by several is built once).
+        dir : str or os.PathLike
+            The existing directory the tables are written to.
+        zero : bool or {"bits", "bytes"}
+            Zero-aware tables (an entry per placement and region of the blank; never below the
+            classic entry, often above): ``True`` or ``"bits"`` one bit an entry, ``"bytes"``
+            the distance itself. :meth:`load` prefers them when both kinds are present.
+        progress : callable, optional
+            Called after each depth of each table with a dict: ``table`` (from 1) of
+            ``tables``, ``tiles``, ``depth``, ``level_states``, ``reached``, ``total`` (an
+            upper bound on the states), ``seconds`` (of this table). An exception it raises
+            stops the build and is raised here.
+        reflect, share
+            As :meth:`load`.
+
+        Returns
+        -------
+        PatternDB
+            The tables built, loaded.
+
+        Raises
+        ------
+        ValueError
+            A partition that does not parse or whose largest table would not fit in memory.
+        FileNotFoundError, NotADirectoryError
+            ``dir`` is not a directory.
+        OSError
+            A table cannot be written.
+        KeyboardInterrupt
+            On Ctrl-C, after the depth under way; the table being built is not written.
+
+        Examples
+        --------
+        >>> import os, tempfile, slidetable as st
+        >>> p = st.Puzzle(4, 4, "blank-first")
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     db = st.PatternDB.build(p, "1,2,3/4,5,6", dir=d)
+        ...     sorted(os.listdir(d))
+        ['4x4-blank-first-tiles-1-2-3.table', '4x4-blank-first-tiles-4-5-6.table']
+        >>> int(db.h(p.goal))
+        0
+        """
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
+        if not isinstance(partition, str):
+            raise TypeError(f"partition must be a name or groups of tiles, not {type(partition).__name__}")
+        if partition.strip() == "list":
+            raise ValueError("partition='list' is the command line's listing: PatternDB.partitions(puzzle) lists them")
+        if progress is not None and not callable(progress):
+            raise TypeError(f"progress must be a function of a dict, not {type(progress).__name__}")
+        if zero is False or zero is None:
+            bits: Optional[bool] = None
+        elif zero is True or zero == "bits":
+            bits = True
+        elif zero == "bytes":
+            bits = False
+        else:
+            raise ValueError(f"zero={zero!r}: give False, True (one bit an entry), 'bits' or 'bytes'")
+        path = _dir(dir)
+        _core.build_patterns(puzzle._p, partition, path, bits, progress)
+        return cls.load(puzzle, partition, dir, build_missing=False, reflect=reflect, share=share)
+
+    @staticmethod
+    def build_pruner(puzzle: Puzzle, length: int, dir: Union[str, os.PathLike] = ".") -> str:
+        """Makes the move-pruning machine of ``puzzle``'s board shape for strings of up to
+        ``length`` moves (every string with a shorter or equal-but-earlier equivalent is never
+        searched), as ``table build --prune``, and writes it into ``dir``, where a
+        :class:`Solver` given ``prune=length`` and that ``dir`` finds it. Machines of up to 12
+        moves are made on the spot when missing; longer ones take time (4x4: 14 moves in about
+        1 s, 16 in 7 s; 5x5: 14 in 13 s) and must be made here first.
+
+        Parameters
+        ----------
+        puzzle : Puzzle
+            The board shape (the goal does not matter).
+        length : int
+            The longest move strings compared, 2 to 24.
+        dir : str or os.PathLike
+            The existing directory the machine is written to.
+
+        Returns
+        -------
+        str
+            The path written (``RxC-moves-L.fsm`` in ``dir``).
+
+        Examples
+        --------
+        >>> import os, tempfile, slidetable as st
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     os.path.basename(st.PatternDB.build_pruner(st.Puzzle(3, 3), 8, dir=d))
+        '3x3-moves-8.fsm'
+        """
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
+        path, _, _ = _core.build_pruner(puzzle._p, _int(length, "length"), _dir(dir))
+        return str(path)
+
+    @staticmethod
+    def partitions(puzzle: Puzzle) -> dict[str, str]:
+        """The named partitions and catalogues of ``puzzle``'s board shape, and ``auto``: name ->
+        what it is (``table build --pattern list`` lists every shape's)."""
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
+        return dict(_core.partitions(puzzle._p))
+
+    @property
+    def partition(self) -> str:
+        return str(self._db.partition)
+
+    @property
+    def groups(self) -> list[list[int]]:
+        return [list(g) for g in self._db.groups]
+
+    @property
+    def reflects(self) -> bool:
+        """Whether the reflected lookup is available (square board, blank on the diagonal)."""
+        return bool(self._db.reflects)
+
+    @property
+    def shared(self) -> bool:
+        """Whether the tables are the files' memory mappings (``share=True``)."""
+        return bool(self._db.shares_tables)
+
+    def __repr__(self) -> str:
+        return f"PatternDB({self.puzzle!r}, {self.partition!r})"
+
+    def h(self, states: BoardLike, reflect: bool = True) -> Union[int, np.ndarray]:
+        """The estimate of each board (int32): the sum over the groups, or with ``reflect`` the
+        larger of that and the reflected board's sum."""
+        a, single = self.puzzle._boards(states, np.uint8)
+        h = self._db.h(a, bool(reflect))
+        return int(h[0]) if single else h.astype(np.int32, copy=False)
+
+
+def _dir(dir: Union[str, os.PathLike]) -> str:
+    """A tables directory that exists (FileNotFoundError, NotADirectoryError otherwise)."""
+    path = os.fspath(dir)
+    if not os.path.isdir(path):
+        if os.path.exists(path):
+            raise NotADirectoryError(f"dir {path}: not a directory")
+        raise FileNotFoundError(f"dir {path}: no such directory")
+    return path
+
+
+def _load_patterns(puzzle: Puzzle, partition: str, dir: str, build_missing: bool, reflect: bool, share: bool) -> "PatternDB":
+    return PatternDB.load(puzzle, partition, dir, build_missing, reflect, None, share)
+
+
+_ALGORITHMS = ("auto", "astar", "a*", "idastar", "ida*", "astar-ida", "a*+ida*", "bfs", "greedy", "weighted", "bwas")
+#: The algorithms that search with a heuristic function (and ``bwas`` with any heuristic).
+BATCH_ALGORITHMS = ("astar", "weighted", "greedy", "bwas")
+#: ``bwas``'s default number of nodes expanded per step.
+DEFAULT_BATCH_SIZE = 100
+
+HeuristicFn = Callable[[np.ndarray], npt.ArrayLike]
+
+
+def _heuristic_fn(h: HeuristicFn) -> Callable[[np.ndarray], np.ndarray]:
+    """``h`` as the search calls it: boards ``(N, cells)`` uint8 in, ``(N,)`` float64 out,
+    whatever array-like of numbers ``h`` returns (a list, a numpy array of any numeric dtype, a
+    CPU tensor)."""
+
+    def call(boards: np.ndarray) -> np.ndarray:
+        got = h(boards)
+        try:
+            a = np.asarray(got, dtype=np.float64)
+        except (TypeError, ValueError) as e:
+            raise TypeError(
+                f"the heuristic must return numbers, one per board (shape ({len(boards)},)); "
+                f"it returned {type(got).__name__}: {e}"
+            ) from None
+        if a.shape != (len(boards),):
+            if a.size == len(boards) and a.ndim == 2:
+                a = a.reshape(-1)  # (N, 1), as a network's last layer gives
+            else:
+                raise ValueError(
+                    f"the heuristic returned shape {a.shape} for {len(boards)} boards: it must return "
+                    f"one number per board, shape ({len(boards)},)"
+                )
+        return np.ascontiguousarray(a)
+
+    return call
+
+
+class Solver:
+    """Searches on one puzzle with the tables loaded once: the heuristic is chosen as the CLI
+    chooses it (``auto``: linear conflict up to 12 cells; past that, pattern tables found in
+    ``dir``), the tables found, loaded or built on the spot, and kept for every call.
+
+    ``heuristic`` may also be a function of a batch of boards, such as a trained network:
+    called with a ``(N, cells)`` uint8 array, it returns ``N`` numbers (any array-like: a numpy
+    array, a list, a CPU tensor). It then searches with A* (``algorithm="astar"``), weighted A*,
+    greedy best-first, or DeepCubeA's batch-weighted A* (``algorithm="bwas"``: the
+    ``batch_size`` best nodes expanded per step and all their new children estimated in one
+    call), asking the function once per step and never twice for a board. ``bwas`` takes the
+    built-in heuristics too, to compare with.
+
+    Examples
+    --------
+    >>> import slidetable as st
+    >>> p = st.Puzzle(3, 3)
+    >>> manhattan = lambda boards: p.heuristic(boards, "manhattan")  # any function of a batch
+    >>> sol = st.Solver(p, heuristic=manhattan).solve([8, 6, 7, 2, 5, 4, 3, 0, 1], algorithm="bwas", batch_size=50)
+    >>> sol.optimal_length, sol.length >= 31, sol.heuristic_calls < sol.evaluated
+    (31, True, True)
+    """
+
+    __slots__ = ("_s", "puzzle", "load_seconds", "_args", "_h")
+
+    def __init__(
+        self,
+        puzzle: Puzzle,
+        heuristic: Union[str, PatternDB, HeuristicFn] = "auto",
+        partition: Optional[str] = None,
+        dir: Union[str, os.PathLike] = ".",
+        reflect: bool = True,
+        build_missing: Optional[bool] = None,
+        table: Union[str, os.PathLike, None] = None,
+        notice: Optional[Callable[[str], Any]] = None,
+        share_tables: bool = False,
+        prune: Optional[int] = None,
+    ):
+        if not isinstance(puzzle, Puzzle):
+            raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
+        self.puzzle = puzzle
+        prune = _opt_int(prune, "prune")
+        self._args = (puzzle, heuristic, partition, dir, reflect, build_missing, table, None, share_tables, prune)
+        self._h: Optional[Callable[[np.ndarray], np.ndarray]] = None
+        if isinstance(heuristic, PatternDB):
+            if heuristic.puzzle != puzzle:
+                raise ValueError(f"the pattern tables are for {heuristic.puzzle!r}, not {puzzle!r}")
+            self._s = heuristic._db
+            self.load_seconds = 0.0
+            return
+        if heuristic is not None and not isinstance(heuristic, str):
+            if not callable(heuristic):
+                raise TypeError(
+                    f"heuristic must be a name, a PatternDB or a function of a batch of boards, "
+                    f"not {type(heuristic).__name__}"
+                )
+            self._h = _heuristic_fn(heuristic)
+            # the library's solver is kept for the goal and the truth (a table, or pattern tables
+            # already in dir): nothing is built for a function's search unless asked
+            heuristic = None
+            if build_missing is None:
+                build_missing = False
+        name = None if heuristic in (None, "auto") else str(heuristic)
+        path = None if table is None else os.fspath(table)
+        self._s = _core.Solver(
+            puzzle._p, name, partition, _dir(dir), reflect, True if build_missing is None else build_missing,
+            path, notice, share_tables, prune,
+        )
+        self.load_seconds = float(self._s.load_seconds)
+
+    @property
+    def shares_tables(self) -> bool:
+        """Whether the pattern tables are the files' mappings, shared with other processes."""
+        return bool(self._s.shares_tables)
+
+    @property
+    def heuristic(self) -> str:
+        """The heuristic chosen: misplaced (hamming), manhattan, linear-conflict, nilsson, table,
+        pdb, or ``callable`` for a function."""
+        return "callable" if self._h is not None else str(self._s.heuristic)
+
+    def __repr__(self) -> str:
+        return f"Solver({self.puzzle!r}, heuristic={self.heuristic!r})"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # opened again, tables and all, where it is unpickled (a function goes by pickle's rules)
+        return (Solver, self._args)
+
+    def _options(
+        self, algorithm: str, weight: Optional[float], max_nodes: Any, max_memory: Any, threads: Any
+    ) -> tuple[str, Optional[float]]:
+        _opt_int(max_nodes, "max_nodes")
+        _opt_int(max_memory, "max_memory", 1)
+        _opt_int(threads, "threads", 1)
+        if not isinstance(algorithm, str):
+            raise TypeError(f"algorithm must be a name, not {type(algorithm).__name__}")
+        a = algorithm.lower()
+        if a not in _ALGORITHMS:
+            raise ValueError(f"unknown algorithm {algorithm!r}: use one of {', '.join(_ALGORITHMS)}")
+        if weight is not None and a not in ("auto", "weighted", "bwas"):
+            raise ValueError("weight goes with algorithm='weighted' or 'bwas'")
+        if a in ("astar-ida", "a*+ida*"):
+            if self._h is not None:
+                raise ValueError(
+                    "algorithm='astar-ida' searches with pattern tables, not a heuristic function: "
+                    "use algorithm='astar', 'weighted', 'greedy' or 'bwas' with a function"
+                )
+            if self._s.heuristic != "pdb":
+                raise ValueError(
+                    f"algorithm='astar-ida' searches with pattern tables, and this solver's heuristic is "
+                    f"{self._s.heuristic!r}: make the Solver with heuristic='pdb' (or partition=, or a PatternDB), "
+                    f"or use algorithm='astar' or 'idastar'"
+                )
+        return a, weight
+
+    def _batched(self, a: str, batch_size: Any) -> bool:
+        """Whether the search is the library's batch search (a function, ``bwas``, a batch size)."""
+        return self._h is not None or a == "bwas" or batch_size is not None
+
+    def _batch_plan(self, a: str, weight: Optional[float], batch_size: Any) -> tuple[int, float, bool]:
+        """(batch size, weight, greedy) of a batch search named ``a``."""
+        if batch_size is not None:
+            batch_size = _int(batch_size, "batch_size", 1)
+        if a in ("idastar", "ida*", "astar-ida", "a*+ida*", "bfs"):
+            raise ValueError(
+                f"algorithm={a!r} cannot search with a heuristic function or a batch size: use "
+                f"{', '.join(BATCH_ALGORITHMS)}"
+            )
+        if a == "auto":
+            a = "bwas" if batch_size is not None else "weighted" if weight is not None else "astar"
+        if a in ("astar", "a*", "weighted") and batch_size not in (None, 1):
+            raise ValueError(f"batch_size goes with algorithm='bwas' (or 'greedy'), not {a!r}")
+        w = None if weight is None else float(weight)
+        if w is not None and not (np.isfinite(w) and 0 <= w <= 1000):
+            raise ValueError(f"weight {weight} is out of range: give a number from 0 to 1000")
+        if a in ("astar", "a*"):
+            return 1, 1.0, False
+        if a == "weighted":
+            return 1, 2.0 if w is None else w, False
+        if a == "greedy":
+            return batch_size or 1, 0.0, True
+        return batch_size or DEFAULT_BATCH_SIZE, 1.0 if w is None else w, False
+
+    def _optimal_length(self, board: list[int], exact: Optional[int], optimal: Optional[bool]) -> Optional[int]:
+        """The optimum of ``board`` where the truth can be had (see :meth:`solve`)."""
+        if optimal is False:
+            return None
+        if exact is not None:
+            return int(exact)
+        p = self.puzzle
+        if p.cells <= 10:
+            d = _memory_table(p).distance(board)
+            return None if d is None else int(d)
+        if optimal or (self._s.heuristic == "pdb" and p.cells <= 16):
+            r = self._s.solve(board, "auto", None, None, None, None)
+            return None if r is None else len(r["moves"])
+        return None
+
+    def _batch_one(
+        self, board: list[int], plan: tuple[int, float, bool], max_nodes: Any, max_memory: Any, optimal: Optional[bool]
+    ) -> Optional[dict]:
+        r = self._s.batch_search(board, self._h, plan[0], plan[1], plan[2], max_nodes, max_memory)
+        if r is None:
+            return None
+        r["optimal_length"] = self._optimal_length(board, r.pop("exact"), optimal)
+        if r["optimal_length"] is not None:
+            r["optimal"] = len(r["moves"]) == r["optimal_length"]
+        elif self._h is None and r["algorithm"] == "astar" and self._s.heuristic not in ("nilsson",):
+            r["optimal"] = True
+        else:
+            r["optimal"] = None
+        return r
+
+    def solve(
+        self,
+        state: BoardLike,
+        algorithm: str = "auto",
+        weight: Optional[float] = None,
+        max_nodes: Optional[int] = None,
+        max_memory: Optional[int] = None,
+        threads: Optional[int] = None,
+        convention: str = "blank",
+        batch_size: Optional[int] = None,
+        optimal: Optional[bool] = None,
+        checkpoint: Union[str, os.PathLike, None] = None,
+    ) -> Optional[Solution]:
+        """Solves one board; None if it cannot reach the goal.
+
+        Parameters
+        ----------
+        state:
+            The board (any integer array-like of its cells).
+        algorithm:
+            ``auto`` (IDA* with pattern tables, else A*; with a heuristic function, A*, or
+            ``bwas`` when ``batch_size`` is given), ``astar``, ``idastar``, ``bfs``, ``greedy``,
+            ``weighted`` (with ``weight``, default 2), or ``bwas``: batch-weighted A* on
+            ``g + weight*h`` (default weight 1; DeepCubeA's ``λ·g + h`` is ``weight = 1/λ``),
+            expanding ``batch_size`` nodes per step (default 100); or ``astar-ida`` (pattern
+            tables only; Bu & Korf's A*+IDA*): A* until ``max_memory`` (its budget here,
+            default 1 GiB), then IDA* below the boards left on its open list, optimal.
+        max_nodes, max_memory:
+            Raise :class:`SearchLimitError` past this many generated nodes or bytes
+            (``astar-ida``: ``max_memory`` is its A* part's budget, not a limit).
+        threads:
+            Threads of one IDA* search with pattern tables (default: all cores).
+        batch_size:
+            Nodes expanded per step of ``bwas`` (or ``greedy``) with their new children
+            estimated in one call.
+        optimal:
+            Whether to find ``optimal_length`` (batch searches): ``None`` (default) where it is
+            cheap (a table; 10 cells or fewer; pattern tables found in ``dir`` up to 4x4),
+            ``True`` always (an optimal search beside, maybe slow), ``False`` never.
+        checkpoint:
+            ``astar-ida`` only: a file its progress is kept in (rewritten whole at each new
+            bound and about once a minute) and resumed from when it exists, as ``table solve
+            --checkpoint``: after a stop (Ctrl-C, ``max_nodes``, a crash), the same call goes on
+            from the last save. The file is removed when the solution is found; one of another
+            search (board, goal, tables, ``prune``, ``max_memory``) is refused.
+
+        Raises
+        ------
+        ValueError
+            A bad board, algorithm or option; a heuristic function's answer of the wrong shape
+            or NaN.
+        SearchLimitError
+            At ``max_nodes`` (generated) or ``max_memory`` (bytes).
+        KeyboardInterrupt
+            On Ctrl-C.
+        """
+        _convention(convention)
+        a, w = self._options(algorithm, weight, max_nodes, max_memory, threads)
+        if checkpoint is not None and a not in ("astar-ida", "a*+ida*"):
+            raise ValueError(f"checkpoint= goes with algorithm='astar-ida' (the search of hours), not {algorithm!r}")
+        if self._batched(a, batch_size):
+            plan = self._batch_plan(a, w, batch_size)
+            r = self._batch_one(self.puzzle._one(state), plan, max_nodes, max_memory, optimal)
+        else:
+            path = None if checkpoint is None else os.fspath(checkpoint)
+            r = self._s.solve(self.puzzle._one(state), a, w, max_nodes, max_memory, threads, path)
+        return None if r is None else _solution(r, convention, self.puzzle.goal_name)
+
+    def solve_batch(
+        self,
+        states: BoardLike,
+        algorithm: str = "auto",
+        weight: Optional[float] = None,
+        max_nodes: Optional[int] = None,
+        max_memory: Optional[int] = None,
+        threads: Optional[int] = None,
+        convention: str = "blank",
+        batch_size: Optional[int] = None,
+        optimal: Optional[bool] = None,
+    ) -> BatchResult:
+        """Solves many boards in parallel (one board per thread at a time, ``threads`` threads,
+        default all cores); results in input order. A board whose search fails (a limit) is
+        marked ``FAILED`` with its reason and the others go on; Ctrl-C stops the batch.
+
+        Batch searches (a heuristic function, ``bwas``, a ``batch_size``) take the boards one
+        after the other, each with its steps' boards in one call to the heuristic, and fill the
+        result's ``optimal_lengths``, ``heuristic_calls``, ``evaluated``, ``heuristic_seconds``
+        and ``search_seconds``. Parameters as :meth:`solve`."""
+        _convention(convention)
+        a, w = self._options(algorithm, weight, max_nodes, max_memory, threads)
+        boards, _ = self.puzzle._boards(states, np.uint16)
+        if self._batched(a, batch_size):
+            return self._solve_batch_batched(boards, a, w, batch_size, max_nodes, max_memory, convention, optimal)
+        r = self._s.solve_batch(boards, a, w, max_nodes, max_memory, threads)
+        moves = [None if m is None else (to_tile_moves(m) if convention == "tile" else m) for m in r["moves"]]
+        return BatchResult(
+            lengths=r["lengths"],
+            moves=moves,
+            generated=r["generated"],
+            expanded=r["expanded"],
+            seconds=r["seconds"],
+            optimal=r["optimal"],
+            errors=list(r["errors"]),
+            convention=convention,
+            wall_seconds=float(r["wall_seconds"]),
+            load_seconds=self.load_seconds,
+            goal=self.puzzle.goal_name,
+        )
+
+    def _solve_batch_batched(
+        self,
+        boards: np.ndarray,
+        a: str,
+        w: Optional[float],
+        batch_size: Any,
+        max_nodes: Any,
+        max_memory: Any,
+        convention: str,
+        optimal: Optional[bool],
+    ) -> BatchResult:
+        plan = self._batch_plan(a, w, batch_size)
+        n = len(boards)
+        lengths = np.full(n, UNSOLVABLE, dtype=np.int16)
+        best = np.full(n, -1, dtype=np.int16)
+        generated, expanded, calls, evaluated = (np.zeros(n, dtype=np.uint64) for _ in range(4))
+        seconds, in_h, own = (np.zeros(n) for _ in range(3))
+        proven = np.zeros(n, dtype=bool)
+        moves: list = [None] * n
+        errors: list = [None] * n
+        started = time.perf_counter()
+        for i, board in enumerate(boards):
+            cells = [int(c) for c in board]
+            try:
+                r = self._batch_one(cells, plan, max_nodes, max_memory, optimal)
+            except SearchLimitError as e:
+                lengths[i], errors[i] = FAILED, str(e)
+                continue
+            if r is None:
+                continue
+            lengths[i] = len(r["moves"])
+            moves[i] = to_tile_moves(r["moves"]) if convention == "tile" else r["moves"]
+            generated[i], expanded[i] = r["generated"], r["expanded"]
+            calls[i], evaluated[i] = r["heuristic_calls"], r["evaluated"]
+            seconds[i], in_h[i], own[i] = r["seconds"], r["heuristic_seconds"], r["search_seconds"]
+            proven[i] = bool(r["optimal"])
+            if r["optimal_length"] is not None:
+                best[i] = r["optimal_length"]
+        return BatchResult(
+            lengths=lengths,
+            moves=moves,
+            generated=generated,
+            expanded=expanded,
+            seconds=seconds,
+            optimal=proven,
+            errors=errors,
+            convention=convention,
+            wall_seconds=time.perf_counter() - started,
+            load_seconds=self.load_seconds,
+            goal=self.puzzle.goal_name,
+            optimal_lengths=best,
+            heuristic_calls=calls,
+            evaluated=evaluated,
+            heuristic_seconds=in_h,
+            search_seconds=own,
+        )
+
+
+def _solution(r: dict, convention: str, goal: str = "") -> Solution:
+    moves = r["moves"]
+    return Solution(
+        moves=to_tile_moves(moves) if convention == "tile" else moves,
+        convention=convention,
+        length=len(moves),
+        optimal=r["optimal"],
+        generated=int(r["generated"]),
+        expanded=int(r["expanded"]),
+        seconds=float(r["seconds"]),
+        algorithm=str(r["algorithm"]),
+        heuristic=str(r["heuristic"]),
+        goal=goal,
+        optimal_length=r.get("optimal_length"),
+        heuristic_calls=r.get("heuristic_calls"),
+        evaluated=r.get("evaluated"),
+        heuristic_seconds=r.get("heuristic_seconds"),
+        search_seconds=r.get("search_seconds"),
+    )
+
+
+def solve(
+    state: BoardLike,
+    puzzle: Optional[Puzzle] = None,
+    heuristic: Union[str, PatternDB, HeuristicFn] = "auto",
+    algorithm: str = "auto",
+    max_nodes: Optional[int] = None,
+    threads: Optional[int] = None,
+    dir: Union[str, os.PathLike] = ".",
+    partition: Optional[str] = None,
+    weight: Optional[float] = None,
+    max_memory: Optional[int] = None,
+    convention: str = "blank",
+    batch_size: Optional[int] = None,
+    optimal: Optional[bool] = None,
+) -> Optional[Solution]:
+    """Solves one board (see :class:`Solver`, which keeps its tables between calls, and
+    :meth:`Solver.solve` for the parameters; ``heuristic`` may be a function of a batch of
+    boards)."""
+    p = _puzzle_of(state, puzzle)
+    _warn_if_other_goal(state, p, puzzle, "solve")
+    return Solver(p, heuristic, partition, dir).solve(
+        state, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal
+    )
+
+
+def solve_batch(
+    states: BoardLike,
+    puzzle: Optional[Puzzle] = None,
+    heuristic: Union[str, PatternDB, HeuristicFn] = "auto",
+    algorithm: str = "auto",
+    max_nodes: Optional[int] = None,
+    threads: Optional[int] = None,
+    dir: Union[str, os.PathLike] = ".",
+    partition: Optional[str] = None,
+    weight: Optional[float] = None,
+    max_memory: Optional[int] = None,
+    convention: str = "blank",
+    batch_size: Optional[int] = None,
+    optimal: Optional[bool] = None,
+) -> BatchResult:
+    """Solves many boards with the tables loaded once; see :meth:`Solver.solve_batch`."""
+    p = _puzzle_of(states, puzzle)
+    _warn_if_other_goal(states, p, puzzle, "solve_batch")
+    s = Solver(p, heuristic, partition, dir)
+    return s.solve_batch(states, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal)
