@@ -17,6 +17,33 @@ Conventions
   out of range or repeated (naming the board), ``OSError`` for a missing or unreadable file,
   :class:`TableError` (a ``ValueError``) for a damaged table, with the messages of the ``table`` CLI.
 
+Where things are
+----------------
+Every public name is importable from ``slidetable`` itself; the modules hold them by idea:
+
+* ``slidetable.puzzle``: :class:`Puzzle` (a shape and its goal) and the calls on boards that need
+  no table (:func:`parse`, :func:`is_solvable`, :func:`apply`, :func:`expand`,
+  :func:`random_walk`, :func:`heuristic`);
+* ``slidetable.conventions``: move letters and action numbers, blank or tile convention;
+* ``slidetable.table``: :class:`Table`, the perfect tables (exact distances up to 12 cells);
+* ``slidetable.search``: :class:`PatternDB` and :class:`Solver`, :func:`solve`, :func:`solve_batch`
+  (built-in heuristics, pattern tables, or your own function of a batch of boards);
+* ``slidetable.solution``: what a search returns (:class:`Solution`, :class:`BatchResult`);
+* ``slidetable.grading``: :class:`Grade`, :func:`grade` (a heuristic against the truth);
+* ``slidetable.datasets``: depth-balanced samples and labelled random walks;
+* ``slidetable.lab``: the published instance sets and the textbook's experiment;
+* ``slidetable.gym`` (needs Gymnasium) and ``slidetable.dask`` (needs Dask's ``distributed``).
+
+Types
+-----
+Calls that take one board or a batch answer in kind (a number, or an array), and their
+``@overload``\ s say so to a type checker where the shape is known: a flat list or a 1-D array
+is one board, a list of lists or a 2-D array a batch (every array this package returns carries
+its shape: :data:`Board`, :data:`Boards`). For an array of unknown shape the result is ``Any``,
+numpy's own rule. Closed sets of names are ``Literal`` types (:data:`HeuristicName`,
+:data:`Algorithm`, :data:`GoalName`, :data:`InstanceSet`, :data:`Convention`), so a checker
+catches ``"manhatan"``.
+
 Quick start
 -----------
 >>> import slidetable as st
@@ -28,37 +55,29 @@ Quick start
 from __future__ import annotations
 
 from . import _core
-from ._common import FAILED, UNSOLVABLE, BoardLike, MovesLike
-from ._core import SearchLimitError, TableError
-from .conventions import (
-    MOVES,
-    actions_to_moves,
-    moves_to_actions,
-    to_blank_moves,
-    to_tile_moves,
+from ._common import (
+    FAILED,
+    UNSOLVABLE,
+    Algorithm,
+    Board,
+    BoardLike,
+    Boards,
+    Convention,
+    GoalName,
+    HeuristicName,
+    InstanceSet,
+    ManyBoards,
+    MovesLike,
+    OneBoard,
+    SearchHeuristic,
 )
+from ._core import SearchLimitError, TableError
+from .conventions import MOVES, actions_to_moves, moves_to_actions, to_blank_moves, to_tile_moves
 from .datasets import Dataset, balanced_sample, labelled_walks
 from .grading import Grade, grade
 from .lab import Experiment, Instances, experiment, instances
-from .puzzle import (
-    HEURISTICS,
-    Puzzle,
-    apply,
-    expand,
-    heuristic,
-    is_solvable,
-    parse,
-    random_walk,
-)
-from .search import (
-    BATCH_ALGORITHMS,
-    DEFAULT_BATCH_SIZE,
-    HeuristicFn,
-    PatternDB,
-    Solver,
-    solve,
-    solve_batch,
-)
+from .puzzle import HEURISTICS, Puzzle, apply, expand, heuristic, is_solvable, parse, random_walk
+from .search import BATCH_ALGORITHMS, DEFAULT_BATCH_SIZE, HeuristicFn, PatternDB, Solver, solve, solve_batch
 from .solution import BatchResult, Solution
 from .table import Table
 
@@ -96,6 +115,23 @@ __all__ = [
     "to_blank_moves",
     "moves_to_actions",
     "actions_to_moves",
+    # constants
+    "HEURISTICS",
+    "DEFAULT_BATCH_SIZE",
+    # the names of types, for annotations (see slidetable._common)
+    "Board",
+    "Boards",
+    "OneBoard",
+    "ManyBoards",
+    "BoardLike",
+    "MovesLike",
+    "HeuristicFn",
+    "HeuristicName",
+    "SearchHeuristic",
+    "Algorithm",
+    "GoalName",
+    "InstanceSet",
+    "Convention",
 ]
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional, Sequence, Union
+from typing import Any, Literal, Optional, Sequence, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -15,9 +15,43 @@ UNSOLVABLE: int = _core.UNSOLVABLE
 FAILED: int = _core.FAILED
 
 
+# -- the names of types ---------------------------------------------------------------------------
+#
+# Calls that take one board or a batch answer in kind: a number for one board, an array for a
+# batch. Type checkers see the difference where the argument's shape is known: a flat list is one
+# board, a list of lists a batch, and numpy arrays carry their number of dimensions where numpy's
+# stubs know it (``np.zeros((n, 9))``, and every array this package returns: ``Board``,
+# ``Boards``). An array of unknown shape gets ``Any``, numpy's own rule for results that
+# depend on a shape (annotate the variable: ``labels: NDArray[np.int16] = table.distance(boards)``).
 
+#: One board as this package returns it: ``(cells,)`` uint8 (uint16 past 256 cells).
+Board = np.ndarray[tuple[int], np.dtype[Any]]
+#: A batch of boards as this package returns it: ``(N, cells)`` uint8 (uint16 past 256 cells).
+Boards = np.ndarray[tuple[int, int], np.dtype[Any]]
+#: One board given: a flat sequence of ints, or a 1-D integer array (``0`` the blank).
+OneBoard = Union[Sequence[int], np.ndarray[tuple[int], np.dtype[Any]]]
+#: A batch given: a sequence of boards, or an ``(N, cells)`` or ``(N, rows, cols)`` integer array.
+ManyBoards = Union[Sequence[Sequence[int]], np.ndarray[tuple[int, int], np.dtype[Any]], np.ndarray[tuple[int, int, int], np.dtype[Any]]]
+#: One board or a batch: anything numpy turns into an integer array of cells.
 BoardLike = Union[Sequence[int], npt.ArrayLike]
+#: Moves: letters (``"UDLR"``) or action numbers (``0 1 2 3``).
 MovesLike = Union[str, Sequence[int], npt.ArrayLike]
+
+#: The estimates every board has: ``misplaced`` (h1; ``hamming`` is the same), ``manhattan``
+#: (h2), ``linear-conflict``, ``nilsson`` (Nilsson's P + 3S, not admissible).
+HeuristicName = Literal["misplaced", "hamming", "manhattan", "linear-conflict", "nilsson"]
+#: What a :class:`Solver` searches with, by name: the estimates above, ``table`` (a perfect
+#: table's exact distance), ``pdb`` (pattern tables), or ``auto`` (the CLI's choice).
+SearchHeuristic = Literal["auto", "misplaced", "hamming", "manhattan", "linear-conflict", "nilsson", "table", "pdb"]
+#: The searches: ``auto``, ``astar`` (``a*``), ``idastar`` (``ida*``), ``astar-ida``
+#: (``a*+ida*``), ``bfs``, ``greedy``, ``weighted``, ``bwas`` (batch-weighted A*).
+Algorithm = Literal["auto", "astar", "a*", "idastar", "ida*", "astar-ida", "a*+ida*", "bfs", "greedy", "weighted", "bwas"]
+#: The named goals: ``blank-last``, ``blank-first``, ``snail`` (a clockwise spiral; ``center`` on 3x3).
+GoalName = Literal["blank-last", "blank-first", "snail", "center"]
+#: The published benchmark sets: Korf's 100 15-puzzles, Korf & Felner's 50 24-puzzles.
+InstanceSet = Literal["korf100", "korf24"]
+#: The move conventions: the direction the blank moves, or the direction the tile moves.
+Convention = Literal["blank", "tile"]
 
 
 def _int(value: Any, name: str, low: int = 0) -> int:
@@ -41,3 +75,10 @@ def _seed(seed: int) -> int:
     if s >= 2**64:
         raise ValueError(f"seed {seed} is out of range: give a whole number from 0 to 2**64 - 1")
     return s
+
+
+#: A goal as :class:`Puzzle` takes it: a :data:`GoalName`, or an arrangement of the tiles as an
+#: integer array, ``(cells,)`` or ``(rows, cols)``, ``0`` the blank (text arrangements,
+#: ``"1 2 3 / 4 _ 5"``, and the CLI's other spellings are read too at run time; type checkers see
+#: names and arrays).
+GoalLike = Union[GoalName, Sequence[int], Sequence[Sequence[int]], npt.NDArray[Any]]

@@ -188,6 +188,16 @@ def _current_worker() -> Any:
         return None
 
 
+def _memory_limit(worker: Any) -> Optional[int]:
+    """A worker's ``memory_limit`` in bytes, None without one (distributed 2022.5 and later keep
+    it on the worker's memory manager; ``Worker.memory_limit`` is gone)."""
+    for owner in (getattr(worker, "memory_manager", None), worker):
+        limit = getattr(owner, "memory_limit", None)
+        if limit:
+            return int(limit)
+    return None
+
+
 def _solve_chunk(plugin: SolverPlugin, boards: np.ndarray, options: dict[str, Any]) -> dict[str, Any]:
     """The task: one chunk solved with this worker's solver (moves in the blank convention)."""
     mine, address = _worker_plugin(plugin)
@@ -198,7 +208,7 @@ def _solve_chunk(plugin: SolverPlugin, boards: np.ndarray, options: dict[str, An
     if options.get("max_memory") is None:
         # the worker's memory_limit, which its nanny enforces by killing it: the searches keep to
         # half of it (the tables and Dask's own data take the rest)
-        limit = getattr(_current_worker(), "memory_limit", None)
+        limit = _memory_limit(_current_worker())
         if limit:
             options = {**options, "max_memory": max(1, int(limit) // 2)}
     r = mine.solver.solve_batch(boards, **options)

@@ -9,8 +9,10 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._common import UNSOLVABLE, BoardLike, _int
+from ._common import UNSOLVABLE, BoardLike, Boards, HeuristicName, _int
 from .puzzle import Puzzle, _puzzle_of
+
+__all__ = ["Grade", "grade"]
 
 if TYPE_CHECKING:
     from .search import Solver
@@ -49,26 +51,27 @@ class Grade:
 
     name: str
     """The heuristic's name (a function's ``__name__``)."""
-    states: np.ndarray
-    """Boards at each depth (uint64)."""
-    mean_h: np.ndarray
-    """Mean estimate ``h`` per depth."""
-    mean_exact: np.ndarray
-    """Mean true distance ``h*`` per depth (the depth itself where there are boards)."""
-    mean_error: np.ndarray
-    """Signed mean error ``mean(h* - h)`` per depth: positive where ``h`` underestimates on
-    average, negative where it overestimates. Errors of both signs cancel: read it with ``mae``."""
-    exact_share: np.ndarray
-    """Share (0 to 1) of boards with ``h = h*``, per depth."""
-    overestimates: np.ndarray
-    """Boards with ``h > h*`` (admissibility violations), per depth."""
-    max_overestimate: np.ndarray
+    states: npt.NDArray[np.uint64]
+    """Boards at each depth: uint64, shape ``(depths,)`` (``max_depth + 1`` over a table, the
+    deepest board's depth + 1 over given boards), like every per-depth array here."""
+    mean_h: npt.NDArray[np.float64]
+    """Mean estimate ``h`` per depth (float64)."""
+    mean_exact: npt.NDArray[np.float64]
+    """Mean true distance ``h*`` per depth (float64; the depth itself where there are boards)."""
+    mean_error: npt.NDArray[np.float64]
+    """Signed mean error ``mean(h* - h)`` per depth (float64): positive where ``h`` underestimates
+    on average, negative where it overestimates. Errors of both signs cancel: read it with ``mae``."""
+    exact_share: npt.NDArray[np.float64]
+    """Share (0 to 1) of boards with ``h = h*``, per depth (float64)."""
+    overestimates: npt.NDArray[np.uint64]
+    """Boards with ``h > h*`` (admissibility violations), per depth (uint64)."""
+    max_overestimate: npt.NDArray[np.uint32]
     """The largest ``h - h*`` per depth, rounded up (uint32; ``worst_overestimate`` unrounded)."""
-    edges: np.ndarray
-    """Edges counted per depth (see the class doc)."""
-    inconsistent_edges: np.ndarray
+    edges: npt.NDArray[np.uint64]
+    """Edges counted per depth (uint64; see the class doc)."""
+    inconsistent_edges: npt.NDArray[np.uint64]
     """Edges whose estimates differ by more than one move, ``|h(a) - h(b)| > 1`` (consistency
-    violations), per depth."""
+    violations), per depth (uint64)."""
     total_exact_share: float
     """Share of all boards with ``h = h*``."""
     total_mean_error: float
@@ -80,21 +83,21 @@ class Grade:
     """Edges with ``|h(a) - h(b)| > 1`` (consistency violations)."""
     at_goal: int
     """The estimate at the goal (a consistent heuristic has 0), rounded up."""
-    mae: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
-    """Mean absolute error ``mean |h* - h|`` per depth."""
-    rmse: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
-    """Root mean square error ``sqrt(mean (h* - h)^2)`` per depth."""
-    under_share: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
-    """Share (0 to 1) of boards with ``h < h*``, per depth."""
-    over_share: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
-    """Share (0 to 1) of boards with ``h > h*``, per depth."""
-    worst_overestimate: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
-    """The largest ``h - h*`` per depth (0 where none overestimates)."""
-    max_edge_difference: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
-    """The largest ``|h(a) - h(b)|`` over the edges counted per depth (above 1: the worst
-    consistency violation)."""
-    policy_accuracy: np.ndarray = dataclasses.field(default_factory=lambda: np.zeros(0))
-    """Policy accuracy per depth (NaN at depth 0, and where no board is graded)."""
+    mae: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros(0))
+    """Mean absolute error ``mean |h* - h|`` per depth (float64)."""
+    rmse: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros(0))
+    """Root mean square error ``sqrt(mean (h* - h)^2)`` per depth (float64)."""
+    under_share: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros(0))
+    """Share (0 to 1) of boards with ``h < h*``, per depth (float64)."""
+    over_share: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros(0))
+    """Share (0 to 1) of boards with ``h > h*``, per depth (float64)."""
+    worst_overestimate: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros(0))
+    """The largest ``h - h*`` per depth (float64; 0 where none overestimates)."""
+    max_edge_difference: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros(0))
+    """The largest ``|h(a) - h(b)|`` over the edges counted per depth (float64; above 1: the
+    worst consistency violation)."""
+    policy_accuracy: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros(0))
+    """Policy accuracy per depth (float64; NaN at depth 0, and where no board is graded)."""
     total_states: int = 0
     """Boards graded."""
     total_mean_h: float = 0.0
@@ -124,12 +127,13 @@ class Grade:
 
     @property
     def admissible(self) -> bool:
-        """Whether it never overestimates, on the boards graded."""
+        """Whether it never overestimates, on the boards graded (bool: ``total_overestimates == 0``)."""
         return self.total_overestimates == 0
 
     @property
     def consistent(self) -> bool:
-        """Whether it is consistent on the edges graded: admissible, 0 at the goal, no edge changes by more than one."""
+        """Whether it is consistent on the edges graded (bool): admissible, 0 at the goal, no
+        edge changes by more than one."""
         return self.admissible and self.at_goal == 0 and self.total_inconsistent_edges == 0
 
     def _where(self) -> str:
@@ -150,6 +154,13 @@ class Grade:
 
     def summary(self) -> str:
         """The headline measures, then one row per depth, as plain text (monospace).
+
+        Returns
+        -------
+        str
+            Lines: the heuristic and what was graded, the measures in total, then a table of
+            depth, boards, mean h, MAE, RMSE, ``h* - h`` and the shares, ending with ``all``
+            (depths without boards left out). ``print`` it.
 
         Examples
         --------
@@ -267,10 +278,10 @@ def _estimates(values: npt.ArrayLike, expected: int) -> np.ndarray:
     return v
 
 
-def _evaluate(h: Union[str, Callable[[np.ndarray], npt.ArrayLike]], puzzle: Puzzle, boards: np.ndarray, batch_size: int) -> np.ndarray:
+def _evaluate(h: Union[HeuristicName, Callable[[Boards], npt.ArrayLike]], puzzle: Puzzle, boards: np.ndarray, batch_size: int) -> np.ndarray:
     """``h`` on ``boards`` ((N, cells) uint8) as float64, a function called ``batch_size`` boards at a time."""
     if isinstance(h, str):
-        return puzzle.heuristic(boards, h).astype(np.float64).reshape(len(boards))
+        return np.asarray(puzzle.heuristic(boards, h), dtype=np.float64).reshape(len(boards))
     if not callable(h):
         raise TypeError(f"h must be a heuristic name or a function of a batch of boards, not {type(h).__name__}")
     out = np.empty(len(boards), dtype=np.float64)
@@ -281,7 +292,7 @@ def _evaluate(h: Union[str, Callable[[np.ndarray], npt.ArrayLike]], puzzle: Puzz
 
 
 def grade(
-    h: Union[str, Callable[[np.ndarray], npt.ArrayLike]],
+    h: Union[HeuristicName, Callable[[Boards], npt.ArrayLike]],
     states: BoardLike,
     puzzle: Optional[Puzzle] = None,
     table: Optional["Table"] = None,
@@ -298,11 +309,12 @@ def grade(
     Parameters
     ----------
     h : str or callable
-        A built-in heuristic's name (``misplaced``, ``manhattan``, ``linear-conflict``,
-        ``nilsson``) or a function of a batch of boards: ``(B, cells)`` uint8 in, ``B`` numbers
+        A built-in heuristic's name (``misplaced``, ``hamming`` the same, ``manhattan``,
+        ``linear-conflict``, ``nilsson``) or a function of a batch of boards: ``(B, cells)`` uint8 in, ``B`` numbers
         out (any array-like; ``(B, 1)`` is accepted). Fractions are graded as given.
     states : array_like of int
-        The boards, ``(N, cells)`` or ``(N, rows, cols)`` (or one board). Each must reach the goal.
+        The boards, ``(N, cells)`` or ``(N, rows, cols)`` (or one board, ``(cells,)``): any
+        integer dtype, ``0`` the blank. Each must reach the goal.
     puzzle : Puzzle, optional
         Their puzzle; by default the table's or the solver's, else the square blank-last one.
     table : Table, optional
@@ -314,7 +326,7 @@ def grade(
         searches a board, so this is slow past 3x4 (on 4x4, seconds a board with the 7-8
         tables). Its searches must be optimal.
     batch_size : int
-        Boards per call of a function ``h``.
+        Boards per call of a function ``h`` (at least 1).
 
     Returns
     -------
@@ -325,10 +337,17 @@ def grade(
     ------
     ValueError
         A board of the wrong shape or puzzle, malformed or unable to reach the goal; ``h``
-        returning the wrong shape, NaN or infinity (naming the board); a table or solver for
-        another puzzle; no way to find the distances; a solver whose searches are not optimal.
+        returning the wrong shape, NaN or infinity (naming the board); an unknown name; a table
+        or solver for another puzzle, or both given; no way to find the distances (past 10
+        cells without ``table`` or ``solver``); a solver whose searches are not optimal, or
+        that searches with a function; boards not square without ``puzzle``; ``batch_size``
+        below 1.
     TypeError
-        ``h`` neither a name nor callable; ``table`` or ``solver`` of the wrong type.
+        A non-integer dtype; ``h`` neither a name nor callable, or returning something that is
+        not numbers; ``puzzle``, ``table`` or ``solver`` of the wrong type; ``batch_size`` not
+        an integer.
+    Exception
+        Whatever a function ``h`` raises.
 
     Examples
     --------

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Optional, Union, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._common import FAILED, UNSOLVABLE, BoardLike, _int, _opt_int
+from ._common import (
+    FAILED,
+    UNSOLVABLE,
+    Algorithm,
+    BoardLike,
+    Convention,
+    ManyBoards,
+    OneBoard,
+    SearchHeuristic,
+    _int,
+    _opt_int,
+)
 from ._core import SearchLimitError
 from .conventions import _convention, to_tile_moves
 from .puzzle import Puzzle, _puzzle_of, _warn_if_other_goal
@@ -26,7 +37,19 @@ class PatternDB:
     ``PatternDB.load(Puzzle(4, 4), "7-8", dir="tables")`` loads the 7-8 tables from ``tables/``;
     small missing tables (``auto``, ``6-6-3``, ``5-5-5``) are built there on the spot.
     ``PatternDB.build(Puzzle(4, 4, "blank-first"), "7-8", dir="tables")`` builds any partition or
-    catalogue the ``table build --pattern`` command builds, into the same files.
+    catalogue the ``table build --pattern`` command builds, into the same files. Made by
+    :meth:`load` or :meth:`build`, not by calling the class; a :class:`Solver` takes one as its
+    ``heuristic``. It pickles as the arguments it was loaded with (a Dask worker or a subprocess
+    loads the files again).
+
+    Examples
+    --------
+    >>> import tempfile, slidetable as st
+    >>> p = st.Puzzle(3, 3)
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     db = st.PatternDB.load(p, "1,2,3,4/5,6,7,8", dir=d)  # small tables: built on the spot
+    >>> db.groups, int(db.h([8, 6, 7, 2, 5, 4, 3, 0, 1]))
+    ([[1, 2, 3, 4], [5, 6, 7, 8]], 29)
     """
 
     __slots__ = ("_db", "puzzle", "_args")
@@ -51,11 +74,56 @@ class PatternDB:
         notice: Optional[Callable[[str], Any]] = None,
         share: bool = False,
     ) -> "PatternDB":
-        """Loads (building small missing ones when ``build_missing``) the tables of ``partition``
-        (a name: ``auto``, 4x4 ``5-5-5``/``6-6-3``/``7-8``, 5x5 ``6-6-6-6``; or groups of tiles
-        ``1,2,3/4,5,6,7``) from ``dir``. ``notice`` receives what the CLI would say on stderr.
-        With ``share``, the tables stay the files' memory mappings instead of private copies:
-        processes on one machine then share one copy (lookups are somewhat slower)."""
+        """Loads the pattern tables of ``partition`` from ``dir``, building small missing ones.
+
+        Parameters
+        ----------
+        puzzle : Puzzle
+            The board shape and goal the tables are for.
+        partition : str
+            A name (``auto``; 4x4 ``5-5-5``, ``6-6-3``, ``7-8``; 5x5 ``6-6-6-6``; see
+            :meth:`partitions`) or groups of tiles, ``"1,2,3/4,5,6,7"``.
+        dir : str or os.PathLike
+            The existing directory the table files are in (and small missing ones written to).
+        build_missing : bool
+            Build a missing table on the spot when it is small (up to about a minute: ``auto``,
+            ``6-6-3``, ``5-5-5``); a large missing one (``7-8``) is an error naming the
+            :meth:`build` call that makes it.
+        reflect : bool
+            Allow the reflected lookup (square boards whose goal has the blank on the
+            diagonal): the larger of the board's sum and its mirror image's.
+        notice : callable, optional
+            Called with each line the CLI would print on stderr (a table being built, a hint).
+        share : bool
+            Keep the tables as the files' memory mappings instead of private copies: processes
+            on one machine then share one copy (lookups are somewhat slower).
+
+        Returns
+        -------
+        PatternDB
+
+        Raises
+        ------
+        TypeError
+            ``puzzle`` is not a :class:`Puzzle`.
+        ValueError
+            A partition that does not parse, or is not a partition of this board's tiles; a
+            missing table too large to build here (the message names the :meth:`build` call).
+        FileNotFoundError, NotADirectoryError
+            ``dir`` is not a directory.
+        TableError
+            A table file that is damaged, or is another group's or goal's table.
+
+        Examples
+        --------
+        >>> import tempfile, slidetable as st
+        >>> p = st.Puzzle(3, 3)
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     db = st.PatternDB.load(p, "1,2,3,4/5,6,7,8", dir=d)
+        ...     again = st.PatternDB.load(p, "1,2,3,4/5,6,7,8", dir=d, build_missing=False)
+        >>> again.partition, int(again.h(p.goal))
+        ('1,2,3,4/5,6,7,8', 0)
+        """
         if not isinstance(puzzle, Puzzle):
             raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
         # estimates only: no move-pruning machine (prune=2, the move back), which only searches use
@@ -112,8 +180,11 @@ class PatternDB:
 
         Raises
         ------
+        TypeError
+            ``puzzle`` is not a :class:`Puzzle`, ``partition`` not a string, ``progress`` not callable.
         ValueError
-            A partition that does not parse or whose largest table would not fit in memory.
+            A partition that does not parse or whose largest table would not fit in memory; a
+            ``zero`` that is not one of the values above.
         FileNotFoundError, NotADirectoryError
             ``dir`` is not a directory.
         OSError
@@ -175,6 +246,17 @@ class PatternDB:
         str
             The path written (``RxC-moves-L.fsm`` in ``dir``).
 
+        Raises
+        ------
+        TypeError
+            ``puzzle`` is not a :class:`Puzzle`, ``length`` not an integer.
+        ValueError
+            ``length`` outside 2 to 24.
+        FileNotFoundError, NotADirectoryError
+            ``dir`` is not a directory.
+        OSError
+            The machine cannot be written.
+
         Examples
         --------
         >>> import os, tempfile, slidetable as st
@@ -189,18 +271,42 @@ class PatternDB:
 
     @staticmethod
     def partitions(puzzle: Puzzle) -> dict[str, str]:
-        """The named partitions and catalogues of ``puzzle``'s board shape, and ``auto``: name ->
-        what it is (``table build --pattern list`` lists every shape's)."""
+        """The named partitions and catalogues of ``puzzle``'s board shape, and ``auto``.
+
+        Parameters
+        ----------
+        puzzle : Puzzle
+            The board shape (the goal does not matter).
+
+        Returns
+        -------
+        dict of str to str
+            Name -> what it is, in words (``table build --pattern list`` lists every shape's).
+
+        Raises
+        ------
+        TypeError
+            ``puzzle`` is not a :class:`Puzzle`.
+
+        Examples
+        --------
+        >>> import slidetable as st
+        >>> names = st.PatternDB.partitions(st.Puzzle(4, 4))
+        >>> "7-8" in names, "auto" in names
+        (True, True)
+        """
         if not isinstance(puzzle, Puzzle):
             raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
         return dict(_core.partitions(puzzle._p))
 
     @property
     def partition(self) -> str:
+        """The partition loaded, as given (``"7-8"``, ``"1,2,3/4,5,6"``), or the name ``auto`` chose."""
         return str(self._db.partition)
 
     @property
     def groups(self) -> list[list[int]]:
+        """The groups of tiles, one list per table (a group looked up in a mirror group's table included)."""
         return [list(g) for g in self._db.groups]
 
     @property
@@ -216,9 +322,45 @@ class PatternDB:
     def __repr__(self) -> str:
         return f"PatternDB({self.puzzle!r}, {self.partition!r})"
 
-    def h(self, states: BoardLike, reflect: bool = True) -> Union[int, np.ndarray]:
-        """The estimate of each board (int32): the sum over the groups, or with ``reflect`` the
-        larger of that and the reflected board's sum."""
+    @overload
+    def h(self, states: OneBoard, reflect: bool = True) -> int: ...
+    @overload
+    def h(self, states: ManyBoards, reflect: bool = True) -> npt.NDArray[np.int32]: ...
+    @overload
+    def h(self, states: BoardLike, reflect: bool = True) -> Any: ...
+    def h(self, states: BoardLike, reflect: bool = True) -> Union[int, npt.NDArray[np.int32]]:
+        """The estimate of each board: the sum over the groups of each group's table entry.
+
+        Parameters
+        ----------
+        states : array_like of int
+            One board, ``(cells,)``, or a batch, ``(N, cells)`` or ``(N, rows, cols)``; any
+            integer dtype, ``0`` the blank.
+        reflect : bool
+            Where the tables allow it (:attr:`reflects`), the larger of the sum and the sum for
+            the board reflected about the diagonal (still admissible).
+
+        Returns
+        -------
+        int, or ndarray of int32, shape (N,)
+            An admissible estimate of each board's distance to the goal.
+
+        Raises
+        ------
+        TypeError
+            A non-integer dtype.
+        ValueError
+            A wrong shape, a tile out of range or repeated (naming the board).
+
+        Examples
+        --------
+        >>> import tempfile, slidetable as st
+        >>> p = st.Puzzle(3, 3)
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     db = st.PatternDB.load(p, "1,2,3,4/5,6,7,8", dir=d)
+        >>> db.h([[8, 6, 7, 2, 5, 4, 3, 0, 1], [1, 2, 3, 4, 5, 6, 7, 0, 8]])
+        array([29,  1], dtype=int32)
+        """
         a, single = self.puzzle._boards(states, np.uint8)
         h = self._db.h(a, bool(reflect))
         return int(h[0]) if single else h.astype(np.int32, copy=False)
@@ -244,6 +386,8 @@ BATCH_ALGORITHMS = ("astar", "weighted", "greedy", "bwas")
 #: ``bwas``'s default number of nodes expanded per step.
 DEFAULT_BATCH_SIZE = 100
 
+#: A heuristic function: a batch of boards, ``(N, cells)`` uint8, in; ``N`` numbers out (any
+#: array-like: a numpy array of any numeric dtype, a list, a CPU tensor; ``(N, 1)`` is accepted).
 HeuristicFn = Callable[[np.ndarray], npt.ArrayLike]
 
 
@@ -287,6 +431,48 @@ class Solver:
     call), asking the function once per step and never twice for a board. ``bwas`` takes the
     built-in heuristics too, to compare with.
 
+    Parameters
+    ----------
+    puzzle : Puzzle
+        The board shape and goal.
+    heuristic : str, PatternDB or callable
+        ``auto`` (the CLI's choice: linear conflict up to 12 cells; past that, pattern tables
+        found in ``dir``, else linear conflict with a notice), a name (``misplaced``,
+        ``manhattan``, ``linear-conflict``, ``nilsson``, ``table``: a perfect table's exact
+        distance, ``pdb``: pattern tables), a loaded :class:`PatternDB`, or a function of a
+        batch of boards (:data:`HeuristicFn`).
+    partition : str, optional
+        With ``pdb`` (or alone, meaning ``pdb``): the partition, as :meth:`PatternDB.load`.
+    dir : str or os.PathLike
+        Where pattern tables (and move-pruning machines) are looked for and small ones built.
+    reflect : bool
+        Pattern tables' reflected lookup, as :meth:`PatternDB.h`.
+    build_missing : bool, optional
+        Build small missing pattern tables on the spot (default: yes, except for a heuristic
+        function's solver, which builds nothing unless asked).
+    table : str or os.PathLike, optional
+        With ``heuristic="table"``: the table file (default: the one ``table build`` writes for
+        this board, in ``dir``).
+    notice : callable, optional
+        Called with each line the CLI would print on stderr (a table being built, a hint).
+    share_tables : bool
+        Keep pattern tables as the files' memory mappings, shared by processes on one machine.
+    prune : int, optional
+        Move pruning: never search a move string with a shorter or equal-but-earlier equivalent
+        of up to ``prune`` moves (:meth:`PatternDB.build_pruner`); default 2 (the move back).
+
+    Raises
+    ------
+    TypeError
+        ``puzzle`` is not a :class:`Puzzle`; ``heuristic`` neither a name, a PatternDB nor callable.
+    ValueError
+        An unknown heuristic or partition; a PatternDB for another puzzle; ``table`` for a board
+        past 12 cells.
+    FileNotFoundError, NotADirectoryError
+        ``dir`` is not a directory, or ``table`` names no file.
+    TableError
+        A damaged table file.
+
     Examples
     --------
     >>> import slidetable as st
@@ -302,7 +488,7 @@ class Solver:
     def __init__(
         self,
         puzzle: Puzzle,
-        heuristic: Union[str, PatternDB, HeuristicFn] = "auto",
+        heuristic: Union[SearchHeuristic, PatternDB, HeuristicFn] = "auto",
         partition: Optional[str] = None,
         dir: Union[str, os.PathLike] = ".",
         reflect: bool = True,
@@ -318,6 +504,7 @@ class Solver:
         prune = _opt_int(prune, "prune")
         self._args = (puzzle, heuristic, partition, dir, reflect, build_missing, table, None, share_tables, prune)
         self._h: Optional[Callable[[np.ndarray], np.ndarray]] = None
+        name: Optional[str] = None
         if isinstance(heuristic, PatternDB):
             if heuristic.puzzle != puzzle:
                 raise ValueError(f"the pattern tables are for {heuristic.puzzle!r}, not {puzzle!r}")
@@ -333,10 +520,10 @@ class Solver:
             self._h = _heuristic_fn(heuristic)
             # the library's solver is kept for the goal and the truth (a table, or pattern tables
             # already in dir): nothing is built for a function's search unless asked
-            heuristic = None
             if build_missing is None:
                 build_missing = False
-        name = None if heuristic in (None, "auto") else str(heuristic)
+        elif heuristic not in (None, "auto"):
+            name = str(heuristic)
         path = None if table is None else os.fspath(table)
         self._s = _core.Solver(
             puzzle._p, name, partition, _dir(dir), reflect, True if build_missing is None else build_missing,
@@ -450,12 +637,12 @@ class Solver:
     def solve(
         self,
         state: BoardLike,
-        algorithm: str = "auto",
+        algorithm: Algorithm = "auto",
         weight: Optional[float] = None,
         max_nodes: Optional[int] = None,
         max_memory: Optional[int] = None,
         threads: Optional[int] = None,
-        convention: str = "blank",
+        convention: Convention = "blank",
         batch_size: Optional[int] = None,
         optimal: Optional[bool] = None,
         checkpoint: Union[str, os.PathLike, None] = None,
@@ -464,9 +651,9 @@ class Solver:
 
         Parameters
         ----------
-        state:
-            The board (any integer array-like of its cells).
-        algorithm:
+        state : array_like of int, shape (cells,) or (rows, cols)
+            The board, ``0`` the blank; any integer dtype.
+        algorithm : str
             ``auto`` (IDA* with pattern tables, else A*; with a heuristic function, A*, or
             ``bwas`` when ``batch_size`` is given), ``astar``, ``idastar``, ``bfs``, ``greedy``,
             ``weighted`` (with ``weight``, default 2), or ``bwas``: batch-weighted A* on
@@ -474,34 +661,58 @@ class Solver:
             expanding ``batch_size`` nodes per step (default 100); or ``astar-ida`` (pattern
             tables only; Bu & Korf's A*+IDA*): A* until ``max_memory`` (its budget here,
             default 1 GiB), then IDA* below the boards left on its open list, optimal.
-        max_nodes, max_memory:
+        weight : float, optional
+            ``weighted``: the weight of ``h`` in ``g + weight*h`` (default 2); ``bwas``: as above
+            (default 1). 0 to 1000.
+        max_nodes, max_memory : int, optional
             Raise :class:`SearchLimitError` past this many generated nodes or bytes
             (``astar-ida``: ``max_memory`` is its A* part's budget, not a limit).
-        threads:
+        threads : int, optional
             Threads of one IDA* search with pattern tables (default: all cores).
-        batch_size:
+        convention : {"blank", "tile"}
+            The convention of the solution's moves: the direction the blank moves (the CLI's)
+            or the tile's (DeepCubeA's, most environments').
+        batch_size : int, optional
             Nodes expanded per step of ``bwas`` (or ``greedy``) with their new children
             estimated in one call.
-        optimal:
+        optimal : bool, optional
             Whether to find ``optimal_length`` (batch searches): ``None`` (default) where it is
             cheap (a table; 10 cells or fewer; pattern tables found in ``dir`` up to 4x4),
             ``True`` always (an optimal search beside, maybe slow), ``False`` never.
-        checkpoint:
+        checkpoint : str or os.PathLike, optional
             ``astar-ida`` only: a file its progress is kept in (rewritten whole at each new
             bound and about once a minute) and resumed from when it exists, as ``table solve
             --checkpoint``: after a stop (Ctrl-C, ``max_nodes``, a crash), the same call goes on
             from the last save. The file is removed when the solution is found; one of another
             search (board, goal, tables, ``prune``, ``max_memory``) is refused.
 
+        Returns
+        -------
+        Solution or None
+            The moves and what finding them took (nodes, seconds, whether proven optimal, and
+            for batch searches the heuristic's share); None for a board that cannot reach the goal.
+
         Raises
         ------
+        TypeError
+            A non-integer board or option.
         ValueError
-            A bad board, algorithm or option; a heuristic function's answer of the wrong shape
-            or NaN.
+            A bad board, algorithm or option (naming it); a heuristic function's answer of the
+            wrong shape, or NaN.
         SearchLimitError
             At ``max_nodes`` (generated) or ``max_memory`` (bytes).
         KeyboardInterrupt
-            On Ctrl-C.
+            On Ctrl-C, within a fraction of a second; the solver answers the next call.
+
+        Examples
+        --------
+        >>> import slidetable as st
+        >>> s = st.Solver(st.Puzzle(3, 3))
+        >>> sol = s.solve([8, 6, 7, 2, 5, 4, 3, 0, 1])
+        >>> sol.length, sol.optimal, sol.algorithm, sol.heuristic
+        (31, True, 'astar', 'linear-conflict')
+        >>> s.solve([8, 6, 7, 2, 5, 4, 3, 0, 1], algorithm="weighted", weight=3).length >= 31
+        True
         """
         _convention(convention)
         a, w = self._options(algorithm, weight, max_nodes, max_memory, threads)
@@ -518,12 +729,12 @@ class Solver:
     def solve_batch(
         self,
         states: BoardLike,
-        algorithm: str = "auto",
+        algorithm: Algorithm = "auto",
         weight: Optional[float] = None,
         max_nodes: Optional[int] = None,
         max_memory: Optional[int] = None,
         threads: Optional[int] = None,
-        convention: str = "blank",
+        convention: Convention = "blank",
         batch_size: Optional[int] = None,
         optimal: Optional[bool] = None,
     ) -> BatchResult:
@@ -534,7 +745,39 @@ class Solver:
         Batch searches (a heuristic function, ``bwas``, a ``batch_size``) take the boards one
         after the other, each with its steps' boards in one call to the heuristic, and fill the
         result's ``optimal_lengths``, ``heuristic_calls``, ``evaluated``, ``heuristic_seconds``
-        and ``search_seconds``. Parameters as :meth:`solve`."""
+        and ``search_seconds``.
+
+        Parameters
+        ----------
+        states : array_like of int, shape (N, cells) or (N, rows, cols)
+            The boards (one board is a batch of one).
+        algorithm, weight, max_nodes, max_memory, convention, batch_size, optimal
+            As :meth:`solve`; ``max_nodes`` and ``max_memory`` are per board.
+        threads : int, optional
+            Boards searched at once (default: all cores); batch searches take one board at a time.
+
+        Returns
+        -------
+        BatchResult
+            One entry per board in input order: ``lengths`` (int16; ``UNSOLVABLE`` -1,
+            ``FAILED`` -2), ``moves``, node counts, seconds, ``optimal``, ``errors``.
+
+        Raises
+        ------
+        TypeError, ValueError
+            A bad board (naming its row), algorithm or option, as :meth:`solve`.
+        KeyboardInterrupt
+            On Ctrl-C.
+
+        Examples
+        --------
+        >>> import slidetable as st
+        >>> p = st.Puzzle(3, 3)
+        >>> boards = st.Table.build(p).sample(20, 4, seed=1)
+        >>> r = st.Solver(p).solve_batch(boards)
+        >>> r.lengths, bool(r.optimal.all()), len(r)
+        (array([20, 20, 20, 20], dtype=int16), True, 4)
+        """
         _convention(convention)
         a, w = self._options(algorithm, weight, max_nodes, max_memory, threads)
         boards, _ = self.puzzle._boards(states, np.uint16)
@@ -638,44 +881,105 @@ def _solution(r: dict, convention: str, goal: str = "") -> Solution:
 def solve(
     state: BoardLike,
     puzzle: Optional[Puzzle] = None,
-    heuristic: Union[str, PatternDB, HeuristicFn] = "auto",
-    algorithm: str = "auto",
+    heuristic: Union[SearchHeuristic, PatternDB, HeuristicFn] = "auto",
+    algorithm: Algorithm = "auto",
     max_nodes: Optional[int] = None,
     threads: Optional[int] = None,
     dir: Union[str, os.PathLike] = ".",
     partition: Optional[str] = None,
     weight: Optional[float] = None,
     max_memory: Optional[int] = None,
-    convention: str = "blank",
+    convention: Convention = "blank",
     batch_size: Optional[int] = None,
     optimal: Optional[bool] = None,
+    checkpoint: Union[str, os.PathLike, None] = None,
 ) -> Optional[Solution]:
-    """Solves one board (see :class:`Solver`, which keeps its tables between calls, and
-    :meth:`Solver.solve` for the parameters; ``heuristic`` may be a function of a batch of
-    boards)."""
+    """Solves one board: a :class:`Solver` made for this call (make one yourself to keep its
+    tables between calls).
+
+    Parameters
+    ----------
+    state : array_like of int, shape (cells,) or (rows, cols)
+        The board, ``0`` the blank.
+    puzzle : Puzzle, optional
+        Its puzzle. Default: the square board with that many cells and the blank-last goal; a
+        warning says so when the board cannot reach that goal but can reach another named one
+        (Korf's instances are written toward blank-first).
+    heuristic, partition, dir
+        As :class:`Solver` (a name, a :class:`PatternDB`, or a function of a batch of boards).
+    algorithm, max_nodes, threads, weight, max_memory, convention, batch_size, optimal, checkpoint
+        As :meth:`Solver.solve`.
+
+    Returns
+    -------
+    Solution or None
+        None for a board that cannot reach the goal; ``Solution.goal`` names the goal searched for.
+
+    Raises
+    ------
+    TypeError, ValueError, SearchLimitError, KeyboardInterrupt
+        As :class:`Solver` and :meth:`Solver.solve`; ValueError also when no puzzle is given and
+        the board is not square.
+
+    Examples
+    --------
+    >>> import slidetable as st
+    >>> sol = st.solve([8, 6, 7, 2, 5, 4, 3, 0, 1])
+    >>> sol.length, sol.moves[:8], sol.goal
+    (31, 'RULURDLD', 'blank-last')
+    """
     p = _puzzle_of(state, puzzle)
     _warn_if_other_goal(state, p, puzzle, "solve")
     return Solver(p, heuristic, partition, dir).solve(
-        state, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal
+        state, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal, checkpoint
     )
 
 
 def solve_batch(
     states: BoardLike,
     puzzle: Optional[Puzzle] = None,
-    heuristic: Union[str, PatternDB, HeuristicFn] = "auto",
-    algorithm: str = "auto",
+    heuristic: Union[SearchHeuristic, PatternDB, HeuristicFn] = "auto",
+    algorithm: Algorithm = "auto",
     max_nodes: Optional[int] = None,
     threads: Optional[int] = None,
     dir: Union[str, os.PathLike] = ".",
     partition: Optional[str] = None,
     weight: Optional[float] = None,
     max_memory: Optional[int] = None,
-    convention: str = "blank",
+    convention: Convention = "blank",
     batch_size: Optional[int] = None,
     optimal: Optional[bool] = None,
 ) -> BatchResult:
-    """Solves many boards with the tables loaded once; see :meth:`Solver.solve_batch`."""
+    """Solves many boards in parallel with the tables loaded once.
+
+    Parameters
+    ----------
+    states : array_like of int, shape (N, cells) or (N, rows, cols)
+        The boards.
+    puzzle : Puzzle, optional
+        Their puzzle; default the square blank-last one (with a warning as :func:`solve`).
+    heuristic, partition, dir
+        As :class:`Solver`.
+    algorithm, max_nodes, threads, weight, max_memory, convention, batch_size, optimal
+        As :meth:`Solver.solve_batch`.
+
+    Returns
+    -------
+    BatchResult
+        One entry per board, in input order.
+
+    Raises
+    ------
+    TypeError, ValueError, KeyboardInterrupt
+        As :class:`Solver` and :meth:`Solver.solve_batch`.
+
+    Examples
+    --------
+    >>> import slidetable as st
+    >>> r = st.solve_batch([[1, 2, 3, 4, 5, 6, 0, 7, 8], [2, 1, 3, 4, 5, 6, 7, 8, 0]], puzzle=st.Puzzle(3, 3))
+    >>> r.lengths.tolist(), r.moves
+    ([2, -1], ['RR', None])
+    """
     p = _puzzle_of(states, puzzle)
     _warn_if_other_goal(states, p, puzzle, "solve_batch")
     s = Solver(p, heuristic, partition, dir)
