@@ -37,7 +37,7 @@ Every public name is importable from ``slidetable`` itself; the modules hold the
 Types
 -----
 Calls that take one board or a batch answer in kind (a number, or an array), and their
-``@overload``\ s say so to a type checker where the shape is known: a flat list or a 1-D array
+overloads (``@typing.overload``) say so to a type checker where the shape is known: a flat list or a 1-D array
 is one board, a list of lists or a 2-D array a batch (every array this package returns carries
 its shape: :data:`Board`, :data:`Boards`). For an array of unknown shape the result is ``Any``,
 numpy's own rule. Closed sets of names are ``Literal`` types (:data:`HeuristicName`,
