@@ -31,6 +31,21 @@ How it works
 * With ``results_file``, every finished chunk is appended there at once as a JSON line, so an
   interrupted run can be resumed: run the same call again and only the chunks missing from
   the file are computed.
+
+Examples
+--------
+A cluster in this process (threads, no worker processes) is enough to try it:
+
+>>> import slidetable as st
+>>> import slidetable.dask
+>>> from distributed import Client
+>>> client = Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None)
+>>> boards = [[8, 6, 7, 2, 5, 4, 3, 0, 1], [1, 2, 3, 4, 5, 6, 0, 7, 8], [1, 2, 3, 4, 5, 6, 7, 0, 8]]
+>>> result = slidetable.dask.solve_batch(boards, st.Puzzle(3, 3), client=client, heuristic="manhattan",
+...                                      chunk_size=2)
+>>> result.lengths, result.moves[1:]
+(array([31,  2,  1], dtype=int16), ['RR', 'R'])
+>>> client.close()
 """
 
 from __future__ import annotations
@@ -56,6 +71,7 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
     ) from e
 
 import slidetable as st
+from slidetable._common import Algorithm, BoardLike, Convention, SearchHeuristic, _int
 
 __all__ = ["solve_batch", "SolverPlugin", "worker_stats", "RESULTS_VERSION"]
 
@@ -80,6 +96,56 @@ class SolverPlugin(WorkerPlugin):
 
     Counters kept on the worker (see :func:`worker_stats`): :attr:`load_seconds` (the time the
     solver took to open), :attr:`chunks` and :attr:`boards` (the work done with it).
+
+    Parameters
+    ----------
+    puzzle : slidetable.Puzzle
+        The boards' puzzle.
+    heuristic : str, default "auto"
+        A heuristic's name, as :class:`slidetable.Solver` takes it (``"pdb"`` for pattern
+        tables; a :class:`slidetable.PatternDB` or a function cannot be sent to the workers).
+    partition : str, optional
+        The pattern tables' partition, as :class:`slidetable.Solver` takes it.
+    dir : str or os.PathLike, default "."
+        Where each worker finds (or builds) the tables: a path on the workers' machines.
+    reflect : bool, default True
+        As :class:`slidetable.Solver`: also look boards up reflected (on square boards).
+    build_missing : bool, default True
+        Build the tables missing from ``dir`` (on each worker) rather than fail.
+    share_tables : bool, default True
+        Keep the tables as the files' memory mappings, shared by the workers of a machine
+        (see :func:`solve_batch`).
+
+    Attributes
+    ----------
+    name : str
+        The plugin's name on the workers: ``slidetable-solver-`` and a digest of the parameters.
+    solver : slidetable.Solver or None
+        The solver, once open (None on the client, and in a pickled copy).
+    load_seconds : float
+        The time the solver took to open.
+    chunks : int
+        The chunks solved with it (on this worker).
+    boards : int
+        The boards solved with it (on this worker).
+
+    Raises
+    ------
+    TypeError
+        A ``puzzle`` that is not a :class:`slidetable.Puzzle`, a ``heuristic`` that is not a
+        name. (The solver's own errors, e.g. an unknown heuristic or partition, come when it is
+        opened: from :meth:`load`, on the workers.)
+
+    Examples
+    --------
+    >>> from slidetable.dask import SolverPlugin
+    >>> plugin = SolverPlugin(st.Puzzle(3, 3), heuristic="manhattan")
+    >>> plugin
+    SolverPlugin(Puzzle(3, 3, goal='blank-last'), heuristic='manhattan', partition=None, dir='.')
+    >>> plugin.name
+    'slidetable-solver-3ac2c9dde93f477d'
+    >>> plugin.name == SolverPlugin(st.Puzzle(3, 3), heuristic="manhattan").name   # the same solver
+    True
     """
 
     idempotent = True
@@ -87,7 +153,7 @@ class SolverPlugin(WorkerPlugin):
     def __init__(
         self,
         puzzle: st.Puzzle,
-        heuristic: str = "auto",
+        heuristic: SearchHeuristic = "auto",
         partition: Optional[str] = None,
         dir: Union[str, os.PathLike] = ".",
         reflect: bool = True,
@@ -120,7 +186,6 @@ class SolverPlugin(WorkerPlugin):
                 self.share_tables,
             )
         )
-        #: The plugin's name on the workers: ``slidetable-solver-`` and a digest of the parameters.
         self.name = "slidetable-solver-" + hashlib.sha256(key.encode()).hexdigest()[:16]
         self.solver: Optional[st.Solver] = None
         self.load_seconds = 0.0
@@ -136,14 +201,81 @@ class SolverPlugin(WorkerPlugin):
         return f"SolverPlugin({self.puzzle!r}, heuristic={self.heuristic!r}, partition={self.partition!r}, dir={self.dir!r})"
 
     async def setup(self, worker: Any) -> None:
-        """Opens the solver on ``worker`` (in a thread, off the worker's event loop)."""
+        """Opens the solver on ``worker`` (in a thread, off the worker's event loop).
+
+        Dask calls it when the plugin is registered, and on each worker that joins later.
+
+        Parameters
+        ----------
+        worker : distributed.Worker
+            The worker (unused: the solver is kept on the plugin, which the worker holds).
+
+        Raises
+        ------
+        ValueError, OSError, slidetable.TableError
+            As :meth:`load`: registering the plugin then fails with the error.
+
+        Examples
+        --------
+        >>> import asyncio
+        >>> from slidetable.dask import SolverPlugin
+        >>> plugin = SolverPlugin(st.Puzzle(3, 3), heuristic="manhattan")
+        >>> asyncio.run(plugin.setup(None))
+        >>> plugin.solver
+        Solver(Puzzle(3, 3, goal='blank-last'), heuristic='manhattan')
+        """
         await asyncio.get_running_loop().run_in_executor(None, self.load)
 
     def teardown(self, worker: Any) -> None:
+        """Lets the solver go (Dask calls it when the plugin is removed or the worker closes).
+
+        Parameters
+        ----------
+        worker : distributed.Worker
+            The worker (unused).
+
+        Raises
+        ------
+        Nothing.
+
+        Examples
+        --------
+        >>> from slidetable.dask import SolverPlugin
+        >>> plugin = SolverPlugin(st.Puzzle(3, 3), heuristic="manhattan")
+        >>> _ = plugin.load()
+        >>> plugin.teardown(None)
+        >>> plugin.solver is None
+        True
+        """
         self.solver = None
 
     def load(self) -> st.Solver:
-        """Opens the solver if it is not open yet (once per plugin, whatever the threads)."""
+        """Opens the solver if it is not open yet (once per plugin, whatever the threads).
+
+        Returns
+        -------
+        slidetable.Solver
+            The solver, open (the same object on every call).
+
+        Raises
+        ------
+        ValueError
+            What :class:`slidetable.Solver` raises: an unknown heuristic or partition, tables
+            missing from ``dir`` with ``build_missing=False``.
+        OSError
+            A table file that cannot be read (or, building one, written).
+        slidetable.TableError
+            A damaged table file.
+
+        Examples
+        --------
+        >>> from slidetable.dask import SolverPlugin
+        >>> plugin = SolverPlugin(st.Puzzle(3, 3), heuristic="manhattan")
+        >>> plugin.load()
+        Solver(Puzzle(3, 3, goal='blank-last'), heuristic='manhattan')
+        >>> plugin.load() is plugin.solver
+        True
+        """
         with _LOCK:
             if self.solver is None:
                 start = time.perf_counter()
@@ -247,12 +379,41 @@ def _stats(dask_worker: Any = None) -> dict[str, dict[str, Any]]:
 
 
 def worker_stats(client: Optional[distributed.Client] = None) -> dict[str, dict[str, dict[str, Any]]]:
-    """What each worker did, by worker address and then by solver (plugin name): ``loads`` (how
-    many times this worker process opened the solver: 1 once it has been used), ``chunks`` and
-    ``boards`` solved with it, ``load_seconds``, ``open``, ``source`` (``plugin``, or
-    ``fallback`` for one opened by a task on a worker without the plugin), ``solver``.
+    """What each worker did, by worker address and then by solver (plugin name).
 
     Counts belong to the worker process: a worker restarted by its nanny starts again from 0.
+
+    Parameters
+    ----------
+    client : distributed.Client, optional
+        The cluster's client; default: the current one (the last created).
+
+    Returns
+    -------
+    dict of str to dict of str to dict
+        ``{worker address: {plugin name: stats}}``, the stats of a solver being ``loads`` (int:
+        how many times this worker process opened the solver, 1 once it has been used),
+        ``chunks`` and ``boards`` (int: the work done with it), ``load_seconds`` (float),
+        ``open`` (bool), ``source`` (``"plugin"``, or ``"fallback"`` for one opened by a task
+        on a worker without the plugin) and ``solver`` (str, the plugin's repr).
+
+    Raises
+    ------
+    ValueError
+        Without ``client`` when there is no current client.
+
+    Examples
+    --------
+    >>> from distributed import Client
+    >>> from slidetable.dask import SolverPlugin, solve_batch, worker_stats
+    >>> client = Client(processes=False, n_workers=1, threads_per_worker=1, dashboard_address=None)
+    >>> boards = [[8, 6, 7, 2, 5, 4, 3, 0, 1], [1, 2, 3, 4, 5, 6, 0, 7, 8], [1, 2, 3, 4, 5, 6, 7, 0, 8]]
+    >>> _ = solve_batch(boards, st.Puzzle(3, 3), client=client, heuristic="misplaced", chunk_size=2)
+    >>> (stats,) = worker_stats(client).values()           # one worker
+    >>> s = stats[SolverPlugin(st.Puzzle(3, 3), heuristic="misplaced").name]
+    >>> s["chunks"], s["boards"], s["open"], s["source"]
+    (2, 3, True, 'plugin')
+    >>> client.close()
     """
     return _client(client).run(_stats)
 
@@ -334,20 +495,20 @@ def _record(i: int, start: int, digest: str, r: dict[str, Any]) -> dict[str, Any
 
 
 def solve_batch(
-    states: st.BoardLike,
+    states: BoardLike,
     puzzle: st.Puzzle,
     client: Optional[distributed.Client] = None,
-    heuristic: str = "auto",
+    heuristic: SearchHeuristic = "auto",
     partition: Optional[str] = None,
     dir: Union[str, os.PathLike] = ".",
-    algorithm: str = "auto",
+    algorithm: Algorithm = "auto",
     chunk_size: int = 64,
     results_file: Union[str, os.PathLike, None] = None,
     max_nodes: Optional[int] = None,
     weight: Optional[float] = None,
     max_memory: Optional[int] = None,
     threads: Optional[int] = 1,
-    convention: str = "blank",
+    convention: Convention = "blank",
     reflect: bool = True,
     build_missing: bool = True,
     progress: Optional[Callable[[int, int], Any]] = None,
@@ -358,28 +519,27 @@ def solve_batch(
 
     Parameters
     ----------
-    states, puzzle:
-        The boards (``(N, cells)`` or ``(N, rows, cols)``, checked here before anything is sent)
-        and their puzzle.
-    client:
-        A ``distributed.Client``; default: the current one (the last created).
-    heuristic, partition, dir, reflect, build_missing:
-        The solver each worker opens, as :class:`slidetable.Solver` takes them; ``dir`` is read
-        on the workers, so it must exist there (see the module's notes).
-    share_tables:
-        The workers keep the pattern tables as the files' memory mappings (default), so the
-        workers of one machine share one copy in the page cache; False gives each worker a
-        private copy (somewhat faster lookups, memory times the workers).
-    algorithm, weight, max_nodes, max_memory, convention:
-        As :meth:`slidetable.Solver.solve_batch`: a board whose search hits a limit is marked
-        ``FAILED`` with its reason in ``errors``; moves are returned in ``convention``.
-    threads:
-        Threads each task's search uses (default 1: the parallelism is Dask's, one task per
-        worker thread). ``None`` uses every core of the worker for each task.
-    chunk_size:
+    states : array_like of int, shape (N, cells) or (N, rows, cols)
+        The boards (any integer dtype, ``0`` the blank; one board ``(cells,)`` is a batch of
+        one), checked here before anything is sent.
+    puzzle : slidetable.Puzzle
+        Their puzzle.
+    client : distributed.Client, optional
+        The cluster's client; default: the current one (the last created).
+    heuristic : str, default "auto"
+        The solver each worker opens, as :class:`slidetable.Solver` takes it: a name only
+        (``"pdb"`` for pattern tables, with ``partition`` and ``dir``).
+    partition : str, optional
+        The pattern tables' partition, as :class:`slidetable.Solver` takes it.
+    dir : str or os.PathLike, default "."
+        Where the workers find (or build) the tables. It is read on the workers, so it must
+        exist there (see the module's notes).
+    algorithm : str, default "auto"
+        The search, as :meth:`slidetable.Solver.solve_batch` takes it.
+    chunk_size : int, default 64
         Boards per task. Larger chunks cost less scheduling; smaller ones balance better,
         lose less when a worker dies, and resume finer.
-    results_file:
+    results_file : str or os.PathLike, optional
         A file of JSON lines, one per finished chunk, appended as each chunk arrives (fields:
         ``chunk``, ``start``, ``count``, ``hash`` of the chunk's boards, ``lengths``, ``moves``
         in the blank convention, ``generated``, ``expanded``, ``seconds``, ``optimal``,
@@ -387,29 +547,88 @@ def solve_batch(
         taken from it and not solved again; its chunks must be of these boards with this
         ``chunk_size`` (else ``ValueError``). A last line cut short by a killed run is dropped.
         One run at a time per file.
-    progress:
+    max_nodes : int, optional
+        As :meth:`slidetable.Solver.solve_batch`: a board whose search expands more nodes is
+        marked ``FAILED``, with its reason in ``errors``.
+    weight : float, optional
+        The weight of the weighted searches, as :meth:`slidetable.Solver.solve_batch`.
+    max_memory : int, optional
+        Bytes a search may hold, as :meth:`slidetable.Solver.solve_batch` (a board over it is
+        marked ``FAILED``); default: half the worker's ``memory_limit``, where it has one.
+    threads : int or None, default 1
+        Threads each task's search uses (default 1: the parallelism is Dask's, one task per
+        worker thread). ``None`` uses every core of the worker for each task.
+    convention : {"blank", "tile"}
+        The convention of the moves returned (``"blank"`` by default).
+    reflect : bool, default True
+        As :class:`slidetable.Solver`: also look boards up reflected (on square boards).
+    build_missing : bool, default True
+        Build the tables missing from ``dir`` on the workers (rather than fail). Better: build
+        them once beforehand (see the module's notes).
+    progress : callable, optional
         Called as ``progress(done_boards, total_boards)``: once before any task finishes (with
         the boards taken from ``results_file``), then after each chunk.
-    timeout:
+    timeout : float, optional
         Seconds the whole run may take; past them ``TimeoutError`` is raised and the remaining
         tasks are cancelled (the chunks already written to ``results_file`` stay there).
+    share_tables : bool, default True
+        The workers keep the pattern tables as the files' memory mappings (default), so the
+        workers of one machine share one copy in the page cache; False gives each worker a
+        private copy (somewhat faster lookups, memory times the workers).
 
     Returns
     -------
     slidetable.BatchResult
-        In input order; ``wall_seconds`` is the time from the first submitted task to the last
-        result, ``load_seconds`` the longest time a worker that solved a chunk of this run took
-        to open its solver (as with :class:`slidetable.Solver`, reported again when the solver
-        was already open from an earlier run; 0 if nothing was left to solve).
+        In input order (``lengths`` int16, shape ``(N,)``, ``FAILED`` for a search that hit a
+        limit; ``moves`` in ``convention``); ``wall_seconds`` is the time from the first
+        submitted task to the last result, ``load_seconds`` the longest time a worker that
+        solved a chunk of this run took to open its solver (as with :class:`slidetable.Solver`,
+        reported again when the solver was already open from an earlier run; 0 if nothing was
+        left to solve).
 
-    Raises the error of a failing task (a bad board, missing tables) after cancelling the rest;
-    Ctrl-C cancels the remaining tasks too.
+    Raises
+    ------
+    TypeError
+        A ``puzzle`` that is not a :class:`slidetable.Puzzle`, a ``heuristic`` that is not a
+        name, boards of a non-integer dtype, a ``chunk_size`` that is not an integer.
+    ValueError
+        An unknown ``convention``; ``chunk_size`` below 1; a wrong shape, a tile out of range
+        or repeated (naming the board); a ``results_file`` written for other boards, settings
+        or ``chunk_size``, or not a results file; no ``client`` and no current client.
+    TimeoutError
+        Past ``timeout`` seconds.
+    OSError
+        A ``results_file`` that cannot be read or written.
+    Exception
+        The error of a failing task, after cancelling the rest: what opening the solver or
+        searching raises (e.g. ``ValueError`` for an unknown heuristic, partition or algorithm
+        or for missing tables with ``build_missing=False``, :class:`slidetable.TableError` for
+        a damaged table). Ctrl-C cancels the remaining tasks too.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from distributed import Client
+    >>> from slidetable.dask import solve_batch
+    >>> client = Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None)
+    >>> boards = st.Table.build(st.Puzzle(3, 3)).sample(20, 10, seed=0)   # 10 boards 20 moves away
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.jsonl")
+    >>> r = solve_batch(boards, st.Puzzle(3, 3), client=client, heuristic="manhattan", chunk_size=4,
+    ...                 results_file=path, convention="tile")
+    >>> r.lengths
+    array([20, 20, 20, 20, 20, 20, 20, 20, 20, 20], dtype=int16)
+    >>> len(open(path).readlines())                       # one line per chunk: 4 + 4 + 2 boards
+    3
+    >>> again = solve_batch(boards, st.Puzzle(3, 3), client=client, heuristic="manhattan", chunk_size=4,
+    ...                     results_file=path, convention="tile", progress=lambda done, total: print(done, total))
+    10 10
+    >>> again.moves == r.moves                            # read back from the file, nothing solved
+    True
+    >>> client.close()
     """
     if convention not in ("blank", "tile"):
         raise ValueError(f"unknown move convention {convention!r}: use 'blank' (the blank's direction) or 'tile'")
-    if int(chunk_size) < 1:
-        raise ValueError("chunk_size must be at least 1")
-    chunk_size = int(chunk_size)
+    chunk_size = _int(chunk_size, "chunk_size", 1)
     plugin = SolverPlugin(puzzle, heuristic, partition, dir, reflect, build_missing, share_tables)
     boards = _checked_boards(puzzle, states)
     total = len(boards)
@@ -477,7 +696,7 @@ def solve_batch(
     return _assemble(done, starts, total, convention, wall, load_seconds)
 
 
-def _checked_boards(puzzle: st.Puzzle, states: st.BoardLike) -> np.ndarray:
+def _checked_boards(puzzle: st.Puzzle, states: BoardLike) -> np.ndarray:
     """``states`` as an (N, cells) uint16 array, checked as the solver would check it (a
     wrong shape, a tile out of range or repeated raise ``ValueError`` here, not on a worker)."""
     if not isinstance(puzzle, st.Puzzle):
@@ -503,7 +722,7 @@ def _register(client: distributed.Client, plugin: SolverPlugin) -> None:
 
 
 def _assemble(
-    done: dict[int, dict[str, Any]], starts: list[int], total: int, convention: str, wall: float, load_seconds: float
+    done: dict[int, dict[str, Any]], starts: list[int], total: int, convention: Convention, wall: float, load_seconds: float
 ) -> st.BatchResult:
     lengths = np.empty(total, dtype=np.int16)
     generated = np.empty(total, dtype=np.uint64)

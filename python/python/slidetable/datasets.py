@@ -14,7 +14,7 @@ Example
 >>> table = st.Table.build(st.Puzzle(3, 3))
 >>> data = st.balanced_sample(table, per_depth=100, seed=1)
 >>> data.boards.shape, int(data.distances.max())
-((2947, 9), 31)
+((2454, 9), 31)
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ import os
 from typing import Any, Callable, Optional, Sequence, Tuple, Union
 
 import numpy as np
+import numpy.typing as npt
 
-from ._common import _int, _seed
+from ._common import Boards, _int, _seed
 from .conventions import MOVES
 from .puzzle import Puzzle
 from .search import Solver
@@ -35,35 +36,47 @@ from .table import Table, _memory_table
 __all__ = ["Dataset", "balanced_sample", "labelled_walks"]
 
 
+def _npz(path: str) -> str:
+    """The file ``np.savez`` writes for ``path``: ``.npz`` added unless it ends in ``.npz`` (a
+    ``.parquet`` path is left alone)."""
+    return path if path.endswith((".npz", ".parquet")) else path + ".npz"
+
+
 @dataclasses.dataclass(frozen=True)
 class Dataset:
     """Boards with their exact distances to the goal of ``puzzle``.
 
-    Attributes
-    ----------
-    puzzle:
-        The puzzle (shape and goal) the distances are measured on.
-    boards:
-        ``(N, cells)`` uint8: the boards, row-major, 0 the blank.
-    distances:
-        ``(N,)`` int16: each board's exact distance (the optimal solution length).
-    optimal_moves:
-        ``(N, 4)`` bool, from a table: which of the blank's moves ``U D L R`` lead one move
-        closer (all False at the goal); None where only one optimal move is known.
-    first_moves:
-        ``(N,)`` int8: the first move of one optimal solution, as an action ``0..3`` = ``U D L
-        R`` of the blank (-1 at the goal).
-    walk_lengths:
-        ``(N,)`` int16 for :func:`labelled_walks`: the random walk that made each board (its
-        distance is at most that); None for a table's sample.
+    Made by :func:`balanced_sample` and :func:`labelled_walks`; saved by :meth:`save` and read
+    back by :meth:`load`. ``len(dataset)`` is its number of boards, ``N``; row ``i`` of every
+    array is board ``i``.
+
+    Examples
+    --------
+    >>> import slidetable as st
+    >>> d = st.balanced_sample(st.Table.build(st.Puzzle(3, 3)), 2, depths=[0, 1, 2], seed=3)
+    >>> d
+    Dataset(Puzzle(3, 3, goal='blank-last'), 5 boards, distances 0-2)
+    >>> d.boards[1], d.distances.tolist(), d.first_moves.tolist()
+    (array([1, 2, 3, 4, 5, 6, 7, 0, 8], dtype=uint8), [0, 1, 1, 2, 2], [-1, 3, 1, 1, 1])
+    >>> d.optimal_moves[1]  # the blank moves right (R)
+    array([False, False, False,  True])
     """
 
     puzzle: Puzzle
-    boards: np.ndarray
-    distances: np.ndarray
-    optimal_moves: Optional[np.ndarray]
-    first_moves: np.ndarray
-    walk_lengths: Optional[np.ndarray] = None
+    """The puzzle (shape and goal) the distances are measured on."""
+    boards: Boards
+    """``(N, cells)`` uint8: the boards, row-major, 0 the blank."""
+    distances: npt.NDArray[np.int16]
+    """``(N,)`` int16: each board's exact distance (the optimal solution length)."""
+    optimal_moves: Optional[npt.NDArray[np.bool_]]
+    """``(N, 4)`` bool, from a table: which of the blank's moves ``U D L R`` lead one move
+    closer (all False at the goal); None where only one optimal move is known."""
+    first_moves: npt.NDArray[np.int8]
+    """``(N,)`` int8: the first move of one optimal solution, as an action ``0..3`` = ``U D L
+    R`` of the blank (-1 at the goal)."""
+    walk_lengths: Optional[npt.NDArray[np.int16]] = None
+    """``(N,)`` int16 for :func:`labelled_walks`: the random walk that made each board (its
+    distance is at most that); None for a table's sample."""
 
     def __len__(self) -> int:
         return int(self.boards.shape[0])
@@ -73,10 +86,44 @@ class Dataset:
         span = f"distances {int(d.min())}-{int(d.max())}" if len(d) else "empty"
         return f"Dataset({self.puzzle!r}, {len(self)} boards, {span})"
 
-    def save(self, path: Union[str, os.PathLike]) -> None:
-        """Writes the arrays to ``path``: a ``.parquet`` file (needs pyarrow; one row per board,
-        the board as a list column) or else ``np.savez`` (``.npz``). :meth:`load` reads either."""
-        path = os.fspath(path)
+    def save(self, path: Union[str, os.PathLike[str]]) -> str:
+        """Writes the data set to a file: ``.npz``, or Parquet.
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            A ``.parquet`` file (needs pyarrow; one row per board, the board as a list column,
+            the puzzle in the file's metadata) or else ``np.savez`` (``.npz``, added to a name
+            without it, as numpy does): arrays ``boards``, ``distances``, ``first_moves``,
+            ``shape``, ``goal``, and ``optimal_moves`` and ``walk_lengths`` where there are.
+            :meth:`load` reads either.
+
+        Returns
+        -------
+        str
+            The path written (with ``.npz`` added where numpy adds it).
+
+        Raises
+        ------
+        ImportError
+            A ``.parquet`` file without pyarrow.
+        OSError
+            The file cannot be written.
+
+        Examples
+        --------
+        >>> import os, tempfile, slidetable as st
+        >>> d = st.balanced_sample(st.Table.build(st.Puzzle(3, 3)), 10, seed=1)
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     written = d.save(os.path.join(folder, "eight"))
+        ...     back = st.Dataset.load(os.path.join(folder, "eight"))  # .npz added, as save did
+        >>> os.path.basename(written)
+        'eight.npz'
+
+        >>> back, bool((back.boards == d.boards).all())
+        (Dataset(Puzzle(3, 3, goal='blank-last'), 287 boards, distances 0-31), True)
+        """
+        path = _npz(os.fspath(path))
         columns = self._columns()
         if path.endswith(".parquet"):
             try:
@@ -94,8 +141,9 @@ class Dataset:
             pq.write_table(pa.table(rows).replace_schema_metadata(meta), path)
         else:
             np.savez(path, **columns)
+        return path
 
-    def _columns(self) -> dict:
+    def _columns(self) -> dict[str, Any]:
         p = self.puzzle
         cols = {
             "boards": self.boards,
@@ -111,9 +159,42 @@ class Dataset:
         return cols
 
     @classmethod
-    def load(cls, path: Union[str, os.PathLike]) -> "Dataset":
-        """Reads what :meth:`save` wrote (``.npz``, or ``.parquet`` with pyarrow)."""
-        path = os.fspath(path)
+    def load(cls, path: Union[str, os.PathLike[str]]) -> "Dataset":
+        """Reads what :meth:`save` wrote (``.npz``, or ``.parquet`` with pyarrow).
+
+        Parameters
+        ----------
+        path : str or os.PathLike
+            The file: Parquet if its name ends in ``.parquet``, else ``.npz`` (added to a name
+            without it, as :meth:`save` adds it).
+
+        Returns
+        -------
+        Dataset
+            The puzzle and arrays saved, in their dtypes (boards uint8, distances int16, ...).
+
+        Raises
+        ------
+        ImportError
+            A ``.parquet`` file without pyarrow.
+        OSError
+            The file cannot be read (``FileNotFoundError``, ...).
+        ValueError
+            A Parquet file not written by :meth:`save` (no slidetable metadata); a file that is
+            not ``.npz`` (numpy's message).
+        KeyError
+            An ``.npz`` file without the arrays :meth:`save` writes.
+
+        Examples
+        --------
+        >>> import os, tempfile, slidetable as st
+        >>> d = st.labelled_walks(st.Puzzle(3, 3), 5, 12, seed=1)
+        >>> with tempfile.TemporaryDirectory() as folder:
+        ...     _ = d.save(os.path.join(folder, "walks.npz"))
+        ...     st.Dataset.load(os.path.join(folder, "walks.npz")).walk_lengths
+        array([12, 12, 12, 12, 12], dtype=int16)
+        """
+        path = _npz(os.fspath(path))
         if path.endswith(".parquet"):
             import pyarrow.parquet as pq
 
@@ -127,7 +208,7 @@ class Dataset:
         else:
             with np.load(path) as f:
                 cols = {k: f[k] for k in f.files}
-            shape, goal = cols["shape"], cols["goal"]
+            shape, goal = [int(x) for x in cols["shape"]], [int(x) for x in cols["goal"]]
         puzzle = Puzzle(int(shape[0]), int(shape[1]), [int(x) for x in goal])
         return cls(
             puzzle=puzzle,
@@ -157,28 +238,36 @@ def balanced_sample(
 
     Parameters
     ----------
-    table:
+    table : Table
         A perfect table (:meth:`Table.build`, :meth:`Table.open`).
-    per_depth:
+    per_depth : int
         Boards wanted at each depth. Without ``replace`` a depth gives distinct boards, as many
         as it holds when that is fewer (3x3: depth 1 holds 2, depth 31 holds 2), so the total
-        may be less than ``per_depth`` times the depths; with ``replace`` every depth gives
+        may be less than ``per_depth`` times the depths.
+    depths : sequence of int, optional
+        The depths to draw from (default: every depth, the goal's 0 included). A depth past
+        the table's :attr:`~Table.max_depth` gives no boards.
+    replace : bool
+        ``False`` (default): distinct boards. ``True``: every depth that has boards gives
         exactly ``per_depth``, each drawn uniformly and independently (a small depth repeats).
-    depths:
-        The depths to draw from (default: every depth, the goal's 0 included).
-    seed:
+    seed : int
         The same seed gives the same boards, in the same order: depth by depth, each depth's
-        boards in random order.
+        boards in random order. 0 to 2**64 - 1.
 
     Returns
     -------
     Dataset
-        With ``optimal_moves`` from the table and ``first_moves`` their first.
+        ``boards`` uint8 ``(N, cells)`` and ``distances`` int16 ``(N,)``, with
+        ``optimal_moves`` ``(N, 4)`` from the table and ``first_moves`` their first;
+        ``walk_lengths`` None.
 
     Raises
     ------
     ValueError
-        A negative ``per_depth``, a depth past 255.
+        A negative ``per_depth``, a depth past 255, a seed past 2**64 - 1.
+    TypeError
+        ``table`` not a :class:`Table`; ``per_depth``, a depth or ``seed`` not an integer;
+        ``replace`` not True or False.
 
     Examples
     --------
@@ -238,39 +327,68 @@ def labelled_walks(
 
     Parameters
     ----------
-    puzzle:
+    puzzle : Puzzle
         The puzzle: the walks start at its goal.
-    count:
+    count : int
         The number of boards.
-    steps:
+    steps : int or (int, int)
         The walks' length, or a ``(lo, hi)`` pair: each walk's length drawn uniformly from
         ``lo`` to ``hi``. A walk never steps straight back, but may come back by a longer way,
         so a board's distance is at most its walk's length.
-    seed:
+    seed : int
         The same seed (with the same ``count``, ``steps`` and ``chunk``) gives the same boards.
-    solver:
+        0 to 2**64 - 1.
+    solver : Solver, optional
         The optimal solver that labels them (default: a table for boards of up to 10 cells,
         else ``Solver(puzzle, dir=dir)``: pattern tables found in ``dir``, or built there once
         (the 15-puzzle's 6-6-3 in seconds; pass a Solver with ``partition="7-8"`` for speed).
         Its searches must be optimal (IDA* or A* with pattern tables or an admissible heuristic).
-    results:
+    dir : str or os.PathLike
+        Where the default solver's pattern tables are found or built (past 10 cells, without
+        ``solver``); default the current directory.
+    results : str or os.PathLike, optional
         A directory where each finished chunk of ``chunk`` boards is kept (``chunk-00000.npz``,
         written whole or not at all): a run stopped midway (Ctrl-C, a killed job) and started
         again with the same arguments solves only the chunks not there yet.
-    progress:
+    chunk : int
+        Boards per chunk: solved together, reported to ``progress`` and kept in ``results``
+        (at least 1; the boards depend on it, as on ``seed``).
+    progress : callable, optional
         Called with ``(boards done, count)`` after each chunk.
 
     Returns
     -------
     Dataset
-        ``distances``, ``first_moves`` (an optimal solution's first move) and ``walk_lengths``;
-        ``optimal_moves`` (all of them) only from a table.
+        ``boards`` uint8 ``(count, cells)``, ``distances`` int16, ``first_moves`` int8 (an
+        optimal solution's first move) and ``walk_lengths`` int16; ``optimal_moves`` (all of
+        them, ``(count, 4)`` bool) only from a table, else None.
 
     Raises
     ------
     ValueError
-        Bad counts or lengths, a solver whose searches are not optimal, a results directory
-        holding chunks of other settings.
+        Bad counts or lengths (negative, ``lo > hi``, not a pair), a seed past 2**64 - 1, a
+        solver for another puzzle or whose searches are not optimal (naming the board), a
+        results directory holding chunks of other settings.
+    TypeError
+        ``puzzle`` or ``solver`` of the wrong type; a count, length, seed or chunk not an
+        integer.
+    OSError
+        ``results`` cannot be made or written.
+
+    Examples
+    --------
+    >>> import os, tempfile, slidetable as st
+    >>> p = st.Puzzle(3, 3)
+    >>> d = st.labelled_walks(p, 5, (10, 20), seed=1)
+    >>> d.walk_lengths.tolist(), d.distances.tolist()
+    ([15, 15, 18, 20, 10], [15, 15, 16, 20, 8])
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     a = st.labelled_walks(p, 10, 12, seed=2, results=folder, chunk=4)
+    ...     print(sorted(os.listdir(folder)))
+    ...     b = st.labelled_walks(p, 10, 12, seed=2, results=folder, chunk=4)  # read back, not solved
+    ['chunk-00000.npz', 'chunk-00001.npz', 'chunk-00002.npz']
+    >>> bool((a.boards == b.boards).all() and (a.distances == b.distances).all())
+    True
     """
     if not isinstance(puzzle, Puzzle):
         raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")

@@ -807,7 +807,7 @@ class Solver:
         batch_size: Any,
         max_nodes: Any,
         max_memory: Any,
-        convention: str,
+        convention: Convention,
         optimal: Optional[bool],
     ) -> BatchResult:
         plan = self._batch_plan(a, w, batch_size)
@@ -857,7 +857,7 @@ class Solver:
         )
 
 
-def _solution(r: dict, convention: str, goal: str = "") -> Solution:
+def _solution(r: dict, convention: Convention, goal: str = "") -> Solution:
     moves = r["moves"]
     return Solution(
         moves=to_tile_moves(moves) if convention == "tile" else moves,

@@ -316,7 +316,10 @@ class Table:
         if moves is None:
             return None
         moves = to_tile_moves(moves) if convention == "tile" else moves
-        return Solution(moves, convention, len(moves), True, 0, 0, 0.0, "table", "table", goal=self.puzzle.goal_name)
+        return Solution(
+            moves, convention, len(moves), True, 0, 0, 0.0, "table", "table", goal=self.puzzle.goal_name,
+            optimal_length=len(moves),
+        )
 
     def count_solutions(self, state: BoardLike) -> Optional[int]:
         """The number of distinct optimal solutions of one board.
@@ -411,12 +414,14 @@ class Table:
     def verify(self) -> None:
         """Checks every entry against the distance function, as ``table verify`` does.
 
-        Seconds for a 3x4 table. The checksum of the payload is checked first.
+        The checksum of the entries is checked first; then every state's entry against its
+        neighbours' (on every core), and the header's histogram against the entries.
 
         Raises
         ------
         slidetable.TableError
-            The checksum does not match, or an entry is wrong (the message names the first).
+            The checksum or the histogram does not match, or an entry is wrong (the message
+            names the first).
 
         Examples
         --------

@@ -19,3 +19,39 @@ assert_type(t.distance(board), Optional[int])
 labels: npt.NDArray[np.int16] = t.distance(np.asarray([[1]]))
 one: Any = t.distance(np.asarray([1]))
 st.instances("korf101")  # type: ignore[arg-type]
+
+
+# -- the rest of Table ------------------------------------------------------------------------
+Board = np.ndarray[tuple[int], np.dtype[Any]]
+Boards = np.ndarray[tuple[int, int], np.dtype[Any]]
+assert_type(st.Table.build(st.Puzzle(2, 3), progress=lambda p: print(p["depth"])), st.Table)
+assert_type(st.Table.open("eight.table", mmap=False), st.Table)
+st.Table.build("3x3")  # type: ignore[arg-type]
+assert_type(t.path, Optional[str])
+assert_type(t.max_depth, int)
+assert_type(len(t), int)
+# rank answers like distance: a number (or None) for one board, int64 for a batch
+assert_type(t.rank([8, 6, 7, 2, 5, 4, 3, 0, 1]), Optional[int])
+assert_type(t.rank(batch), npt.NDArray[np.int64])
+assert_type(t.rank(board), Optional[int])
+ranks: npt.NDArray[np.int64] = t.rank(np.asarray([[1]]))
+# optimal_moves: (4,) for one board, (N, 4) for a batch, bool either way
+assert_type(t.optimal_moves(board), np.ndarray[tuple[int], np.dtype[np.bool_]])
+assert_type(t.optimal_moves(batch, convention="tile"), np.ndarray[tuple[int, int], np.dtype[np.bool_]])
+moves: npt.NDArray[np.bool_] = t.optimal_moves(np.asarray([[1]]))  # shape unknown: either kind
+t.optimal_moves(board, convention="tiles")  # type: ignore[call-overload]
+# unrank: one index gives a board, a flat array of them a batch
+assert_type(t.unrank(5), Board)
+assert_type(t.unrank(np.uint64(5)), Board)
+assert_type(t.unrank([0, 1, 2]), Boards)
+assert_type(t.unrank(np.arange(3)), Boards)
+assert_type(t.sample(20, 10, seed=3), Boards)
+assert_type(t.solve(board, convention="tile"), Optional[st.Solution])
+t.solve(board, convention="tiles")  # type: ignore[arg-type]
+assert_type(t.count_solutions(board), Optional[int])
+assert_type(t.histogram(), np.ndarray[tuple[int], np.dtype[np.uint64]])
+assert_type(t.as_array(), np.ndarray[tuple[int], np.dtype[np.uint8]])
+t.verify()
+assert_type(t.grade("linear-conflict"), st.Grade)
+assert_type(t.grade(lambda b: np.zeros(len(b)), states=batch), st.Grade)
+t.grade("linear_conflicts")  # type: ignore[arg-type]

@@ -8,6 +8,11 @@ next to an installed slidetable). Importing this module registers the environmen
 :func:`gymnasium.make_vec` a :class:`SlidingPuzzleVectorEnv` (N boards stepped by array
 operations, no loop over the boards).
 
+Every public name is here; they are defined in :mod:`slidetable.gym.env`
+(:class:`SlidingPuzzleEnv`), :mod:`slidetable.gym.vector` (:class:`SlidingPuzzleVectorEnv`) and
+:mod:`slidetable.gym.render` (:func:`render_rgb`), the constants and the argument checks the two
+environments share in a private module.
+
 Examples
 --------
 >>> from slidetable.gym import SlidingPuzzleEnv

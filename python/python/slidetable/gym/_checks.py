@@ -7,7 +7,7 @@ from typing import Any, Callable, Literal, Optional, Tuple, Union
 import numpy as np
 
 import slidetable as st
-from slidetable._common import Convention
+from slidetable._common import Convention, HeuristicName
 from slidetable.table import _memory_table
 
 #: The id under which :func:`gymnasium.make` and :func:`gymnasium.make_vec` find the environments.
@@ -93,7 +93,7 @@ def check_max_steps(max_steps: Any, name: str = "max_steps") -> int:
     return int(max_steps)
 
 
-def move_table(puzzle: st.Puzzle, convention: str) -> np.ndarray:
+def move_table(puzzle: st.Puzzle, convention: Convention) -> np.ndarray:
     """``moves[p, a]``: where the blank goes from cell ``p`` under action ``a`` in ``convention``,
     or -1 if the action is illegal there; read off :meth:`slidetable.Puzzle.expand` so it agrees
     with the library by construction."""
@@ -119,6 +119,10 @@ def check_oracle(puzzle: st.Puzzle, solver: Any) -> Oracle:
     return solver
 
 
+# the classic estimates that never overestimate (a Solver reports its heuristic by these names)
+_ADMISSIBLE: dict[str, HeuristicName] = {"misplaced": "misplaced", "manhattan": "manhattan", "linear-conflict": "linear-conflict"}
+
+
 def estimator(puzzle: st.Puzzle, solver: Oracle) -> Optional[Callable[[np.ndarray], np.ndarray]]:
     """A function from a batch of boards ``(N, cells)`` to their admissible estimates (int32), if
     ``solver`` has one: a PatternDB's sum of pattern distances, or the estimate a Solver searches
@@ -128,11 +132,12 @@ def estimator(puzzle: st.Puzzle, solver: Oracle) -> Optional[Callable[[np.ndarra
         return lambda b: np.asarray(db.h(b), dtype=np.int32)
     if isinstance(solver, st.Solver):
         name = solver.heuristic
+        classic = _ADMISSIBLE.get(name)
         if name == "pdb":
             core = solver._s  # a Solver's pattern tables are a PatternDB's (the same core object)
             return lambda b: np.asarray(core.h(puzzle._boards(b, np.uint8)[0], True), dtype=np.int32)
-        if name in ("misplaced", "manhattan", "linear-conflict"):
-            return lambda b: np.asarray(puzzle.heuristic(b, name), dtype=np.int32)
+        if classic is not None:
+            return lambda b: np.asarray(puzzle.heuristic(b, classic), dtype=np.int32)
     return None
 
 

@@ -12,12 +12,11 @@ from gymnasium import spaces
 from gymnasium.envs.registration import EnvSpec
 
 import slidetable as st
-from slidetable._common import Board, BoardLike, Convention, GoalName
+from slidetable._common import Board, Convention, GoalLike
 
 from ._checks import (
     ENTRY_POINT,
     ENV_ID,
-    MAX_EPISODE_STEPS,
     RESET_OPTIONS,
     VECTOR_ENTRY_POINT,
     Distance,
@@ -51,7 +50,7 @@ class _ExactDistances:
     (the distance drops by one), and the boards solved lately are remembered (a step back off a
     detour costs nothing either). Any other step is a new search."""
 
-    def __init__(self, solver: Union[st.PatternDB, st.Solver], convention: str, keep: int = 4096):
+    def __init__(self, solver: Union[st.PatternDB, st.Solver], convention: Convention, keep: int = 4096):
         self.solver = solver if isinstance(solver, st.Solver) else st.Solver(solver.puzzle, heuristic=solver)
         self.convention = convention
         self.keep = keep
@@ -224,7 +223,7 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
         self,
         rows: int = 3,
         cols: Optional[int] = None,
-        goal: Union[GoalName, BoardLike] = "blank-last",
+        goal: GoalLike = "blank-last",
         convention: Convention = "tile",
         distance: Distance = None,
         max_steps: Optional[int] = None,
@@ -235,7 +234,7 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
         exact_distance: bool = False,
     ):
         cols = rows if cols is None else cols
-        check_convention(convention)
+        convention = check_convention(convention)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}: use 'ansi', 'human', 'rgb_array' or None")
         self.puzzle = st.Puzzle(rows, cols, goal)

@@ -17,10 +17,9 @@ except ImportError:  # pragma: no cover - older Gymnasium: the single environmen
     VectorEnv = object  # type: ignore[assignment,misc]
 
 import slidetable as st
-from slidetable._common import Boards, BoardLike, Convention, GoalName
+from slidetable._common import Boards, Convention, GoalLike
 
 from ._checks import (
-    MAX_EPISODE_STEPS,
     VECTOR_RESET_OPTIONS,
     Distance,
     Oracle,
@@ -164,7 +163,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
         num_envs: int = 1,
         rows: int = 3,
         cols: Optional[int] = None,
-        goal: Union[GoalName, BoardLike] = "blank-last",
+        goal: GoalLike = "blank-last",
         convention: Convention = "tile",
         distance: Distance = None,
         max_steps: Optional[int] = None,
@@ -184,7 +183,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
         if num_envs < 1:
             raise ValueError(f"num_envs must be at least 1, not {num_envs}")
         cols = rows if cols is None else cols
-        check_convention(convention)
+        convention = check_convention(convention)
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"unknown render_mode {render_mode!r}: use 'ansi', 'rgb_array' or None")
         try:
