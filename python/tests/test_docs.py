@@ -136,3 +136,14 @@ def test_the_examples_run(name, tmp_path, monkeypatch):
         runner.run(t)
     r = runner.summarize(verbose=False)
     assert r.failed == 0, f"{r.failed} of {r.attempted} examples failed in {name} (the doctest output above says which)"
+
+
+def test_every_gym_module_is_covered():
+    # a new public submodule of slidetable.gym must join OPTIONAL, or its examples would not run
+    gymnasium = pytest.importorskip("gymnasium")  # noqa: F841
+    import pkgutil
+
+    import slidetable.gym as g
+
+    subs = {f"slidetable.gym.{m.name}" for m in pkgutil.iter_modules(g.__path__) if not m.name.startswith("_")}
+    assert subs <= set(OPTIONAL), sorted(subs - set(OPTIONAL))
