@@ -54,7 +54,7 @@ def page():
         "(`data/korf24-effort.tsv`). *search*: `ida*` or `astar-ida` (A* in 1 GiB, then IDA*);",
         "*commits*: the commits of the runs it took (a search resumed from its checkpoint has several).",
         "Every run, with the 6-6-6-6 tables too, is in `data/korf24-results.tsv`; how they were made,",
-        "in [Results](results.md#korf-felners-50-24-puzzles).",
+        "in [Results](results.md#korf-and-felners-50-24-puzzles).",
         "",
         "| id | optimal | ours | expanded | / small-t | / Döbbelin | seconds | search | commits |",
         "|---:|---:|---:|---:|---:|---:|---:|---|---|",
