@@ -68,7 +68,11 @@ fn the_command_reference_is_the_help() {
     }
     let have = std::fs::read_to_string(&path).unwrap_or_default();
     if have != want {
-        let line = have.lines().zip(want.lines()).position(|(a, b)| a != b).unwrap_or(have.lines().count().min(want.lines().count()));
+        let line = have
+            .lines()
+            .zip(want.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(have.lines().count().min(want.lines().count()));
         panic!(
             "docs/cli.md is not what `table help` prints (first difference at line {}: {:?} against {:?}); \
              regenerate it with `SLIDETABLE_BLESS=1 cargo test --release --test cli_reference`",
