@@ -40,7 +40,7 @@ enum Mutation {
     Entry(usize, u8),
 }
 
-/// The header's fields: offset and width (docs/FORMAT.md), the histogram's first slots included.
+/// The header's fields: offset and width (docs/formats.md), the histogram's first slots included.
 const FIELDS: &[(usize, usize)] = &[
     (8, 4),
     (12, 4),

@@ -71,33 +71,68 @@ fn every_help_example_runs_as_written() {
     assert!(ran >= 40, "only {ran} examples found");
 }
 
-/// Every command in the README runs as written from the repository root, and prints what the
-/// README shows: the lines of its `sh` blocks and the `$ ` lines of its sample sessions, in
-/// order, with HOME in the scratch directory (the install examples write there). `cargo` and `pip`
-/// lines (builds; the Python package has its own tests) and lines marked `# long:` (the 7-8 build, 100 s and 4.4 GiB) are left to a person. The README
-/// shows two answers that are not exit 0 on purpose: an unsolvable board (1) and a batch with a
-/// malformed line (2); every other command must exit 0.
-///
-/// A sample's output (the lines after its `$ ` line) must match what the command prints
-/// (standard output, then standard error where the sample shows a `table:` line), line for line, except that a line `...` stands for any
-/// number of lines and timings (a number before `ms`, `s` or `µs`) may differ.
-#[test]
-fn every_readme_command_runs_as_written_and_prints_what_it_shows() {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
-    // (command, the sample output shown, if any)
+/// The pages whose commands are run, in this order, in one scratch directory (a page may use a
+/// table an earlier one built: the README's `cargo run --release -- build` makes `eight.table`),
+/// each with the least number of commands run and of samples compared, so that a page whose
+/// blocks stop being found fails rather than passing empty.
+const PAGES: [(&str, usize, usize); 6] = [
+    ("README.md", 6, 3),
+    ("docs/tables.md", 8, 6),
+    ("docs/search.md", 5, 4),
+    ("docs/patterns.md", 4, 0),
+    ("docs/play.md", 0, 0),
+    ("docs/python.md", 0, 0),
+];
+
+/// Lines of `sh` blocks that are not run, each with the reason. Everything else in those blocks
+/// runs; `table serve` and `table play` appear only as `--help` (a server and a full-screen game
+/// have their own tests: `src/cli/serve/tests.rs`, `tests/browser/`, `src/cli/play/tests.rs`).
+const NOT_RUN: [(&str, &str); 5] = [
+    ("cargo test", "it is the run this test is part of"),
+    ("cargo install", "it installs the tool the test already has on its PATH"),
+    (
+        "pip install",
+        "it installs the Python package, which python/tests tests (test_readme.py runs the README's Python)",
+    ),
+    ("maturin", "it builds the Python wheel, as .ci/run does"),
+    ("# long:", "a build of minutes and gigabytes (the 7-8 tables: 100 s, 4.4 GiB); scripts/korf100.sh builds them"),
+];
+
+/// The exit status a shown command is expected to end with, when it is not 0: the answers that
+/// are "no" (1) or name a malformed line (2) on purpose.
+fn expected_status(command: &str) -> i32 {
+    if command == "table query 1 2 3 4 5 6 8 7 0" {
+        1
+    } else if command.contains("\\n1 2 3\\n' | table query --batch") {
+        2
+    } else {
+        0
+    }
+}
+
+/// A page's commands: the lines of its `sh` blocks and the `$ ` lines of its sample sessions, in
+/// order, each with the sample output shown after it (if any). `cargo run --release -- ` at the
+/// start of a line stands for the `table` under test.
+fn page_commands(text: &str) -> Vec<(String, Option<Vec<String>>)> {
     let mut commands: Vec<(String, Option<Vec<String>>)> = Vec::new();
     let mut block: Option<String> = None;
     // the commands before this index are from earlier blocks: a block's lines are never a
     // sample of them (a Python block after a sample session is not that session's output)
     let mut first_of_block = 0;
-    for line in readme.lines() {
-        if let Some(lang) = line.strip_prefix("```") {
+    for line in text.lines() {
+        if let Some(lang) = line.trim_start().strip_prefix("```") {
             block = if block.is_some() { None } else { Some(lang.to_string()) };
             first_of_block = commands.len();
             continue;
         }
         match block.as_deref() {
-            Some("sh") if !line.trim().is_empty() => commands.push((line.to_string(), None)),
+            Some("sh") if !line.trim().is_empty() => {
+                let line = line.trim();
+                let line = line
+                    .strip_prefix("cargo run --release -- ")
+                    .map_or(line.to_string(), |rest| format!("table {rest}"));
+                commands.push((line, None));
+            }
             Some(_) if line.starts_with("$ ") => commands.push((line[2..].to_string(), Some(Vec::new()))),
             Some(_) if commands.len() > first_of_block => {
                 if let Some((_, Some(shown))) = commands.last_mut() {
@@ -108,54 +143,68 @@ fn every_readme_command_runs_as_written_and_prints_what_it_shows() {
             None => {}
         }
     }
+    commands
+}
+
+/// Every command in the README and in the guide's chapters runs as written from the repository
+/// root, and prints what the page shows, with HOME in the scratch directory (the install examples
+/// write there). The lines of `NOT_RUN` are left out, each for its reason. Every command must
+/// exit 0 but those of `expected_status`.
+///
+/// A sample's output (the lines after its `$ ` line) must match what the command prints
+/// (standard output, then standard error where the sample shows a `table:` line), line for line,
+/// except that a line `...` stands for any number of lines and timings (a number before `ms`, `s`
+/// or `µs`) may differ.
+#[test]
+fn every_readme_and_guide_command_runs_as_written_and_prints_what_it_shows() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (dir, path) = scratch();
-    let (mut ran, mut compared) = (0, 0);
     let mut differ = Vec::new();
-    for (command, shown) in
-        commands.iter().filter(|(c, _)| !c.starts_with("cargo ") && !c.starts_with("pip ") && !c.contains("# long:"))
-    {
-        let out = Command::new("sh")
-            .args(["-c", &format!("set -e; {command}")])
-            .current_dir(dir.path())
-            .env("PATH", &path)
-            .env("HOME", dir.path())
-            .output()
-            .unwrap();
-        let expected = if command == "table query 1 2 3 4 5 6 8 7 0" {
-            1
-        } else if command.contains("\\n1 2 3\\n' | table query --batch") {
-            2
-        } else {
-            0
-        };
-        assert!(
-            out.status.code() == Some(expected),
-            "README: `{command}` exited {:?}, not {expected}: {}",
-            out.status.code(),
-            String::from_utf8_lossy(&out.stderr)
-        );
-        ran += 1;
-        let Some(shown) = shown.as_ref().filter(|s| !s.is_empty()) else { continue };
-        // standard error only where the sample shows a `table:` line
-        let stderr = if shown.iter().any(|l| l.starts_with("table: ")) { &out.stderr[..] } else { &[] };
-        let printed = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(stderr));
-        let printed: Vec<String> = printed.lines().map(mask_timings).collect();
-        let mut shown: Vec<String> = shown.iter().map(|l| mask_timings(l)).collect();
-        while shown.last().is_some_and(|l| l.is_empty()) {
-            shown.pop();
+    for (page, least_ran, least_compared) in PAGES {
+        let text = std::fs::read_to_string(root.join(page)).unwrap_or_else(|e| panic!("reading {page}: {e}"));
+        let (mut ran, mut compared) = (0, 0);
+        for (command, shown) in page_commands(&text) {
+            if let Some((_, why)) = NOT_RUN.iter().find(|(part, _)| command.contains(part)) {
+                eprintln!("{page}: not run: `{command}`: {why}");
+                continue;
+            }
+            let out = Command::new("sh")
+                .args(["-c", &format!("set -e; {command}")])
+                .current_dir(dir.path())
+                .env("PATH", &path)
+                .env("HOME", dir.path())
+                .output()
+                .unwrap();
+            let expected = expected_status(&command);
+            assert!(
+                out.status.code() == Some(expected),
+                "{page}: `{command}` exited {:?}, not {expected}: {}",
+                out.status.code(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            ran += 1;
+            let Some(shown) = shown.as_ref().filter(|s| !s.is_empty()) else { continue };
+            // standard error only where the sample shows a `table:` line
+            let stderr = if shown.iter().any(|l| l.starts_with("table: ")) { &out.stderr[..] } else { &[] };
+            let printed = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(stderr));
+            let printed: Vec<String> = printed.lines().map(mask_timings).collect();
+            let mut shown: Vec<String> = shown.iter().map(|l| mask_timings(l)).collect();
+            while shown.last().is_some_and(|l| l.is_empty()) {
+                shown.pop();
+            }
+            if !same_lines(&shown, &printed) {
+                differ.push(format!(
+                    "{page}: `{command}` shows\n{}\nbut prints\n{}\n",
+                    shown.join("\n"),
+                    printed.join("\n")
+                ));
+            }
+            compared += 1;
         }
-        if !same_lines(&shown, &printed) {
-            differ.push(format!(
-                "README: `{command}` shows\n{}\nbut prints\n{}\n",
-                shown.join("\n"),
-                printed.join("\n")
-            ));
-        }
-        compared += 1;
+        assert!(ran >= least_ran, "{page}: only {ran} commands found");
+        assert!(compared >= least_compared, "{page}: only {compared} samples compared");
     }
     assert!(differ.is_empty(), "{}", differ.join("\n"));
-    assert!(ran >= 15, "only {ran} README commands found");
-    assert!(compared >= 10, "only {compared} README samples compared");
 }
 
 /// The line with trailing spaces dropped and every timing (a number followed by `ms`, `s` or
@@ -191,13 +240,13 @@ fn same_lines(shown: &[String], printed: &[String]) -> bool {
     }
 }
 
-/// The README's layout names every source file (by its name, without `.rs`), and every `src/`
-/// path the README gives exists.
+/// The guide's source layout (docs/layout.md) names every source file (by its name, without
+/// `.rs`), and every `src/` path it gives exists.
 #[test]
-fn readme_layout_names_every_module() {
+fn guide_layout_names_every_module() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
-    let layout = &readme[readme.find("## Layout").expect("a Layout section")..];
+    let readme = std::fs::read_to_string(root.join("docs/layout.md")).unwrap();
+    let layout = readme.as_str();
     let mut missing = Vec::new();
     let mut dirs = vec![root.join("src")];
     while let Some(dir) = dirs.pop() {
@@ -217,10 +266,10 @@ fn readme_layout_names_every_module() {
             }
         }
     }
-    assert!(missing.is_empty(), "the README's layout does not name {missing:?}");
+    assert!(missing.is_empty(), "docs/layout.md does not name {missing:?}");
     for word in readme.split(['`', ' ', '(', ')']) {
         if word.starts_with("src/") && word.ends_with(".rs") {
-            assert!(root.join(word).exists(), "the README names {word}, which does not exist");
+            assert!(root.join(word).exists(), "docs/layout.md names {word}, which does not exist");
         }
     }
 }

@@ -15,7 +15,7 @@ use std::sync::Mutex;
 
 use common::table;
 
-/// The header's field boundaries (docs/FORMAT.md): magic, version, payload offset, rows, cols,
+/// The header's field boundaries (docs/formats.md): magic, version, payload offset, rows, cols,
 /// encoding, max depth, goal, reserved, entries, payload CRC, header CRC, reserved, each histogram
 /// slot, group length, width, reserved, group, pattern goal, and the end of the header.
 fn cuts(len: usize) -> Vec<usize> {

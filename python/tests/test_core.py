@@ -17,7 +17,7 @@ import pytest
 import slidetable as st
 
 HARDEST = [8, 6, 7, 2, 5, 4, 3, 0, 1]  # 31 moves from blank-last (Utgoff & Saxena 1987)
-# Figure 3 of the 1987 report, corrected (docs/FIGURE3.md): states of the 8-puzzle at each depth.
+# Figure 3 of the 1987 report, corrected (docs/figure3.md): states of the 8-puzzle at each depth.
 FIGURE3 = [1, 2, 4, 8, 16, 20, 39, 62, 116, 152, 286, 396, 748, 1024, 1893, 2512, 4485, 5638, 9529, 10878,
            16993, 17110, 23952, 20224, 24047, 15578, 14560, 6274, 3910, 760, 221, 2]
 

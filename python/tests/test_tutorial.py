@@ -1,4 +1,4 @@
-"""Every code block of docs/PYTHON.md runs as written, in order, in a scratch directory."""
+"""Every code block of docs/python-tutorial.md runs as written, in order, in a scratch directory."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "PYTHON.md"
+DOC = pathlib.Path(__file__).resolve().parents[2] / "docs" / "python-tutorial.md"
 
 
 def test_the_tutorial_runs(tmp_path, monkeypatch, capsys):

@@ -43,7 +43,7 @@
 //! Encodings 3 (a byte an entry) and 4 (a bit an entry, width field 1) hold one entry per
 //! (placement, blank region) of the group, in the order of [`crate::index::zero::ZeroIndex`]; the
 //! entry count is the number of such pairs, and an encoding-4 payload is `ceil(count / 8)` bytes
-//! (bit `(d >> 1) & 1` of each distance `d`; see `docs/FORMAT.md`).
+//! (bit `(d >> 1) & 1` of each distance `d`; see `docs/formats.md`).
 //!
 //! # Versioning
 //! [`VERSION`] is bumped whenever the layout or the meaning of any field changes, including the

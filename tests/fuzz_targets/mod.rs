@@ -21,7 +21,7 @@ use slidetable::table::pattern::reference_pattern_distances;
 use slidetable::table::PatternTable;
 use slidetable::{Board, Dir, Error, Goal, Shape, Table};
 
-/// Where the payload's and the header's checksums sit in the header (docs/FORMAT.md).
+/// Where the payload's and the header's checksums sit in the header (docs/formats.md).
 const OFF_PAYLOAD_CRC: usize = 48;
 const OFF_HEADER_CRC: usize = 52;
 

@@ -1,4 +1,4 @@
-//! The lookups of the JSON API (docs/SERVE.md): each parses its request into boards and options
+//! The lookups of the JSON API (docs/serve-api.md): each parses its request into boards and options
 //! with the CLI's checks, asks the library, and writes the answer as JSON. Each answers in
 //! milliseconds; the work runs on tokio's blocking threads, so a slow one never holds up others.
 

@@ -6,7 +6,7 @@
 //! the long jobs' handlers, streamed as server-sent events, and `queue.rs` their scheduler (one
 //! job per client, `--jobs` at once, the rest in turn); `space.rs` what the server knows of each
 //! board shape and goal; `assets.rs` the page's files, embedded (`page/`). The API is documented
-//! in `docs/SERVE.md`.
+//! in `docs/serve-api.md`.
 //! `trace.rs` answers A* and IDA* step by step.
 
 pub mod api;
@@ -78,7 +78,7 @@ server keeps (tables, built or mapped, and heat maps) stays within --max-memory 
 past it, what was used least recently is let go, and built again when asked for. The heat maps
 of 3x4 and 2x6 (seconds of work each) are saved in --dir too for the named goals, and read back
 by later servers.
-The API is described in docs/SERVE.md.
+The API is described in docs/serve-api.md.
 
 Examples:
   table serve --open

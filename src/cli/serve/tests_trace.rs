@@ -201,7 +201,7 @@ async fn astar_and_idastar_count_as_the_comparison_does() {
 /// The boards on an open list, with their `g`.
 type OpenStates = BTreeSet<(Vec<u16>, u32)>;
 
-/// A plain A* by the rules of docs/SERVE.md: the open list a vector searched for its least
+/// A plain A* by the rules of docs/serve-api.md: the open list a vector searched for its least
 /// entry, the closed set a map. Returns the open states (board, g) before each step and the
 /// board each step expands.
 fn plain_astar(start: &[u16], goal: &[u16], h: &dyn Fn(&[u16]) -> u32, run: &Value) -> Vec<(OpenStates, Vec<u16>)> {
@@ -275,7 +275,7 @@ fn plain_astar(start: &[u16], goal: &[u16], h: &dyn Fn(&[u16]) -> u32, run: &Val
     out
 }
 
-/// The open list and closed set of a run, stepped forward and back as docs/SERVE.md says.
+/// The open list and closed set of a run, stepped forward and back as docs/serve-api.md says.
 struct Replay {
     expand: Vec<usize>,
     end: Vec<usize>,

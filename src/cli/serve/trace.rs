@@ -1,4 +1,4 @@
-//! A* and IDA* step by step (`POST /api/astar`, `POST /api/idastar`; docs/SERVE.md): the
+//! A* and IDA* step by step (`POST /api/astar`, `POST /api/idastar`; docs/serve-api.md): the
 //! library's recorders ([`slidetable::search::trace`]), which count nodes as its searches and
 //! the comparison job do, run on a board with a perfect table, and their runs written column by
 //! column: no board per node (the page rebuilds them from the start and the moves), one letter

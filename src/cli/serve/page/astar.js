@@ -230,7 +230,7 @@ function pause() {
 // ---- the runs as the page keeps them ----------------------------------------------------------
 
 /**
- * A recorded A* run, from the server's compact answer (docs/SERVE.md): per node its parent, move
+ * A recorded A* run, from the server's compact answer (docs/serve-api.md): per node its parent, move
  * (the blank's, one letter), g, h, h* and status (what became of it when its parent was
  * expanded, one letter); per step the node expanded and the end of its children's ids (they
  * follow the step before's); for each better or reopening path, the node it replaced.
