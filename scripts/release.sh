@@ -57,7 +57,7 @@ fail() { echo "release: FAILED: $*" >&2; exit 1; }
 trap 'status=$?; if [ $status -ne 0 ] && [ -n "$step" ]; then echo "release: FAILED during: $step" >&2; fi' EXIT
 begin() { step="$1"; echo "== $1 ($(date +%T))"; }
 size_of() { stat -c %s "$1"; }
-human() { numfmt --to=iec --suffix=B "$1"; }
+human() { numfmt --to=iec-i --suffix=B "$1"; }
 
 # --- the version, once --------------------------------------------------------------------------
 begin "versions agree"
@@ -92,7 +92,7 @@ if [ "$allow_dirty" = 1 ]; then dirty_flag=(--allow-dirty); fi
 
 # --- the crate's file list ----------------------------------------------------------------------
 begin "the crate's file list"
-list=$(cargo package --list --locked --quiet)
+list=$(cargo package --list --locked --quiet "${dirty_flag[@]}")
 for need in Cargo.toml Cargo.lock README.md LICENSE-MIT LICENSE-APACHE src/lib.rs src/main.rs \
             data/presets.tsv data/korf100.tsv data/korf24.tsv src/cli/serve/page/index.html; do
   grep -qx "$need" <<<"$list" || fail "the crate does not carry $need (see include in Cargo.toml)"
