@@ -246,6 +246,6 @@ echo
 echo "release $version for $triple: every artifact built and installed ($((SECONDS - start)) s)"
 for line in "${summary[@]}"; do
   IFS='|' read -r artifact size check <<<"$line"
-  printf '  %-48s %8s  %s\n' "$artifact" "$(human "$size")" "$check"
+  printf '  %-56s %8s  %s\n' "$artifact" "$(human "$size")" "$check"
 done
 echo "in $out"
