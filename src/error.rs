@@ -147,6 +147,18 @@ pub enum Error {
         algorithm: &'static str,
     },
 
+    /// A batch search ran out of boards to expand: every board left had the estimate `+inf`,
+    /// which marks a dead end (the goal was not among the boards it reached).
+    #[error("{algorithm} found no solution: every board left to expand had the estimate +inf, which marks a dead end ({generated} nodes generated, {dead_ends} dead ends); a heuristic must give +inf only to boards that cannot reach the goal")]
+    DeadEnds {
+        /// The algorithm's name.
+        algorithm: &'static str,
+        /// Nodes generated when it stopped.
+        generated: u64,
+        /// Boards given `+inf`.
+        dead_ends: u64,
+    },
+
     /// A sample asked for more states at a depth than the table holds there.
     #[error("the table has {available} states at depth {depth}, so {requested} distinct ones cannot be drawn; ask for at most {available}, or another depth (`table stats` lists them)")]
     NotEnoughStates {

@@ -198,3 +198,120 @@ fn fifteen_puzzle_bwas_with_manhattan_solves_and_weight_one_batch_one_is_optimal
     replay(&start, &goal, &found, "4x4 BWAS");
     assert!(found.moves.len() >= optimum);
 }
+
+/// Manhattan distance, but `+inf` for the boards of `dead` (by their cells).
+struct WithDeadEnds {
+    est: Estimator,
+    dead: Vec<Vec<u8>>,
+}
+
+impl BatchEstimate for WithDeadEnds {
+    fn estimate(&mut self, boards: &[u8], cells: usize, out: &mut [f64]) -> Result<(), Error> {
+        for (b, h) in boards.chunks_exact(cells).zip(out.iter_mut()) {
+            *h = if self.dead.iter().any(|d| d.as_slice() == b) { f64::INFINITY } else { self.est.manhattan(b) as f64 };
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn plus_infinity_marks_a_dead_end_that_is_never_expanded() {
+    let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
+    let start = Board::parse(Shape::EIGHT, "8 6 7 2 5 4 3 0 1").unwrap();
+    let bytes = |b: &Board| b.cells().iter().map(|&c| c as u8).collect::<Vec<u8>>();
+    for options in [
+        BatchOptions::default(),
+        BatchOptions { batch_size: 50, ..BatchOptions::default() },
+        BatchOptions { order: BatchOrder::Greedy, ..BatchOptions::default() },
+    ] {
+        let name = options.name();
+        // every estimate +inf but the start's (the start is estimated too): nothing past the
+        // start is expanded, and the search says why instead of searching the whole space
+        struct AllDead;
+        impl BatchEstimate for AllDead {
+            fn estimate(&mut self, _: &[u8], _: usize, out: &mut [f64]) -> Result<(), Error> {
+                out.fill(f64::INFINITY);
+                Ok(())
+            }
+        }
+        match batch_astar(&start, &goal, &mut AllDead, &options) {
+            Err(Error::DeadEnds { algorithm, generated, dead_ends }) => {
+                assert_eq!(algorithm, name);
+                assert_eq!(dead_ends, 1, "{name}: only the start was estimated");
+                assert_eq!(generated, 1, "{name}");
+            }
+            other => panic!("{name}: {other:?}"),
+        }
+        // a dead end on the way is gone around: the start's neighbours toward the goal are
+        // +inf, the search finds another path and never expands them
+        let mut dead = Vec::new();
+        for d in slidetable::puzzle::board::Dir::ALL {
+            let mut b = start.clone();
+            if b.apply(d).is_some() {
+                dead.push(bytes(&b));
+            }
+        }
+        dead.pop(); // one neighbour stays open
+        let mut est = WithDeadEnds { est: Estimator::new(&goal), dead };
+        let found = batch_astar(&start, &goal, &mut est, &options).unwrap().unwrap();
+        replay(&start, &goal, &found, name);
+        assert!(found.stats.dead_ends >= 2, "{name}: {}", found.stats.dead_ends);
+    }
+}
+
+#[test]
+fn a_limit_names_the_search_that_was_asked_for() {
+    let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
+    let start = Board::parse(Shape::EIGHT, "8 6 7 2 5 4 3 0 1").unwrap();
+    let mut est = GuideEstimate::new(&goal, Guide::Heuristic(Heuristic::Hamming));
+    for (order, batch, name) in [
+        (BatchOrder::Weighted(1.0), 1, "astar"),
+        (BatchOrder::Weighted(2.0), 1, "weighted"),
+        (BatchOrder::Greedy, 1, "greedy"),
+        (BatchOrder::Weighted(1.0), 10, "bwas"),
+    ] {
+        let options = BatchOptions { order, batch_size: batch, max_nodes: Some(50), ..BatchOptions::default() };
+        let e = batch_astar(&start, &goal, &mut est, &options).unwrap_err();
+        assert!(e.to_string().starts_with(&format!("{name} gave up")), "{e}");
+    }
+}
+
+#[test]
+fn greedy_expands_each_board_at_most_once() {
+    // greedy's order is h alone, so a board reached again more cheaply keeps its new parent but is
+    // not expanded again: never more expansions than boards, even with a noisy estimate
+    let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
+    struct Noisy(Estimator);
+    impl BatchEstimate for Noisy {
+        fn estimate(&mut self, boards: &[u8], cells: usize, out: &mut [f64]) -> Result<(), Error> {
+            for (b, h) in boards.chunks_exact(cells).zip(out.iter_mut()) {
+                // a hash of the board (SplitMix64's finaliser over its bytes), 0 to 19
+                let mut x =
+                    b.iter().fold(0x9E37_79B9_7F4A_7C15u64, |a, &t| (a ^ t as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9));
+                x ^= x >> 31;
+                let noise = x % 20;
+                *h = self.0.manhattan(b) as f64 + noise as f64;
+            }
+            Ok(())
+        }
+    }
+    // and a constant estimate, which makes greedy a dive (deepest first) that meets boards again
+    // by shorter paths all the time
+    struct Constant;
+    impl BatchEstimate for Constant {
+        fn estimate(&mut self, _: &[u8], _: usize, out: &mut [f64]) -> Result<(), Error> {
+            out.fill(3.0);
+            Ok(())
+        }
+    }
+    // (a limit well above what expanding each board once can generate: a search that expands
+    // boards again fails here instead of running away)
+    let options = BatchOptions { order: BatchOrder::Greedy, max_nodes: Some(2_000_000), ..BatchOptions::default() };
+    for (start, _) in sample(&goal, 4) {
+        for est in [&mut Noisy(Estimator::new(&goal)) as &mut dyn BatchEstimate, &mut Constant] {
+            let found = batch_astar(&start, &goal, est, &options).unwrap().unwrap();
+            replay(&start, &goal, &found, "greedy");
+            assert!(found.stats.search.expanded <= found.stats.search.stored, "{start}: {:?}", found.stats.search);
+        }
+    }
+}

@@ -42,7 +42,7 @@ create_exception!(
     slidetable,
     SearchLimitError,
     PyRuntimeError,
-    "A search stopped at its node or memory limit before finding a solution."
+    "A search stopped before finding a solution: at its node or memory limit, or (a batch search) with every board left a dead end (estimated +inf). Its `generated` attribute holds the nodes generated."
 );
 
 /// The library's error as the Python exception a user expects, with the library's message.
@@ -69,10 +69,23 @@ pub(crate) fn error(e: slidetable::Error) -> PyErr {
         | E::WrongLength { .. }
         | E::ChecksumMismatch { .. }
         | E::Corrupt { .. } => TableError::new_err(text),
-        E::SearchLimit { .. } => SearchLimitError::new_err(text),
+        E::SearchLimit { generated, bytes, .. } => search_stopped(text, generated, Some(bytes)),
+        E::DeadEnds { generated, .. } => search_stopped(text, generated, None),
         E::Cancelled { .. } | E::BuildCancelled { .. } => PyKeyboardInterrupt::new_err(text),
         _ => PyValueError::new_err(text),
     }
+}
+
+/// A `SearchLimitError` carrying the search's figures as attributes (`generated`, and `bytes`
+/// where a limit was met), so a batch can report them for the boards that failed.
+fn search_stopped(text: String, generated: u64, bytes: Option<u64>) -> PyErr {
+    Python::attach(|py| {
+        let e = SearchLimitError::new_err(text);
+        let value = e.value(py);
+        let _ = value.setattr("generated", generated);
+        let _ = value.setattr("bytes", bytes);
+        e
+    })
 }
 
 /// The library's error message in a Python caller's words: the same facts, with every hint that

@@ -323,9 +323,18 @@ impl Solver {
         };
         let (found, call_seconds) = match &h {
             Some(f) => {
-                // the search runs on this thread without the GIL, taking it for each call
+                // the search runs on a worker thread without the GIL, taking it for each call,
+                // while this one watches for Ctrl-C: a search between calls (a step whose boards
+                // were all seen before, dead ends) would otherwise never notice it
                 let mut est = PyEstimate { f, error: None, call_seconds: 0.0 };
-                let found = py.detach(|| batch_astar(&board, goal, &mut est, &options));
+                let watch = Arc::new(Watch::new());
+                let options = BatchOptions { watch: Some(watch.clone()), ..options.clone() };
+                let found = interruptible(
+                    py,
+                    &|| watch.cancel(),
+                    |_, ()| Ok(()),
+                    |_| batch_astar(&board, goal, &mut est, &options),
+                )?;
                 if let Some(e) = est.error {
                     return Err(e);
                 }

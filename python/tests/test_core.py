@@ -442,7 +442,7 @@ def test_what_a_review_found(tmp_path, eight_file):
     t = st.Table.build(st.Puzzle(2, 3))
     with pytest.raises(ValueError, match="batch_size"):
         t.grade(lambda b: np.zeros(len(b)), batch_size=-1)
-    with pytest.raises(ValueError, match="one estimate per board"):
+    with pytest.raises(ValueError, match="one number per board"):
         t.grade(lambda b: np.zeros((2, len(b) // 2)))
     # empty Python lists are empty batches; no moves is no moves
     assert t.distance([]).shape == (0,) and t.unrank([]).shape == (0, 6)

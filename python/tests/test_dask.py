@@ -108,7 +108,7 @@ def test_matches_solve_batch_in_input_order(client):
     ref = st.solve_batch(boards, P33)
     assert isinstance(r, st.BatchResult) and len(r) == 200
     np.testing.assert_array_equal(r.lengths, ref.lengths)
-    assert r.lengths.dtype == ref.lengths.dtype == np.int16
+    assert r.lengths.dtype == ref.lengths.dtype == np.int32
     assert list(np.flatnonzero(r.lengths == st.UNSOLVABLE)) == bad
     assert all(r.moves[i] is None for i in bad)
     expected = np.array(TABLE.distance(boards))
@@ -133,7 +133,7 @@ def test_tile_convention_and_odd_shapes(client):
     one = sd.solve_batch(BOARDS[5], P33, client=client)
     assert len(one) == 1 and one.lengths[0] == TABLE.distance(BOARDS[5])
     empty = sd.solve_batch(np.zeros((0, 9), dtype=np.uint8), P33, client=client)
-    assert len(empty) == 0 and empty.lengths.dtype == np.int16
+    assert len(empty) == 0 and empty.lengths.dtype == np.int32
     # without client=, the current client
     with client.as_current():
         r = sd.solve_batch(BOARDS[:20], P33, chunk_size=7)

@@ -124,7 +124,7 @@ def test_bad_functions_and_options_are_refused_in_words() -> None:
         st.solve(board, P, heuristic=lambda b: np.zeros(3))
     with pytest.raises(ValueError, match="gave NaN"):
         st.solve(board, P, heuristic=lambda b: np.full(len(b), np.nan))
-    with pytest.raises(TypeError, match="must return numbers"):
+    with pytest.raises(TypeError, match="must return (real )?numbers"):
         st.solve(board, P, heuristic=lambda b: ["x"] * len(b))
 
     class Boom(RuntimeError):
@@ -152,7 +152,8 @@ def test_bad_functions_and_options_are_refused_in_words() -> None:
 
 def test_unsolvable_boards_never_call_the_function() -> None:
     counted = Counting(manhattan_np(P))
-    assert st.solve([2, 1, 3, 4, 5, 6, 7, 8, 0], P, heuristic=counted) is None
+    with pytest.warns(UserWarning, match="can reach the snail goal"):  # the other parity's named goal
+        assert st.solve([2, 1, 3, 4, 5, 6, 7, 8, 0], P, heuristic=counted) is None
     assert counted.calls == 0
 
 
@@ -161,7 +162,7 @@ def test_solve_batch_with_a_function_fills_every_column() -> None:
     truth = TABLE.distance(boards)
     r = st.solve_batch(boards, P, heuristic=manhattan_np(P), algorithm="bwas", batch_size=30)
     assert len(r) == len(boards)
-    assert r.lengths[-1] == st.UNSOLVABLE and r.moves[-1] is None and r.optimal_lengths[-1] == -1
+    assert r.lengths[-1] == st.UNSOLVABLE and r.moves[-1] is None and np.isnan(r.optimal_lengths[-1])
     np.testing.assert_array_equal(r.optimal_lengths[:-1], truth[:-1])
     assert (r.lengths[:-1] >= truth[:-1]).all()
     np.testing.assert_array_equal(r.optimal[:-1], r.lengths[:-1] == truth[:-1])

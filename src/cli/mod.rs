@@ -338,7 +338,7 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
                 | Error::TableShape { .. }
                 | Error::NotEnoughStates { .. }
                 | Error::BadOption(_) => EXIT_USAGE,
-                Error::SearchLimit { .. } => EXIT_GAVE_UP,
+                Error::SearchLimit { .. } | Error::DeadEnds { .. } => EXIT_GAVE_UP,
                 _ => EXIT_FILE,
             };
         }

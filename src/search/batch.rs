@@ -121,6 +121,8 @@ pub struct BatchStats {
     pub evaluated: u64,
     /// Time spent inside the estimator (within `search.elapsed`).
     pub estimate_time: Duration,
+    /// Boards estimated `+inf` (dead ends, never expanded).
+    pub dead_ends: u64,
 }
 
 /// A solution of [`batch_astar`].
@@ -182,8 +184,13 @@ impl Ord for Entry {
 /// [`Error::ShapeMismatch`] for boards of different shapes; [`Error::BadOption`] for a batch size
 /// of 0, a weight out of range, a board of more than 256 cells, or an estimate that is not a
 /// number (NaN, or `-inf`);
-/// [`Error::SearchLimit`] at a limit; [`Error::Cancelled`] when the watch is stopped; and any
-/// error the estimator returns.
+/// [`Error::SearchLimit`] at a limit; [`Error::DeadEnds`] when every board left to expand was
+/// estimated `+inf` (a dead end: such boards are never expanded); [`Error::Cancelled`] when the
+/// watch is stopped; and any error the estimator returns.
+///
+/// A board reached again by a shorter path is expanded again (reopened) by A*, weighted A* and
+/// batch-weighted A*, so an admissible but inconsistent estimate still gives A* an optimal
+/// solution; greedy best-first, whose order ignores path lengths, only records the shorter path.
 pub fn batch_astar(
     start: &Board,
     goal: &Board,
@@ -301,6 +308,11 @@ impl<'o> Batch<'o> {
             }
             let id = first + i;
             self.nodes[id].h = h;
+            if h == f64::INFINITY {
+                // a dead end: kept (so it is not made again) but never expanded
+                self.stats.dead_ends += 1;
+                continue;
+            }
             let g = self.nodes[id].g;
             let key = self.key(g, h);
             self.open.push(Entry { key, g, id: id as u32 });
@@ -321,7 +333,8 @@ impl<'o> Batch<'o> {
         let generated = self.stats.search.generated;
         let bytes = self.bytes();
         self.stats.search.peak_bytes = self.stats.search.peak_bytes.max(bytes);
-        let limit = |what: String| Error::SearchLimit { what, generated, bytes, algorithm: "bwas" };
+        let algorithm = self.options.name();
+        let limit = |what: String| Error::SearchLimit { what, generated, bytes, algorithm };
         if let Some(watch) = &self.options.watch {
             watch.set_generated(generated);
             if watch.is_cancelled() {
@@ -358,8 +371,13 @@ impl<'o> Batch<'o> {
                 batch.push(e.id);
             }
             if batch.is_empty() {
-                // every board of the goal's parity class is reachable, so the goal is found first
-                return Err(Error::Internal("batch-weighted A* ran out of nodes before the goal".into()));
+                // every board of the goal's parity class is reachable, so only dead ends (boards
+                // estimated +inf, never expanded) can keep the goal from being found
+                return Err(Error::DeadEnds {
+                    algorithm: self.options.name(),
+                    generated: self.stats.search.generated,
+                    dead_ends: self.stats.dead_ends,
+                });
             }
             self.stats.search.iterations += 1;
             let first = self.nodes.len();
@@ -406,15 +424,18 @@ impl<'o> Batch<'o> {
                 })
             };
             if let Some(seen) = self.slots.find(hash, same) {
+                let greedy = matches!(self.options.order, BatchOrder::Greedy);
                 let old = &mut self.nodes[seen as usize];
                 if g < old.g {
                     old.g = g;
                     old.parent = id;
                     old.dir = d as u8;
                     // already estimated unless it was made in this step (then it is estimated
-                    // with the step's new boards and put on the open list then)
+                    // with the step's new boards and put on the open list then); a dead end
+                    // stays off the open list, and greedy's order does not depend on g, so it
+                    // keeps the shorter path without expanding the board again
                     let h = old.h;
-                    if (seen as usize) < self.step_first {
+                    if (seen as usize) < self.step_first && h != f64::INFINITY && !greedy {
                         let key = self.key(g, h);
                         self.open.push(Entry { key, g, id: seen });
                     }

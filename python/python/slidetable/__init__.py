@@ -52,8 +52,6 @@ Quick start
 31
 """
 
-from __future__ import annotations
-
 from . import _core
 from ._common import (
     FAILED,

@@ -82,3 +82,33 @@ def _seed(seed: int) -> int:
 #: ``"1 2 3 / 4 _ 5"``, and the CLI's other spellings are read too at run time; type checkers see
 #: names and arrays).
 GoalLike = Union[GoalName, Sequence[int], Sequence[Sequence[int]], npt.NDArray[Any]]
+
+
+def _estimates_of(got: Any, n: int) -> np.ndarray:
+    """A heuristic function's answer for ``n`` boards as a float64 ``(n,)`` array: real numbers
+    only (ints or floats, any array-like: a list, an array, a CPU tensor), shape ``(n,)`` or
+    ``(n, 1)``. Complex numbers, booleans, strings and objects are refused, not converted; NaN
+    and infinity are left to the caller (the search names the board)."""
+    try:
+        a = np.asarray(got)
+    except RuntimeError as e:  # a tensor that needs grad: numpy cannot read it
+        raise TypeError(
+            f"the heuristic returned {type(got).__name__} that numpy cannot read ({e}): evaluate it under "
+            "torch.no_grad(), or return .detach().cpu()"
+        ) from None
+    except (TypeError, ValueError) as e:
+        raise TypeError(f"the heuristic must return numbers, one per board; it returned {type(got).__name__}: {e}") from None
+    if a.dtype.kind not in "iuf":
+        raise TypeError(
+            f"the heuristic must return real numbers (ints or floats), one per board; it returned "
+            f"{type(got).__name__} of {a.dtype}"
+        )
+    if a.shape != (n,):
+        if a.shape == (n, 1):
+            a = a[:, 0]  # (N, 1), as a network's last layer gives
+        else:
+            raise ValueError(
+                f"the heuristic returned shape {a.shape} for a batch of {n} boards: return one number per "
+                f"board, shape ({n},)"
+            )
+    return np.ascontiguousarray(a, dtype=np.float64)

@@ -44,7 +44,7 @@ A cluster in this process (threads, no worker processes) is enough to try it:
 >>> result = slidetable.dask.solve_batch(boards, st.Puzzle(3, 3), client=client, heuristic="manhattan",
 ...                                      chunk_size=2)
 >>> result.lengths, result.moves[1:]
-(array([31,  2,  1], dtype=int16), ['RR', 'R'])
+(array([31,  2,  1], dtype=int32), ['RR', 'R'])
 >>> client.close()
 """
 
@@ -548,7 +548,7 @@ def solve_batch(
         ``chunk_size`` (else ``ValueError``). A last line cut short by a killed run is dropped.
         One run at a time per file.
     max_nodes : int, optional
-        As :meth:`slidetable.Solver.solve_batch`: a board whose search expands more nodes is
+        As :meth:`slidetable.Solver.solve_batch`: a board whose search generates more nodes is
         marked ``FAILED``, with its reason in ``errors``.
     weight : float, optional
         The weight of the weighted searches, as :meth:`slidetable.Solver.solve_batch`.
@@ -579,7 +579,7 @@ def solve_batch(
     Returns
     -------
     slidetable.BatchResult
-        In input order (``lengths`` int16, shape ``(N,)``, ``FAILED`` for a search that hit a
+        In input order (``lengths`` int32, shape ``(N,)``, ``FAILED`` for a search that hit a
         limit; ``moves`` in ``convention``); ``wall_seconds`` is the time from the first
         submitted task to the last result, ``load_seconds`` the longest time a worker that
         solved a chunk of this run took to open its solver (as with :class:`slidetable.Solver`,
@@ -616,7 +616,7 @@ def solve_batch(
     >>> r = solve_batch(boards, st.Puzzle(3, 3), client=client, heuristic="manhattan", chunk_size=4,
     ...                 results_file=path, convention="tile")
     >>> r.lengths
-    array([20, 20, 20, 20, 20, 20, 20, 20, 20, 20], dtype=int16)
+    array([20, 20, 20, 20, 20, 20, 20, 20, 20, 20], dtype=int32)
     >>> len(open(path).readlines())                       # one line per chunk: 4 + 4 + 2 boards
     3
     >>> again = solve_batch(boards, st.Puzzle(3, 3), client=client, heuristic="manhattan", chunk_size=4,
@@ -724,7 +724,7 @@ def _register(client: distributed.Client, plugin: SolverPlugin) -> None:
 def _assemble(
     done: dict[int, dict[str, Any]], starts: list[int], total: int, convention: Convention, wall: float, load_seconds: float
 ) -> st.BatchResult:
-    lengths = np.empty(total, dtype=np.int16)
+    lengths = np.empty(total, dtype=np.int32)
     generated = np.empty(total, dtype=np.uint64)
     expanded = np.empty(total, dtype=np.uint64)
     seconds = np.empty(total, dtype=np.float64)

@@ -27,8 +27,8 @@ from typing import Any, Callable, Optional, Sequence, Tuple, Union
 import numpy as np
 import numpy.typing as npt
 
-from ._common import Boards, _int, _seed
-from .conventions import MOVES
+from ._common import Boards, Convention, _int, _seed
+from .conventions import _TILE_TO_BLANK, MOVES, _convention
 from .puzzle import Puzzle
 from .search import Solver
 from .table import Table, _memory_table
@@ -42,7 +42,7 @@ def _npz(path: str) -> str:
     return path if path.endswith((".npz", ".parquet")) else path + ".npz"
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, eq=False)
 class Dataset:
     """Boards with their exact distances to the goal of ``puzzle``.
 
@@ -69,14 +69,18 @@ class Dataset:
     distances: npt.NDArray[np.int16]
     """``(N,)`` int16: each board's exact distance (the optimal solution length)."""
     optimal_moves: Optional[npt.NDArray[np.bool_]]
-    """``(N, 4)`` bool, from a table: which of the blank's moves ``U D L R`` lead one move
-    closer (all False at the goal); None where only one optimal move is known."""
+    """``(N, 4)`` bool, from a table: which of the moves ``U D L R`` (in :attr:`convention`)
+    lead one move closer (all False at the goal); None where only one optimal move is known."""
     first_moves: npt.NDArray[np.int8]
     """``(N,)`` int8: the first move of one optimal solution, as an action ``0..3`` = ``U D L
-    R`` of the blank (-1 at the goal)."""
+    R`` in :attr:`convention` (-1 at the goal)."""
     walk_lengths: Optional[npt.NDArray[np.int16]] = None
     """``(N,)`` int16 for :func:`labelled_walks`: the random walk that made each board (its
     distance is at most that); None for a table's sample."""
+    convention: Convention = "blank"
+    """The convention of the move labels: ``"blank"`` (the blank's direction, as made) or
+    ``"tile"`` (the tile's, as the Gymnasium environments use by default): see
+    :meth:`in_convention`."""
 
     def __len__(self) -> int:
         return int(self.boards.shape[0])
@@ -85,6 +89,41 @@ class Dataset:
         d = self.distances
         span = f"distances {int(d.min())}-{int(d.max())}" if len(d) else "empty"
         return f"Dataset({self.puzzle!r}, {len(self)} boards, {span})"
+
+    def in_convention(self, convention: Convention) -> "Dataset":
+        """The same data set with its move labels in ``convention``.
+
+        Parameters
+        ----------
+        convention : {"blank", "tile"}
+            ``"tile"`` to train a policy for an environment whose actions move tiles (the
+            Gymnasium environments' default), ``"blank"`` for the blank's moves.
+
+        Returns
+        -------
+        Dataset
+            A new data set (the boards and distances shared, the labels relabelled): action
+            ``U`` of the blank is ``D`` of the tile, and so on.
+
+        Raises
+        ------
+        ValueError
+            An unknown convention.
+
+        Examples
+        --------
+        >>> import slidetable as st
+        >>> d = st.balanced_sample(st.Table.build(st.Puzzle(3, 3)), 1, depths=[1], seed=3)
+        >>> d.first_moves.tolist(), d.in_convention("tile").first_moves.tolist()  # D of the blank is U of the tile
+        ([1], [0])
+        """
+        _convention(convention)
+        if convention == self.convention:
+            return self
+        # the swap U<->D, L<->R is its own inverse: the same map both ways
+        first = np.where(self.first_moves >= 0, _TILE_TO_BLANK[np.maximum(self.first_moves, 0)], -1).astype(np.int8)
+        opt = None if self.optimal_moves is None else self.optimal_moves[:, _TILE_TO_BLANK]
+        return dataclasses.replace(self, first_moves=first, optimal_moves=opt, convention=convention)
 
     def save(self, path: Union[str, os.PathLike[str]]) -> str:
         """Writes the data set to a file: ``.npz``, or Parquet.
@@ -132,11 +171,12 @@ class Dataset:
             except ImportError as e:
                 raise ImportError("writing Parquet needs pyarrow (pip install pyarrow); or save to a .npz file") from e
             p = self.puzzle
-            rows = {k: list(v) if v.ndim == 2 else v for k, v in columns.items() if k not in ("shape", "goal")}
+            rows = {k: list(v) if v.ndim == 2 else v for k, v in columns.items() if k not in ("shape", "goal", "convention")}
             # the puzzle goes in the file's metadata: a column holds one value a board
             meta = {
                 b"slidetable.shape": f"{p.rows},{p.cols}".encode(),
                 b"slidetable.goal": ",".join(str(int(t)) for t in p.goal.reshape(-1)).encode(),
+                b"slidetable.convention": self.convention.encode(),
             }
             pq.write_table(pa.table(rows).replace_schema_metadata(meta), path)
         else:
@@ -151,6 +191,7 @@ class Dataset:
             "first_moves": self.first_moves,
             "shape": np.array([p.rows, p.cols], dtype=np.int64),
             "goal": p.goal.reshape(-1).astype(np.int64),
+            "convention": np.array(self.convention),
         }
         if self.optimal_moves is not None:
             cols["optimal_moves"] = self.optimal_moves
@@ -204,11 +245,13 @@ class Dataset:
                 raise ValueError(f"{path} was not written by Dataset.save (no slidetable metadata)")
             shape = [int(x) for x in meta[b"slidetable.shape"].split(b",")]
             goal = [int(x) for x in meta[b"slidetable.goal"].split(b",")]
+            convention = meta.get(b"slidetable.convention", b"blank").decode()
             cols = {k: np.array(v) for k, v in t.to_pydict().items()}
         else:
             with np.load(path) as f:
                 cols = {k: f[k] for k in f.files}
             shape, goal = [int(x) for x in cols["shape"]], [int(x) for x in cols["goal"]]
+            convention = str(cols["convention"]) if "convention" in cols else "blank"
         puzzle = Puzzle(int(shape[0]), int(shape[1]), [int(x) for x in goal])
         return cls(
             puzzle=puzzle,
@@ -217,6 +260,7 @@ class Dataset:
             optimal_moves=cols["optimal_moves"].astype(bool) if "optimal_moves" in cols else None,
             first_moves=cols["first_moves"].astype(np.int8),
             walk_lengths=cols["walk_lengths"].astype(np.int16) if "walk_lengths" in cols else None,
+            convention=_convention(convention),  # type: ignore[arg-type]
         )
 
 
@@ -283,6 +327,8 @@ def balanced_sample(
     if not isinstance(replace, bool):
         raise TypeError(f"replace must be True or False, not {type(replace).__name__}")
     ds = None if depths is None else [_int(d, "a depth") for d in depths]
+    if ds is not None and len(set(ds)) != len(ds):
+        raise ValueError(f"depths {ds} name a depth twice: give each depth once (per_depth boards are drawn at each)")
     boards, found = table._t.sample_balanced(per, ds, replace, _seed(seed))
     moves = table.optimal_moves(boards) if len(boards) else np.zeros((0, 4), bool)
     return Dataset(

@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._common import UNSOLVABLE, BoardLike, Boards, HeuristicName, _int
+from ._common import UNSOLVABLE, BoardLike, Boards, HeuristicName, _estimates_of, _int
 from .puzzle import Puzzle, _puzzle_of
 
 __all__ = ["Grade", "grade"]
@@ -81,8 +81,9 @@ class Grade:
     """Boards with ``h > h*`` (admissibility violations)."""
     total_inconsistent_edges: int
     """Edges with ``|h(a) - h(b)| > 1`` (consistency violations)."""
-    at_goal: int
-    """The estimate at the goal (a consistent heuristic has 0), rounded up."""
+    at_goal: float
+    """The estimate at the goal, as given (a consistent heuristic has 0; a learned one's
+    fraction is kept, not rounded)."""
     mae: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros(0))
     """Mean absolute error ``mean |h* - h|`` per depth (float64)."""
     rmse: npt.NDArray[np.float64] = dataclasses.field(default_factory=lambda: np.zeros(0))
@@ -180,7 +181,7 @@ class Grade:
             f"{pct(self.total_exact_share)}",
             f"  admissibility         {self.total_overestimates:,} boards with h > h*{worst}",
             f"  consistency           {self.total_inconsistent_edges:,} of {self.total_edges:,} edges with "
-            f"|h(a) - h(b)| > 1 (largest {self.total_max_edge_difference:g}), h(goal) = {self.at_goal}",
+            f"|h(a) - h(b)| > 1 (largest {self.total_max_edge_difference:g}), h(goal) = {self.at_goal:g}",
             f"  policy accuracy       {pct(self.total_policy_accuracy)} of {self.total_policy_states:,} boards "
             f"not at the goal (a tie of k children, j optimal, counts j/k)",
             "",
@@ -228,7 +229,7 @@ def _grade(name: str, d: dict, at_goal: float, scope: str = "table") -> Grade:
         total_mean_error=(t["sum_exact"] - t["sum_estimate"]) / tn,
         total_overestimates=int(t["overestimates"]),
         total_inconsistent_edges=int(t["inconsistent_edges"]),
-        at_goal=int(np.ceil(at_goal)),
+        at_goal=float(at_goal),
         mae=col("sum_abs_error") / n,
         rmse=np.sqrt(col("sum_squared_error") / n),
         under_share=col("underestimates") / n,
@@ -264,18 +265,7 @@ def _bytes_hold(v: np.ndarray) -> bool:
 def _estimates(values: npt.ArrayLike, expected: int) -> np.ndarray:
     """A heuristic's answer for ``expected`` boards as float64 ``(expected,)``; NaN and
     infinity are left for the library, which names the board."""
-    try:
-        v = np.asarray(values, dtype=np.float64)
-    except (TypeError, ValueError) as e:
-        raise TypeError(f"the heuristic must return numbers, not {type(values).__name__}: {e}") from None
-    if v.shape == (expected, 1):
-        v = v[:, 0]
-    if v.shape != (expected,):
-        raise ValueError(
-            f"the heuristic returned shape {np.shape(values)} for a batch of {expected} boards: "
-            f"return one estimate per board, shape ({expected},)"
-        )
-    return v
+    return _estimates_of(values, expected)
 
 
 def _evaluate(h: Union[HeuristicName, Callable[[Boards], npt.ArrayLike]], puzzle: Puzzle, boards: np.ndarray, batch_size: int) -> np.ndarray:
@@ -287,7 +277,9 @@ def _evaluate(h: Union[HeuristicName, Callable[[Boards], npt.ArrayLike]], puzzle
     out = np.empty(len(boards), dtype=np.float64)
     for start in range(0, len(boards), batch_size):
         stop = min(len(boards), start + batch_size)
-        out[start:stop] = _estimates(h(np.ascontiguousarray(boards[start:stop])), stop - start)
+        # a copy for each call: a function that writes into its input (an in-place tensor
+        # operation) changes neither the caller's boards nor the ones graded
+        out[start:stop] = _estimates(h(np.array(boards[start:stop])), stop - start)
     return out
 
 

@@ -57,6 +57,10 @@ class Instances:
     def __len__(self) -> int:
         return int(self.ids.shape[0])
 
+    def __repr__(self) -> str:
+        lo, hi = (int(self.optimal.min()), int(self.optimal.max())) if len(self) else (0, 0)
+        return f"Instances({self.name!r}, {self.puzzle!r}, {len(self)} boards, optimal lengths {lo}-{hi})"
+
 
 def instances(name: InstanceSet) -> Instances:
     """A published benchmark set, shipped with the package.

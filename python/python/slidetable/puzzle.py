@@ -595,11 +595,18 @@ def _warn_if_other_goal(states: BoardLike, p: Puzzle, given: Optional[Puzzle], w
     that goal but can reach another named one: Korf's instances, say, are written toward the
     blank-first goal, and without a word ``solve`` would answer None and ``heuristic`` a number
     for the wrong goal."""
-    if given is not None:
-        return
+    if given is None:
+        _warn_unreachable(states, p, what, assumed=True, stacklevel=4)
+
+
+def _warn_unreachable(states: BoardLike, p: Puzzle, what: str, assumed: bool, stacklevel: int = 3) -> None:
+    """Warns when a board cannot reach ``p``'s goal but can reach another named one (the goal
+    taken by default when ``assumed``, else the one given, as the CLI's hint does). With a goal
+    given, only when no board can reach it: a batch that mixes in unsolvable boards on purpose
+    is not warned about, a batch (or a board) that is all on the other side of the parity is."""
     a, _ = p._boards(states)
     unsolvable = ~np.atleast_1d(p.is_solvable(a))
-    if not unsolvable.any():
+    if not unsolvable.any() or (not assumed and not unsolvable.all()):
         return
     first = int(np.argmax(unsolvable))
     instead = p._p.reachable_instead([int(c) for c in a[first]])
@@ -611,13 +618,13 @@ def _warn_if_other_goal(states: BoardLike, p: Puzzle, given: Optional[Puzzle], w
         boards = "the board cannot reach it but can reach"
     else:
         boards = f"{n} of the {len(a)} boards cannot reach it (the first: row {first}); {m} of those can reach"
-    warnings.warn(
-        f"{what}: no puzzle= was given, so the goal was taken to be {p.goal_name}; {boards} the "
-        f"{instead[0]} goal: pass puzzle=slidetable.Puzzle({p.rows}, {p.cols}, {instead[0]!r}) if that "
-        f"is the one meant",
-        UserWarning,
-        stacklevel=3,
-    )
+    if assumed:
+        head = f"{what}: no puzzle= was given, so the goal was taken to be {p.goal_name}"
+        fix = f"pass puzzle=slidetable.Puzzle({p.rows}, {p.cols}, {instead[0]!r})"
+    else:
+        head = f"{what}: the goal is {p.goal_name}"
+        fix = f"use slidetable.Puzzle({p.rows}, {p.cols}, {instead[0]!r})"
+    warnings.warn(f"{head}; {boards} the {instead[0]} goal: {fix} if that is the one meant", UserWarning, stacklevel=stacklevel)
 
 
 @overload

@@ -19,12 +19,13 @@ from ._common import (
     ManyBoards,
     OneBoard,
     SearchHeuristic,
+    _estimates_of,
     _int,
     _opt_int,
 )
 from ._core import SearchLimitError
 from .conventions import _convention, to_tile_moves
-from .puzzle import Puzzle, _puzzle_of, _warn_if_other_goal
+from .puzzle import Puzzle, _puzzle_of, _warn_unreachable
 from .solution import BatchResult, Solution
 from .table import _memory_table
 
@@ -397,23 +398,7 @@ def _heuristic_fn(h: HeuristicFn) -> Callable[[np.ndarray], np.ndarray]:
     CPU tensor)."""
 
     def call(boards: np.ndarray) -> np.ndarray:
-        got = h(boards)
-        try:
-            a = np.asarray(got, dtype=np.float64)
-        except (TypeError, ValueError) as e:
-            raise TypeError(
-                f"the heuristic must return numbers, one per board (shape ({len(boards)},)); "
-                f"it returned {type(got).__name__}: {e}"
-            ) from None
-        if a.shape != (len(boards),):
-            if a.size == len(boards) and a.ndim == 2:
-                a = a.reshape(-1)  # (N, 1), as a network's last layer gives
-            else:
-                raise ValueError(
-                    f"the heuristic returned shape {a.shape} for {len(boards)} boards: it must return "
-                    f"one number per board, shape ({len(boards)},)"
-                )
-        return np.ascontiguousarray(a)
+        return _estimates_of(h(boards), len(boards))
 
     return call
 
@@ -483,7 +468,7 @@ class Solver:
     (31, True, True)
     """
 
-    __slots__ = ("_s", "puzzle", "load_seconds", "_args", "_h")
+    __slots__ = ("_s", "puzzle", "load_seconds", "_args", "_h", "_assumed")
 
     def __init__(
         self,
@@ -501,6 +486,8 @@ class Solver:
         if not isinstance(puzzle, Puzzle):
             raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
         self.puzzle = puzzle
+        # the module functions' default puzzle (no puzzle= given): their warnings say so
+        self._assumed = False
         prune = _opt_int(prune, "prune")
         self._args = (puzzle, heuristic, partition, dir, reflect, build_missing, table, None, share_tables, prune)
         self._h: Optional[Callable[[np.ndarray], np.ndarray]] = None
@@ -724,7 +711,12 @@ class Solver:
         else:
             path = None if checkpoint is None else os.fspath(checkpoint)
             r = self._s.solve(self.puzzle._one(state), a, w, max_nodes, max_memory, threads, path)
-        return None if r is None else _solution(r, convention, self.puzzle.goal_name)
+            if r is not None and r.get("optimal") and r.get("optimal_length") is None:
+                r["optimal_length"] = len(r["moves"])  # proven optimal: its length is the optimum
+        if r is None:
+            _warn_unreachable(state, self.puzzle, "solve", self._assumed, stacklevel=4 if self._assumed else 3)
+            return None
+        return _solution(r, convention, self.puzzle.goal_name)
 
     def solve_batch(
         self,
@@ -759,7 +751,7 @@ class Solver:
         Returns
         -------
         BatchResult
-            One entry per board in input order: ``lengths`` (int16; ``UNSOLVABLE`` -1,
+            One entry per board in input order: ``lengths`` (int32; ``UNSOLVABLE`` -1,
             ``FAILED`` -2), ``moves``, node counts, seconds, ``optimal``, ``errors``.
 
         Raises
@@ -776,17 +768,27 @@ class Solver:
         >>> boards = st.Table.build(p).sample(20, 4, seed=1)
         >>> r = st.Solver(p).solve_batch(boards)
         >>> r.lengths, bool(r.optimal.all()), len(r)
-        (array([20, 20, 20, 20], dtype=int16), True, 4)
+        (array([20, 20, 20, 20], dtype=int32), True, 4)
         """
         _convention(convention)
         a, w = self._options(algorithm, weight, max_nodes, max_memory, threads)
         boards, _ = self.puzzle._boards(states, np.uint16)
         if self._batched(a, batch_size):
-            return self._solve_batch_batched(boards, a, w, batch_size, max_nodes, max_memory, convention, optimal)
+            result = self._solve_batch_batched(boards, a, w, batch_size, max_nodes, max_memory, convention, optimal)
+        else:
+            result = self._solve_batch_plain(boards, a, w, max_nodes, max_memory, threads, convention)
+        unsolvable = result.lengths == UNSOLVABLE
+        if unsolvable.any():
+            _warn_unreachable(boards, self.puzzle, "solve_batch", self._assumed, stacklevel=4 if self._assumed else 3)
+        return result
+
+    def _solve_batch_plain(
+        self, boards: np.ndarray, a: str, w: Optional[float], max_nodes: Any, max_memory: Any, threads: Any, convention: Convention
+    ) -> BatchResult:
         r = self._s.solve_batch(boards, a, w, max_nodes, max_memory, threads)
         moves = [None if m is None else (to_tile_moves(m) if convention == "tile" else m) for m in r["moves"]]
         return BatchResult(
-            lengths=r["lengths"],
+            lengths=r["lengths"].astype(np.int32),
             moves=moves,
             generated=r["generated"],
             expanded=r["expanded"],
@@ -812,8 +814,8 @@ class Solver:
     ) -> BatchResult:
         plan = self._batch_plan(a, w, batch_size)
         n = len(boards)
-        lengths = np.full(n, UNSOLVABLE, dtype=np.int16)
-        best = np.full(n, -1, dtype=np.int16)
+        lengths = np.full(n, UNSOLVABLE, dtype=np.int32)
+        best = np.full(n, np.nan)
         generated, expanded, calls, evaluated = (np.zeros(n, dtype=np.uint64) for _ in range(4))
         seconds, in_h, own = (np.zeros(n) for _ in range(3))
         proven = np.zeros(n, dtype=bool)
@@ -826,6 +828,7 @@ class Solver:
                 r = self._batch_one(cells, plan, max_nodes, max_memory, optimal)
             except SearchLimitError as e:
                 lengths[i], errors[i] = FAILED, str(e)
+                generated[i] = getattr(e, "generated", 0)
                 continue
             if r is None:
                 continue
@@ -928,9 +931,9 @@ def solve(
     >>> sol.length, sol.moves[:8], sol.goal
     (31, 'RULURDLD', 'blank-last')
     """
-    p = _puzzle_of(state, puzzle)
-    _warn_if_other_goal(state, p, puzzle, "solve")
-    return Solver(p, heuristic, partition, dir).solve(
+    s = Solver(_puzzle_of(state, puzzle), heuristic, partition, dir)
+    s._assumed = puzzle is None
+    return s.solve(
         state, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal, checkpoint
     )
 
@@ -980,7 +983,6 @@ def solve_batch(
     >>> r.lengths.tolist(), r.moves
     ([2, -1], ['RR', None])
     """
-    p = _puzzle_of(states, puzzle)
-    _warn_if_other_goal(states, p, puzzle, "solve_batch")
-    s = Solver(p, heuristic, partition, dir)
+    s = Solver(_puzzle_of(states, puzzle), heuristic, partition, dir)
+    s._assumed = puzzle is None
     return s.solve_batch(states, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal)

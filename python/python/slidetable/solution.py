@@ -88,13 +88,13 @@ class BatchResult:
     >>> import slidetable as st
     >>> r = st.solve_batch([[1, 2, 3, 4, 5, 6, 0, 7, 8], [2, 1, 3, 4, 5, 6, 7, 8, 0]], puzzle=st.Puzzle(3, 3))
     >>> len(r), r.lengths, r.moves
-    (2, array([ 2, -1], dtype=int16), ['RR', None])
+    (2, array([ 2, -1], dtype=int32), ['RR', None])
     >>> r.optimal, r.errors, r.convention
     (array([ True, False]), [None, None], 'blank')
     """
 
-    lengths: npt.NDArray[np.int16]
-    """Solution lengths (int16, shape (N,)); ``UNSOLVABLE`` (-1) for a board that cannot reach
+    lengths: npt.NDArray[np.int32]
+    """Solution lengths (int32, shape (N,): a greedy or weighted search's path can pass 32,767 moves); ``UNSOLVABLE`` (-1) for a board that cannot reach
     the goal, ``FAILED`` (-2) for one whose search stopped at a limit (its reason in ``errors``)."""
     moves: list[Optional[str]]
     """The solutions as move strings in ``convention`` (None for unsolvable boards)."""
@@ -117,8 +117,10 @@ class BatchResult:
     """Time spent loading (or building) the tables, apart from the searches."""
     goal: str = ""
     """The goal searched for: ``blank-last``, ``blank-first``, ``snail`` or its tiles."""
-    optimal_lengths: Optional[npt.NDArray[np.int16]] = None
-    """Batch searches: each board's optimum where the truth can be had, else -1 (int16)."""
+    optimal_lengths: Optional[npt.NDArray[np.float64]] = None
+    """Batch searches: each board's optimum where the truth can be had, NaN where it is not
+    known (float64, shape (N,)): ``lengths - optimal_lengths`` is then the optimality gap, NaN
+    where it cannot be told (and for boards that cannot reach the goal)."""
     heuristic_calls: Optional[npt.NDArray[np.uint64]] = None
     """Batch searches: calls to the heuristic, per board (uint64)."""
     evaluated: Optional[npt.NDArray[np.uint64]] = None

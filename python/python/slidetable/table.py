@@ -390,7 +390,7 @@ class Table:
         20
         """
         depth, count = _int(depth, "depth"), _int(count, "count")
-        if depth > 255:
+        if depth > self.max_depth:
             raise ValueError(f"no states at depth {depth}: the deepest are at depth {self.max_depth}")
         return self._t.sample(depth, count, _seed(seed)).astype(self.puzzle.dtype, copy=False)
 
@@ -600,6 +600,7 @@ class Table:
         >>> t.grade(zero, states=t.sample(15, 20)).total_states
         20
         """
+        batch_size = _int(batch_size, "batch_size", 1)
         if states is not None:
             return grade(h, states, table=self, batch_size=batch_size)
         if isinstance(h, str):

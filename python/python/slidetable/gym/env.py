@@ -210,6 +210,7 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
     Without a table (``table=False``) a ``solver`` gives the estimate, and with
     ``exact_distance=True`` the exact distance, by search:
 
+    >>> import slidetable as st
     >>> env = SlidingPuzzleEnv(3, 3, table=False, solver=st.Solver(st.Puzzle(3, 3), "manhattan"),
     ...                        exact_distance=True, seed=0)
     >>> obs, info = env.reset(options={"board": [1, 2, 3, 4, 5, 6, 0, 7, 8]})
@@ -456,7 +457,10 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
         """Which of the 4 actions are legal on the current board.
 
         The name sb3-contrib's ``MaskablePPO`` calls (``action_mask`` is the same). An illegal
-        action pushes against the edge: it leaves the board as it was and costs a step.
+        action pushes against the edge: it leaves the board as it was and costs a step. An
+        environment from ``gymnasium.make`` is wrapped (``TimeLimit``...), and Gymnasium 1.x
+        wrappers do not pass unknown methods through: call ``env.unwrapped.action_masks()``, or
+        read ``info["action_mask"]`` (sb3-contrib's ``ActionMasker`` wrapper takes either).
 
         Returns
         -------
