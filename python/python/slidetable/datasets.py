@@ -386,8 +386,9 @@ def labelled_walks(
         0 to 2**64 - 1.
     solver : Solver, optional
         The optimal solver that labels them (default: a table for boards of up to 10 cells,
-        else ``Solver(puzzle, dir=dir)``: pattern tables found in ``dir``, or built there once
-        (the 15-puzzle's 6-6-3 in seconds; pass a Solver with ``partition="7-8"`` for speed).
+        else, up to 16 cells, ``Solver(puzzle, partition="auto", dir=dir)``: pattern tables
+        found in ``dir``, or built there once (the 15-puzzle's 6-6-3 in seconds; pass a Solver
+        with ``partition="7-8"`` for speed), and past 16 cells ``Solver(puzzle, dir=dir)``.
         Its searches must be optimal (IDA* or A* with pattern tables or an admissible heuristic).
     dir : str or os.PathLike
         Where the default solver's pattern tables are found or built (past 10 cells, without
@@ -453,6 +454,10 @@ def labelled_walks(
     if solver is None:
         if puzzle.cells <= 10:
             table = _memory_table(puzzle)
+        elif 12 < puzzle.cells <= 16:
+            # pattern tables, found in dir or built there once (the 15-puzzle's 6-6-3 in seconds):
+            # IDA* with linear conflict alone takes minutes on a long walk's board
+            solver = Solver(puzzle, partition="auto", dir=dir)
         else:
             solver = Solver(puzzle, dir=dir)
     elif not isinstance(solver, Solver):
