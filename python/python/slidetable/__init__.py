@@ -12,24 +12,24 @@ Conventions
 * Moves are letters ``U D L R`` or action numbers ``0 1 2 3`` (in that order), in a named
   convention: ``"blank"`` (the direction the blank moves: slidetable's and the CLI's) or
   ``"tile"`` (the direction the tile moves, as DeepCubeA, SPGym and most environments write them).
-  :func:`to_tile_moves` and :func:`to_blank_moves` convert.
+  ``to_tile_moves`` and ``to_blank_moves`` convert.
 * Bad input raises: ``TypeError`` for a non-integer dtype, ``ValueError`` for a wrong shape, a tile
   out of range or repeated (naming the board), ``OSError`` for a missing or unreadable file,
-  :class:`TableError` (a ``ValueError``) for a damaged table, with the messages of the ``table`` CLI.
+  ``TableError`` (a ``ValueError``) for a damaged table, with the messages of the ``table`` CLI.
 
 Where things are
 ----------------
 Every public name is importable from ``slidetable`` itself; the modules hold them by idea:
 
-* ``slidetable.puzzle``: :class:`Puzzle` (a shape and its goal) and the calls on boards that need
-  no table (:func:`parse`, :func:`is_solvable`, :func:`apply`, :func:`expand`,
-  :func:`random_walk`, :func:`heuristic`);
+* ``slidetable.puzzle``: ``Puzzle`` (a shape and its goal) and the calls on boards that need
+  no table (``parse``, ``is_solvable``, ``apply``, ``expand``,
+  ``random_walk``, ``heuristic``);
 * ``slidetable.conventions``: move letters and action numbers, blank or tile convention;
-* ``slidetable.table``: :class:`Table`, the perfect tables (exact distances up to 12 cells);
-* ``slidetable.search``: :class:`PatternDB` and :class:`Solver`, :func:`solve`, :func:`solve_batch`
+* ``slidetable.table``: ``Table``, the perfect tables (exact distances up to 12 cells);
+* ``slidetable.search``: ``PatternDB`` and ``Solver``, ``solve``, ``solve_batch``
   (built-in heuristics, pattern tables, or your own function of a batch of boards);
-* ``slidetable.solution``: what a search returns (:class:`Solution`, :class:`BatchResult`);
-* ``slidetable.grading``: :class:`Grade`, :func:`grade` (a heuristic against the truth);
+* ``slidetable.solution``: what a search returns (``Solution``, ``BatchResult``);
+* ``slidetable.grading``: ``Grade``, ``grade`` (a heuristic against the truth);
 * ``slidetable.datasets``: depth-balanced samples and labelled random walks;
 * ``slidetable.lab``: the published instance sets and the textbook's experiment;
 * ``slidetable.gym`` (needs Gymnasium) and ``slidetable.dask`` (needs Dask's ``distributed``).
@@ -39,9 +39,9 @@ Types
 Calls that take one board or a batch answer in kind (a number, or an array), and their
 overloads (``@typing.overload``) say so to a type checker where the shape is known: a flat list or a 1-D array
 is one board, a list of lists or a 2-D array a batch (every array this package returns carries
-its shape: :data:`Board`, :data:`Boards`). For an array of unknown shape the result is ``Any``,
-numpy's own rule. Closed sets of names are ``Literal`` types (:data:`HeuristicName`,
-:data:`Algorithm`, :data:`GoalName`, :data:`InstanceSet`, :data:`Convention`), so a checker
+its shape: ``Board``, ``Boards``). For an array of unknown shape the result is ``Any``,
+numpy's own rule. Closed sets of names are ``Literal`` types (``HeuristicName``,
+``Algorithm``, ``GoalName``, ``InstanceSet``, ``Convention``), so a checker
 catches ``"manhatan"``.
 
 Quick start

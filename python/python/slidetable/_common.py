@@ -11,7 +11,7 @@ from . import _core
 
 #: The distance (and rank) of a board that cannot reach the goal, in batch results.
 UNSOLVABLE: int = _core.UNSOLVABLE
-#: The length of a board whose search failed (a limit), in :class:`BatchResult`.
+#: The length of a board whose search failed (a limit), in ``BatchResult``.
 FAILED: int = _core.FAILED
 
 
@@ -40,11 +40,11 @@ MovesLike = Union[str, Sequence[int], npt.ArrayLike]
 #: The estimates every board has: ``misplaced`` (h1; ``hamming`` is the same), ``manhattan``
 #: (h2), ``linear-conflict``, ``nilsson`` (Nilsson's P + 3S, not admissible).
 HeuristicName = Literal["misplaced", "hamming", "manhattan", "linear-conflict", "nilsson"]
-#: What a :class:`Solver` searches with, by name: the estimates above, ``table`` (a perfect
+#: What a ``Solver`` searches with, by name: the estimates above, ``table`` (a perfect
 #: table's exact distance), ``pdb`` (pattern tables), or ``auto`` (the CLI's choice).
 SearchHeuristic = Literal["auto", "misplaced", "hamming", "manhattan", "linear-conflict", "nilsson", "table", "pdb"]
 #: The searches: ``auto``, ``astar`` (``a*``), ``idastar`` (``ida*``), ``astar-ida``
-#: (``a*+ida*``), ``bfs``, ``greedy``, ``weighted``, ``bwas`` (batch-weighted A*).
+#: (``a*+ida*``), ``bfs``, ``greedy``, ``weighted``, ``bwas`` (batch-weighted ``A*``).
 Algorithm = Literal["auto", "astar", "a*", "idastar", "ida*", "astar-ida", "a*+ida*", "bfs", "greedy", "weighted", "bwas"]
 #: The named goals: ``blank-last``, ``blank-first``, ``snail`` (a clockwise spiral; ``center`` on 3x3).
 GoalName = Literal["blank-last", "blank-first", "snail", "center"]
@@ -77,7 +77,7 @@ def _seed(seed: int) -> int:
     return s
 
 
-#: A goal as :class:`Puzzle` takes it: a :data:`GoalName`, or an arrangement of the tiles as an
+#: A goal as ``Puzzle`` takes it: a ``GoalName``, or an arrangement of the tiles as an
 #: integer array, ``(cells,)`` or ``(rows, cols)``, ``0`` the blank (text arrangements,
 #: ``"1 2 3 / 4 _ 5"``, and the CLI's other spellings are read too at run time; type checkers see
 #: names and arrays).

@@ -47,7 +47,7 @@ def to_tile_moves(moves: str) -> str:
     Raises
     ------
     TypeError
-        ``moves`` is not a string (for action numbers use :func:`actions_to_moves` first).
+        ``moves`` is not a string (for action numbers use ``actions_to_moves`` first).
     ValueError
         A character that is not a move letter (naming it).
 
@@ -65,7 +65,7 @@ def to_tile_moves(moves: str) -> str:
 def to_blank_moves(moves: str) -> str:
     """Moves written as the tiles' directions, rewritten as the blank's.
 
-    The inverse of :func:`to_tile_moves` (the same swap of opposite letters).
+    The inverse of ``to_tile_moves`` (the same swap of opposite letters).
 
     Parameters
     ----------
@@ -115,8 +115,8 @@ def moves_to_actions(moves: str, convention: Convention = "blank") -> npt.NDArra
     """Move letters as action numbers (``U D L R`` = ``0 1 2 3``) in the same convention.
 
     The numbering is the same in both conventions: ``convention`` only names the one the moves
-    are written in (and is checked); to change convention use :func:`to_tile_moves` or
-    :func:`to_blank_moves`.
+    are written in (and is checked); to change convention use ``to_tile_moves`` or
+    ``to_blank_moves``.
 
     Parameters
     ----------
@@ -153,7 +153,7 @@ def moves_to_actions(moves: str, convention: Convention = "blank") -> npt.NDArra
 def actions_to_moves(actions: Union[Iterable[int], npt.ArrayLike], convention: Convention = "blank") -> str:
     """Action numbers (``0 1 2 3`` = ``U D L R``) as move letters in the same convention.
 
-    The inverse of :func:`moves_to_actions`: ``convention`` names the convention of both and
+    The inverse of ``moves_to_actions``: ``convention`` names the convention of both and
     is checked, nothing is converted.
 
     Parameters

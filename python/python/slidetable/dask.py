@@ -1,4 +1,4 @@
-"""Many boards solved on a Dask cluster: :func:`solve_batch` split into tasks, tables opened once per worker.
+"""Many boards solved on a Dask cluster: ``solve_batch`` split into tasks, tables opened once per worker.
 
 Needs Dask's ``distributed`` (the ``dask`` extra: ``pip install "./python[dask]"`` from a clone,
 or ``pip install distributed``).
@@ -18,13 +18,13 @@ dir=...)`` or the CLI) rather than letting every worker build the missing ones a
 How it works
 ------------
 * The boards are cut into chunks of ``chunk_size``; each chunk is one Dask task, which runs
-  :meth:`slidetable.Solver.solve_batch` on it (``threads`` threads, default 1: Dask runs as
+  ``slidetable.Solver.solve_batch`` on it (``threads`` threads, default 1: Dask runs as
   many tasks at once per worker as the worker has threads).
-* The solver, with its tables, lives on each worker: a :class:`SolverPlugin` (a
+* The solver, with its tables, lives on each worker: a ``SolverPlugin`` (a
   ``distributed.WorkerPlugin``) registered on the client opens it once when the worker starts
   it (and on every worker that joins later, e.g. one restarted after a crash), keyed by the
   solver's parameters so that solvers for different puzzles or heuristics live side by side.
-  :func:`worker_stats` tells how many times each worker opened each solver.
+  ``worker_stats`` tells how many times each worker opened each solver.
 * Results come back as the tasks finish and are put in input order. A worker that dies
   mid-run loses its running tasks, which Dask runs again elsewhere; each chunk's result is
   kept once (by its index), whatever happens.
@@ -75,7 +75,7 @@ from slidetable._common import Algorithm, BoardLike, Convention, SearchHeuristic
 
 __all__ = ["solve_batch", "SolverPlugin", "worker_stats", "RESULTS_VERSION"]
 
-#: The ``"version"`` of the lines :func:`solve_batch` writes to a results file.
+#: The ``"version"`` of the lines ``solve_batch`` writes to a results file.
 RESULTS_VERSION = 1
 
 # In each worker process: how many times each solver (by plugin name) was opened, and the
@@ -86,35 +86,35 @@ _LOCK = threading.Lock()
 
 
 class SolverPlugin(WorkerPlugin):
-    """Opens a :class:`slidetable.Solver` once on each worker and keeps it there.
+    """Opens a ``slidetable.Solver`` once on each worker and keeps it there.
 
-    Registered by :func:`solve_batch` under :attr:`name` (derived from the parameters, so two
+    Registered by ``solve_batch`` under ``name`` (derived from the parameters, so two
     different solvers coexist and a second run with the same parameters reuses the solver
     already open: the plugin is ``idempotent``). The tasks find it with
     ``distributed.get_worker().plugins[name]``. Its ``setup`` loads the tables in a thread, so
     the worker keeps answering the scheduler while a large table is read.
 
-    Counters kept on the worker (see :func:`worker_stats`): :attr:`load_seconds` (the time the
-    solver took to open), :attr:`chunks` and :attr:`boards` (the work done with it).
+    Counters kept on the worker (see ``worker_stats``): ``load_seconds`` (the time the
+    solver took to open), ``chunks`` and ``boards`` (the work done with it).
 
     Parameters
     ----------
     puzzle : slidetable.Puzzle
         The boards' puzzle.
     heuristic : str, default "auto"
-        A heuristic's name, as :class:`slidetable.Solver` takes it (``"pdb"`` for pattern
-        tables; a :class:`slidetable.PatternDB` or a function cannot be sent to the workers).
+        A heuristic's name, as ``slidetable.Solver`` takes it (``"pdb"`` for pattern
+        tables; a ``slidetable.PatternDB`` or a function cannot be sent to the workers).
     partition : str, optional
-        The pattern tables' partition, as :class:`slidetable.Solver` takes it.
+        The pattern tables' partition, as ``slidetable.Solver`` takes it.
     dir : str or os.PathLike, default "."
         Where each worker finds (or builds) the tables: a path on the workers' machines.
     reflect : bool, default True
-        As :class:`slidetable.Solver`: also look boards up reflected (on square boards).
+        As ``slidetable.Solver``: also look boards up reflected (on square boards).
     build_missing : bool, default True
         Build the tables missing from ``dir`` (on each worker) rather than fail.
     share_tables : bool, default True
         Keep the tables as the files' memory mappings, shared by the workers of a machine
-        (see :func:`solve_batch`).
+        (see ``solve_batch``).
 
     Attributes
     ----------
@@ -132,9 +132,9 @@ class SolverPlugin(WorkerPlugin):
     Raises
     ------
     TypeError
-        A ``puzzle`` that is not a :class:`slidetable.Puzzle`, a ``heuristic`` that is not a
+        A ``puzzle`` that is not a ``slidetable.Puzzle``, a ``heuristic`` that is not a
         name. (The solver's own errors, e.g. an unknown heuristic or partition, come when it is
-        opened: from :meth:`load`, on the workers.)
+        opened: from ``load``, on the workers.)
 
     Examples
     --------
@@ -213,7 +213,7 @@ class SolverPlugin(WorkerPlugin):
         Raises
         ------
         ValueError, OSError, slidetable.TableError
-            As :meth:`load`: registering the plugin then fails with the error.
+            As ``load``: registering the plugin then fails with the error.
 
         Examples
         --------
@@ -260,7 +260,7 @@ class SolverPlugin(WorkerPlugin):
         Raises
         ------
         ValueError
-            What :class:`slidetable.Solver` raises: an unknown heuristic or partition, tables
+            What ``slidetable.Solver`` raises: an unknown heuristic or partition, tables
             missing from ``dir`` with ``build_missing=False``.
         OSError
             A table file that cannot be read (or, building one, written).
@@ -515,7 +515,7 @@ def solve_batch(
     timeout: Optional[float] = None,
     share_tables: bool = True,
 ) -> st.BatchResult:
-    """Solves many boards on a Dask cluster; the result is :func:`slidetable.solve_batch`'s.
+    """Solves many boards on a Dask cluster; the result is ``slidetable.solve_batch``'s.
 
     Parameters
     ----------
@@ -527,15 +527,15 @@ def solve_batch(
     client : distributed.Client, optional
         The cluster's client; default: the current one (the last created).
     heuristic : str, default "auto"
-        The solver each worker opens, as :class:`slidetable.Solver` takes it: a name only
+        The solver each worker opens, as ``slidetable.Solver`` takes it: a name only
         (``"pdb"`` for pattern tables, with ``partition`` and ``dir``).
     partition : str, optional
-        The pattern tables' partition, as :class:`slidetable.Solver` takes it.
+        The pattern tables' partition, as ``slidetable.Solver`` takes it.
     dir : str or os.PathLike, default "."
         Where the workers find (or build) the tables. It is read on the workers, so it must
         exist there (see the module's notes).
     algorithm : str, default "auto"
-        The search, as :meth:`slidetable.Solver.solve_batch` takes it.
+        The search, as ``slidetable.Solver.solve_batch`` takes it.
     chunk_size : int, default 64
         Boards per task. Larger chunks cost less scheduling; smaller ones balance better,
         lose less when a worker dies, and resume finer.
@@ -548,12 +548,12 @@ def solve_batch(
         ``chunk_size`` (else ``ValueError``). A last line cut short by a killed run is dropped.
         One run at a time per file.
     max_nodes : int, optional
-        As :meth:`slidetable.Solver.solve_batch`: a board whose search generates more nodes is
+        As ``slidetable.Solver.solve_batch``: a board whose search generates more nodes is
         marked ``FAILED``, with its reason in ``errors``.
     weight : float, optional
-        The weight of the weighted searches, as :meth:`slidetable.Solver.solve_batch`.
+        The weight of the weighted searches, as ``slidetable.Solver.solve_batch``.
     max_memory : int, optional
-        Bytes a search may hold, as :meth:`slidetable.Solver.solve_batch` (a board over it is
+        Bytes a search may hold, as ``slidetable.Solver.solve_batch`` (a board over it is
         marked ``FAILED``); default: half the worker's ``memory_limit``, where it has one.
     threads : int or None, default 1
         Threads each task's search uses (default 1: the parallelism is Dask's, one task per
@@ -561,7 +561,7 @@ def solve_batch(
     convention : {"blank", "tile"}
         The convention of the moves returned (``"blank"`` by default).
     reflect : bool, default True
-        As :class:`slidetable.Solver`: also look boards up reflected (on square boards).
+        As ``slidetable.Solver``: also look boards up reflected (on square boards).
     build_missing : bool, default True
         Build the tables missing from ``dir`` on the workers (rather than fail). Better: build
         them once beforehand (see the module's notes).
@@ -582,14 +582,14 @@ def solve_batch(
         In input order (``lengths`` int32, shape ``(N,)``, ``FAILED`` for a search that hit a
         limit; ``moves`` in ``convention``); ``wall_seconds`` is the time from the first
         submitted task to the last result, ``load_seconds`` the longest time a worker that
-        solved a chunk of this run took to open its solver (as with :class:`slidetable.Solver`,
+        solved a chunk of this run took to open its solver (as with ``slidetable.Solver``,
         reported again when the solver was already open from an earlier run; 0 if nothing was
         left to solve).
 
     Raises
     ------
     TypeError
-        A ``puzzle`` that is not a :class:`slidetable.Puzzle`, a ``heuristic`` that is not a
+        A ``puzzle`` that is not a ``slidetable.Puzzle``, a ``heuristic`` that is not a
         name, boards of a non-integer dtype, a ``chunk_size`` that is not an integer.
     ValueError
         An unknown ``convention``; ``chunk_size`` below 1; a wrong shape, a tile out of range
@@ -602,7 +602,7 @@ def solve_batch(
     Exception
         The error of a failing task, after cancelling the rest: what opening the solver or
         searching raises (e.g. ``ValueError`` for an unknown heuristic, partition or algorithm
-        or for missing tables with ``build_missing=False``, :class:`slidetable.TableError` for
+        or for missing tables with ``build_missing=False``, ``slidetable.TableError`` for
         a damaged table). Ctrl-C cancels the remaining tasks too.
 
     Examples

@@ -1,12 +1,12 @@
 """Labelled data sets in one call: boards with their exact distances (and optimal moves), for
 training and testing learned heuristics.
 
-* :func:`balanced_sample`: from a perfect table (boards up to 12 cells), the same number of
+* ``balanced_sample``: from a perfect table (boards up to 12 cells), the same number of
   boards at every depth (capped at what a depth holds, or drawn with replacement).
-* :func:`labelled_walks`: past a table (the 15-puzzle), boards from random walks of chosen
+* ``labelled_walks``: past a table (the 15-puzzle), boards from random walks of chosen
   lengths, each labelled by an optimal solver in parallel, resumable from a results directory.
 
-Both return a :class:`Dataset`, which saves with ``np.savez`` (or Parquet, with pyarrow).
+Both return a ``Dataset``, which saves with ``np.savez`` (or Parquet, with pyarrow).
 
 Example
 -------
@@ -46,8 +46,8 @@ def _npz(path: str) -> str:
 class Dataset:
     """Boards with their exact distances to the goal of ``puzzle``.
 
-    Made by :func:`balanced_sample` and :func:`labelled_walks`; saved by :meth:`save` and read
-    back by :meth:`load`. ``len(dataset)`` is its number of boards, ``N``; row ``i`` of every
+    Made by ``balanced_sample`` and ``labelled_walks``; saved by ``save`` and read
+    back by ``load``. ``len(dataset)`` is its number of boards, ``N``; row ``i`` of every
     array is board ``i``.
 
     Examples
@@ -69,18 +69,18 @@ class Dataset:
     distances: npt.NDArray[np.int16]
     """``(N,)`` int16: each board's exact distance (the optimal solution length)."""
     optimal_moves: Optional[npt.NDArray[np.bool_]]
-    """``(N, 4)`` bool, from a table: which of the moves ``U D L R`` (in :attr:`convention`)
+    """``(N, 4)`` bool, from a table: which of the moves ``U D L R`` (in ``convention``)
     lead one move closer (all False at the goal); None where only one optimal move is known."""
     first_moves: npt.NDArray[np.int8]
     """``(N,)`` int8: the first move of one optimal solution, as an action ``0..3`` = ``U D L
-    R`` in :attr:`convention` (-1 at the goal)."""
+    R`` in ``convention`` (-1 at the goal)."""
     walk_lengths: Optional[npt.NDArray[np.int16]] = None
-    """``(N,)`` int16 for :func:`labelled_walks`: the random walk that made each board (its
+    """``(N,)`` int16 for ``labelled_walks``: the random walk that made each board (its
     distance is at most that); None for a table's sample."""
     convention: Convention = "blank"
     """The convention of the move labels: ``"blank"`` (the blank's direction, as made) or
     ``"tile"`` (the tile's, as the Gymnasium environments use by default): see
-    :meth:`in_convention`."""
+    ``in_convention``."""
 
     def __len__(self) -> int:
         return int(self.boards.shape[0])
@@ -135,7 +135,7 @@ class Dataset:
             the puzzle in the file's metadata) or else ``np.savez`` (``.npz``, added to a name
             without it, as numpy does): arrays ``boards``, ``distances``, ``first_moves``,
             ``shape``, ``goal``, and ``optimal_moves`` and ``walk_lengths`` where there are.
-            :meth:`load` reads either.
+            ``load`` reads either.
 
         Returns
         -------
@@ -201,13 +201,13 @@ class Dataset:
 
     @classmethod
     def load(cls, path: Union[str, os.PathLike[str]]) -> "Dataset":
-        """Reads what :meth:`save` wrote (``.npz``, or ``.parquet`` with pyarrow).
+        """Reads what ``save`` wrote (``.npz``, or ``.parquet`` with pyarrow).
 
         Parameters
         ----------
         path : str or os.PathLike
             The file: Parquet if its name ends in ``.parquet``, else ``.npz`` (added to a name
-            without it, as :meth:`save` adds it).
+            without it, as ``save`` adds it).
 
         Returns
         -------
@@ -221,10 +221,10 @@ class Dataset:
         OSError
             The file cannot be read (``FileNotFoundError``, ...).
         ValueError
-            A Parquet file not written by :meth:`save` (no slidetable metadata); a file that is
+            A Parquet file not written by ``save`` (no slidetable metadata); a file that is
             not ``.npz`` (numpy's message).
         KeyError
-            An ``.npz`` file without the arrays :meth:`save` writes.
+            An ``.npz`` file without the arrays ``save`` writes.
 
         Examples
         --------
@@ -283,14 +283,14 @@ def balanced_sample(
     Parameters
     ----------
     table : Table
-        A perfect table (:meth:`Table.build`, :meth:`Table.open`).
+        A perfect table (``Table.build``, ``Table.open``).
     per_depth : int
         Boards wanted at each depth. Without ``replace`` a depth gives distinct boards, as many
         as it holds when that is fewer (3x3: depth 1 holds 2, depth 31 holds 2), so the total
         may be less than ``per_depth`` times the depths.
     depths : sequence of int, optional
         The depths to draw from (default: every depth, the goal's 0 included). A depth past
-        the table's :attr:`~Table.max_depth` gives no boards.
+        the table's ``Table.max_depth`` gives no boards.
     replace : bool
         ``False`` (default): distinct boards. ``True``: every depth that has boards gives
         exactly ``per_depth``, each drawn uniformly and independently (a small depth repeats).
@@ -310,7 +310,7 @@ def balanced_sample(
     ValueError
         A negative ``per_depth``, a depth past 255, a seed past 2**64 - 1.
     TypeError
-        ``table`` not a :class:`Table`; ``per_depth``, a depth or ``seed`` not an integer;
+        ``table`` not a ``Table``; ``per_depth``, a depth or ``seed`` not an integer;
         ``replace`` not True or False.
 
     Examples
@@ -389,7 +389,7 @@ def labelled_walks(
         else, up to 16 cells, ``Solver(puzzle, partition="auto", dir=dir)``: pattern tables
         found in ``dir``, or built there once (the 15-puzzle's 6-6-3 in seconds; pass a Solver
         with ``partition="7-8"`` for speed), and past 16 cells ``Solver(puzzle, dir=dir)``.
-        Its searches must be optimal (IDA* or A* with pattern tables or an admissible heuristic).
+        Its searches must be optimal (``IDA*`` or ``A*`` with pattern tables or an admissible heuristic).
     dir : str or os.PathLike
         Where the default solver's pattern tables are found or built (past 10 cells, without
         ``solver``); default the current directory.

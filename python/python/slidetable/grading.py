@@ -22,14 +22,14 @@ if TYPE_CHECKING:
 @dataclasses.dataclass(frozen=True, repr=False)
 class Grade:
     """A heuristic ``h`` graded against the exact distances ``h*``: over every state and edge of
-    a table (:meth:`Table.grade`), or over given boards and their moves (:func:`grade`).
+    a table (``Table.grade``), or over given boards and their moves (``grade``).
 
     The error is ``h* - h``, the true distance minus the estimate: positive where ``h``
     underestimates (as an admissible heuristic does), negative where it overestimates. Estimates
     are used as given (a learned heuristic's fractions are not rounded); ``h = h*`` means equal.
 
     Arrays are per depth, indexed by the true distance ``h*`` (a depth without boards has count
-    0 and zeros); the ``total_*`` numbers are over every board graded. :meth:`summary` prints
+    0 and zeros); the ``total_*`` numbers are over every board graded. ``summary`` prints
     them as a table.
 
     Edges: over a table, two states one move apart, each edge counted once at its shallower
@@ -205,7 +205,7 @@ class Grade:
 
 
 def _grade(name: str, d: dict, at_goal: float, scope: str = "table") -> Grade:
-    """A :class:`Grade` from the library's per-depth sums (``d``: columns by depth and a ``total``)."""
+    """A ``Grade`` from the library's per-depth sums (``d``: columns by depth and a ``total``)."""
     states = np.array(d["states"], dtype=np.uint64)
     n = np.maximum(states, 1).astype(np.float64)
     col = lambda k: np.array(d[k], dtype=np.float64)  # noqa: E731
@@ -295,8 +295,8 @@ def grade(
 
     Each board counts once, at its true depth; ``h`` is also evaluated on every board's children
     (the boards one move away), which gives the edges for consistency (each board's moves) and
-    the greedy policy's choice. The measures are :class:`Grade`'s, defined there; on every state
-    of a table they equal :meth:`Table.grade`'s, except that each edge is seen from both ends.
+    the greedy policy's choice. The measures are ``Grade``'s, defined there; on every state
+    of a table they equal ``Table.grade``'s, except that each edge is seen from both ends.
 
     Parameters
     ----------
@@ -313,7 +313,7 @@ def grade(
         Where the exact distances come from. Without ``table`` or ``solver``, boards of up to
         10 cells get a table built in memory (milliseconds); larger ones need one of the two.
     solver : Solver, optional
-        Exact distances by optimal searches (a :class:`Solver` with pattern tables, or an
+        Exact distances by optimal searches (a ``Solver`` with pattern tables, or an
         admissible heuristic): each board and each of its children is solved, up to five
         searches a board, so this is slow past 3x4 (on 4x4, seconds a board with the 7-8
         tables). Its searches must be optimal.

@@ -25,7 +25,7 @@ _Preset = Literal["rn", "russell-norvig", "hazan-ra"]
 class Instances:
     """A published benchmark set: boards with their optimal solution lengths.
 
-    Returned by :func:`instances`; ``len()`` is the number of boards. Row ``i`` of every array
+    Returned by ``instances``; ``len()`` is the number of boards. Row ``i`` of every array
     is the same instance.
 
     Examples
@@ -69,7 +69,7 @@ def instances(name: InstanceSet) -> Instances:
     ----------
     name : {"korf100", "korf24"}
         ``korf100``: Korf's 100 random 15-puzzles (1985); ``korf24``: Korf & Felner's 50 random
-        24-puzzles (2002), with the nodes their IDA* generated. Both have the goal ``0 1 2 ...``
+        24-puzzles (2002), with the nodes their ``IDA*`` generated. Both have the goal ``0 1 2 ...``
         (blank first). Case and spaces around the name are ignored.
 
     Returns
@@ -101,9 +101,9 @@ def instances(name: InstanceSet) -> Instances:
 @dataclasses.dataclass(frozen=True)
 class Experiment:
     """Russell & Norvig's table: for each depth and column (an algorithm with a guide), the mean
-    nodes generated and expanded and the effective branching factor b*.
+    nodes generated and expanded and the effective branching factor ``b*``.
 
-    Returned by :func:`experiment`. Row ``i`` of every array is depth ``depths[i]``; column
+    Returned by ``experiment``. Row ``i`` of every array is depth ``depths[i]``; column
     ``j`` is ``columns[j]``.
 
     Examples
@@ -182,7 +182,7 @@ def experiment(
     preset : {"rn", "hazan-ra"}, optional
         A published setup, which sets the columns (``heuristics``, ``algorithm`` and ``ids`` are
         then ignored) and the counting: ``rn`` (or ``russell-norvig``), Russell & Norvig's figure
-        (IDS and A* with the two heuristics, counted as the book counts, b* as printed);
+        (IDS and ``A*`` with the two heuristics, counted as the book counts, ``b*`` as printed);
         ``hazan-ra``, Hazan & Ra's replication (problems by random walk).
     ids_max_depth : int
         The deepest depth at which the IDS column runs (0 to 255; its cells below are NaN).
@@ -198,7 +198,7 @@ def experiment(
     Raises
     ------
     TypeError
-        ``table`` not a :class:`Table`; ``count``, ``seed``, ``ids_max_depth`` or a depth not an
+        ``table`` not a ``Table``; ``count``, ``seed``, ``ids_max_depth`` or a depth not an
         integer.
     ValueError
         A depth out of range or deeper than the table's states; ``count`` below 1; an unknown

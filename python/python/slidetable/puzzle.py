@@ -28,7 +28,7 @@ from .conventions import _TILE_TO_BLANK, _blank_moves, _convention
 __all__ = ["HEURISTICS", "Puzzle", "parse", "is_solvable", "apply", "expand", "random_walk", "heuristic"]
 
 #: The classic estimates every board has, by their canonical names (``hamming`` is another name
-#: of ``misplaced``): the names :meth:`Puzzle.heuristic` and :func:`heuristic` take.
+#: of ``misplaced``): the names ``Puzzle.heuristic`` and ``heuristic`` take.
 HEURISTICS: tuple[HeuristicName, ...] = ("misplaced", "manhattan", "linear-conflict", "nilsson")
 
 # the children of one board and which of its moves are legal; of a batch
@@ -118,7 +118,7 @@ class Puzzle:
     @property
     def goal(self) -> Board:
         """The goal's cells, row-major, ``0`` the blank: a read-only ndarray, shape (cells,), of
-        :attr:`dtype`."""
+        ``dtype``."""
         g = np.array(self._p.goal_cells, dtype=self.dtype)
         g.flags.writeable = False
         return g
@@ -212,7 +212,7 @@ class Puzzle:
 
         Returns
         -------
-        ndarray, shape (cells,), dtype :attr:`dtype`
+        ndarray, shape (cells,), dtype ``dtype``
             The board's cells, row-major, ``0`` the blank.
 
         Raises
@@ -319,7 +319,7 @@ class Puzzle:
 
         Returns
         -------
-        ndarray, shape (cells,), dtype :attr:`dtype`
+        ndarray, shape (cells,), dtype ``dtype``
             The board after the moves (a new array; ``state`` is not changed).
 
         Raises
@@ -363,7 +363,7 @@ class Puzzle:
 
         Returns
         -------
-        children : ndarray, shape (N, 4, cells), dtype :attr:`dtype`
+        children : ndarray, shape (N, 4, cells), dtype ``dtype``
             The board after each action (``(4, cells)`` for one board). An illegal action's
             child is the board itself.
         legal : ndarray of bool, shape (N, 4)
@@ -405,7 +405,7 @@ class Puzzle:
         """``n`` boards reached from the goal by ``steps`` random moves each.
 
         A walk never steps straight back, and is reproducible from ``seed``. The end of a walk
-        can be nearer than ``steps``: for boards at an exact distance use :meth:`Table.sample`.
+        can be nearer than ``steps``: for boards at an exact distance use ``Table.sample``.
 
         Parameters
         ----------
@@ -418,7 +418,7 @@ class Puzzle:
 
         Returns
         -------
-        ndarray, shape (n, cells), dtype :attr:`dtype`
+        ndarray, shape (n, cells), dtype ``dtype``
             One board per walk.
 
         Raises
@@ -654,7 +654,7 @@ def is_solvable(states: BoardLike, puzzle: Optional[Puzzle] = None) -> Union[boo
     Raises
     ------
     TypeError
-        A non-integer dtype; ``puzzle`` not a :class:`Puzzle`.
+        A non-integer dtype; ``puzzle`` not a ``Puzzle``.
     ValueError
         Without ``puzzle``, boards whose cells are not a square number; a wrong shape, a tile
         out of range or repeated (naming the board).
@@ -680,7 +680,7 @@ def is_solvable(states: BoardLike, puzzle: Optional[Puzzle] = None) -> Union[boo
 
 
 def apply(state: BoardLike, moves: MovesLike, convention: Convention = "blank", puzzle: Optional[Puzzle] = None) -> Board:
-    """The board after ``moves``; see :meth:`Puzzle.apply`.
+    """The board after ``moves``; see ``Puzzle.apply``.
 
     Parameters
     ----------
@@ -701,7 +701,7 @@ def apply(state: BoardLike, moves: MovesLike, convention: Convention = "blank", 
     Raises
     ------
     TypeError
-        A non-integer dtype; ``puzzle`` not a :class:`Puzzle`.
+        A non-integer dtype; ``puzzle`` not a ``Puzzle``.
     ValueError
         A move that would leave the board (naming the move), a character that is not a move, an
         action outside ``0`` to ``3``, an unknown convention; a board that is not square
@@ -727,7 +727,7 @@ def expand(states: BoardLike, puzzle: Optional[Puzzle] = None, convention: Conve
 def expand(
     states: BoardLike, puzzle: Optional[Puzzle] = None, convention: Convention = "blank"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Children and legal-move mask of each board; see :meth:`Puzzle.expand`.
+    """Children and legal-move mask of each board; see ``Puzzle.expand``.
 
     Parameters
     ----------
@@ -750,7 +750,7 @@ def expand(
     Raises
     ------
     TypeError
-        A non-integer dtype; ``puzzle`` not a :class:`Puzzle`.
+        A non-integer dtype; ``puzzle`` not a ``Puzzle``.
     ValueError
         A board that is not square without ``puzzle``; a wrong shape, a tile out of range or
         repeated (naming the board); an unknown convention.
@@ -766,7 +766,7 @@ def expand(
 
 
 def random_walk(puzzle: Puzzle, n: int, steps: int, seed: int = 0) -> Boards:
-    """``n`` random walks of ``steps`` moves from the goal of ``puzzle``; see :meth:`Puzzle.random_walk`.
+    """``n`` random walks of ``steps`` moves from the goal of ``puzzle``; see ``Puzzle.random_walk``.
 
     Parameters
     ----------
@@ -787,7 +787,7 @@ def random_walk(puzzle: Puzzle, n: int, steps: int, seed: int = 0) -> Boards:
     Raises
     ------
     TypeError
-        ``puzzle`` not a :class:`Puzzle`; ``n``, ``steps`` or ``seed`` not an integer.
+        ``puzzle`` not a ``Puzzle``; ``n``, ``steps`` or ``seed`` not an integer.
     ValueError
         A negative ``n`` or ``steps``, a seed out of range.
     MemoryError
@@ -816,7 +816,7 @@ def heuristic(states: BoardLike, name: HeuristicName = "manhattan", puzzle: Opti
 def heuristic(
     states: BoardLike, name: HeuristicName = "manhattan", puzzle: Optional[Puzzle] = None
 ) -> Union[int, npt.NDArray[np.int32]]:
-    """A classic estimate of each board's distance to the goal; see :meth:`Puzzle.heuristic`.
+    """A classic estimate of each board's distance to the goal; see ``Puzzle.heuristic``.
 
     Parameters
     ----------
@@ -824,7 +824,7 @@ def heuristic(
         One board, ``(cells,)`` or ``(rows, cols)``, or a batch, ``(N, cells)`` or
         ``(N, rows, cols)``: any integer dtype, ``0`` the blank.
     name : {"misplaced", "hamming", "manhattan", "linear-conflict", "nilsson"}
-        The estimate (default ``manhattan``), as :meth:`Puzzle.heuristic`.
+        The estimate (default ``manhattan``), as ``Puzzle.heuristic``.
     puzzle : Puzzle, optional
         The puzzle whose goal is meant (default: the square blank-last one with the boards'
         cells; a warning says so when a board cannot reach that goal but can reach another
@@ -838,7 +838,7 @@ def heuristic(
     Raises
     ------
     TypeError
-        A non-integer dtype; ``puzzle`` not a :class:`Puzzle`.
+        A non-integer dtype; ``puzzle`` not a ``Puzzle``.
     ValueError
         An unknown heuristic; boards that are not square without ``puzzle``; a wrong shape, a
         tile out of range or repeated (naming the board).

@@ -39,7 +39,7 @@ class PatternDB:
     small missing tables (``auto``, ``6-6-3``, ``5-5-5``) are built there on the spot.
     ``PatternDB.build(Puzzle(4, 4, "blank-first"), "7-8", dir="tables")`` builds any partition or
     catalogue the ``table build --pattern`` command builds, into the same files. Made by
-    :meth:`load` or :meth:`build`, not by calling the class; a :class:`Solver` takes one as its
+    ``load`` or ``build``, not by calling the class; a ``Solver`` takes one as its
     ``heuristic``. It pickles as the arguments it was loaded with (a Dask worker or a subprocess
     loads the files again).
 
@@ -83,13 +83,13 @@ class PatternDB:
             The board shape and goal the tables are for.
         partition : str
             A name (``auto``; 4x4 ``5-5-5``, ``6-6-3``, ``7-8``; 5x5 ``6-6-6-6``; see
-            :meth:`partitions`) or groups of tiles, ``"1,2,3/4,5,6,7"``.
+            ``partitions``) or groups of tiles, ``"1,2,3/4,5,6,7"``.
         dir : str or os.PathLike
             The existing directory the table files are in (and small missing ones written to).
         build_missing : bool
             Build a missing table on the spot when it is small (up to about a minute: ``auto``,
             ``6-6-3``, ``5-5-5``); a large missing one (``7-8``) is an error naming the
-            :meth:`build` call that makes it.
+            ``build`` call that makes it.
         reflect : bool
             Allow the reflected lookup (square boards whose goal has the blank on the
             diagonal): the larger of the board's sum and its mirror image's.
@@ -106,10 +106,10 @@ class PatternDB:
         Raises
         ------
         TypeError
-            ``puzzle`` is not a :class:`Puzzle`.
+            ``puzzle`` is not a ``Puzzle``.
         ValueError
             A partition that does not parse, or is not a partition of this board's tiles; a
-            missing table too large to build here (the message names the :meth:`build` call).
+            missing table too large to build here (the message names the ``build`` call).
         FileNotFoundError, NotADirectoryError
             ``dir`` is not a directory.
         TableError
@@ -146,8 +146,8 @@ class PatternDB:
 
         The same build and the same files as ``table build --pattern``: one file per group of
         tiles (a group that a mirror or rotation of the board maps onto an earlier group is
-        looked up in that group's table and gets none of its own), named as :meth:`load` and
-        :class:`Solver` look for them, each written to a temporary file and renamed into place,
+        looked up in that group's table and gets none of its own), named as ``load`` and
+        ``Solver`` look for them, each written to a temporary file and renamed into place,
         so an interrupted build never leaves a partial table under a table's name. Existing
         tables of the same names are replaced.
 
@@ -156,7 +156,7 @@ class PatternDB:
         puzzle : Puzzle
             The board shape and goal.
         partition : str
-            A named partition or catalogue (:meth:`partitions` lists them: 4x4 ``5-5-5``,
+            A named partition or catalogue (``partitions`` lists them: 4x4 ``5-5-5``,
             ``6-6-3``, ``7-8``; 5x5 ``6-6-6-6``, ``small-t``...), ``auto``, groups of tiles
             (``"1,2,3/4,5,6,7"``), or partitions joined by ``+`` (a catalogue: the estimate is
             the largest of their sums, a group shared by several is built once).
@@ -165,14 +165,16 @@ class PatternDB:
         zero : bool or {"bits", "bytes"}
             Zero-aware tables (an entry per placement and region of the blank; never below the
             classic entry, often above): ``True`` or ``"bits"`` one bit an entry, ``"bytes"``
-            the distance itself. :meth:`load` prefers them when both kinds are present.
+            the distance itself. ``load`` prefers them when both kinds are present.
         progress : callable, optional
             Called after each depth of each table with a dict: ``table`` (from 1) of
             ``tables``, ``tiles``, ``depth``, ``level_states``, ``reached``, ``total`` (an
             upper bound on the states), ``seconds`` (of this table). An exception it raises
             stops the build and is raised here.
-        reflect, share
-            As :meth:`load`.
+        reflect
+            As ``load``.
+        share
+            As ``load``.
 
         Returns
         -------
@@ -182,7 +184,7 @@ class PatternDB:
         Raises
         ------
         TypeError
-            ``puzzle`` is not a :class:`Puzzle`, ``partition`` not a string, ``progress`` not callable.
+            ``puzzle`` is not a ``Puzzle``, ``partition`` not a string, ``progress`` not callable.
         ValueError
             A partition that does not parse or whose largest table would not fit in memory; a
             ``zero`` that is not one of the values above.
@@ -229,7 +231,7 @@ class PatternDB:
         """Makes the move-pruning machine of ``puzzle``'s board shape for strings of up to
         ``length`` moves (every string with a shorter or equal-but-earlier equivalent is never
         searched), as ``table build --prune``, and writes it into ``dir``, where a
-        :class:`Solver` given ``prune=length`` and that ``dir`` finds it. Machines of up to 12
+        ``Solver`` given ``prune=length`` and that ``dir`` finds it. Machines of up to 12
         moves are made on the spot when missing; longer ones take time (4x4: 14 moves in about
         1 s, 16 in 7 s; 5x5: 14 in 13 s) and must be made here first.
 
@@ -250,7 +252,7 @@ class PatternDB:
         Raises
         ------
         TypeError
-            ``puzzle`` is not a :class:`Puzzle`, ``length`` not an integer.
+            ``puzzle`` is not a ``Puzzle``, ``length`` not an integer.
         ValueError
             ``length`` outside 2 to 24.
         FileNotFoundError, NotADirectoryError
@@ -287,7 +289,7 @@ class PatternDB:
         Raises
         ------
         TypeError
-            ``puzzle`` is not a :class:`Puzzle`.
+            ``puzzle`` is not a ``Puzzle``.
 
         Examples
         --------
@@ -338,7 +340,7 @@ class PatternDB:
             One board, ``(cells,)``, or a batch, ``(N, cells)`` or ``(N, rows, cols)``; any
             integer dtype, ``0`` the blank.
         reflect : bool
-            Where the tables allow it (:attr:`reflects`), the larger of the sum and the sum for
+            Where the tables allow it (``reflects``), the larger of the sum and the sum for
             the board reflected about the diagonal (still admissible).
 
         Returns
@@ -410,8 +412,8 @@ class Solver:
 
     ``heuristic`` may also be a function of a batch of boards, such as a trained network:
     called with a ``(N, cells)`` uint8 array, it returns ``N`` numbers (any array-like: a numpy
-    array, a list, a CPU tensor). It then searches with A* (``algorithm="astar"``), weighted A*,
-    greedy best-first, or DeepCubeA's batch-weighted A* (``algorithm="bwas"``: the
+    array, a list, a CPU tensor). It then searches with ``A*`` (``algorithm="astar"``), weighted ``A*``,
+    greedy best-first, or DeepCubeA's batch-weighted ``A*`` (``algorithm="bwas"``: the
     ``batch_size`` best nodes expanded per step and all their new children estimated in one
     call), asking the function once per step and never twice for a board. ``bwas`` takes the
     built-in heuristics too, to compare with.
@@ -424,14 +426,14 @@ class Solver:
         ``auto`` (the CLI's choice: linear conflict up to 12 cells; past that, pattern tables
         found in ``dir``, else linear conflict with a notice), a name (``misplaced``,
         ``manhattan``, ``linear-conflict``, ``nilsson``, ``table``: a perfect table's exact
-        distance, ``pdb``: pattern tables), a loaded :class:`PatternDB`, or a function of a
-        batch of boards (:data:`HeuristicFn`).
+        distance, ``pdb``: pattern tables), a loaded ``PatternDB``, or a function of a
+        batch of boards (``HeuristicFn``).
     partition : str, optional
-        With ``pdb`` (or alone, meaning ``pdb``): the partition, as :meth:`PatternDB.load`.
+        With ``pdb`` (or alone, meaning ``pdb``): the partition, as ``PatternDB.load``.
     dir : str or os.PathLike
         Where pattern tables (and move-pruning machines) are looked for and small ones built.
     reflect : bool
-        Pattern tables' reflected lookup, as :meth:`PatternDB.h`.
+        Pattern tables' reflected lookup, as ``PatternDB.h``.
     build_missing : bool, optional
         Build small missing pattern tables on the spot (default: yes, except for a heuristic
         function's solver, which builds nothing unless asked).
@@ -444,12 +446,14 @@ class Solver:
         Keep pattern tables as the files' memory mappings, shared by processes on one machine.
     prune : int, optional
         Move pruning: never search a move string with a shorter or equal-but-earlier equivalent
-        of up to ``prune`` moves (:meth:`PatternDB.build_pruner`); default 2 (the move back).
+        of up to ``prune`` moves (``PatternDB.build_pruner``). Default, as the CLI's
+        ``--prune``: 12 moves on boards of up to 36 cells (the machine made in about a second
+        at first use and saved in ``dir``), else 2 (only the move straight back).
 
     Raises
     ------
     TypeError
-        ``puzzle`` is not a :class:`Puzzle`; ``heuristic`` neither a name, a PatternDB nor callable.
+        ``puzzle`` is not a ``Puzzle``; ``heuristic`` neither a name, a PatternDB nor callable.
     ValueError
         An unknown heuristic or partition; a PatternDB for another puzzle; ``table`` for a board
         past 12 cells.
@@ -592,7 +596,7 @@ class Solver:
         return batch_size or DEFAULT_BATCH_SIZE, 1.0 if w is None else w, False
 
     def _optimal_length(self, board: list[int], exact: Optional[int], optimal: Optional[bool]) -> Optional[int]:
-        """The optimum of ``board`` where the truth can be had (see :meth:`solve`)."""
+        """The optimum of ``board`` where the truth can be had (see ``solve``)."""
         if optimal is False:
             return None
         if exact is not None:
@@ -641,21 +645,24 @@ class Solver:
         state : array_like of int, shape (cells,) or (rows, cols)
             The board, ``0`` the blank; any integer dtype.
         algorithm : str
-            ``auto`` (IDA* with pattern tables, else A*; with a heuristic function, A*, or
+            ``auto`` (``IDA*`` with pattern tables, else ``A*``; with a heuristic function, ``A*``, or
             ``bwas`` when ``batch_size`` is given), ``astar``, ``idastar``, ``bfs``, ``greedy``,
-            ``weighted`` (with ``weight``, default 2), or ``bwas``: batch-weighted A* on
+            ``weighted`` (with ``weight``, default 2), or ``bwas``: batch-weighted ``A*`` on
             ``g + weight*h`` (default weight 1; DeepCubeA's ``λ·g + h`` is ``weight = 1/λ``),
             expanding ``batch_size`` nodes per step (default 100); or ``astar-ida`` (pattern
-            tables only; Bu & Korf's A*+IDA*): A* until ``max_memory`` (its budget here,
-            default 1 GiB), then IDA* below the boards left on its open list, optimal.
+            tables only; Bu & Korf's ``A*+IDA*``): ``A*`` until ``max_memory`` (its budget here,
+            default 1 GiB), then ``IDA*`` below the boards left on its open list, optimal.
         weight : float, optional
             ``weighted``: the weight of ``h`` in ``g + weight*h`` (default 2); ``bwas``: as above
             (default 1). 0 to 1000.
-        max_nodes, max_memory : int, optional
-            Raise :class:`SearchLimitError` past this many generated nodes or bytes
-            (``astar-ida``: ``max_memory`` is its A* part's budget, not a limit).
+        max_nodes : int, optional
+            Raise ``SearchLimitError`` past this many generated nodes or bytes
+            (``astar-ida``: ``max_memory`` is its ``A*`` part's budget, not a limit).
+        max_memory : int, optional
+            Raise ``SearchLimitError`` past this many generated nodes or bytes
+            (``astar-ida``: ``max_memory`` is its ``A*`` part's budget, not a limit).
         threads : int, optional
-            Threads of one IDA* search with pattern tables (default: all cores).
+            Threads of one ``IDA*`` search with pattern tables (default: all cores).
         convention : {"blank", "tile"}
             The convention of the solution's moves: the direction the blank moves (the CLI's)
             or the tile's (DeepCubeA's, most environments').
@@ -743,8 +750,20 @@ class Solver:
         ----------
         states : array_like of int, shape (N, cells) or (N, rows, cols)
             The boards (one board is a batch of one).
-        algorithm, weight, max_nodes, max_memory, convention, batch_size, optimal
-            As :meth:`solve`; ``max_nodes`` and ``max_memory`` are per board.
+        algorithm
+            As ``solve``; ``max_nodes`` and ``max_memory`` are per board.
+        weight
+            As ``solve``; ``max_nodes`` and ``max_memory`` are per board.
+        max_nodes
+            As ``solve``; ``max_nodes`` and ``max_memory`` are per board.
+        max_memory
+            As ``solve``; ``max_nodes`` and ``max_memory`` are per board.
+        convention
+            As ``solve``; ``max_nodes`` and ``max_memory`` are per board.
+        batch_size
+            As ``solve``; ``max_nodes`` and ``max_memory`` are per board.
+        optimal
+            As ``solve``; ``max_nodes`` and ``max_memory`` are per board.
         threads : int, optional
             Boards searched at once (default: all cores); batch searches take one board at a time.
 
@@ -757,7 +776,7 @@ class Solver:
         Raises
         ------
         TypeError, ValueError
-            A bad board (naming its row), algorithm or option, as :meth:`solve`.
+            A bad board (naming its row), algorithm or option, as ``solve``.
         KeyboardInterrupt
             On Ctrl-C.
 
@@ -897,7 +916,7 @@ def solve(
     optimal: Optional[bool] = None,
     checkpoint: Union[str, os.PathLike, None] = None,
 ) -> Optional[Solution]:
-    """Solves one board: a :class:`Solver` made for this call (make one yourself to keep its
+    """Solves one board: a ``Solver`` made for this call (make one yourself to keep its
     tables between calls).
 
     Parameters
@@ -908,10 +927,30 @@ def solve(
         Its puzzle. Default: the square board with that many cells and the blank-last goal; a
         warning says so when the board cannot reach that goal but can reach another named one
         (Korf's instances are written toward blank-first).
-    heuristic, partition, dir
-        As :class:`Solver` (a name, a :class:`PatternDB`, or a function of a batch of boards).
-    algorithm, max_nodes, threads, weight, max_memory, convention, batch_size, optimal, checkpoint
-        As :meth:`Solver.solve`.
+    heuristic
+        As ``Solver`` (a name, a ``PatternDB``, or a function of a batch of boards).
+    partition
+        As ``Solver`` (a name, a ``PatternDB``, or a function of a batch of boards).
+    dir
+        As ``Solver`` (a name, a ``PatternDB``, or a function of a batch of boards).
+    algorithm
+        As ``Solver.solve``.
+    max_nodes
+        As ``Solver.solve``.
+    threads
+        As ``Solver.solve``.
+    weight
+        As ``Solver.solve``.
+    max_memory
+        As ``Solver.solve``.
+    convention
+        As ``Solver.solve``.
+    batch_size
+        As ``Solver.solve``.
+    optimal
+        As ``Solver.solve``.
+    checkpoint
+        As ``Solver.solve``.
 
     Returns
     -------
@@ -921,7 +960,7 @@ def solve(
     Raises
     ------
     TypeError, ValueError, SearchLimitError, KeyboardInterrupt
-        As :class:`Solver` and :meth:`Solver.solve`; ValueError also when no puzzle is given and
+        As ``Solver`` and ``Solver.solve``; ValueError also when no puzzle is given and
         the board is not square.
 
     Examples
@@ -960,11 +999,29 @@ def solve_batch(
     states : array_like of int, shape (N, cells) or (N, rows, cols)
         The boards.
     puzzle : Puzzle, optional
-        Their puzzle; default the square blank-last one (with a warning as :func:`solve`).
-    heuristic, partition, dir
-        As :class:`Solver`.
-    algorithm, max_nodes, threads, weight, max_memory, convention, batch_size, optimal
-        As :meth:`Solver.solve_batch`.
+        Their puzzle; default the square blank-last one (with a warning as ``solve``).
+    heuristic
+        As ``Solver``.
+    partition
+        As ``Solver``.
+    dir
+        As ``Solver``.
+    algorithm
+        As ``Solver.solve_batch``.
+    max_nodes
+        As ``Solver.solve_batch``.
+    threads
+        As ``Solver.solve_batch``.
+    weight
+        As ``Solver.solve_batch``.
+    max_memory
+        As ``Solver.solve_batch``.
+    convention
+        As ``Solver.solve_batch``.
+    batch_size
+        As ``Solver.solve_batch``.
+    optimal
+        As ``Solver.solve_batch``.
 
     Returns
     -------
@@ -974,7 +1031,7 @@ def solve_batch(
     Raises
     ------
     TypeError, ValueError, KeyboardInterrupt
-        As :class:`Solver` and :meth:`Solver.solve_batch`.
+        As ``Solver`` and ``Solver.solve_batch``.
 
     Examples
     --------

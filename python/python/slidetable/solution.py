@@ -18,7 +18,7 @@ __all__ = ["Solution", "BatchResult"]
 class Solution:
     """A solution and what finding it took.
 
-    Returned by :func:`solve`, :meth:`Solver.solve` and :meth:`Table.solve` (None instead
+    Returned by ``solve``, ``Solver.solve`` and ``Table.solve`` (None instead
     when the board cannot reach the goal). Frozen: a record, compared and pickled by value.
     The fields below after ``goal`` are filled by some searches only, and are None otherwise.
 
@@ -41,7 +41,7 @@ class Solution:
     length: int
     """The number of moves, ``len(moves)``."""
     optimal: Optional[bool]
-    """True when proven optimal (a table, or A*/IDA* with an admissible heuristic), None when not known."""
+    """True when proven optimal (a table, or ``A*``/``IDA*`` with an admissible heuristic), None when not known."""
     generated: int
     """Nodes generated (a successor made; the start counts; the move straight back is never made)."""
     expanded: int
@@ -79,7 +79,7 @@ class Solution:
 class BatchResult:
     """Many boards solved: one entry per board, in input order.
 
-    Returned by :func:`solve_batch` and :meth:`Solver.solve_batch`; ``len()`` is the number of
+    Returned by ``solve_batch`` and ``Solver.solve_batch``; ``len()`` is the number of
     boards. The fields after ``goal`` are filled by batch searches (``bwas``, or a heuristic
     function) only, and are None otherwise.
 

@@ -24,7 +24,7 @@ class Table:
 
     ``Table.build(Puzzle(3, 3))`` builds the 8-puzzle's in a few milliseconds; ``Table.open(path)``
     memory-maps a file written by ``Table.build(..., path=...)`` or by ``table build``. Made by
-    :meth:`build` or :meth:`open`, not by calling the class. ``len(table)`` is its number of
+    ``build`` or ``open``, not by calling the class. ``len(table)`` is its number of
     entries (the states that can reach the goal, ``cells! / 2``). A table pickles as its path
     (opened again) or, built in memory, as its puzzle (built again).
 
@@ -63,7 +63,7 @@ class Table:
         puzzle : Puzzle
             The board shape (up to 12 cells: 3x4 has 239,500,800 states, 12! / 2) and its goal.
         path : str or os.PathLike, optional
-            The file to write (``table build``'s format, read by :meth:`open` and the CLI),
+            The file to write (``table build``'s format, read by ``open`` and the CLI),
             written to a temporary file and renamed: an existing file is untouched if the build
             fails. The table returned is then that file, memory-mapped. Default: in memory.
         progress : callable, optional
@@ -78,7 +78,7 @@ class Table:
         Raises
         ------
         TypeError
-            ``puzzle`` not a :class:`Puzzle`.
+            ``puzzle`` not a ``Puzzle``.
         ValueError
             A board of more than 12 cells (the message lists the shapes that have tables).
         OSError
@@ -112,12 +112,12 @@ class Table:
         """Opens a table file with the CLI's checks on open.
 
         The header is checked, and the checksum of tables up to the size ``table`` checks on
-        open; :meth:`verify` checks every entry.
+        open; ``verify`` checks every entry.
 
         Parameters
         ----------
         path : str or os.PathLike
-            The table file (``eight.table``, ``3x4.table``, ...), written by :meth:`build` or by
+            The table file (``eight.table``, ``3x4.table``, ...), written by ``build`` or by
             ``table build``.
         mmap : bool
             ``True`` (default): memory-mapped, no copy, shared with other processes through the
@@ -360,9 +360,9 @@ class Table:
         Parameters
         ----------
         depth : int
-            The distance of every board drawn (0 to :attr:`max_depth`).
+            The distance of every board drawn (0 to ``max_depth``).
         count : int
-            How many: at most the number of states at ``depth`` (:meth:`histogram`).
+            How many: at most the number of states at ``depth`` (``histogram``).
         seed : int
             The same seed gives the same boards (as ``table sample --seed``): 0 to 2**64 - 1.
 
@@ -437,7 +437,7 @@ class Table:
     @overload
     def rank(self, states: BoardLike) -> Any: ...
     def rank(self, states: BoardLike) -> Union[int, None, npt.NDArray[np.int64]]:
-        """Each board's index in the table: where its entry is (:meth:`unrank` is the inverse).
+        """Each board's index in the table: where its entry is (``unrank`` is the inverse).
 
         Parameters
         ----------
@@ -482,7 +482,7 @@ class Table:
     @overload
     def unrank(self, indices: npt.ArrayLike) -> Any: ...
     def unrank(self, indices: npt.ArrayLike) -> npt.NDArray[Any]:
-        """The boards at the given indices of the table (the inverse of :meth:`rank`).
+        """The boards at the given indices of the table (the inverse of ``rank``).
 
         Parameters
         ----------
@@ -552,7 +552,7 @@ class Table:
         """Grades a heuristic against this table's exact distances.
 
         On every state and every edge, as ``table heuristic`` does, or on the given ``states``
-        and their moves (see :class:`Grade` for the measures).
+        and their moves (see ``Grade`` for the measures).
 
         Parameters
         ----------
@@ -565,7 +565,7 @@ class Table:
             Boards per call of a function ``h`` (at least 1).
         states : array_like of int, optional
             Boards ``(N, cells)`` or ``(N, rows, cols)`` to grade instead of every state (a
-            held-out set); see :func:`grade`.
+            held-out set); see ``grade``.
 
         Returns
         -------

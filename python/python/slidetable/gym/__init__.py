@@ -3,14 +3,14 @@
 Needs Gymnasium. slidetable is not on a package index: from a checkout of the repository,
 ``pip install "./python[gym]"`` installs the package with it (or ``pip install gymnasium``
 next to an installed slidetable). Importing this module registers the environment as
-``slidetable/SlidingPuzzle-v0``: :func:`gymnasium.make` builds a :class:`SlidingPuzzleEnv`
+``slidetable/SlidingPuzzle-v0``: ``gymnasium.make`` builds a ``SlidingPuzzleEnv``
 (wrapped in ``TimeLimit(200)``, the same limit the environment applies by itself), and
-:func:`gymnasium.make_vec` a :class:`SlidingPuzzleVectorEnv` (N boards stepped by array
+``gymnasium.make_vec`` a ``SlidingPuzzleVectorEnv`` (N boards stepped by array
 operations, no loop over the boards).
 
-Every public name is here; they are defined in :mod:`slidetable.gym.env`
-(:class:`SlidingPuzzleEnv`), :mod:`slidetable.gym.vector` (:class:`SlidingPuzzleVectorEnv`) and
-:mod:`slidetable.gym.render` (:func:`render_rgb`), the constants and the argument checks the two
+Every public name is here; they are defined in ``slidetable.gym.env``
+(``SlidingPuzzleEnv``), ``slidetable.gym.vector`` (``SlidingPuzzleVectorEnv``) and
+``slidetable.gym.render`` (``render_rgb``), the constants and the argument checks the two
 environments share in a private module.
 
 Examples
@@ -40,11 +40,11 @@ Conventions
 * Reward: ``-1`` for every step that does not reach the goal, ``0`` for the step that does. An
   episode started ``d`` moves from the goal and solved optimally therefore returns ``-(d - 1)``.
 * An illegal action (pushing against the edge) leaves the board unchanged, costs a step and
-  its ``-1``; :meth:`SlidingPuzzleEnv.action_masks` and ``info["action_mask"]`` say which
+  its ``-1``; ``SlidingPuzzleEnv.action_masks`` and ``info["action_mask"]`` say which
   actions are legal.
-* Episodes are truncated after ``max_steps`` steps, :data:`MAX_EPISODE_STEPS` (200) unless
+* Episodes are truncated after ``max_steps`` steps, ``MAX_EPISODE_STEPS`` (200) unless
   given, on every board size; the registered spec's ``max_episode_steps`` is the same 200.
-  Through :func:`gymnasium.make`, change both together:
+  Through ``gymnasium.make``, change both together:
   ``gymnasium.make(ENV_ID, max_steps=500, max_episode_steps=500)`` (the spec's number sets
   the ``TimeLimit`` wrapper, ``max_steps`` the environment's own limit; the smaller wins).
 """

@@ -10,11 +10,11 @@ import slidetable as st
 from slidetable._common import Convention, HeuristicName
 from slidetable.table import _memory_table
 
-#: The id under which :func:`gymnasium.make` and :func:`gymnasium.make_vec` find the environments.
+#: The id under which ``gymnasium.make`` and ``gymnasium.make_vec`` find the environments.
 ENV_ID = "slidetable/SlidingPuzzle-v0"
 #: Boards of up to this many cells get a perfect table built on the spot (a few milliseconds;
 #: 2x5 is 1.8 million states, 20 ms). Twelve-cell boards (3x4, 2x6: 240 million states, 10 s or
-#: more) need ``table=`` (a prebuilt :class:`slidetable.Table`) or ``table=True``.
+#: more) need ``table=`` (a prebuilt ``slidetable.Table``) or ``table=True``.
 AUTO_TABLE_CELLS = 10
 #: Steps after which an episode is truncated unless ``max_steps`` says otherwise, on every board
 #: size, and the registered spec's ``max_episode_steps``. Enough for any 3x3 (at most 31 moves)
@@ -30,7 +30,7 @@ VECTOR_ENTRY_POINT = "slidetable.gym:SlidingPuzzleVectorEnv"
 Distance = Union[None, int, Tuple[int, int]]
 #: What gives distances on boards too large for a table.
 Oracle = Union["st.PatternDB", "st.Solver", None]
-#: The render modes of :class:`SlidingPuzzleEnv`.
+#: The render modes of ``SlidingPuzzleEnv``.
 RenderMode = Literal["ansi", "human", "rgb_array"]
 
 RESET_OPTIONS = ("board", "distance")
@@ -38,7 +38,7 @@ VECTOR_RESET_OPTIONS = ("boards", "distance", "reset_mask")
 
 
 def open_table(puzzle: st.Puzzle, table: Union[st.Table, bool, None]) -> Optional[st.Table]:
-    """The perfect table an environment uses, as ``table=`` asks (see :class:`SlidingPuzzleEnv`)."""
+    """The perfect table an environment uses, as ``table=`` asks (see ``SlidingPuzzleEnv``)."""
     p = puzzle
     if isinstance(table, st.Table):
         if table.puzzle != p:
@@ -95,7 +95,7 @@ def check_max_steps(max_steps: Any, name: str = "max_steps") -> int:
 
 def move_table(puzzle: st.Puzzle, convention: Convention) -> np.ndarray:
     """``moves[p, a]``: where the blank goes from cell ``p`` under action ``a`` in ``convention``,
-    or -1 if the action is illegal there; read off :meth:`slidetable.Puzzle.expand` so it agrees
+    or -1 if the action is illegal there; read off ``slidetable.Puzzle.expand`` so it agrees
     with the library by construction."""
     n = puzzle.cells
     boards = np.empty((n, n), dtype=np.uint16)

@@ -1,4 +1,4 @@
-"""One board: :class:`SlidingPuzzleEnv`, the Gymnasium environment."""
+"""One board: ``SlidingPuzzleEnv``, the Gymnasium environment."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ ActionLike = Union[int, np.integer[Any], npt.NDArray[np.integer[Any]]]
 
 
 class _ExactDistances:
-    """Exact distances by optimal search (IDA* with the caller's pattern tables), made cheap along
+    """Exact distances by optimal search (``IDA*`` with the caller's pattern tables), made cheap along
     an episode: the optimal plan found for a board is kept, so a step along it costs nothing
     (the distance drops by one), and the boards solved lately are remembered (a step back off a
     detour costs nothing either). Any other step is a new search."""
@@ -102,7 +102,7 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
     cols : int, optional
         The board's number of columns; defaults to ``rows``.
     goal : str or array_like of int, shape (cells,) or (rows, cols)
-        The goal, as :class:`slidetable.Puzzle` takes it (``"blank-last"``, ``"blank-first"``,
+        The goal, as ``slidetable.Puzzle`` takes it (``"blank-last"``, ``"blank-first"``,
         ``"snail"``, or an arrangement).
     convention : {"tile", "blank"}
         What an action means: ``"tile"`` (default; the direction the tile moves) or ``"blank"``
@@ -117,13 +117,13 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
         is only an upper bound on the true distance; ``None`` still draws uniformly among all
         solvable boards (a random permutation of the right parity).
     max_steps : int, optional
-        Episodes are truncated after this many steps. Default :data:`MAX_EPISODE_STEPS` (200),
+        Episodes are truncated after this many steps. Default ``MAX_EPISODE_STEPS`` (200),
         the registered spec's ``max_episode_steps``.
     table : slidetable.Table or bool, optional
         The perfect table that gives exact distances, optimal actions and exact-distance starts.
-        ``None`` (default) builds one in memory for boards of up to :data:`AUTO_TABLE_CELLS`
+        ``None`` (default) builds one in memory for boards of up to ``AUTO_TABLE_CELLS``
         cells (shared by the environments of a process) and goes without on larger boards;
-        a :class:`slidetable.Table` (e.g. ``Table.open("3x4.table")`` for a 12-cell board) is
+        a ``slidetable.Table`` (e.g. ``Table.open("3x4.table")`` for a 12-cell board) is
         used as given; ``True`` builds one whatever it costs (at most 12 cells); ``False``
         never uses one.
     solver : slidetable.PatternDB or slidetable.Solver, optional
@@ -132,10 +132,10 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
         ``Solver`` searching with pattern tables or an admissible classic heuristic. With
         ``exact_distance=True`` either one also gives the exact ``info["distance"]``.
     exact_distance : bool, default False
-        Find the exact distance of every board by optimal search (IDA* with ``solver``'s
+        Find the exact distance of every board by optimal search (``IDA*`` with ``solver``'s
         estimate). This costs a search at each reset and at each step off the optimal path
         found last (a step along it, or back to a board seen lately, costs nothing). A search
-        is what :meth:`slidetable.Solver.solve` costs: on 4x4 with the 7-8 tables a few
+        is what ``slidetable.Solver.solve`` costs: on 4x4 with the 7-8 tables a few
         milliseconds for a random board (``python_bench.py batch`` aims at 500 boards a second
         on 2 cores), with smaller tables many times more; on 5x5 it grows steeply with the
         distance, from milliseconds near the goal to hours for a random board even with the
@@ -144,9 +144,9 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
     seed : int, optional
         Seeds the environment's random generator (as a first ``reset(seed=...)`` would).
     render_mode : {"ansi", "human", "rgb_array"}, optional
-        ``"ansi"``: :meth:`render` returns the grid as text; ``"human"``: it is printed after
-        every reset and step; ``"rgb_array"``: :meth:`render` returns a picture of the board,
-        ``(rows * CELL_PIXELS, cols * CELL_PIXELS, 3)`` uint8 (see :func:`render_rgb`).
+        ``"ansi"``: ``render`` returns the grid as text; ``"human"``: it is printed after
+        every reset and step; ``"rgb_array"``: ``render`` returns a picture of the board,
+        ``(rows * CELL_PIXELS, cols * CELL_PIXELS, 3)`` uint8 (see ``render_rgb``).
 
     Attributes
     ----------
@@ -167,9 +167,9 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
     ------
     TypeError
         A ``rows``, ``cols`` or ``max_steps`` that is not an integer; a ``distance`` that is
-        not None, an int or a pair; a ``table`` that is not a :class:`slidetable.Table`, a bool
-        or None; a ``solver`` that is not a :class:`slidetable.PatternDB` or
-        :class:`slidetable.Solver`; an ``exact_distance`` that is not a bool.
+        not None, an int or a pair; a ``table`` that is not a ``slidetable.Table``, a bool
+        or None; a ``solver`` that is not a ``slidetable.PatternDB`` or
+        ``slidetable.Solver``; an ``exact_distance`` that is not a bool.
     ValueError
         An unknown ``convention``, ``render_mode`` or goal; a ``table`` or ``solver`` for
         another puzzle; ``table=True`` on a board of more than 12 cells; a ``distance`` below 1
@@ -184,7 +184,7 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
       ``exact_distance``), else ``None``;
     * ``"estimate"``: an admissible estimate of it, with a ``solver`` that has one;
     * ``"action_mask"``: which of the 4 actions are legal here (bool array, as
-      :meth:`action_masks`);
+      ``action_masks``);
     * ``"optimal_actions"``: which actions bring the board one move closer (bool array, all
       False at the goal); only with a table;
     * ``"steps"``: the steps taken in this episode.
@@ -379,7 +379,7 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
         ValueError
             For an integer other than 0, 1, 2 and 3.
         RuntimeError
-            Before the first :meth:`reset`.
+            Before the first ``reset``.
 
         Examples
         --------
@@ -418,7 +418,7 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
         -------
         str, numpy.ndarray of uint8 or None
             ``"ansi"``: the grid as text; ``"rgb_array"``: a ``(rows * CELL_PIXELS,
-            cols * CELL_PIXELS, 3)`` uint8 picture (see :func:`render_rgb`); ``"human"``
+            cols * CELL_PIXELS, 3)`` uint8 picture (see ``render_rgb``); ``"human"``
             (which prints the grid) and no render mode: None. None before the first reset.
 
         Examples
@@ -470,7 +470,7 @@ class SlidingPuzzleEnv(gymnasium.Env[np.ndarray, np.int64]):
         Raises
         ------
         RuntimeError
-            Before the first :meth:`reset`.
+            Before the first ``reset``.
 
         Examples
         --------

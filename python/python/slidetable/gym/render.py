@@ -82,7 +82,7 @@ def render_rgb(board: BoardLike, rows: int, cols: int, cell_pixels: int = CELL_P
     cols : int
         The board's number of columns.
     cell_pixels : int, default CELL_PIXELS
-        The side of one cell in pixels (at least 8; :data:`CELL_PIXELS` is 48).
+        The side of one cell in pixels (at least 8; ``CELL_PIXELS`` is 48).
 
     Returns
     -------

@@ -1,4 +1,4 @@
-"""Many boards: :class:`SlidingPuzzleVectorEnv`, stepped together by array operations."""
+"""Many boards: ``SlidingPuzzleVectorEnv``, stepped together by array operations."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
     """``num_envs`` boards stepped together by numpy array operations (no loop over the boards),
     with Gymnasium's vector API (Gymnasium 1.1 or later).
 
-    Each board follows :class:`SlidingPuzzleEnv`'s rules (actions, rewards, truncation after
+    Each board follows ``SlidingPuzzleEnv``'s rules (actions, rewards, truncation after
     ``max_steps``, starts drawn as ``distance`` says); a batch is ``num_envs`` of them. This is
     what ``gymnasium.make_vec("slidetable/SlidingPuzzle-v0", num_envs=N)`` builds.
 
@@ -57,27 +57,27 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
     cols : int, optional
         The boards' number of columns; defaults to ``rows``.
     goal : str or array_like of int, shape (cells,) or (rows, cols)
-        As for :class:`SlidingPuzzleEnv`.
+        As for ``SlidingPuzzleEnv``.
     convention : {"tile", "blank"}
-        As for :class:`SlidingPuzzleEnv`: what an action means.
+        As for ``SlidingPuzzleEnv``: what an action means.
     distance : None, int or (int, int)
-        As for :class:`SlidingPuzzleEnv`: how far from the goal each board's episodes start.
+        As for ``SlidingPuzzleEnv``: how far from the goal each board's episodes start.
     table : slidetable.Table or bool, optional
-        As for :class:`SlidingPuzzleEnv`: one table, shared by all the boards.
+        As for ``SlidingPuzzleEnv``: one table, shared by all the boards.
     seed : int, optional
         Seeds the random generator (as a first ``reset(seed=...)`` would).
     max_steps : int, optional
         Each board's episode is truncated after this many steps; default ``max_episode_steps``
-        if given, else :data:`MAX_EPISODE_STEPS` (200).
+        if given, else ``MAX_EPISODE_STEPS`` (200).
     render_mode : {"ansi", "rgb_array"}, optional
-        :meth:`render` returns a tuple of one grid of text, or one picture, per board.
+        ``render`` returns a tuple of one grid of text, or one picture, per board.
     solver : slidetable.PatternDB or slidetable.Solver, optional
         Adds ``info["estimate"]``, the admissible estimate of every board (one batch lookup a
         step).
     exact_distance : bool, default False
         Accepted so that the single environment's arguments fit, but here exact distances come
         from a table only: ``True`` on a board without one is refused (a search for each board
-        at each step is far slower than a step; use :class:`SlidingPuzzleEnv` for that).
+        at each step is far slower than a step; use ``SlidingPuzzleEnv`` for that).
     optimal_actions : bool, default False
         With a table, add ``info["optimal_actions"]`` (``(num_envs, 4)`` bool, as the single
         environment always does). Off by default: it costs more than the rest of a step put
@@ -85,7 +85,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
         second with it, 9.6 million without; ``python scripts/python_bench.py gym``).
     autoreset_mode : gymnasium.vector.AutoresetMode or str, default AutoresetMode.NEXT_STEP
         What happens to a board whose episode ended (terminated or truncated). ``NEXT_STEP``
-        (Gymnasium's default): the next :meth:`step` resets it, ignoring its action, and
+        (Gymnasium's default): the next ``step`` resets it, ignoring its action, and
         returns its first observation with reward 0, ``terminated`` and ``truncated`` False.
         ``SAME_STEP``: the step that ends the episode resets it at once, returns the new start
         as its observation and puts the last one in ``info["final_obs"]`` (an object array,
@@ -93,7 +93,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
         with its ``"_final_obs"``/``"_final_info"`` mask. ``DISABLED``: never; stepping an ended
         board is an error, ``reset(options={"reset_mask": ...})`` resets some boards.
     max_episode_steps : int, optional
-        What :func:`gymnasium.make_vec` passes from the spec (200); ``max_steps`` wins.
+        What ``gymnasium.make_vec`` passes from the spec (200); ``max_steps`` wins.
 
     Attributes
     ----------
@@ -118,11 +118,11 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
     ------
     TypeError
         A ``num_envs``, ``rows``, ``cols`` or ``max_steps`` that is not an integer, and the
-        other arguments' types as for :class:`SlidingPuzzleEnv`.
+        other arguments' types as for ``SlidingPuzzleEnv``.
     ValueError
         ``num_envs`` below 1; an unknown ``autoreset_mode``, ``render_mode`` (``"human"``
         included), ``convention`` or goal; ``exact_distance=True`` or ``optimal_actions=True``
-        without a table; the other arguments' values as for :class:`SlidingPuzzleEnv`.
+        without a table; the other arguments' values as for ``SlidingPuzzleEnv``.
     ImportError
         With a Gymnasium older than 1.1 (no vector API).
 
@@ -132,7 +132,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
     arrays with one entry per board, each key ``k`` with a bool mask ``"_k"`` of the boards it
     holds for:
 
-    * ``"action_mask"``: ``(num_envs, 4)`` bool, which actions are legal (as :meth:`action_masks`);
+    * ``"action_mask"``: ``(num_envs, 4)`` bool, which actions are legal (as ``action_masks``);
     * ``"distance"``: ``(num_envs,)`` int16, the exact distances (with a table only);
     * ``"optimal_actions"``: ``(num_envs, 4)`` bool (with a table and ``optimal_actions=True``);
     * ``"estimate"``: ``(num_envs,)`` int32 (with a ``solver`` that has one);
@@ -329,7 +329,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
         ValueError
             For a shape other than ``(num_envs,)`` or an action other than 0 to 3.
         RuntimeError
-            Before the first :meth:`reset`; with ``autoreset_mode=DISABLED``, for a board
+            Before the first ``reset``; with ``autoreset_mode=DISABLED``, for a board
             whose episode has ended and was not reset.
 
         Examples
@@ -401,13 +401,13 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
 
     def render(self) -> Union[tuple[str, ...], tuple[npt.NDArray[np.uint8], ...], None]:
         """One drawing per board: text (``"ansi"``) or a picture (``"rgb_array"``), as
-        :meth:`SlidingPuzzleEnv.render`.
+        ``SlidingPuzzleEnv.render``.
 
         Returns
         -------
         tuple of str, tuple of numpy.ndarray of uint8, or None
             ``num_envs`` drawings: ``"ansi"``, the grids as text; ``"rgb_array"``, pictures of
-            shape ``(rows * CELL_PIXELS, cols * CELL_PIXELS, 3)`` (see :func:`render_rgb`).
+            shape ``(rows * CELL_PIXELS, cols * CELL_PIXELS, 3)`` (see ``render_rgb``).
             None without a render mode or before the first reset.
 
         Examples
@@ -439,7 +439,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
         Raises
         ------
         RuntimeError
-            Before the first :meth:`reset`.
+            Before the first ``reset``.
 
         Examples
         --------
@@ -520,7 +520,7 @@ class SlidingPuzzleVectorEnv(VectorEnv):  # type: ignore[misc,valid-type]
         return int(self.np_random.integers(0, 2**63 - 1))
 
     def _draw(self, count: int, distance: Distance) -> np.ndarray:
-        """``count`` starts drawn as ``distance`` says (see :class:`SlidingPuzzleEnv`), by batch
+        """``count`` starts drawn as ``distance`` says (see ``SlidingPuzzleEnv``), by batch
         calls: one per distance drawn, not one per board."""
         p, rng = self.puzzle, self.np_random
         out = np.empty((count, p.cells), dtype=p.dtype)
