@@ -333,3 +333,36 @@ fn an_unsolvable_board_names_the_goal_it_can_reach_instead() {
     )
     .is_empty());
 }
+
+/// Misplaced tiles answers to its textbook names (`misplaced`, `h1`) as well as `hamming`, in
+/// every command that takes a heuristic's name.
+#[test]
+fn misplaced_tiles_by_any_of_its_names() {
+    let dir = tempfile::tempdir().unwrap();
+    let hardest = "8 6 7 2 5 4 3 0 1";
+    let hamming = json(dir.path(), &["-H", "hamming", hardest]);
+    for name in ["misplaced", "h1"] {
+        let v = json(dir.path(), &["-H", name, hardest]);
+        assert_eq!(v["heuristic"], "hamming", "-H {name}");
+        assert_eq!(v["stats"]["generated"], hamming["stats"]["generated"], "-H {name}");
+        let v = json(dir.path(), &["--heuristic", name, "-a", "idastar", "--board", "2x3", "4 1 2 5 0 3"]);
+        assert_eq!(v["heuristic"], "hamming", "--heuristic {name}");
+    }
+    // the other textbook names too
+    for (alias, name) in [("h2", "manhattan"), ("lc", "linear-conflict"), ("p+3s", "nilsson")] {
+        assert_eq!(json(dir.path(), &["-H", alias, hardest])["heuristic"], name, "-H {alias}");
+    }
+    // still refused: a name that is none of them, with the names to use
+    table(dir.path())
+        .args(["solve", "-H", "misplace", hardest])
+        .assert()
+        .code(2)
+        .stderr(contains("possible values: hamming"));
+    // the laboratory's commands take the same names
+    table(dir.path()).args(["heuristic", "misplaced"]).assert().success().stdout(contains("hamming"));
+    table(dir.path())
+        .args(["experiment", "--depths", "4", "--count", "3", "--heuristics", "misplaced,manhattan", "--csv"])
+        .assert()
+        .success()
+        .stdout(contains("A*(hamming)"));
+}

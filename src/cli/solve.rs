@@ -89,13 +89,17 @@ pub(super) enum AlgorithmArg {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(super) enum HeuristicArg {
-    /// Tiles out of place (h1).
+    /// Misplaced tiles (h1; also named `misplaced` or `h1`).
+    #[value(alias = "misplaced", alias = "h1")]
     Hamming,
     /// Manhattan distance (h2).
+    #[value(alias = "h2")]
     Manhattan,
     /// Manhattan plus two moves for each tile that must leave its row or column.
+    #[value(alias = "lc")]
     LinearConflict,
     /// Nilsson's P + 3S (as in the Prolog tutorial): not admissible, solutions may not be optimal.
+    #[value(alias = "p+3s")]
     Nilsson,
     /// The exact distance from a perfect table (boards of at most 12 cells).
     Table,
