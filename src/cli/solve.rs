@@ -12,7 +12,7 @@ use slidetable::puzzle::board::moves_to_string;
 use slidetable::search::{
     effective_branching_factor, Algorithm, Checkpointing, ChildOrder, Found, Options, ASTAR_IDA_BYTES,
 };
-use slidetable::solver::{default_max_memory, HeuristicKind, Solver, SolverConfig};
+use slidetable::solver::{default_max_memory, HeuristicKind, Notice, Solver, SolverConfig};
 use slidetable::{Board, Goal, Shape};
 
 use super::input::{preset_list, BoardInput};
@@ -363,15 +363,19 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         bail!(UsageError("--checkpoint goes with --algorithm astar-ida".into()));
     }
     let config = args.config();
+    // A hint on searching faster cannot help a board that cannot reach the goal: the report
+    // below names the goal it can reach instead.
+    let reachable = board.is_solvable_to(&goal);
+    let notice = |n: Notice| {
+        if reachable || !matches!(n, Notice::Hint(_)) {
+            print_notice(n)
+        }
+    };
     let solver = match named {
-        Some((table, p)) => Solver::with_table(
-            &given.goal,
-            board.shape(),
-            &config,
-            Some((table, p.display().to_string())),
-            print_notice,
-        )?,
-        None => Solver::new(&given.goal, board.shape(), &config, print_notice)?,
+        Some((table, p)) => {
+            Solver::with_table(&given.goal, board.shape(), &config, Some((table, p.display().to_string())), notice)?
+        }
+        None => Solver::new(&given.goal, board.shape(), &config, notice)?,
     };
     let algorithm = algorithm.unwrap_or_else(|| solver.default_algorithm());
     let guide = solver.guide()?;
