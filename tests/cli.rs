@@ -616,3 +616,36 @@ fn concurrent_builds_of_one_file_leave_one_whole_table() {
     let names: Vec<_> = fs::read_dir(dir.path()).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names, ["t.table"]);
 }
+
+/// A board past 12 cells is refused before any table is looked for or built, and the message
+/// points to `table solve`: no perfect table holds it.
+#[test]
+fn query_past_12_cells_points_to_solve_and_builds_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let korf1 = ["14", "13", "15", "7", "11", "12", "9", "5", "6", "0", "2", "1", "4", "8", "10", "3"];
+    table(dir.path())
+        .arg("query")
+        .args(korf1)
+        .assert()
+        .code(2)
+        .stderr(one_line_error())
+        .stderr(contains("perfect tables go up to 12 cells"))
+        .stderr(contains("`table solve 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3`"));
+    // the same with the shape and goal given, and from a puzzle file
+    table(dir.path())
+        .args(["query", "--board", "2x8", "--goal", "blank-first"])
+        .args(korf1)
+        .assert()
+        .code(2)
+        .stderr(contains("`table solve --board 2x8 --goal blank-first 14 13 15 7"));
+    table(dir.path())
+        .args(["query", "--file"])
+        .arg(data("puzzle4x4-78.txt"))
+        .assert()
+        .code(2)
+        .stderr(contains("`table solve --file "));
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "no table was built");
+    // up to 12 cells, the table is built as before
+    table(dir.path()).args(["query", "1 2 3 4 5 6 7 8 0"]).assert().success();
+    assert!(dir.path().join("eight.table").exists());
+}

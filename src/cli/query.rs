@@ -8,12 +8,13 @@ use std::process::ExitCode;
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
+use slidetable::index::MAX_TABLE_CELLS;
 use slidetable::puzzle::board::moves_to_string;
 use slidetable::solver::TableBytes;
 use slidetable::table::batch::{answer_lines, BatchError};
-use slidetable::{Board, Dir, Error, Goal, Table};
+use slidetable::{Board, Dir, Error, Goal, Shape, Table};
 
-use super::{open_table, parse_board_for, BoardJson, Opened, TableArgs, UsageError, EXIT_NO, EXIT_USAGE};
+use super::{open_table, parse_board_for, BoardArgs, BoardJson, Opened, TableArgs, UsageError, EXIT_NO, EXIT_USAGE};
 
 pub const LONG_ABOUT: &str = "\
 The exact distance of a board, an optimal solution, and every optimal first move.
@@ -23,7 +24,9 @@ size N, then N rows). The solution is found by hill-climbing down the table and 
 any step does not go down by exactly one, the table is reported corrupt instead of answering.
 Moves are the directions the blank moves (U D L R); the tiles that slide are listed too.
 
-If eight.table is missing, it is built on the spot (milliseconds) and saved.
+If eight.table is missing, it is built on the spot (milliseconds) and saved. Perfect tables go up
+to 12 cells: a larger board (a 15-puzzle) is refused before any table is built, and the message
+gives the `table solve` command that solves it.
 
 With --table naming a pattern table (`table build --pattern`), the answer is the board's pattern
 distance: the fewest moves of the group's tiles that bring them home, the others not counted (a
@@ -132,6 +135,10 @@ pub fn run(mut args: QueryArgs) -> Result<ExitCode> {
             };
             let board =
                 Board::parse_cos226(&text).with_context(|| format!("reading the puzzle in {}", path.display()))?;
+            if args.table.table.is_none() {
+                let shape = args.table.board.shape()?.unwrap_or(board.shape());
+                past_the_tables(shape, &args.table.board, &format!("--file {}", path.display()))?;
+            }
             let opened = open_table(&args.table, Some(board.shape()), true)?;
             (opened, board)
         }
@@ -147,12 +154,46 @@ pub fn run(mut args: QueryArgs) -> Result<ExitCode> {
             )))
         }
         (None, false) => {
+            let text = args.tiles.join(" ");
+            if args.table.table.is_none() {
+                let shape = args.table.board.shape()?.or_else(|| Board::square_shape_of(&text));
+                if let Some(shape) = shape {
+                    let quoted = if text.chars().all(|c| c.is_ascii_digit() || c == ' ') {
+                        text.clone()
+                    } else {
+                        format!("'{text}'")
+                    };
+                    past_the_tables(shape, &args.table.board, &quoted)?;
+                }
+            }
             let opened = open_table(&args.table, None, true)?;
-            let board = parse_board_for(&opened.table, &opened.path, &args.tiles.join(" "))?;
+            let board = parse_board_for(&opened.table, &opened.path, &text)?;
             (opened, board)
         }
     };
     single(&opened, &board, args.json, args.steps)
+}
+
+/// Refuses a board of more than 12 cells before any table is looked for or built: no perfect
+/// table holds one (16 tiles would otherwise build eight.table first, then fail on the count).
+/// `board` is what `table solve` is then told.
+fn past_the_tables(shape: Shape, given: &BoardArgs, board: &str) -> Result<()> {
+    if shape.cells() <= MAX_TABLE_CELLS {
+        return Ok(());
+    }
+    let mut solve = String::from("table solve");
+    if shape.rows() != shape.cols() {
+        solve.push_str(&format!(" --board {shape}"));
+    }
+    if let Some(goal) = &given.goal {
+        let simple = goal.chars().all(|c| c.is_ascii_alphanumeric() || c == '-');
+        solve.push_str(&if simple { format!(" --goal {goal}") } else { format!(" --goal '{goal}'") });
+    }
+    bail!(UsageError(format!(
+        "a {shape} board has {} cells, and perfect tables go up to {MAX_TABLE_CELLS} cells (3x4, 2x6, ...): \
+         solve it by search instead (pattern databases on 4x4 and 5x5): `{solve} {board}`",
+        shape.cells()
+    )))
 }
 
 #[derive(Serialize)]
