@@ -179,7 +179,7 @@ pub async fn info(State(server): State<Arc<Server>>, client: ClientId) -> Json<V
                 } else if shape.cells() <= 10 {
                     "a table built in memory".to_string()
                 } else {
-                    "a table built in memory at first use (about 2 s)".to_string()
+                    "a table built in memory at first use (about ten seconds)".to_string()
                 };
                 (true, source)
             }

@@ -70,14 +70,14 @@ the others wait their turn, first come, first served. The first line it prints i
 `listening on http://127.0.0.1:PORT`; --port 0 picks a free port. Ctrl-C stops it.
 
 Tables are looked for in --dir under the names `table build` gives them: perfect tables, else
-built in memory at first use (about ten seconds and 240 MB for 3x4), and pattern tables for 4x4 and 5x5
-(for 4x4, 6-6-3 is built at first use when none is found, in about 2 s). Pattern tables built
-at first use are saved in --dir for the named goals only; for a goal given as a board they are
-kept in memory only, so that clients choosing goals cannot fill the disk with them. What the
+built in memory at first use (about ten seconds and 240 MB for 3x4), and pattern tables for 4x4
+and 5x5 (for 4x4, 6-6-3 is built at first use when none is found, in about 2 s). Pattern tables
+built at first use are saved in --dir for the named goals only; for a goal given as a board they
+are kept in memory only, so that clients choosing goals cannot fill the disk with them. What the
 server keeps (tables, built or mapped, and heat maps) stays within --max-memory (1G by default):
-past it, what was used least recently is let go, and built again when asked for. The heat maps
-of 3x4 and 2x6 (seconds of work each) are saved in --dir too for the named goals, and read back
-by later servers.
+past it, what was used least recently is let go, and built again when asked for. The heat maps of
+3x4 and 2x6 (seconds of work each) are saved in --dir too for the named goals, and read back by
+later servers.
 The API is described in docs/serve-api.md.
 
 Examples:
