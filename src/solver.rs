@@ -718,6 +718,18 @@ pub fn physical_memory() -> Option<u64> {
 /// The memory limit of a search when none is given: three quarters of the memory available now
 /// (Linux), at most 16 GiB; 4 GiB when unknown.
 pub fn default_max_memory() -> u64 {
+    available_memory().map_or(4 << 30, |a| (a / 4 * 3).min(16 << 30))
+}
+
+/// The memory this process may take now (Linux): the machine's available memory
+/// (`MemAvailable`), or its control group's room if less; `None` when neither can be read.
+/// `SLIDETABLE_AVAILABLE_MEMORY` (bytes), when set, is taken instead: for tests of the refusals.
+pub fn available_memory() -> Option<u64> {
+    if let Some(v) = std::env::var_os("SLIDETABLE_AVAILABLE_MEMORY") {
+        if let Some(bytes) = v.to_str().and_then(|t| t.trim().parse::<u64>().ok()) {
+            return Some(bytes);
+        }
+    }
     let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
         m.lines()
             .find(|l| l.starts_with("MemAvailable:"))
@@ -725,11 +737,10 @@ pub fn default_max_memory() -> u64 {
             .map(|kib| kib * 1024)
     });
     // a container's or a job's memory is its control group's limit, whatever the machine has
-    let available = match (available, cgroup_room()) {
+    match (available, cgroup_room()) {
         (Some(a), Some(c)) => Some(a.min(c)),
         (a, c) => a.or(c),
-    };
-    available.map_or(4 << 30, |a| (a / 4 * 3).min(16 << 30))
+    }
 }
 
 /// The memory this process's control group may still take (its limit less its use), when it has
