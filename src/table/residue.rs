@@ -230,23 +230,10 @@ impl Level<'_> {
         let last = ((c + 1) * CHUNK / 64).min(bits.len());
         let mut found = 0u64;
         let clear = 3 ^ self.next;
-        let mut visit = |_, nb: usize, nh: u32| {
-            let i = nb as u64 * self.block + nh as u64;
-            let byte = &self.codes[(i / 4) as usize];
-            let shift = 2 * (i % 4) as u32;
-            if (byte.load(Relaxed) >> shift) & 3 == RESIDUE_UNREACHED {
-                let before = byte.fetch_and(!(clear << shift), Relaxed);
-                if (before >> shift) & 3 == RESIDUE_UNREACHED {
-                    let nh = nh as usize;
-                    self.frontier[nb][nh / 64].fetch_or(1 << (nh % 64), Relaxed);
-                    // read before writing: once set, the flag's cache line is not written again
-                    let flag = &self.written[nb * self.per_block + nh / CHUNK];
-                    if !flag.load(Relaxed) {
-                        flag.store(true, Relaxed);
-                    }
-                }
-            }
-        };
+        // The neighbours of a word's 64 states are gathered first and their bytes prefetched,
+        // then visited: the visits' atomic read-modify-writes are full barriers on x86, which
+        // would otherwise keep each cache miss from overlapping the next.
+        let mut pending: Vec<(u32, u32)> = Vec::with_capacity(4 * 64);
         for (w, word) in bits[first..last].iter().enumerate() {
             let mut mask = word.load(Relaxed);
             if mask == 0 {
@@ -256,11 +243,33 @@ impl Level<'_> {
             found += mask.count_ones() as u64;
             let w = first + w;
             let low_bits = self.moves.rank_bits(b, w);
+            pending.clear();
             while mask != 0 {
                 let j = mask.trailing_zeros();
                 mask &= mask - 1;
                 let h = (64 * w) as u32 + j;
-                self.moves.for_each_ranked(b, h, (low_bits >> j) as u32 & 1, &mut visit);
+                self.moves.for_each_ranked(b, h, (low_bits >> j) as u32 & 1, |_, nb, nh| {
+                    let i = nb as u64 * self.block + nh as u64;
+                    crate::memory::prefetch(&self.codes[(i / 4) as usize]);
+                    pending.push((nb as u32, nh));
+                });
+            }
+            for &(nb, nh) in &pending {
+                let (nb, nh) = (nb as usize, nh as usize);
+                let i = nb as u64 * self.block + nh as u64;
+                let byte = &self.codes[(i / 4) as usize];
+                let shift = 2 * (i % 4) as u32;
+                if (byte.load(Relaxed) >> shift) & 3 == RESIDUE_UNREACHED {
+                    let before = byte.fetch_and(!(clear << shift), Relaxed);
+                    if (before >> shift) & 3 == RESIDUE_UNREACHED {
+                        self.frontier[nb][nh / 64].fetch_or(1 << (nh % 64), Relaxed);
+                        // read before writing: once set, the flag's cache line is not written again
+                        let flag = &self.written[nb * self.per_block + nh / CHUNK];
+                        if !flag.load(Relaxed) {
+                            flag.store(true, Relaxed);
+                        }
+                    }
+                }
             }
         }
         found
