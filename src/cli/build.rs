@@ -196,30 +196,37 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
     let stop = std::sync::atomic::AtomicBool::new(false);
     let available = slidetable::solver::available_memory();
     let log_levels = !args.quiet && bar.is_none() && shape.cells() > 12;
-    let table = slidetable::table::build_file_with(&goal_board, &path, width, available, |p| {
-        searched = p.elapsed;
-        if let Some(bar) = &bar {
-            bar.set_length(p.total);
-            bar.set_position(p.reached);
-            bar.set_message(format!(
-                "{:>3} done ({} states at it){}",
-                p.depth,
-                thousands(p.level_states),
-                rate_and_eta(p.reached, p.total, p.elapsed)
-            ));
-        } else if log_levels {
-            // a long build with no terminal to draw on (a script, a log file): a line a depth
-            eprintln!(
-                "depth {:>3}: {} states at it, {} of {} in {:.1} s{}",
-                p.depth,
-                thousands(p.level_states),
-                thousands(p.reached),
-                thousands(p.total),
-                p.elapsed.as_secs_f64(),
-                rate_and_eta(p.reached, p.total, p.elapsed)
-            );
-        }
-    }, &stop)
+    let table = slidetable::table::build_file_with(
+        &goal_board,
+        &path,
+        width,
+        available,
+        |p| {
+            searched = p.elapsed;
+            if let Some(bar) = &bar {
+                bar.set_length(p.total);
+                bar.set_position(p.reached);
+                bar.set_message(format!(
+                    "{:>3} done ({} states at it){}",
+                    p.depth,
+                    thousands(p.level_states),
+                    rate_and_eta(p.reached, p.total, p.elapsed)
+                ));
+            } else if log_levels {
+                // a long build with no terminal to draw on (a script, a log file): a line a depth
+                eprintln!(
+                    "depth {:>3}: {} states at it, {} of {} in {:.1} s{}",
+                    p.depth,
+                    thousands(p.level_states),
+                    thousands(p.reached),
+                    thousands(p.total),
+                    p.elapsed.as_secs_f64(),
+                    rate_and_eta(p.reached, p.total, p.elapsed)
+                );
+            }
+        },
+        &stop,
+    )
     .with_context(|| format!("building {} (any existing file there is untouched)", path.display()))?;
     if let Some(bar) = bar {
         bar.finish_and_clear();

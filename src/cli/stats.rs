@@ -166,8 +166,11 @@ fn summarize<D: AsRef<[u8]> + Sync>(table: &Table<D>, h: &Header, list_hardest: 
     let kth = |k: u64| distribution.iter().find(|r| r.cumulative >= k).map_or(0, |r| r.depth) as f64;
     let median = if total % 2 == 1 { kth(total / 2 + 1) } else { (kth(total / 2) + kth(total / 2 + 1)) / 2.0 };
     let at_max = h.histogram[h.max_depth as usize];
-    let hardest_boards =
-        if at_max <= LIST_HARDEST && list_hardest { table.states_at(h.max_depth, LIST_HARDEST as usize) } else { Vec::new() };
+    let hardest_boards = if at_max <= LIST_HARDEST && list_hardest {
+        table.states_at(h.max_depth, LIST_HARDEST as usize)
+    } else {
+        Vec::new()
+    };
     Summary {
         rows: h.shape.rows(),
         cols: h.shape.cols(),

@@ -491,7 +491,11 @@ mod tests {
                             }
                             let (after, _) = lex_rank(&perm[..m]);
                             let h = (r / 2) as u32;
-                            assert_eq!(win.apply(h, (r % 2) as u32) as u64, after / 2, "m {m} p {p} c {c} {rotation:?} rank {r}");
+                            assert_eq!(
+                                win.apply(h, (r % 2) as u32) as u64,
+                                after / 2,
+                                "m {m} p {p} c {c} {rotation:?} rank {r}"
+                            );
                             r += step;
                         }
                     }

@@ -144,7 +144,9 @@ fn sample_depth_by_rejection<D: AsRef<[u8]>>(
     let cols = shape.cols();
     let goal_blank = table.goal().blank();
     let blocks: Vec<u64> = (0..shape.cells())
-        .filter(|&b| ((b / cols).abs_diff(goal_blank / cols) + (b % cols).abs_diff(goal_blank % cols)) % 2 == depth as usize % 2)
+        .filter(|&b| {
+            ((b / cols).abs_diff(goal_blank / cols) + (b % cols).abs_diff(goal_blank % cols)) % 2 == depth as usize % 2
+        })
         .map(|b| b as u64)
         .collect();
     let class = blocks.len() as u64 * block;

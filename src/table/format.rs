@@ -320,7 +320,9 @@ impl Header {
         // otherwise be read as if it meant nothing
         let mut zero: Vec<std::ops::Range<usize>> = vec![36..40, 56..64];
         match encoding {
-            Encoding::DistanceByte | Encoding::DistanceResidue => zero.extend([OFF_GOAL + n..OFF_GOAL + 16, OFF_GROUP_LEN..PAYLOAD_OFFSET]),
+            Encoding::DistanceByte | Encoding::DistanceResidue => {
+                zero.extend([OFF_GOAL + n..OFF_GOAL + 16, OFF_GROUP_LEN..PAYLOAD_OFFSET])
+            }
             _ => zero.extend([
                 OFF_GOAL..OFF_GOAL + 16,
                 OFF_WIDTH + 1..OFF_GROUP,

@@ -648,7 +648,9 @@ impl<D: AsRef<[u8]>> Table<D> {
                 return Err(self.corrupt(i, "the unreached code in a complete table".to_string()));
             }
             if d >= max {
-                return Err(self.corrupt(i, format!("the walk down passes the maximum depth {max}: the residues form a loop")));
+                return Err(
+                    self.corrupt(i, format!("the walk down passes the maximum depth {max}: the residues form a loop"))
+                );
             }
             let want = (r + 2) % 3;
             let mut next = None;
@@ -790,7 +792,9 @@ impl<D: AsRef<[u8]>> Table<D> {
                     }
                     if deepest {
                         let mut top = true;
-                        moves.for_each(b, h as u32, |_, nb, nh| top &= self.code(nb as u64 * block + nh as u64) == below);
+                        moves.for_each(b, h as u32, |_, nb, nh| {
+                            top &= self.code(nb as u64 * block + nh as u64) == below
+                        });
                         if !top {
                             continue;
                         }

@@ -191,7 +191,13 @@ pub fn fill_until(
         }
         histogram.push(found);
         reached += found;
-        progress(&Progress { depth: depth as u32, level_states: found, reached, total: states, elapsed: start.elapsed() });
+        progress(&Progress {
+            depth: depth as u32,
+            level_states: found,
+            reached,
+            total: states,
+            elapsed: start.elapsed(),
+        });
         if stop.load(Relaxed) {
             return Err(Error::BuildCancelled { depth: depth as u32 });
         }
