@@ -344,7 +344,7 @@ impl Solver {
         let shape = self.goal_board.shape();
         if shape.cells() > MAX_TABLE_CELLS {
             return Err(Error::BadOption(format!(
-                "--heuristic table needs a perfect table, and tables go up to 12 cells; a {shape} board has {}; try -H pdb",
+                "--heuristic table needs a perfect table, and tables go up to 14 cells (2x7 and 7x2 at two bits a state, `table build --board 2x7`); a {shape} board has {}; try -H pdb",
                 shape.cells()
             )));
         }
@@ -436,7 +436,9 @@ fn choose_heuristic(
     if config.partition.is_some() {
         return Ok(HeuristicKind::Pdb);
     }
-    if shape.cells() <= MAX_TABLE_CELLS {
+    // past 12 cells a perfect table is a 10.9 GB build of half an hour: pattern tables are the
+    // default there unless a table was found
+    if shape.cells() <= crate::index::rank::MAX_BYTE_TABLE_CELLS {
         return Ok(HeuristicKind::LinearConflict);
     }
     if found_partition(goal, goal_board, &config.dir).is_some() {
