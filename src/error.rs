@@ -23,14 +23,27 @@ pub enum Error {
 
     /// A perfect table was asked for a board with too many cells.
     #[error(
-        "a perfect table for {shape} would have {cells}!/2 entries; tables go up to 12 cells \
-         (2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2 2x6 6x2 3x4 4x3)"
+        "a perfect table for {shape} would have {cells}!/2 entries; tables go up to 14 cells \
+         (2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2 2x6 6x2 3x4 4x3, and at two bits a state 2x7 7x2)"
     )]
     TableTooLarge {
         /// The shape asked for.
         shape: Shape,
         /// Its number of cells.
         cells: usize,
+    },
+
+    /// A build that would not fit in the memory this process may use, refused before it starts.
+    #[error("{what} needs {} of memory at its peak, but only {} is available{hint}", gib(*needed), gib(*available))]
+    NotEnoughMemory {
+        /// What was to be done ("building the 2x7 table at two bits a state").
+        what: String,
+        /// Bytes it needs.
+        needed: u64,
+        /// Bytes available (the machine's, or its control group's).
+        available: u64,
+        /// What to do instead, with its leading "; ", or empty.
+        hint: String,
     },
 
     /// A board whose shape is not the table's.
@@ -324,4 +337,9 @@ fn in_file_message(action: &str, path: &Path, source: &Error) -> String {
     } else {
         format!("{head}: {inner}")
     }
+}
+
+/// Bytes as GiB with one decimal, for messages.
+fn gib(bytes: u64) -> String {
+    format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
 }

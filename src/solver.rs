@@ -344,7 +344,7 @@ impl Solver {
         let shape = self.goal_board.shape();
         if shape.cells() > MAX_TABLE_CELLS {
             return Err(Error::BadOption(format!(
-                "--heuristic table needs a perfect table, and tables go up to 12 cells; a {shape} board has {}; try -H pdb",
+                "--heuristic table needs a perfect table, and tables go up to 14 cells (2x7 and 7x2 at two bits a state, `table build --board 2x7`); a {shape} board has {}; try -H pdb",
                 shape.cells()
             )));
         }
@@ -436,7 +436,9 @@ fn choose_heuristic(
     if config.partition.is_some() {
         return Ok(HeuristicKind::Pdb);
     }
-    if shape.cells() <= MAX_TABLE_CELLS {
+    // past 12 cells a perfect table is a 10.9 GB build of half an hour: pattern tables are the
+    // default there unless a table was found
+    if shape.cells() <= crate::index::rank::MAX_BYTE_TABLE_CELLS {
         return Ok(HeuristicKind::LinearConflict);
     }
     if found_partition(goal, goal_board, &config.dir).is_some() {
@@ -718,6 +720,18 @@ pub fn physical_memory() -> Option<u64> {
 /// The memory limit of a search when none is given: three quarters of the memory available now
 /// (Linux), at most 16 GiB; 4 GiB when unknown.
 pub fn default_max_memory() -> u64 {
+    available_memory().map_or(4 << 30, |a| (a / 4 * 3).min(16 << 30))
+}
+
+/// The memory this process may take now (Linux): the machine's available memory
+/// (`MemAvailable`), or its control group's room if less; `None` when neither can be read.
+/// `SLIDETABLE_AVAILABLE_MEMORY` (bytes), when set, is taken instead: for tests of the refusals.
+pub fn available_memory() -> Option<u64> {
+    if let Some(v) = std::env::var_os("SLIDETABLE_AVAILABLE_MEMORY") {
+        if let Some(bytes) = v.to_str().and_then(|t| t.trim().parse::<u64>().ok()) {
+            return Some(bytes);
+        }
+    }
     let available = std::fs::read_to_string("/proc/meminfo").ok().and_then(|m| {
         m.lines()
             .find(|l| l.starts_with("MemAvailable:"))
@@ -725,11 +739,10 @@ pub fn default_max_memory() -> u64 {
             .map(|kib| kib * 1024)
     });
     // a container's or a job's memory is its control group's limit, whatever the machine has
-    let available = match (available, cgroup_room()) {
+    match (available, cgroup_room()) {
         (Some(a), Some(c)) => Some(a.min(c)),
         (a, c) => a.or(c),
-    };
-    available.map_or(4 << 30, |a| (a / 4 * 3).min(16 << 30))
+    }
 }
 
 /// The memory this process's control group may still take (its limit less its use), when it has

@@ -1,7 +1,8 @@
 //! Mutants of real tables, every one of them: the file cut at every header field boundary (and
 //! one byte short, one byte long), every header byte flipped, every payload byte flipped. Each is
 //! refused by `query`, `stats`, `verify` and `solve` with exit 3 and one line on stderr: none
-//! panics, none prints an answer. For both kinds of table: a perfect table (2x3) and a pattern
+//! panics, none prints an answer. For every kind of table: a perfect table (2x3, at a byte and at
+//! two bits a state) and a pattern
 //! table (tiles 1,2,3 of the 8-puzzle, used by `solve -H pdb` from its folder).
 //!
 //! About 40,000 runs of the binary, spread over the machine's cores.
@@ -120,6 +121,30 @@ fn every_mutant_of_a_perfect_table_is_refused_by_every_command() {
         vec!["stats", "--table", "t.table"],
         vec!["verify", "--table", "t.table"],
         vec!["solve", "--table", "t.table", "1 2 3 4 0 5"],
+    ];
+    let failures = check_all(base.path(), "t.table", mutants, &commands);
+    assert!(failures.is_empty(), "{} failures, the first:\n{}", failures.len(), failures.join("\n"));
+}
+
+#[test]
+fn every_mutant_of_a_two_bit_table_is_refused_by_every_command() {
+    let base = tempfile::tempdir().unwrap();
+    table(base.path()).args(["build", "--board", "2x3", "--bits", "2", "-o", "t.table", "-q"]).assert().success();
+    let intact = ["query", "--table", "t.table", "1 2 3 4 0 5"];
+    table(base.path()).args(intact).assert().success();
+    table(base.path()).args(["verify", "--table", "t.table"]).assert().success();
+    let file = std::fs::read(base.path().join("t.table")).unwrap();
+    // 360 states, four a byte
+    assert_eq!(file.len(), 4096 + 90);
+    let mutants = mutants(&file);
+    assert_eq!(mutants.len(), 4096 + 90 + 282);
+    let commands = [
+        vec!["query", "--table", "t.table", "1 2 3 4 0 5"],
+        vec!["stats", "--table", "t.table"],
+        vec!["verify", "--table", "t.table"],
+        vec!["solve", "--table", "t.table", "1 2 3 4 0 5"],
+        vec!["count", "--table", "t.table", "1 2 3 4 0 5"],
+        vec!["sample", "--table", "t.table", "--depth", "3"],
     ];
     let failures = check_all(base.path(), "t.table", mutants, &commands);
     assert!(failures.is_empty(), "{} failures, the first:\n{}", failures.len(), failures.join("\n"));

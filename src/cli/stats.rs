@@ -6,6 +6,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use clap::Args;
 use serde::Serialize;
+use slidetable::table::format::Header;
 use slidetable::{Board, Table};
 
 use super::{open_table, thousands, TableArgs, UsageError};
@@ -17,6 +18,18 @@ For each depth: the number of states at exactly that distance, the cumulative co
 percentage, and a bar. Then the total, the mean (4 decimals), the median, the maximum depth and
 the states at the maximum depth (listed when there are at most 20). Read from the table's header;
 `table verify` checks the header against the payload.
+
+A two-bit table (`table build --bits 2`, the default for 2x7 and 7x2) keeps the whole
+distribution in its header too. Its hardest states are listed without asking up to 12 cells; past
+that, finding them scans the whole table (candidates with the residue of the maximum depth whose
+every neighbour is one closer, each walked down to the goal: minutes for 2x7), so ask with
+--hardest.
+
+--scan recounts the distribution from the entries instead of the header, and says whether they
+agree. For a byte table that counts the bytes. For a two-bit table a count of residues is not
+enough (a state at depth d and one at d + 3 have the same residue), so --scan runs the
+breadth-first search again, level by level, without reading the table, checks every state's
+code against its level, and counts the levels: the proof of `table verify`, as long as a build.
 
 A missing eight.table is built on the spot. For a pattern table (--table FILE), the distribution
 of its entries over the group's placements.
@@ -41,6 +54,14 @@ pub struct StatsArgs {
     /// Also draw the distribution as a bar chart (figure 3 of the 1987 report) into this SVG file.
     #[arg(long, value_name = "PATH")]
     plot: Option<std::path::PathBuf>,
+    /// Recount the distribution from the entries and compare it with the header (for a two-bit
+    /// table: the search again, every entry checked; as long as a build).
+    #[arg(long)]
+    scan: bool,
+    /// List the states at the maximum depth of a two-bit table past 12 cells (a scan of the
+    /// whole table).
+    #[arg(long)]
+    hardest: bool,
 }
 
 /// How to print the distribution.
@@ -70,7 +91,27 @@ pub fn run(args: StatsArgs) -> Result<ExitCode> {
         let h = opened.table.header();
         writeln!(out, "{}: {} table, goal {}\n", opened.path.display(), h.shape, h.goal)?;
     }
-    write_distribution(&mut out, &opened.table, format)?;
+    if args.scan {
+        let start = std::time::Instant::now();
+        let counted = opened.table.recount()?;
+        let agrees = counted == opened.table.header().histogram;
+        eprintln!(
+            "table: recounted {} states from the entries in {:.1} s: {}",
+            thousands(counted.iter().sum::<u64>()),
+            start.elapsed().as_secs_f64(),
+            if agrees { "the header agrees" } else { "the header DISAGREES; the distribution below is the recount" }
+        );
+        if !agrees {
+            // print the recount: a header that disagrees is not to be believed
+            let mut table_header = opened.table.header().clone();
+            table_header.histogram = counted;
+            table_header.max_depth = (table_header.histogram.len() - 1) as u8;
+            write_summary(&mut out, summarize(&opened.table, &table_header, false), format)?;
+            return Ok(ExitCode::from(super::EXIT_FILE));
+        }
+    }
+    let hardest = args.hardest || !(opened.table.is_two_bit() && opened.table.header().shape.cells() > 12);
+    write_summary(&mut out, summarize(&opened.table, opened.table.header(), hardest), format)?;
     if let Some(path) = &args.plot {
         let h = opened.table.header();
         let title = format!("States by distance from the goal: {} table, goal {}", h.shape, h.goal);
@@ -108,8 +149,7 @@ struct Row {
     cumulative: u64,
 }
 
-fn summarize<D: AsRef<[u8]>>(table: &Table<D>) -> Summary {
-    let h = table.header();
+fn summarize<D: AsRef<[u8]> + Sync>(table: &Table<D>, h: &Header, list_hardest: bool) -> Summary {
     let total: u64 = h.histogram.iter().sum();
     let mut cumulative = 0;
     let distribution: Vec<Row> = h
@@ -126,8 +166,11 @@ fn summarize<D: AsRef<[u8]>>(table: &Table<D>) -> Summary {
     let kth = |k: u64| distribution.iter().find(|r| r.cumulative >= k).map_or(0, |r| r.depth) as f64;
     let median = if total % 2 == 1 { kth(total / 2 + 1) } else { (kth(total / 2) + kth(total / 2 + 1)) / 2.0 };
     let at_max = h.histogram[h.max_depth as usize];
-    let hardest_boards =
-        if at_max <= LIST_HARDEST { table.states_at(h.max_depth, LIST_HARDEST as usize) } else { Vec::new() };
+    let hardest_boards = if at_max <= LIST_HARDEST && list_hardest {
+        table.states_at(h.max_depth, LIST_HARDEST as usize)
+    } else {
+        Vec::new()
+    };
     Summary {
         rows: h.shape.rows(),
         cols: h.shape.cols(),
@@ -143,9 +186,14 @@ fn summarize<D: AsRef<[u8]>>(table: &Table<D>) -> Summary {
     }
 }
 
-/// Prints the distribution of `table` in `format`.
-pub fn write_distribution<D: AsRef<[u8]>>(out: &mut impl Write, table: &Table<D>, format: Format) -> Result<()> {
-    let s = summarize(table);
+/// Prints the distribution of `table` in `format` (the hardest states of a two-bit table past 12
+/// cells are not looked for: that is a scan of minutes).
+pub fn write_distribution<D: AsRef<[u8]> + Sync>(out: &mut impl Write, table: &Table<D>, format: Format) -> Result<()> {
+    let hardest = !(table.is_two_bit() && table.header().shape.cells() > 12);
+    write_summary(out, summarize(table, table.header(), hardest), format)
+}
+
+fn write_summary(out: &mut impl Write, s: Summary, format: Format) -> Result<()> {
     let pct = |n: u64| 100.0 * n as f64 / s.total as f64;
     match format {
         Format::Json => {

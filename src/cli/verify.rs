@@ -18,6 +18,15 @@ no state is unreached, every move changes the distance by exactly one, every sta
 has a neighbour one closer, and the histogram in the header matches the payload. Together these
 prove each entry is the true distance. Runs in parallel.
 
+A two-bit table (`table build --bits 2`: distances modulo 3) cannot be proved that way: residues
+can be consistent everywhere and still wrong (a loop of states each with a neighbour whose residue
+is one less; the walk down from them never reaches the goal). So it is not trusted at all: the
+breadth-first search is run again from the goal without reading the table (level d + 1 is the
+neighbours of level d that are not in level d - 1, three bitmaps over one parity class of states,
+8.2 GB for 2x7), and every state's code is compared with its level modulo 3. The levels are
+disjoint and, once their sizes add up to n!/2, cover every state, so every entry has been
+compared with its true distance: a proof, at the cost of a build.
+
 Prints one `ok` line and exits 0. A file whose checksums match but whose entries are wrong fails
 verification: the first failing index and its board are named, exit 1. A damaged file (a checksum
 that does not match, a cut or unreadable header) is refused as every command refuses it, exit 3.

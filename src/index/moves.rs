@@ -18,7 +18,8 @@
 //!   (2.5 MB for 12 cells).
 //!
 //! Tables: at most `(m - p)! / (m - p - c)!` entries per window, 332,640 for the first vertical
-//! window of 2x6, 7,920 for 3x4; built once per [`crate::StateIndex`], on first use.
+//! window of 2x6, 7,920 for 3x4, 8,648,640 (69 MB of `i64`) for 2x7; built once per
+//! [`crate::StateIndex`], on first use.
 
 use rayon::prelude::*;
 
@@ -60,25 +61,36 @@ impl Divisor {
 }
 
 /// A vertical move from one blank cell: where the blank goes and how the rank changes.
+///
+/// Ranks of 14-cell boards reach `13! > 2^32`, but offsets (`rank / 2 < 13!/2`) fit 32 bits,
+/// so the arithmetic is done on the offset `h` and the rank's low bit: `(m - p)!` and `k!` (for
+/// `k >= 2`) are even, so `rank mod (m - p)! = 2 (h mod (m - p)!/2) + bit` and
+/// `(rank mod (m - p)!) / k! = (h mod (m - p)!/2) / (k!/2)`; every division stays 32-bit.
 #[derive(Clone, Debug)]
 struct Window {
     /// The blank's new cell.
     to: u8,
-    /// `(m - p)!`: the rank modulo this holds the window and suffix digits.
-    modulus: Divisor,
-    /// `k!` for a suffix of `k` positions: dividing by it drops the suffix digits.
-    low: Divisor,
+    /// `(m - p)!/2`: the offset modulo this holds the window and suffix digits.
+    half_modulus: Divisor,
+    /// `k!/2` for a suffix of `k >= 2` positions (dividing by it drops the suffix digits);
+    /// `None` when `k! = 1`, where the window digits are the whole remainder.
+    half_low: Option<Divisor>,
     /// `delta[window digits]`: the change of the full rank.
-    delta: Box<[i32]>,
+    delta: Box<[i64]>,
 }
 
 impl Window {
-    /// The full rank after the move, from the full rank before.
+    /// The offset after the move, from the offset `h` and the low bit of the full rank before.
     #[inline(always)]
-    fn apply(&self, rank: u32) -> u32 {
-        let mid = self.low.div(self.modulus.rem(rank));
-        // mid < modulus / low = delta.len() by construction; the bounds check stays (one compare)
-        (rank as i64 + self.delta[mid as usize] as i64) as u32
+    fn apply(&self, h: u32, bit: u32) -> u32 {
+        let x = self.half_modulus.rem(h);
+        let mid = match self.half_low {
+            Some(low) => low.div(x) as usize,
+            None => (2 * x as usize) | bit as usize,
+        };
+        let rank = (2 * h as u64) | bit as u64;
+        // mid < delta.len() by construction; the bounds check stays (one compare)
+        ((rank as i64 + self.delta[mid]) >> 1) as u32
     }
 }
 
@@ -146,11 +158,12 @@ impl Moves {
         self.cells
     }
 
-    /// The full Lehmer rank of the tile sequence at offset `h` of blank block `b`.
+    /// The low bit of the full Lehmer rank of the tile sequence at offset `h` of blank block `b`
+    /// (the full rank is `2 * h + bit`; it may exceed 32 bits on 14-cell boards).
     #[inline(always)]
-    pub fn full_rank(&self, b: usize, h: u32) -> u32 {
+    pub fn rank_bit(&self, b: usize, h: u32) -> u32 {
         let bit = (self.even_rank_parity[h as usize / 64] >> (h % 64)) as u8 & 1;
-        (2 * h) | (bit ^ self.odd_block[b]) as u32
+        (bit ^ self.odd_block[b]) as u32
     }
 
     /// Bit `j`: the low bit of the full rank of offset `64 * word + j` in blank block `b` (so the
@@ -167,19 +180,19 @@ impl Moves {
     /// If `b` is not a cell of the board or `h >= block` (in debug builds for `h`).
     #[inline(always)]
     pub fn for_each(&self, b: usize, h: u32, f: impl FnMut(Dir, usize, u32)) {
-        self.for_each_ranked(b, h, self.full_rank(b, h), f)
+        self.for_each_ranked(b, h, self.rank_bit(b, h), f)
     }
 
-    /// [`Moves::for_each`] given the full rank of the state (from [`Moves::rank_bits`]).
+    /// [`Moves::for_each`] given the low bit of the state's full rank (from [`Moves::rank_bits`]).
     #[inline(always)]
-    pub fn for_each_ranked(&self, b: usize, h: u32, rank: u32, mut f: impl FnMut(Dir, usize, u32)) {
-        debug_assert!(h < self.block && rank >> 1 == h);
+    pub fn for_each_ranked(&self, b: usize, h: u32, bit: u32, mut f: impl FnMut(Dir, usize, u32)) {
+        debug_assert!(h < self.block && bit == self.rank_bit(b, h));
         let cell = &self.by_cell[b];
         if let Some(w) = &cell.up {
-            f(Dir::Up, w.to as usize, w.apply(rank) >> 1);
+            f(Dir::Up, w.to as usize, w.apply(h, bit));
         }
         if let Some(w) = &cell.down {
-            f(Dir::Down, w.to as usize, w.apply(rank) >> 1);
+            f(Dir::Down, w.to as usize, w.apply(h, bit));
         }
         if cell.left {
             f(Dir::Left, b - 1, h);
@@ -316,7 +329,7 @@ fn window(m: usize, p: usize, c: usize, rotation: Rotation, to: usize) -> Window
     let len = (FACT[m - p] / FACT[k]) as usize;
     // weight of sequence position q
     let w = |q: usize| FACT[m - 1 - q] as i64;
-    let entry = |digits: &[usize; MAX_TABLE_CELLS]| -> i32 {
+    let entry = |digits: &[usize; MAX_TABLE_CELLS]| -> i64 {
         // decode the window's ranks among the elements from p on
         let mut values = [0usize; MAX_TABLE_CELLS];
         let mut rest = Remaining::new();
@@ -347,11 +360,11 @@ fn window(m: usize, p: usize, c: usize, rotation: Rotation, to: usize) -> Window
                 change += (d(c - 1) + smaller) * w(p) - d(c - 1) * w(p + c - 1);
             }
         }
-        change as i32
+        change
     };
     // Entries in order of the digits (D_0 most significant), one run per value of D_0, each run
     // counting through the other digits like an odometer.
-    let run = |top: usize| -> Vec<i32> {
+    let run = |top: usize| -> Vec<i64> {
         let per_top = len / (m - p);
         let mut digits = [0usize; MAX_TABLE_CELLS];
         digits[0] = top;
@@ -370,10 +383,13 @@ fn window(m: usize, p: usize, c: usize, rotation: Rotation, to: usize) -> Window
         }
         out
     };
-    let runs: Vec<Vec<i32>> =
+    let runs: Vec<Vec<i64>> =
         if len >= 1 << 16 { (0..m - p).into_par_iter().map(run).collect() } else { (0..m - p).map(run).collect() };
-    let delta: Box<[i32]> = runs.concat().into_boxed_slice();
-    Window { to: to as u8, modulus: Divisor::new(FACT[m - p] as u32), low: Divisor::new(FACT[k] as u32), delta }
+    let delta: Box<[i64]> = runs.concat().into_boxed_slice();
+    // (m - p)! >= c! >= 2 is even, and (m - p)!/2 <= 13!/2 < 2^32
+    let half_modulus = Divisor::new((FACT[m - p] / 2) as u32);
+    let half_low = (k >= 2).then(|| Divisor::new((FACT[k] / 2) as u32));
+    Window { to: to as u8, half_modulus, half_low, delta }
 }
 
 #[cfg(test)]
@@ -430,6 +446,31 @@ mod tests {
         }
     }
 
+    /// The windows of a 14-cell board (2x7: 13 tiles, windows of 7), whose ranks pass 32 bits,
+    /// against rotating a concrete permutation, on a sample of ranks.
+    #[test]
+    fn window_tables_of_fourteen_cells_match_rotation() {
+        let m = 13;
+        for p in [0usize, 3, 6] {
+            for rotation in [Rotation::Left, Rotation::Right] {
+                let win = window(m, p, 7, rotation, 0);
+                let mut perm = [0u8; 16];
+                let mut r = 12345u64;
+                for _ in 0..3000 {
+                    r = (r.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407)) % FACT[m];
+                    lex_unrank(r, &mut perm[..m]);
+                    match rotation {
+                        Rotation::Left => perm[p..p + 7].rotate_left(1),
+                        Rotation::Right => perm[p..p + 7].rotate_right(1),
+                    }
+                    let (after, _) = lex_rank(&perm[..m]);
+                    let h = (r / 2) as u32;
+                    assert_eq!(win.apply(h, (r % 2) as u32) as u64, after / 2, "p {p} {rotation:?} rank {r}");
+                }
+            }
+        }
+    }
+
     /// Every window table against rotating a concrete permutation and ranking it again, for every
     /// window of every length up to 9 and a sample of completions.
     #[test]
@@ -449,7 +490,12 @@ mod tests {
                                 Rotation::Right => perm[p..p + c].rotate_right(1),
                             }
                             let (after, _) = lex_rank(&perm[..m]);
-                            assert_eq!(win.apply(r as u32) as u64, after, "m {m} p {p} c {c} {rotation:?} rank {r}");
+                            let h = (r / 2) as u32;
+                            assert_eq!(
+                                win.apply(h, (r % 2) as u32) as u64,
+                                after / 2,
+                                "m {m} p {p} c {c} {rotation:?} rank {r}"
+                            );
                             r += step;
                         }
                     }

@@ -27,8 +27,13 @@ use crate::error::Error;
 use crate::index::moves::Moves;
 use crate::puzzle::board::{Board, Dir, Shape};
 
-/// The largest board, in cells, that a perfect table covers (`12!/2 = 239,500,800` entries).
-pub const MAX_TABLE_CELLS: usize = 12;
+/// The largest board, in cells, that a perfect table covers (`14!/2 = 43,589,145,600` entries,
+/// the 2x7 and 7x2; a rank then needs 64 bits, an offset in a blank block, `< 13!/2`, still 32).
+pub const MAX_TABLE_CELLS: usize = 14;
+
+/// The largest board, in cells, whose perfect table is built with one byte a state by default
+/// (`12!/2 = 239,500,800` bytes); larger boards are built at two bits a state.
+pub const MAX_BYTE_TABLE_CELLS: usize = 12;
 
 /// `FACT[k] = k!` for `k <= 20`.
 pub const FACT: [u64; 21] = {
@@ -461,6 +466,35 @@ impl StateIndex {
         }
         if !(b + 1).is_multiple_of(cols) {
             f(Dir::Right, index + self.block);
+        }
+    }
+
+    /// Calls `f(dir, neighbour_state, neighbour_index)` for each move of the blank from the
+    /// state `s` at `index`, in the order `U D L R`: [`StateIndex::for_each_neighbor`] with the
+    /// neighbour's state, for walks that go on from it without unranking.
+    #[inline]
+    pub fn for_each_neighbor_state(&self, s: &State, index: u64, mut f: impl FnMut(Dir, &State, u64)) {
+        let cols = self.shape.cols();
+        let b = s.blank;
+        if b >= cols {
+            let mut t = *s;
+            t.seq[b - cols..b].rotate_left(1);
+            t.blank = b - cols;
+            f(Dir::Up, &t, self.reachable_index(&t));
+        }
+        if b + cols <= self.m {
+            let mut t = *s;
+            t.seq[b..b + cols].rotate_right(1);
+            t.blank = b + cols;
+            f(Dir::Down, &t, self.reachable_index(&t));
+        }
+        if !b.is_multiple_of(cols) {
+            let t = State { blank: b - 1, seq: s.seq };
+            f(Dir::Left, &t, index - self.block);
+        }
+        if !(b + 1).is_multiple_of(cols) {
+            let t = State { blank: b + 1, seq: s.seq };
+            f(Dir::Right, &t, index + self.block);
         }
     }
 

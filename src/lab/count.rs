@@ -55,7 +55,7 @@ fn count_from_index<D: AsRef<[u8]>>(table: &Table<D>, start: u64, distance: u8) 
             let mut closer = false;
             let mut overflow = false;
             index.for_each_neighbor_index(i, |_, j| {
-                if table.payload()[j as usize].wrapping_add(1) == d {
+                if table.is_closer_neighbour(j, d) {
                     closer = true;
                     let slot = next.entry(j).or_insert(0);
                     match slot.checked_add(ways) {

@@ -303,6 +303,10 @@ where
     D: AsRef<[u8]> + Sync,
     E: Copy + Into<f64> + Sync,
 {
+    if table.is_two_bit() {
+        // every distance is read, most of them several times: expand once
+        return grade_estimates(&table.to_byte_table()?, estimates, progress);
+    }
     let index = table.index();
     let n = index.len();
     let payload = table.payload();

@@ -132,6 +132,9 @@ pub fn joint_counting<D: AsRef<[u8]> + Sync>(
     stop: &AtomicBool,
     done: &AtomicU64,
 ) -> Result<Joint, Error> {
+    if table.is_two_bit() {
+        return joint_counting(&table.to_byte_table()?, estimate, stop, done);
+    }
     let index = table.index();
     let n = index.len();
     let joint = (0..n.div_ceil(CHUNK))
@@ -189,6 +192,9 @@ pub fn joint_additive<D: AsRef<[u8]> + Sync>(
     stop: &AtomicBool,
     done: &AtomicU64,
 ) -> Result<Joint, Error> {
+    if table.is_two_bit() {
+        return joint_additive(&table.to_byte_table()?, cost, stop, done);
+    }
     let index = table.index();
     let n = index.shape().cells();
     if cost.len() < n * n {
@@ -256,6 +262,9 @@ pub fn example<D: AsRef<[u8]> + Sync>(
     h: u32,
     skip: u64,
 ) -> Result<Option<Board>, Error> {
+    if table.is_two_bit() {
+        return example(&table.to_byte_table()?, estimate, exact, h, skip);
+    }
     let index = table.index();
     let n = index.len();
     let Ok(depth) = u8::try_from(exact) else { return Ok(None) };

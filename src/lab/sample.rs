@@ -90,6 +90,12 @@ pub fn sample_depth<D: AsRef<[u8]>>(table: &Table<D>, depth: u8, count: usize, s
     if count as u64 > available {
         return Err(Error::NotEnoughStates { depth, requested: count as u64, available });
     }
+    if table.is_two_bit() {
+        if table.header().shape.cells() > crate::index::rank::MAX_BYTE_TABLE_CELLS {
+            return sample_depth_by_rejection(table, depth, count, seed);
+        }
+        return sample_depth(&table.to_byte_table()?, depth, count, seed);
+    }
     let mut rng = SplitMix64::new(seed);
     let ranks = distinct_ranks(&mut rng, available, count as u64);
     // One scan: the r-th state at `depth`, for every wanted r in increasing order.
@@ -121,6 +127,57 @@ pub fn sample_depth<D: AsRef<[u8]>>(table: &Table<D>, depth: u8, count: usize, s
     Ok(out)
 }
 
+/// Draws a two-bit table too large to expand: states drawn uniformly from the blank blocks of
+/// `depth`'s parity, those with its residue walked down to the goal, kept when exactly `depth`
+/// away and not drawn before. Each draw is uniform, so the kept ones are uniform over the states
+/// at `depth`; a depth holding fewer than one state in [`MAX_REJECTION`] of its class is refused
+/// (the draws would not end).
+fn sample_depth_by_rejection<D: AsRef<[u8]>>(
+    table: &Table<D>,
+    depth: u8,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<u64>, Error> {
+    let index = table.index();
+    let shape = index.shape();
+    let block = index.block_len();
+    let cols = shape.cols();
+    let goal_blank = table.goal().blank();
+    let blocks: Vec<u64> = (0..shape.cells())
+        .filter(|&b| {
+            ((b / cols).abs_diff(goal_blank / cols) + (b % cols).abs_diff(goal_blank % cols)) % 2 == depth as usize % 2
+        })
+        .map(|b| b as u64)
+        .collect();
+    let class = blocks.len() as u64 * block;
+    let available = table.histogram()[depth as usize];
+    if available.saturating_mul(MAX_REJECTION) < class {
+        return Err(Error::BadOption(format!(
+            "depth {depth} holds {available} of the {class} states of its parity: too few to draw at random from a two-bit table of {shape}; choose a depth nearer the middle (`table stats`)"
+        )));
+    }
+    let mut rng = SplitMix64::new(seed);
+    let mut taken = HashSet::with_capacity(count);
+    let mut out = Vec::with_capacity(count);
+    let r = depth % 3;
+    while out.len() < count {
+        let k = rng.below(class);
+        let i = blocks[(k / block) as usize] * block + k % block;
+        if crate::table::residue::code(table.payload(), i) != r || taken.contains(&i) {
+            continue;
+        }
+        if table.entry(i)? == depth {
+            taken.insert(i);
+            out.push(i);
+        }
+    }
+    Ok(out)
+}
+
+/// The rarest depth [`sample_depth`] draws from a two-bit table past 12 cells: one state in this
+/// many of its parity class.
+pub const MAX_REJECTION: u64 = 1 << 20;
+
 /// A depth-balanced sample: `per_depth` states from each depth in `depths` (or every depth of
 /// the table), as `(index, depth)` pairs, depth by depth, each depth's states in random order.
 ///
@@ -140,6 +197,9 @@ pub fn sample_balanced<D: AsRef<[u8]>>(
     replace: bool,
     seed: u64,
 ) -> Result<Vec<(u64, u8)>, Error> {
+    if table.is_two_bit() {
+        return sample_balanced(&table.to_byte_table()?, per_depth, depths, replace, seed);
+    }
     let histogram = table.histogram();
     let mut chosen: Vec<u8> = match depths {
         Some(ds) => {

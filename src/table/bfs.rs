@@ -221,7 +221,7 @@ impl Level<'_> {
                 let j = mask.trailing_zeros();
                 mask &= mask - 1;
                 let h = (base + j as usize) as u32;
-                self.moves.for_each_ranked(b, h, (2 * h) | ((low_bits >> j) as u32 & 1), &mut visit);
+                self.moves.for_each_ranked(b, h, (low_bits >> j) as u32 & 1, &mut visit);
             }
         }
         let done = chunk.len() - words.remainder().len();

@@ -11,9 +11,12 @@ use rayon::prelude::*;
 use crate::error::Error;
 use crate::index::moves::Moves;
 use crate::index::rank::StateIndex;
-use crate::puzzle::board::{Board, Dir};
+use crate::puzzle::board::{Board, Dir, Shape};
 use crate::table::bfs::{self, Progress};
-use crate::table::format::{payload_crc, write_atomic, Encoding, Header, PendingFile, PAYLOAD_OFFSET, UNREACHED};
+use crate::table::format::{
+    payload_crc, write_atomic, Encoding, Header, PendingFile, PAYLOAD_OFFSET, RESIDUE_UNREACHED, UNREACHED,
+};
+use crate::table::residue;
 
 /// States per unit of work in [`Table::verify`]: a multiple of 64.
 const VERIFY_CHUNK: u64 = 1 << 16;
@@ -41,12 +44,85 @@ pub struct Solution {
     pub tiles: Vec<u16>,
 }
 
-/// Builds the table for `goal` in memory: the goal's shape, every state reachable from it.
+/// How a perfect table stores each state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Width {
+    /// One byte: the distance itself ([`Encoding::DistanceByte`]).
+    Byte,
+    /// Two bits: the distance modulo 3 ([`Encoding::DistanceResidue`]), a quarter of the memory;
+    /// a distance is then a walk down to the goal.
+    TwoBit,
+}
+
+impl Width {
+    /// The width a table of `shape` is built with when none is asked for: a byte up to 12 cells
+    /// ([`crate::index::rank::MAX_BYTE_TABLE_CELLS`]), two bits past them (2x7, 7x2).
+    pub fn default_for(shape: Shape) -> Width {
+        if shape.cells() <= crate::index::rank::MAX_BYTE_TABLE_CELLS {
+            Width::Byte
+        } else {
+            Width::TwoBit
+        }
+    }
+
+    /// The payload encoding of this width.
+    pub fn encoding(self) -> Encoding {
+        match self {
+            Width::Byte => Encoding::DistanceByte,
+            Width::TwoBit => Encoding::DistanceResidue,
+        }
+    }
+}
+
+/// The memory a build of the table of `shape` at `width` takes at its peak, in bytes: the
+/// payload, and for two bits the frontier bitmap ([`residue::build_memory`]); for a byte, the
+/// payload and the move tables.
+pub fn build_memory(shape: Shape, width: Width) -> u64 {
+    let n = shape.cells();
+    let states = crate::index::rank::FACT[n.min(20)] / 2;
+    match width {
+        Width::Byte => states + residue::build_memory(states, n) - residue::payload_len(states) - states / 8,
+        Width::TwoBit => residue::build_memory(states, n),
+    }
+}
+
+/// Refuses, before any work, a build that would not fit in `available` bytes (the memory this
+/// process may use: see [`crate::solver::available_memory`]); `None` means unknown, and lets it
+/// go ahead.
+///
+/// # Errors
+/// [`Error::NotEnoughMemory`], naming what the build needs; [`Error::TableTooLarge`].
+pub fn check_build_memory(shape: Shape, width: Width, available: Option<u64>) -> Result<(), Error> {
+    if shape.cells() > crate::index::rank::MAX_TABLE_CELLS {
+        return Err(Error::TableTooLarge { shape, cells: shape.cells() });
+    }
+    let needed = build_memory(shape, width);
+    match available {
+        Some(available) if needed > available => {
+            let hint = if width == Width::Byte && build_memory(shape, Width::TwoBit) <= available {
+                "; build it at two bits a state (`--bits 2`)".to_string()
+            } else {
+                String::new()
+            };
+            let bits = if width == Width::Byte { "a byte" } else { "two bits" };
+            Err(Error::NotEnoughMemory {
+                what: format!("building the {shape} table at {bits} a state"),
+                needed,
+                available,
+                hint,
+            })
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Builds the table for `goal` in memory: the goal's shape, every state reachable from it, at
+/// the width [`Width::default_for`] its shape.
 ///
 /// `progress` is called after each BFS level.
 ///
 /// # Errors
-/// [`Error::TableTooLarge`] for boards of more than 12 cells.
+/// [`Error::TableTooLarge`] for boards of more than 14 cells.
 pub fn build(goal: &Board, progress: impl FnMut(&Progress)) -> Result<Table<Vec<u8>>, Error> {
     build_until(goal, progress, &AtomicBool::new(false))
 }
@@ -57,14 +133,33 @@ pub fn build(goal: &Board, progress: impl FnMut(&Progress)) -> Result<Table<Vec<
 /// # Errors
 /// Those of [`build`], and [`Error::BuildCancelled`].
 pub fn build_until(goal: &Board, progress: impl FnMut(&Progress), stop: &AtomicBool) -> Result<Table<Vec<u8>>, Error> {
+    build_with(goal, Width::default_for(goal.shape()), progress, stop)
+}
+
+/// As [`build_until`], at the width asked for.
+///
+/// # Errors
+/// Those of [`build_until`].
+pub fn build_with(
+    goal: &Board,
+    width: Width,
+    progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<Table<Vec<u8>>, Error> {
     let index = StateIndex::new(goal)?;
-    let mut data = vec![0u8; PAYLOAD_OFFSET + index.len() as usize];
-    fill_file(&index, &mut data, progress, stop)?;
+    let len = match width {
+        Width::Byte => index.len(),
+        Width::TwoBit => residue::payload_len(index.len()),
+    };
+    let mut data = vec![0u8; PAYLOAD_OFFSET + len as usize];
+    let (head, payload) = data.split_at_mut(PAYLOAD_OFFSET);
+    let header = fill(&index, width, payload, progress, stop)?;
+    head.copy_from_slice(&header.to_bytes());
     Table::from_parts(data, index)
 }
 
 /// Builds the table for `goal` straight into the file `path`, which it replaces atomically, and
-/// returns it memory-mapped.
+/// returns it memory-mapped; at the width [`Width::default_for`] its shape.
 ///
 /// The file is allocated on disk first (so a full disk fails before the search) and filled in
 /// place through a memory map, so the table is held once: peak memory is the table plus a few
@@ -72,7 +167,7 @@ pub fn build_until(goal: &Board, progress: impl FnMut(&Progress), stop: &AtomicB
 /// interrupted build leaves it as it was.
 ///
 /// # Errors
-/// [`Error::TableTooLarge`] for boards of more than 12 cells; [`Error::Io`] when the file cannot
+/// [`Error::TableTooLarge`] for boards of more than 14 cells; [`Error::Io`] when the file cannot
 /// be created, allocated, synced or renamed.
 pub fn build_file(goal: &Board, path: &Path, progress: impl FnMut(&Progress)) -> Result<Table<Mmap>, Error> {
     build_file_until(goal, path, progress, &AtomicBool::new(false))
@@ -89,34 +184,76 @@ pub fn build_file_until(
     progress: impl FnMut(&Progress),
     stop: &AtomicBool,
 ) -> Result<Table<Mmap>, Error> {
+    build_file_with(goal, path, Width::default_for(goal.shape()), None, progress, stop)
+}
+
+/// As [`build_file_until`], at the width asked for, refused first with
+/// [`Error::NotEnoughMemory`] when `available` (bytes; see [`check_build_memory`]) is less than
+/// the build needs.
+///
+/// A byte table is filled in place through a memory map of the file. A two-bit table is filled
+/// in anonymous memory (advised for huge pages: its accesses are random) beside its frontier
+/// bitmap, then written to the temporary file, synced and renamed: written through a shared
+/// mapping, the kernel would write its pages back to disk again and again during the search.
+///
+/// # Errors
+/// Those of [`build_file_until`], and [`Error::NotEnoughMemory`].
+pub fn build_file_with(
+    goal: &Board,
+    path: &Path,
+    width: Width,
+    available: Option<u64>,
+    progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<Table<Mmap>, Error> {
+    check_build_memory(goal.shape(), width, available)?;
     let index = StateIndex::new(goal)?;
-    let mut pending = PendingFile::create(path, PAYLOAD_OFFSET as u64 + index.len())?;
-    fill_file(&index, pending.bytes_mut(), progress, stop)?;
-    let map = pending.commit()?;
+    let map = match width {
+        Width::Byte => {
+            let mut pending = PendingFile::create(path, PAYLOAD_OFFSET as u64 + index.len())?;
+            let (head, payload) = pending.bytes_mut().split_at_mut(PAYLOAD_OFFSET);
+            let header = fill(&index, width, payload, progress, stop)?;
+            head.copy_from_slice(&header.to_bytes());
+            pending.commit()?
+        }
+        Width::TwoBit => {
+            let len = residue::payload_len(index.len());
+            let mut pending = PendingFile::create(path, PAYLOAD_OFFSET as u64 + len)?;
+            // zeroed pages from the kernel, taken as the search first writes them
+            let mut payload = vec![0u8; len as usize];
+            crate::memory::advise_huge_pages(payload.as_mut_ptr(), payload.len());
+            let header = fill(&index, width, &mut payload, progress, stop)?;
+            pending.write_at(0, &header.to_bytes())?;
+            pending.write_at(PAYLOAD_OFFSET as u64, &payload)?;
+            drop(payload);
+            pending.commit()?
+        }
+    };
     Table::from_parts(map, index)
 }
 
-/// Fills a whole table file's bytes: the search into the payload, then the header.
-fn fill_file(
+/// Fills a payload by the search of `width`, and returns the header that describes it.
+fn fill(
     index: &StateIndex,
-    file: &mut [u8],
+    width: Width,
+    payload: &mut [u8],
     progress: impl FnMut(&Progress),
     stop: &AtomicBool,
-) -> Result<(), Error> {
-    let (head, payload) = file.split_at_mut(PAYLOAD_OFFSET);
-    let histogram = bfs::fill_until(index, payload, progress, stop)?;
-    let header = Header {
+) -> Result<Header, Error> {
+    let histogram = match width {
+        Width::Byte => bfs::fill_until(index, payload, progress, stop)?,
+        Width::TwoBit => residue::fill_until(index, payload, progress, stop)?,
+    };
+    Ok(Header {
         shape: index.shape(),
         goal: index.goal().clone(),
-        encoding: Encoding::DistanceByte,
+        encoding: width.encoding(),
         entries: index.len(),
         max_depth: (histogram.len() - 1) as u8,
         payload_crc: payload_crc(payload),
         histogram,
         group: Vec::new(),
-    };
-    head.copy_from_slice(&header.to_bytes());
-    Ok(())
+    })
 }
 
 /// Opens a table file by memory-mapping it, with the cheap checks of [`Table::new`].
@@ -232,9 +369,69 @@ impl<D: AsRef<[u8]>> Table<D> {
         self.data.as_ref()
     }
 
-    /// The payload: one distance byte per state index.
+    /// The payload: one distance byte per state index, or for a two-bit table
+    /// ([`Table::is_two_bit`]) four residues a byte ([`residue::code`]).
     pub fn payload(&self) -> &[u8] {
         &self.data.as_ref()[PAYLOAD_OFFSET..]
+    }
+
+    /// Whether the table holds two bits a state (distances modulo 3, [`Encoding::DistanceResidue`])
+    /// rather than a byte: its [`Table::payload`] is then not a distance a byte, and distances
+    /// are found by walking down ([`Table::entry`]).
+    pub fn is_two_bit(&self) -> bool {
+        self.header.encoding == Encoding::DistanceResidue
+    }
+
+    /// The distance of every state, one byte a state by index: the payload itself for a byte
+    /// table; for a two-bit table, the residues expanded by a breadth-first search guided by them
+    /// (memory for one byte a state: 239.5 MB for 12 cells, refused past 12).
+    ///
+    /// # Errors
+    /// [`Error::TableTooLarge`] for a two-bit table of more than 12 cells; [`Error::Corrupt`]-like
+    /// [`Error::BadShape`] when the residues do not make a complete table.
+    pub fn distances(&self) -> Result<std::borrow::Cow<'_, [u8]>, Error> {
+        if !self.is_two_bit() {
+            return Ok(std::borrow::Cow::Borrowed(self.payload()));
+        }
+        let shape = self.header.shape;
+        if shape.cells() > crate::index::rank::MAX_BYTE_TABLE_CELLS {
+            return Err(Error::TableTooLarge { shape, cells: shape.cells() });
+        }
+        residue::expand(&self.index, self.payload()).map(std::borrow::Cow::Owned)
+    }
+
+    /// The same table at one byte a state, in memory: for the commands that read every distance
+    /// at once (grading, heat maps, sampling and counting on small boards). A two-bit table is
+    /// expanded by [`Table::distances`]; a byte table is copied.
+    ///
+    /// # Errors
+    /// Those of [`Table::distances`].
+    pub fn to_byte_table(&self) -> Result<Table<Vec<u8>>, Error> {
+        let distances = self.distances()?;
+        let mut header = self.header.clone();
+        header.encoding = Encoding::DistanceByte;
+        header.payload_crc = payload_crc(&distances);
+        let mut data = header.to_bytes();
+        data.extend_from_slice(&distances);
+        Ok(Table { data, header, index: self.index.clone(), goal_index: self.goal_index })
+    }
+
+    /// Whether neighbour `j` of a state at exact distance `d` is one step closer: its byte is
+    /// `d - 1`, or on a two-bit table its residue is `(d - 1) mod 3` (a neighbour is at `d - 1` or
+    /// `d + 1`, and the two residues differ).
+    #[inline]
+    pub fn is_closer_neighbour(&self, j: u64, d: u8) -> bool {
+        if self.is_two_bit() {
+            d > 0 && self.code(j) == (d - 1) % 3
+        } else {
+            self.payload()[j as usize].wrapping_add(1) == d
+        }
+    }
+
+    /// The two-bit code of state `i` of a two-bit table.
+    #[inline(always)]
+    fn code(&self, i: u64) -> u8 {
+        residue::code(self.payload(), i)
     }
 
     /// `histogram()[d]`: the number of states at distance `d`, `d` in `0..=max_depth`.
@@ -258,6 +455,9 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// # Panics
     /// If `index >= self.index().len()`.
     pub fn entry(&self, index: u64) -> Result<u8, Error> {
+        if self.is_two_bit() {
+            return self.walk(index, |_, _| {});
+        }
         let d = self.payload()[index as usize];
         if d == UNREACHED || d > self.header.max_depth {
             return Err(self.corrupt(index, format!("entry {d} is not a distance in this table")));
@@ -327,6 +527,10 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// If `index >= self.index().len()`.
     pub fn solve_index(&self, index: u64, moves: &mut Vec<Dir>) -> Result<(), Error> {
         // the walk keeps (blank block, offset) rather than the index: no division per step
+        if self.is_two_bit() {
+            // the walk on states: no move tables to build (seconds and 0.6 GB for 2x7)
+            return self.walk(index, |dir, _| moves.push(dir)).map(drop);
+        }
         let m = self.index.moves();
         let block = m.block() as u64;
         let payload = self.payload();
@@ -363,6 +567,71 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(())
     }
 
+    /// Walks down a two-bit table from state `i` to the goal, each step to the first neighbour
+    /// (in `U D L R` order) whose residue is one less, calling `step(dir, j)` for each; returns
+    /// the number of steps, the exact distance. Every neighbour on the way is checked (residue
+    /// one more or one less), and a walk longer than the maximum depth (a cycle of wrong entries)
+    /// is an error.
+    fn walk(&self, i: u64, mut step: impl FnMut(Dir, u64)) -> Result<u8, Error> {
+        let max = self.header.max_depth;
+        let mut i = i;
+        let mut s = self.index.unrank(i);
+        let mut r = self.code(i);
+        let mut d = 0u8;
+        while i != self.goal_index {
+            if r == RESIDUE_UNREACHED {
+                return Err(self.corrupt(i, "the unreached code in a complete table".to_string()));
+            }
+            if d >= max {
+                return Err(self.corrupt(
+                    i,
+                    format!("the walk down from a state passes the maximum depth {max}: the residues form a loop"),
+                ));
+            }
+            let want = (r + 2) % 3;
+            let mut next = None;
+            let mut bad = None;
+            let payload = self.payload();
+            self.index.for_each_neighbor_state(&s, i, |dir, t, j| {
+                crate::memory::prefetch(&payload[(j / 4) as usize]);
+                let e = residue::code(payload, j);
+                if e == want {
+                    if next.is_none() {
+                        next = Some((dir, *t, j));
+                    }
+                } else if e != (r + 1) % 3 {
+                    bad.get_or_insert(j);
+                }
+            });
+            if let Some(j) = bad {
+                return Err(self.residue_inconsistent(i, j, r));
+            }
+            let Some((dir, t, j)) = next else {
+                return Err(self.corrupt(i, format!("residue {r} but no neighbour with residue {want}")));
+            };
+            step(dir, j);
+            (i, s, r) = (j, t, want);
+            d += 1;
+        }
+        if r != 0 {
+            return Err(self.corrupt(i, format!("the goal has residue {r}, not 0")));
+        }
+        Ok(d)
+    }
+
+    /// The error for neighbour `j` of state `i` (residue `r`) whose code is neither `r + 1` nor
+    /// `r - 1` modulo 3.
+    fn residue_inconsistent(&self, i: u64, j: u64, r: u8) -> Error {
+        self.corrupt(
+            j,
+            format!(
+                "code {} next to index {i} ({}) with residue {r}: neighbours' distances differ by one, so one of the two entries is wrong",
+                self.code(j),
+                self.index.board(i)
+            ),
+        )
+    }
+
     /// The neighbours of state `i` one step closer, checking the local consistency of the table.
     fn downhill(&self, i: u64) -> Result<Vec<(Dir, u64)>, Error> {
         let mut down = Vec::with_capacity(4);
@@ -374,7 +643,32 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// order, after checking the local consistency of the table around `i`. Returns the distance
     /// of `i`.
     #[inline]
-    fn downhill_each(&self, i: u64, mut f: impl FnMut(Dir, u64)) -> Result<u8, Error> {
+    fn downhill_each(&self, i: u64, mut f: impl FnMut(Dir, u64)) -> Result<(), Error> {
+        if self.is_two_bit() {
+            let r = self.code(i);
+            if r == RESIDUE_UNREACHED || (r == 0 && i == self.goal_index) {
+                return if r == 0 { Ok(()) } else { Err(self.corrupt(i, "the unreached code".to_string())) };
+            }
+            let want = (r + 2) % 3;
+            let mut closer = 0;
+            let mut bad = None;
+            self.index.for_each_neighbor(&self.index.unrank(i), i, |dir, j| {
+                let e = self.code(j);
+                if e == want {
+                    closer += 1;
+                    f(dir, j);
+                } else if e != (r + 1) % 3 {
+                    bad.get_or_insert(j);
+                }
+            });
+            if let Some(j) = bad {
+                return Err(self.residue_inconsistent(i, j, r));
+            }
+            if closer == 0 && i != self.goal_index {
+                return Err(self.corrupt(i, format!("residue {r} but no neighbour with residue {want}")));
+            }
+            return Ok(());
+        }
         let d = self.entry(i)?;
         let payload = self.payload();
         let mut closer = 0;
@@ -396,11 +690,21 @@ impl<D: AsRef<[u8]>> Table<D> {
         if d > 0 && closer == 0 {
             return Err(self.corrupt(i, format!("distance {d} but no neighbour at distance {}", d - 1)));
         }
-        Ok(d)
+        Ok(())
     }
 
     /// Up to `limit` boards at distance `depth`, in index order.
-    pub fn states_at(&self, depth: u8, limit: usize) -> Vec<Board> {
+    ///
+    /// On a two-bit table every state with the residue and blank parity of `depth` is a
+    /// candidate whose distance is found by walking down (at the maximum depth, only those whose
+    /// every neighbour is one closer): a parallel scan of the whole table, minutes for 2x7.
+    pub fn states_at(&self, depth: u8, limit: usize) -> Vec<Board>
+    where
+        D: Sync,
+    {
+        if self.is_two_bit() {
+            return self.states_at_two_bit(depth, limit);
+        }
         self.payload()
             .iter()
             .enumerate()
@@ -408,6 +712,90 @@ impl<D: AsRef<[u8]>> Table<D> {
             .take(limit)
             .map(|(i, _)| self.index.board(i as u64))
             .collect()
+    }
+
+    fn states_at_two_bit(&self, depth: u8, limit: usize) -> Vec<Board>
+    where
+        D: Sync,
+    {
+        let moves = self.index.moves();
+        let block = moves.block() as u64;
+        let shape = self.header.shape;
+        let cols = shape.cols();
+        let goal_blank = self.goal().blank();
+        let r = depth % 3;
+        let below = (r + 2) % 3;
+        let deepest = depth == self.header.max_depth;
+        let chunks = block.div_ceil(VERIFY_CHUNK);
+        let found: Vec<Vec<u64>> = (0..shape.cells() as u64 * chunks)
+            .into_par_iter()
+            .map(|c| {
+                let b = (c / chunks) as usize;
+                let parity = ((b / cols).abs_diff(goal_blank / cols) + (b % cols).abs_diff(goal_blank % cols)) % 2;
+                let mut out = Vec::new();
+                if parity != depth as usize % 2 {
+                    return out;
+                }
+                let first = c % chunks * VERIFY_CHUNK;
+                for h in first..(first + VERIFY_CHUNK).min(block) {
+                    let i = b as u64 * block + h;
+                    if self.code(i) != r {
+                        continue;
+                    }
+                    if deepest {
+                        let mut top = true;
+                        moves.for_each(b, h as u32, |_, nb, nh| {
+                            top &= self.code(nb as u64 * block + nh as u64) == below
+                        });
+                        if !top {
+                            continue;
+                        }
+                    }
+                    if self.entry(i).ok() == Some(depth) {
+                        out.push(i);
+                        if out.len() >= limit {
+                            break;
+                        }
+                    }
+                }
+                out
+            })
+            .collect();
+        found.into_iter().flatten().take(limit).map(|i| self.index.board(i)).collect()
+    }
+
+    /// The distribution counted from the entries rather than read from the header:
+    /// `recount()[d]` states at distance `d`. A byte table's bytes are counted; a two-bit table's
+    /// residues are not enough (distances 3 apart share one), so its levels are found again by
+    /// the search of [`residue::verify`], every entry checked on the way.
+    ///
+    /// # Errors
+    /// For a two-bit table, [`Error::Corrupt`] at the first entry that is not its distance
+    /// modulo 3; for a byte table, [`Error::Corrupt`] at an entry that is not a distance.
+    pub fn recount(&self) -> Result<Vec<u64>, Error>
+    where
+        D: Sync,
+    {
+        if self.is_two_bit() {
+            return residue::verify(&self.index, self.payload()).map_err(|m| self.mismatch(m));
+        }
+        let counts: Vec<u64> = self
+            .payload()
+            .par_chunks(1 << 20)
+            .map(|chunk| {
+                let mut c = vec![0u64; 256];
+                for &d in chunk {
+                    c[d as usize] += 1;
+                }
+                c
+            })
+            .reduce(|| vec![0u64; 256], |a, b| a.iter().zip(&b).map(|(x, y)| x + y).collect());
+        if let Some(d) = (0..256).rev().find(|&d| counts[d] > 0 && d == UNREACHED as usize) {
+            let i = self.payload().iter().position(|&x| x as usize == d).unwrap_or(0);
+            return Err(self.corrupt(i as u64, "the unreached marker in a complete table".to_string()));
+        }
+        let top = counts.iter().rposition(|&c| c > 0).unwrap_or(0);
+        Ok(counts[..=top].to_vec())
     }
 
     /// Checks the payload against the CRC-32 in the header.
@@ -438,6 +826,9 @@ impl<D: AsRef<[u8]>> Table<D> {
         D: Sync,
     {
         self.check_payload_crc()?;
+        if self.is_two_bit() {
+            return self.verify_two_bit();
+        }
         let goal = self.goal_index;
         let moves = self.index.moves();
         let block = moves.block() as u64;
@@ -462,6 +853,33 @@ impl<D: AsRef<[u8]>> Table<D> {
         Ok(())
     }
 
+    /// [`Table::verify`] on a two-bit table: [`residue::verify`] recomputes the search's levels
+    /// and compares each state's code with its level modulo 3.
+    fn verify_two_bit(&self) -> Result<(), Error> {
+        let hist = residue::verify(&self.index, self.payload()).map_err(|m| self.mismatch(m))?;
+        if hist != self.header.histogram {
+            return Err(Error::CorruptHeader("the histogram does not match the payload".to_string()));
+        }
+        Ok(())
+    }
+
+    /// The error for a failure of [`residue::verify`].
+    fn mismatch(&self, m: residue::Mismatch) -> Error {
+        match m {
+            residue::Mismatch::Entry { index, depth, code } => self.corrupt(
+                index,
+                format!("code {code}, but the state is {depth} moves from the goal (residue {})", depth % 3),
+            ),
+            residue::Mismatch::Count { found } => Error::CorruptHeader(format!(
+                "the search reached {found} of {} states: the state index is inconsistent",
+                self.header.entries
+            )),
+            residue::Mismatch::Padding => {
+                Error::CorruptHeader("the unused codes of the payload's last byte are not 0".to_string())
+            }
+        }
+    }
+
     /// [`Table::verify`] for offsets `range` of blank block `b` (the range starts on a multiple of
     /// 64): the histogram of the range, or the first failure in it.
     fn verify_range(&self, moves: &Moves, b: usize, range: Range<u64>, goal: u64) -> Result<Vec<u64>, Error> {
@@ -484,10 +902,10 @@ impl<D: AsRef<[u8]>> Table<D> {
             if h % 64 == 0 {
                 low_bits = moves.rank_bits(b, (h / 64) as usize);
             }
-            let rank = (2 * h as u32) | ((low_bits >> (h % 64)) as u32 & 1);
+            let bit = (low_bits >> (h % 64)) as u32 & 1;
             let mut closer = false;
             let mut bad = None;
-            moves.for_each_ranked(b, h as u32, rank, |_, nb, nh| {
+            moves.for_each_ranked(b, h as u32, bit, |_, nb, nh| {
                 let j = nb as u64 * moves.block() as u64 + nh as u64;
                 let e = payload[j as usize];
                 closer |= e.wrapping_add(1) == d;

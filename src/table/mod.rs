@@ -5,6 +5,8 @@
 //! - [`lookup`]: an opened [`Table`] over any bytes: distances, optimal solutions, verification.
 //! - [`pattern`]: pattern tables, the exact distances of an abstraction (a group of tiles), built
 //!   by a breadth-first search over placements and blank regions.
+//! - [`residue`]: two-bit tables (distances modulo 3): their search, and the proof that one is
+//!   exact.
 //! - [`batch`]: answering many boards read line by line, as fast as the table allows.
 
 pub mod batch;
@@ -12,6 +14,10 @@ pub mod bfs;
 pub mod format;
 pub mod lookup;
 pub mod pattern;
+pub mod residue;
 
-pub use lookup::{build, build_file, build_file_until, build_until, open, read, Solution, Table, CHECK_ON_OPEN_LIMIT};
+pub use lookup::{
+    build, build_file, build_file_until, build_file_with, build_until, build_with, check_build_memory, open, read,
+    Solution, Table, Width, CHECK_ON_OPEN_LIMIT,
+};
 pub use pattern::{build_pattern, build_pattern_file, open_pattern, PatternTable};

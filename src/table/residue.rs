@@ -1,0 +1,477 @@
+//! Two-bit perfect tables: each state's distance modulo 3 ([`Encoding::DistanceResidue`]),
+//! the breadth-first search that fills one, and the proof that one is exact.
+//!
+//! A move changes the distance by exactly one, so a state at distance `d > 0` has a neighbour
+//! at `d - 1`, and no neighbour at `d`: from residues alone, the neighbour whose residue is one
+//! less (mod 3) is one step closer, and the exact distance is the length of the walk down to the
+//! goal ([`crate::table::Table::distance`] walks it). That is 2 bits a state: the 2x7's
+//! 43,589,145,600 states in 10.9 GB instead of 43.6 GB. Base-3 packing (five states a byte,
+//! 1.6 bits) would save a fifth more but costs a division per lookup and, worse, makes writing
+//! one state a read-modify-write of a byte shared with four others through a multiplication:
+//! not worth it while 2 bits fit the machine.
+//!
+//! # The search
+//! Residues do not say which states are the current level (a state at `d - 6` has the residue
+//! and the blank-parity of one at `d`), so the search keeps a *frontier bitmap*, one bit per
+//! state (5.45 GB for 2x7): at level `d` the set bits in the blank blocks of `d`'s parity are
+//! the states at `d` (the blank-block parity split of [`crate::table::bfs`]: their neighbours are
+//! all in the other blocks). Each source chunk is scanned 64 states a word; a set bit is cleared
+//! and its state expanded from its index alone ([`crate::index::moves`]); a neighbour whose code
+//! is still "unreached" gets `(d + 1) mod 3` (an atomic `and` on its byte, which three other
+//! states share) and its frontier bit (an atomic `or`), and only the thread whose `and` found it
+//! unreached sets the bit. Chunks of the bitmap that the level before wrote into are the only ones
+//! scanned. Peak memory: the payload (`n!/8` bytes) and the bitmap (`n!/16`), plus the move tables
+//! (0.6 GB for 2x7): [`build_memory`].
+//!
+//! # The proof
+//! A table of residues can be consistent everywhere and still wrong (a cycle of states each with
+//! a neighbour "one less"), so [`verify`] does not trust the table: it recomputes the levels of
+//! the breadth-first search itself and compares. Level `d + 1` is the neighbours of level `d`
+//! that are not in level `d - 1` (a neighbour of a state at `d` is at `d - 1` or `d + 1`), so
+//! three bitmaps over one parity class each (`n!/32` bytes each, 8.2 GB for 2x7) are all it keeps;
+//! the table is only read, state by state, at each state's own level: its code must be
+//! `d mod 3`. The levels are disjoint and, when their sizes add up to `n!/2`, cover every state;
+//! so every entry has been compared with its true distance modulo 3, which is the table being
+//! exact.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use crate::error::Error;
+use crate::index::moves::Moves;
+use crate::index::rank::StateIndex;
+use crate::table::bfs::Progress;
+use crate::table::format::RESIDUE_UNREACHED;
+
+/// States per chunk, the unit of work and of the "written last level" flags: 256 bitmap words.
+const CHUNK: usize = 1 << 14;
+
+/// Tables smaller than this are filled on one thread.
+const PARALLEL_MIN: u64 = 1 << 18;
+
+/// The two-bit code of state `i` in a residue payload.
+#[inline(always)]
+pub fn code(payload: &[u8], i: u64) -> u8 {
+    (payload[(i / 4) as usize] >> (2 * (i % 4))) & 3
+}
+
+/// The bytes of a residue payload of `states` entries.
+pub fn payload_len(states: u64) -> u64 {
+    states.div_ceil(4)
+}
+
+/// The memory a two-bit build of `states` states on `cells` cells takes at its peak: the
+/// payload, the frontier bitmap, the flags and the move tables (an estimate of those: the parity
+/// bits and, for the 14-cell boards, about 250 MB of window tables).
+pub fn build_memory(states: u64, cells: usize) -> u64 {
+    let block = states / cells as u64;
+    let payload = payload_len(states);
+    let bitmap = cells as u64 * block.div_ceil(64) * 8;
+    let flags = cells as u64 * (block as usize).div_ceil(CHUNK) as u64;
+    let parity = block.div_ceil(64) * 8;
+    let windows = if cells >= 13 { 260 << 20 } else { 8 << 20 };
+    payload + bitmap + flags + parity + windows
+}
+
+/// The memory [`verify`] takes at its peak, beyond the table itself: three bitmaps over one
+/// parity class of blank blocks, the flags and the move tables.
+pub fn verify_memory(states: u64, cells: usize) -> u64 {
+    let block = states / cells as u64;
+    let half = cells.div_ceil(2) as u64 * block.div_ceil(64) * 8;
+    3 * half + build_memory(states, cells) - payload_len(states) - cells as u64 * block.div_ceil(64) * 8
+}
+
+/// A bitmap per blank block (empty for the blocks a layer does not use).
+type Layer = Vec<Box<[AtomicU64]>>;
+
+fn new_layer(cells: usize, words: usize, used: impl Fn(usize) -> bool) -> Layer {
+    (0..cells)
+        .map(|b| {
+            if used(b) {
+                // zeroed memory from the allocator: pages are only taken when first written
+                let mut v: Vec<u64> = vec![0u64; words];
+                crate::memory::advise_huge_pages(v.as_mut_ptr() as *mut u8, words * 8);
+                let v = std::mem::ManuallyDrop::new(v);
+                // SAFETY: AtomicU64 has the size and alignment of u64 (documented), the vector's
+                // buffer is taken over whole (pointer, length, capacity unchanged).
+                unsafe { Vec::from_raw_parts(v.as_ptr() as *mut AtomicU64, v.len(), v.capacity()) }.into_boxed_slice()
+            } else {
+                Box::new([])
+            }
+        })
+        .collect()
+}
+
+/// Views bytes as atomics for the parallel fill.
+fn as_atomic(bytes: &mut [u8]) -> &[AtomicU8] {
+    // SAFETY: AtomicU8 has the same size and alignment as u8 (documented), and the exclusive
+    // borrow guarantees no other access to these bytes while the returned shared slice lives.
+    unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
+}
+
+/// The parity of each blank cell's distance to the goal's blank cell.
+fn parities(index: &StateIndex) -> Vec<usize> {
+    let shape = index.shape();
+    let goal_blank = index.goal().blank();
+    let cols = shape.cols();
+    (0..shape.cells())
+        .map(|b| ((b / cols).abs_diff(goal_blank / cols) + (b % cols).abs_diff(goal_blank % cols)) % 2)
+        .collect()
+}
+
+/// Fills `payload` (two bits per state of `index`, [`payload_len`] bytes) with the distance of
+/// every state to the goal modulo 3, and returns the histogram of the exact distances. See the
+/// module doc; `progress` is called after each level, and the search stops with
+/// [`Error::BuildCancelled`] after a level at which `stop` is set.
+///
+/// # Errors
+/// [`Error::BadShape`] if `payload` is not [`payload_len`] bytes or a distance would pass 253;
+/// [`Error::BuildCancelled`].
+pub fn fill_until(
+    index: &StateIndex,
+    payload: &mut [u8],
+    mut progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<Vec<u64>, Error> {
+    let start = Instant::now();
+    let states = index.len();
+    if payload.len() as u64 != payload_len(states) {
+        return Err(Error::BadShape(format!("payload of {} bytes for {states} states", payload.len())));
+    }
+    let parallel = states >= PARALLEL_MIN;
+    if parallel {
+        payload.par_chunks_mut(1 << 20).for_each(|c| c.fill(0xff));
+    } else {
+        payload.fill(0xff);
+    }
+    let moves = index.moves();
+    let shape = index.shape();
+    let block = moves.block() as usize;
+    let cells = moves.cells();
+    let words = block.div_ceil(64);
+    let per_block = block.div_ceil(CHUNK);
+    let parity = parities(index);
+    let goal = index.index(index.goal()).expect("the goal reaches itself");
+    let codes = as_atomic(payload);
+    codes[(goal / 4) as usize].fetch_and(!(3 << (2 * (goal % 4))), Relaxed);
+    let frontier = new_layer(cells, words, |_| true);
+    let (gb, gh) = ((goal / block as u64) as usize, (goal % block as u64) as usize);
+    frontier[gb][gh / 64].store(1 << (gh % 64), Relaxed);
+    let written: Vec<AtomicBool> = (0..cells * per_block).map(|_| AtomicBool::new(false)).collect();
+    written[gb * per_block + gh / CHUNK].store(true, Relaxed);
+    let mut histogram = Vec::new();
+    let mut reached = 0u64;
+    for depth in 0u8.. {
+        if depth == 254 {
+            return Err(Error::BadShape(format!("{shape} has states deeper than 253 moves")));
+        }
+        let work: Vec<(usize, usize)> = (0..cells)
+            .filter(|&b| parity[b] == depth as usize % 2)
+            .flat_map(|b| (0..per_block).map(move |c| (b, c)))
+            .filter(|&(b, c)| written[b * per_block + c].swap(false, Relaxed))
+            .collect();
+        let level = Level {
+            moves,
+            codes,
+            frontier: &frontier,
+            written: &written,
+            per_block,
+            block: block as u64,
+            next: (depth + 1) % 3,
+        };
+        let found: u64 = if parallel {
+            work.par_iter().with_max_len(1).map(|&(b, c)| level.chunk(b, c)).sum()
+        } else {
+            work.iter().map(|&(b, c)| level.chunk(b, c)).sum()
+        };
+        if found == 0 {
+            break;
+        }
+        histogram.push(found);
+        reached += found;
+        progress(&Progress {
+            depth: depth as u32,
+            level_states: found,
+            reached,
+            total: states,
+            elapsed: start.elapsed(),
+        });
+        if stop.load(Relaxed) {
+            return Err(Error::BuildCancelled { depth: depth as u32 });
+        }
+    }
+    if reached != states {
+        return Err(Error::BadShape(format!(
+            "the search reached {reached} of {states} states of {shape}: the state index is inconsistent"
+        )));
+    }
+    // the unused codes of the last byte are 0, not "unreached"
+    if !states.is_multiple_of(4) {
+        let last = payload.len() - 1;
+        payload[last] &= (1u8 << (2 * (states % 4))) - 1;
+    }
+    Ok(histogram)
+}
+
+/// One level of the two-bit search: what every chunk needs.
+struct Level<'a> {
+    moves: &'a Moves,
+    codes: &'a [AtomicU8],
+    frontier: &'a Layer,
+    written: &'a [AtomicBool],
+    per_block: usize,
+    block: u64,
+    /// The residue of the next level.
+    next: u8,
+}
+
+impl Level<'_> {
+    /// Expands the frontier states of chunk `c` of source block `b` (clearing their bits) and
+    /// returns how many there were.
+    fn chunk(&self, b: usize, c: usize) -> u64 {
+        let bits = &self.frontier[b];
+        let first = c * CHUNK / 64;
+        let last = ((c + 1) * CHUNK / 64).min(bits.len());
+        let mut found = 0u64;
+        let clear = 3 ^ self.next;
+        // The neighbours of a word's 64 states are gathered first and their bytes prefetched,
+        // then visited: the visits' atomic read-modify-writes are full barriers on x86, which
+        // would otherwise keep each cache miss from overlapping the next.
+        let mut pending: Vec<(u32, u32)> = Vec::with_capacity(4 * 64);
+        for (w, word) in bits[first..last].iter().enumerate() {
+            let mut mask = word.load(Relaxed);
+            if mask == 0 {
+                continue;
+            }
+            word.store(0, Relaxed);
+            found += mask.count_ones() as u64;
+            let w = first + w;
+            let low_bits = self.moves.rank_bits(b, w);
+            pending.clear();
+            while mask != 0 {
+                let j = mask.trailing_zeros();
+                mask &= mask - 1;
+                let h = (64 * w) as u32 + j;
+                self.moves.for_each_ranked(b, h, (low_bits >> j) as u32 & 1, |_, nb, nh| {
+                    let i = nb as u64 * self.block + nh as u64;
+                    crate::memory::prefetch(&self.codes[(i / 4) as usize]);
+                    pending.push((nb as u32, nh));
+                });
+            }
+            for &(nb, nh) in &pending {
+                let (nb, nh) = (nb as usize, nh as usize);
+                let i = nb as u64 * self.block + nh as u64;
+                let byte = &self.codes[(i / 4) as usize];
+                let shift = 2 * (i % 4) as u32;
+                if (byte.load(Relaxed) >> shift) & 3 == RESIDUE_UNREACHED {
+                    let before = byte.fetch_and(!(clear << shift), Relaxed);
+                    if (before >> shift) & 3 == RESIDUE_UNREACHED {
+                        self.frontier[nb][nh / 64].fetch_or(1 << (nh % 64), Relaxed);
+                        // read before writing: once set, the flag's cache line is not written again
+                        let flag = &self.written[nb * self.per_block + nh / CHUNK];
+                        if !flag.load(Relaxed) {
+                            flag.store(true, Relaxed);
+                        }
+                    }
+                }
+            }
+        }
+        found
+    }
+}
+
+/// A failure of [`verify`]: the first state found whose entry is not its distance modulo 3.
+#[derive(Debug)]
+pub enum Mismatch {
+    /// The state at `index`, at distance `depth`, has code `code` in the table.
+    Entry {
+        /// The state's index.
+        index: u64,
+        /// Its true distance.
+        depth: u32,
+        /// Its code in the table.
+        code: u8,
+    },
+    /// The search found `found` states in all, not the table's count (the state index would be
+    /// broken).
+    Count {
+        /// States the search reached.
+        found: u64,
+    },
+    /// An unused code of the payload's last byte is not 0.
+    Padding,
+}
+
+/// Proves a residue payload exact: recomputes the levels of the breadth-first search from the
+/// goal without reading the table, and compares each state's code with its level modulo 3 (see
+/// the module doc). Returns the histogram of the true distances (the caller compares it with the
+/// header's).
+///
+/// # Errors
+/// The first [`Mismatch`] found.
+pub fn verify(index: &StateIndex, payload: &[u8]) -> Result<Vec<u64>, Mismatch> {
+    let states = index.len();
+    let moves = index.moves();
+    let block = moves.block() as usize;
+    let cells = moves.cells();
+    let words = block.div_ceil(64);
+    let per_block = block.div_ceil(CHUNK);
+    let parity = parities(index);
+    let parallel = states >= PARALLEL_MIN;
+    if !states.is_multiple_of(4) && payload.last().is_some_and(|&x| x >> (2 * (states % 4)) != 0) {
+        return Err(Mismatch::Padding);
+    }
+    let goal = index.index(index.goal()).expect("the goal reaches itself");
+    let (gb, gh) = ((goal / block as u64) as usize, (goal % block as u64) as usize);
+    // levels d - 1, d and d + 1; d - 1 and d + 1 are in the same parity class
+    let mut before: Layer = new_layer(cells, 0, |_| false);
+    let mut current = new_layer(cells, words, |b| parity[b] == 0);
+    current[gb][gh / 64].store(1 << (gh % 64), Relaxed);
+    let mut flags: Vec<AtomicBool> = (0..cells * per_block).map(|_| AtomicBool::new(false)).collect();
+    flags[gb * per_block + gh / CHUNK].store(true, Relaxed);
+    let mut histogram = Vec::new();
+    let mut reached = 0u64;
+    for depth in 0u32.. {
+        let side = depth as usize % 2;
+        let after = new_layer(cells, words, |b| parity[b] != side);
+        let next_flags: Vec<AtomicBool> = (0..cells * per_block).map(|_| AtomicBool::new(false)).collect();
+        let work: Vec<(usize, usize)> = (0..cells)
+            .filter(|&b| parity[b] == side)
+            .flat_map(|b| (0..per_block).map(move |c| (b, c)))
+            .filter(|&(b, c)| flags[b * per_block + c].load(Relaxed))
+            .collect();
+        let check = Check {
+            moves,
+            payload,
+            before: &before,
+            current: &current,
+            after: &after,
+            flags: &next_flags,
+            per_block,
+            block: block as u64,
+            residue: (depth % 3) as u8,
+            depth,
+        };
+        let results: Vec<Result<u64, Mismatch>> = if parallel {
+            work.par_iter().with_max_len(1).map(|&(b, c)| check.chunk(b, c)).collect()
+        } else {
+            work.iter().map(|&(b, c)| check.chunk(b, c)).collect()
+        };
+        let mut found = 0;
+        for r in results {
+            found += r?;
+        }
+        if found == 0 {
+            break;
+        }
+        histogram.push(found);
+        reached += found;
+        before = std::mem::replace(&mut current, after);
+        flags = next_flags;
+    }
+    if reached != states {
+        return Err(Mismatch::Count { found: reached });
+    }
+    Ok(histogram)
+}
+
+/// One level of [`verify`].
+struct Check<'a> {
+    moves: &'a Moves,
+    payload: &'a [u8],
+    before: &'a Layer,
+    current: &'a Layer,
+    after: &'a Layer,
+    flags: &'a [AtomicBool],
+    per_block: usize,
+    block: u64,
+    residue: u8,
+    depth: u32,
+}
+
+impl Check<'_> {
+    fn chunk(&self, b: usize, c: usize) -> Result<u64, Mismatch> {
+        let bits = &self.current[b];
+        let first = c * CHUNK / 64;
+        let last = ((c + 1) * CHUNK / 64).min(bits.len());
+        let mut found = 0u64;
+        let mut visit = |_, nb: usize, nh: u32| {
+            let nh = nh as usize;
+            let bit = 1u64 << (nh % 64);
+            if self.before.get(nb).and_then(|l| l.get(nh / 64)).is_some_and(|w| w.load(Relaxed) & bit != 0) {
+                return;
+            }
+            let word = &self.after[nb][nh / 64];
+            if word.load(Relaxed) & bit == 0 {
+                word.fetch_or(bit, Relaxed);
+                let flag = &self.flags[nb * self.per_block + nh / CHUNK];
+                if !flag.load(Relaxed) {
+                    flag.store(true, Relaxed);
+                }
+            }
+        };
+        for (w, word) in bits[first..last].iter().enumerate() {
+            let mut mask = word.load(Relaxed);
+            if mask == 0 {
+                continue;
+            }
+            found += mask.count_ones() as u64;
+            let w = first + w;
+            let low_bits = self.moves.rank_bits(b, w);
+            while mask != 0 {
+                let j = mask.trailing_zeros();
+                mask &= mask - 1;
+                let h = (64 * w) as u32 + j;
+                let i = b as u64 * self.block + h as u64;
+                let code = code(self.payload, i);
+                if code != self.residue {
+                    return Err(Mismatch::Entry { index: i, depth: self.depth, code });
+                }
+                self.moves.for_each_ranked(b, h, (low_bits >> j) as u32 & 1, &mut visit);
+            }
+        }
+        Ok(found)
+    }
+}
+
+/// The exact distances of a residue payload, one byte a state (the byte table's payload),
+/// recovered by a breadth-first search guided by the residues: for commands that need every
+/// distance at once, on tables small enough to expand (`index.len()` bytes).
+///
+/// # Errors
+/// [`Error::BadShape`] when the residues are not those of a complete table (a state left
+/// unreached by the residues' levels).
+pub fn expand(index: &StateIndex, payload: &[u8]) -> Result<Vec<u8>, Error> {
+    let states = index.len();
+    let moves = index.moves();
+    let block = moves.block() as u64;
+    let goal = index.index(index.goal()).expect("the goal reaches itself");
+    let mut out = vec![crate::table::format::UNREACHED; states as usize];
+    out[goal as usize] = 0;
+    let mut level = vec![goal];
+    let mut depth = 0u8;
+    let mut reached = 1u64;
+    while !level.is_empty() {
+        let want = (depth + 1) % 3;
+        let mut next = Vec::new();
+        for &i in &level {
+            let (b, h) = ((i / block) as usize, (i % block) as u32);
+            moves.for_each(b, h, |_, nb, nh| {
+                let j = nb as u64 * block + nh as u64;
+                if out[j as usize] == crate::table::format::UNREACHED && code(payload, j) == want {
+                    out[j as usize] = depth + 1;
+                    next.push(j);
+                }
+            });
+        }
+        reached += next.len() as u64;
+        level = next;
+        depth = depth.saturating_add(1);
+    }
+    if reached != states {
+        return Err(Error::BadShape(format!("the residues reach {reached} of {states} states")));
+    }
+    Ok(out)
+}
