@@ -4,13 +4,13 @@
 #
 #   scripts/two_bit.sh [--quick] [--7x2] [--dir DIR]
 #
-# --quick: only the 12-cell comparison. DIR (default /work/tables2x7) holds the 14-cell tables,
-# 10.9 GB each, outside the repository. A 14-cell build needs about 16 GiB: it is skipped, with a
+# --quick: only the 12-cell comparison. DIR (default target/tables14, 11 GB free needed) holds the 14-cell tables,
+# 10.9 GB each (target/ is not in the repository). A 14-cell build needs about 16 GiB: it is skipped, with a
 # line saying so, when `free` shows less than 19 GiB available. Prints every figure with the load
 # average beside it; timings are whole-process, /usr/bin/time for the peak resident memory.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-quick=0; seven_two=0; dir=/work/tables2x7
+quick=0; seven_two=0; dir=target/tables14
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
