@@ -617,8 +617,8 @@ fn concurrent_builds_of_one_file_leave_one_whole_table() {
     assert_eq!(names, ["t.table"]);
 }
 
-/// A board past 12 cells is refused before any table is looked for or built, and the message
-/// points to `table solve`: no perfect table holds it.
+/// A board past the perfect tables' size (a 15-puzzle) is refused before any table is looked for
+/// or built, and the message points to `table solve`.
 #[test]
 fn query_past_12_cells_points_to_solve_and_builds_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -629,7 +629,7 @@ fn query_past_12_cells_points_to_solve_and_builds_nothing() {
         .assert()
         .code(2)
         .stderr(one_line_error())
-        .stderr(contains("perfect tables go up to 12 cells"))
+        .stderr(contains(format!("perfect tables go up to {} cells", slidetable::index::MAX_TABLE_CELLS)))
         .stderr(contains("`table solve 14 13 15 7 11 12 9 5 6 0 2 1 4 8 10 3`"));
     // the same with the shape and goal given, and from a puzzle file
     table(dir.path())
@@ -645,7 +645,7 @@ fn query_past_12_cells_points_to_solve_and_builds_nothing() {
         .code(2)
         .stderr(contains("`table solve --file "));
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "no table was built");
-    // up to 12 cells, the table is built as before
+    // a board a table holds: the table is built as before
     table(dir.path()).args(["query", "1 2 3 4 5 6 7 8 0"]).assert().success();
     assert!(dir.path().join("eight.table").exists());
 }

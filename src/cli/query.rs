@@ -25,8 +25,8 @@ any step does not go down by exactly one, the table is reported corrupt instead 
 Moves are the directions the blank moves (U D L R); the tiles that slide are listed too.
 
 If eight.table is missing, it is built on the spot (milliseconds) and saved. Perfect tables go up
-to 12 cells: a larger board (a 15-puzzle) is refused before any table is built, and the message
-gives the `table solve` command that solves it.
+to 14 cells (2x7): a larger board (a 15-puzzle) is refused before any table is built, and the
+message gives the `table solve` command that solves it.
 
 With --table naming a pattern table (`table build --pattern`), the answer is the board's pattern
 distance: the fewest moves of the group's tiles that bring them home, the others not counted (a
@@ -174,7 +174,7 @@ pub fn run(mut args: QueryArgs) -> Result<ExitCode> {
     single(&opened, &board, args.json, args.steps)
 }
 
-/// Refuses a board of more than 12 cells before any table is looked for or built: no perfect
+/// Refuses a board past [`MAX_TABLE_CELLS`] before any table is looked for or built: no perfect
 /// table holds one (16 tiles would otherwise build eight.table first, then fail on the count).
 /// `board` is what `table solve` is then told.
 fn past_the_tables(shape: Shape, given: &BoardArgs, board: &str) -> Result<()> {
@@ -190,7 +190,7 @@ fn past_the_tables(shape: Shape, given: &BoardArgs, board: &str) -> Result<()> {
         solve.push_str(&if simple { format!(" --goal {goal}") } else { format!(" --goal '{goal}'") });
     }
     bail!(UsageError(format!(
-        "a {shape} board has {} cells, and perfect tables go up to {MAX_TABLE_CELLS} cells (3x4, 2x6, ...): \
+        "a {shape} board has {} cells, and perfect tables go up to {MAX_TABLE_CELLS} cells: \
          solve it by search instead (pattern databases on 4x4 and 5x5): `{solve} {board}`",
         shape.cells()
     )))
