@@ -523,15 +523,25 @@ class Table:
         boards = self._t.unrank(np.require(i.ravel(), dtype=np.uint64, requirements=["C", "A"]))
         return boards[0] if i.ndim == 0 else boards.reshape(i.shape + (self.puzzle.cells,))
 
-    def as_array(self) -> np.ndarray[tuple[int], np.dtype[np.uint8]]:
-        """The entries: each state's distance, one byte per state in index order.
+    @property
+    def bits(self) -> int:
+        """Bits a state: 8 (a byte, the distance itself) or 2 (the distance modulo 3, as ``table
+        build --bits 2`` writes, the default for 2x7 and 7x2; distances are found by walking
+        down to the goal)."""
+        return 8 if np.frombuffer(self._t, dtype=np.uint8).size == len(self) else 2
 
-        A read-only view of the table's own memory (no copy; the table stays open while the
-        view lives): entry ``table.rank(board)`` is the board's distance.
+    def as_array(self) -> np.ndarray[tuple[int], np.dtype[np.uint8]]:
+        """The entries as stored: a read-only view of the table's own memory.
+
+        No copy; the table stays open while the view lives. In a byte table (:attr:`bits` 8)
+        entry ``table.rank(board)`` is the board's distance. In a two-bit table (``bits`` 2)
+        four states share a byte: state ``i``'s code is ``(a[i // 4] >> (2 * (i % 4))) & 3``,
+        the distance modulo 3 (3 never occurs in a finished table; the last byte's unused bits
+        are 0), as docs/formats.md describes.
 
         Returns
         -------
-        ndarray of uint8, shape (len(table),)
+        ndarray of uint8, shape (len(table),), or (ceil(len(table) / 4),) for two bits
             Read-only.
 
         Examples
