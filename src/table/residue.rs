@@ -1,4 +1,4 @@
-//! Two-bit perfect tables: each state's distance modulo 3 ([`Encoding::DistanceResidue`]),
+//! Two-bit perfect tables: each state's distance modulo 3 ([`Encoding::DistanceResidue`](crate::table::format::Encoding::DistanceResidue)),
 //! the breadth-first search that fills one, and the proof that one is exact.
 //!
 //! A move changes the distance by exactly one, so a state at distance `d > 0` has a neighbour
