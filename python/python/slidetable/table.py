@@ -20,7 +20,7 @@ __all__ = ["Table"]
 
 
 class Table:
-    """A perfect table: the exact distance of every state of a board of up to 12 cells.
+    """A perfect table: the exact distance of every state of a board of up to 12 cells (14 at two bits).
 
     ``Table.build(Puzzle(3, 3))`` builds the 8-puzzle's in a few milliseconds; ``Table.open(path)``
     memory-maps a file written by ``Table.build(..., path=...)`` or by ``table build``. Made by
