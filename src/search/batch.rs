@@ -397,6 +397,7 @@ impl<'o> Batch<'o> {
         let blank = node.blank as usize;
         let back = if node.dir == NO_DIR { None } else { Some(Dir::ALL[node.dir as usize].opposite()) };
         let g = node.g + 1;
+        let greedy = matches!(self.options.order, BatchOrder::Greedy);
         for (d, &dir) in Dir::ALL.iter().enumerate() {
             if Some(dir) == back {
                 continue;
@@ -424,7 +425,6 @@ impl<'o> Batch<'o> {
                 })
             };
             if let Some(seen) = self.slots.find(hash, same) {
-                let greedy = matches!(self.options.order, BatchOrder::Greedy);
                 let old = &mut self.nodes[seen as usize];
                 if g < old.g {
                     old.g = g;

@@ -262,12 +262,6 @@ def _bytes_hold(v: np.ndarray) -> bool:
     return bool(np.isfinite(v).all() and (v == np.round(v)).all() and (v.size == 0 or (v.min() >= 0 and v.max() <= 254)))
 
 
-def _estimates(values: npt.ArrayLike, expected: int) -> np.ndarray:
-    """A heuristic's answer for ``expected`` boards as float64 ``(expected,)``; NaN and
-    infinity are left for the library, which names the board."""
-    return _estimates_of(values, expected)
-
-
 def _evaluate(h: Union[HeuristicName, Callable[[Boards], npt.ArrayLike]], puzzle: Puzzle, boards: np.ndarray, batch_size: int) -> np.ndarray:
     """``h`` on ``boards`` ((N, cells) uint8) as float64, a function called ``batch_size`` boards at a time."""
     if isinstance(h, str):
@@ -279,7 +273,7 @@ def _evaluate(h: Union[HeuristicName, Callable[[Boards], npt.ArrayLike]], puzzle
         stop = min(len(boards), start + batch_size)
         # a copy for each call: a function that writes into its input (an in-place tensor
         # operation) changes neither the caller's boards nor the ones graded
-        out[start:stop] = _estimates(h(np.array(boards[start:stop])), stop - start)
+        out[start:stop] = _estimates_of(h(np.array(boards[start:stop])), stop - start)
     return out
 
 

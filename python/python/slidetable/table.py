@@ -10,9 +10,9 @@ import numpy as np
 import numpy.typing as npt
 
 from . import _core
-from ._common import Board, BoardLike, Boards, Convention, HeuristicName, ManyBoards, OneBoard, _int, _seed
+from ._common import Board, BoardLike, Boards, Convention, HeuristicName, ManyBoards, OneBoard, _estimates_of, _int, _seed
 from .conventions import _TILE_TO_BLANK, _convention, to_tile_moves
-from .grading import Grade, _bytes_hold, _estimates, _grade, _name_of, grade
+from .grading import Grade, _bytes_hold, _grade, _name_of, grade
 from .puzzle import Puzzle
 from .solution import Solution
 
@@ -627,11 +627,11 @@ class Table:
         for start in range(0, n, batch_size):
             stop = min(n, start + batch_size)
             boards = self.unrank(np.arange(start, stop, dtype=np.uint64))
-            v = _estimates(h(boards), stop - start)
+            v = _estimates_of(h(boards), stop - start)
             if est.dtype == np.uint8 and not _bytes_hold(v):
                 est = est.astype(np.float64 if n <= 1 << 24 else np.float32)
             est[start:stop] = v
-        at_goal = _estimates(h(self.puzzle.goal[None, :].astype(np.uint8)), 1)[0]
+        at_goal = _estimates_of(h(self.puzzle.goal[None, :].astype(np.uint8)), 1)[0]
         return _grade(_name_of(h), self._t.grade_estimates(est), float(at_goal))
 
 
