@@ -174,3 +174,77 @@ fn every_command_answers_from_a_two_bit_table_as_from_the_byte_table() {
     same(&["solve", "-H", "table", "--table", "T", "8 6 7 2 5 4 3 0 1"], "");
     table(dir.path()).args(["verify", "--table", "t.table"]).assert().success();
 }
+
+/// Every 3x3 state, with unsolvable and malformed lines among them, answered by a batch run on
+/// the two-bit table (walks interleaved, on both cores) as on the byte table.
+#[test]
+fn a_batch_of_every_3x3_state_is_answered_as_by_the_byte_table() {
+    use slidetable::table::batch::answer_lines;
+    let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
+    let bytes = build(&goal, |_| {}).unwrap();
+    let bits = two_bit(&goal);
+    let mut input = String::new();
+    for i in 0..bytes.index().len() {
+        let board = bytes.index().board(i);
+        let cells: Vec<String> = board.cells().iter().map(|c| c.to_string()).collect();
+        input.push_str(&cells.join(" "));
+        input.push('\n');
+        if i % 1001 == 0 {
+            input.push_str("1 2 3 4 5 6 8 7 0\n");
+        }
+        if i % 4099 == 0 {
+            input.push_str("1 2 3\n");
+        }
+    }
+    for solve in [false, true] {
+        let answers = |t: &Table<Vec<u8>>| {
+            let mut out = Vec::new();
+            let summary = answer_lines(t, input.as_bytes(), &mut out, solve, |_, _| {}).unwrap();
+            (summary, String::from_utf8(out).unwrap())
+        };
+        let (sb, ob) = answers(&bytes);
+        let (st, ot) = answers(&bits);
+        assert_eq!(sb, st);
+        assert_eq!(sb.solvable, bytes.index().len());
+        assert!(ob == ot, "solve {solve}: the two-bit answers differ");
+        // and every solution is one of the optimal length that reaches the goal
+        if solve {
+            for (line, answer) in input.lines().zip(ot.lines()).step_by(89) {
+                let Some((n, moves)) = answer.split_once(' ') else { continue };
+                let mut board = Board::parse(Shape::EIGHT, line).unwrap();
+                assert_eq!(n.parse::<usize>().unwrap(), bytes.distance(&board).unwrap().unwrap() as usize);
+                for m in moves.chars().filter(|&c| c != '-') {
+                    board.apply(slidetable::Dir::from_letter(m).unwrap()).unwrap();
+                }
+                assert_eq!(board, goal, "{line}: {answer}");
+            }
+        }
+    }
+}
+
+/// A batch on a damaged two-bit table stops at the first board whose walk finds the damage,
+/// after writing the answers before it.
+#[test]
+fn a_batch_stops_at_a_damaged_two_bit_entry_after_the_answers_before() {
+    use slidetable::table::batch::{answer_lines, BatchError};
+    let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
+    let right = two_bit(&goal);
+    let board = Board::parse(Shape::EIGHT, "8 6 7 2 5 4 3 0 1").unwrap();
+    let i = right.index().index(&board).unwrap();
+    let mut data = right.as_bytes().to_vec();
+    let byte = &mut data[PAYLOAD_OFFSET + (i / 4) as usize];
+    let shift = 2 * (i % 4);
+    let r = (*byte >> shift) & 3;
+    *byte = (*byte & !(3 << shift)) | (((r + 1) % 3) << shift);
+    let mut header = Header::parse(&data).unwrap();
+    header.payload_crc = payload_crc(&data[PAYLOAD_OFFSET..]);
+    data[..PAYLOAD_OFFSET].copy_from_slice(&header.to_bytes());
+    let damaged = Table::new(data).unwrap();
+    for solve in [false, true] {
+        let mut out = Vec::new();
+        let input = &b"123456780\n1 2 3 4 5 6 8 7 0\n8 6 7 2 5 4 3 0 1\n123456780\n"[..];
+        let err = answer_lines(&damaged, input, &mut out, solve, |_, _| {}).unwrap_err();
+        assert!(matches!(err, BatchError::Table(Error::Corrupt { .. })), "{err:?}");
+        assert_eq!(out, if solve { &b"0 -\nunsolvable\n"[..] } else { b"0\nunsolvable\n" });
+    }
+}

@@ -11,6 +11,8 @@
 
 use std::io::{self, BufRead, Write};
 
+use rayon::prelude::*;
+
 use thiserror::Error as ThisError;
 
 use crate::error::Error;
@@ -290,7 +292,7 @@ pub fn answer_lines<D, R, W>(
     on_error: impl FnMut(u64, &Error),
 ) -> Result<Summary, BatchError>
 where
-    D: AsRef<[u8]>,
+    D: AsRef<[u8]> + Sync,
     R: BufRead,
     W: Write,
 {
@@ -299,7 +301,7 @@ where
         shape: table.header().shape,
         solve,
         out: Vec::with_capacity(WRITE_AT + 4096),
-        moves: Vec::with_capacity(64),
+        lines: Vec::with_capacity(ANSWER_AT),
         summary: Summary::default(),
         on_error,
     };
@@ -312,6 +314,7 @@ where
             if !matches!(e, BatchError::Write(_)) {
                 // Best effort: the answers so far are still right, as the unbatched loop's
                 // buffered writer gave them when it was dropped on an error.
+                let _ = answerer.answer();
                 let _ = output.write_all(&answerer.out).and_then(|()| output.flush());
             }
             Err(e)
@@ -319,18 +322,34 @@ where
     }
 }
 
-/// The state of one batch run: the table, the answers not yet written, scratch space.
+/// A line read and not yet answered.
+#[derive(Clone, Copy)]
+enum Line {
+    /// A board that can reach the goal: its index.
+    Solvable(u64),
+    /// A board that cannot.
+    Unsolvable,
+    /// Not a board of the table's shape.
+    Malformed,
+}
+
+/// Lines are answered together once this many are waiting (and whenever the input has no more
+/// bytes at hand): on both cores, and on a two-bit table with their walks interleaved.
+const ANSWER_AT: usize = 1 << 14;
+
+/// The state of one batch run: the table, the lines not yet answered, the answers not yet
+/// written.
 struct Answerer<'t, D: AsRef<[u8]>, E: FnMut(u64, &Error)> {
     table: &'t Table<D>,
     shape: Shape,
     solve: bool,
     out: Vec<u8>,
-    moves: Vec<Dir>,
+    lines: Vec<Line>,
     summary: Summary,
     on_error: E,
 }
 
-impl<D: AsRef<[u8]>, E: FnMut(u64, &Error)> Answerer<'_, D, E> {
+impl<D: AsRef<[u8]> + Sync, E: FnMut(u64, &Error)> Answerer<'_, D, E> {
     /// Answers every line of `input`, taking complete lines from the reader's buffer in place and
     /// copying only a line that runs across two reads.
     fn run(&mut self, input: &mut impl BufRead, output: &mut impl Write) -> Result<(), BatchError> {
@@ -360,6 +379,9 @@ impl<D: AsRef<[u8]>, E: FnMut(u64, &Error)> Answerer<'_, D, E> {
             while let Some(end) = rest.iter().position(|&b| b == b'\n') {
                 self.line(strip_cr(&rest[..end]))?;
                 rest = &rest[end + 1..];
+                if self.lines.len() >= ANSWER_AT {
+                    self.answer()?;
+                }
                 if self.out.len() >= WRITE_AT {
                     self.write_out(output)?;
                 }
@@ -375,11 +397,40 @@ impl<D: AsRef<[u8]>, E: FnMut(u64, &Error)> Answerer<'_, D, E> {
         self.write_out(output)
     }
 
-    /// Writes the waiting answers.
+    /// Answers the waiting lines and writes the waiting answers.
     fn write_out(&mut self, output: &mut impl Write) -> Result<(), BatchError> {
+        let answered = self.answer();
         if !self.out.is_empty() {
             output.write_all(&self.out).map_err(BatchError::Write)?;
             self.out.clear();
+        }
+        answered
+    }
+
+    /// Answers the waiting lines into `self.out`, in order. On a table found corrupt, the
+    /// answers to the lines before the first board that found it are kept, and the error given.
+    fn answer(&mut self) -> Result<(), BatchError> {
+        let starts: Vec<u64> =
+            self.lines.iter().filter_map(|l| if let Line::Solvable(i) = *l { Some(i) } else { None }).collect();
+        let mut answers = answers(self.table, &starts, self.solve).into_iter();
+        for line in std::mem::take(&mut self.lines) {
+            match line {
+                Line::Malformed => self.out.extend_from_slice(b"error\n"),
+                Line::Unsolvable => self.out.extend_from_slice(b"unsolvable\n"),
+                Line::Solvable(_) => {
+                    let (d, moves) = answers.next().expect("an answer for each solvable line")?;
+                    push_number(&mut self.out, d as usize);
+                    if self.solve {
+                        self.out.push(b' ');
+                        if moves.is_empty() {
+                            self.out.push(b'-');
+                        } else {
+                            self.out.extend(moves.iter().map(|&d| letter(d)));
+                        }
+                    }
+                    self.out.push(b'\n');
+                }
+            }
         }
         Ok(())
     }
@@ -401,7 +452,7 @@ impl<D: AsRef<[u8]>, E: FnMut(u64, &Error)> Answerer<'_, D, E> {
                     Ok(board) => self.table.index().index(&board),
                     Err(e) => {
                         self.summary.malformed += 1;
-                        self.out.extend_from_slice(b"error\n");
+                        self.lines.push(Line::Malformed);
                         (self.on_error)(number, &e);
                         return Ok(());
                     }
@@ -410,25 +461,52 @@ impl<D: AsRef<[u8]>, E: FnMut(u64, &Error)> Answerer<'_, D, E> {
         };
         let Some(index) = index else {
             self.summary.unsolvable += 1;
-            self.out.extend_from_slice(b"unsolvable\n");
+            self.lines.push(Line::Unsolvable);
             return Ok(());
         };
         self.summary.solvable += 1;
-        if self.solve {
-            self.moves.clear();
-            self.table.solve_index(index, &mut self.moves)?;
-            push_number(&mut self.out, self.moves.len());
-            self.out.push(b' ');
-            if self.moves.is_empty() {
-                self.out.push(b'-');
-            } else {
-                self.out.extend(self.moves.iter().map(|&d| letter(d)));
-            }
-        } else {
-            push_number(&mut self.out, self.table.entry(index)? as usize);
-        }
-        self.out.push(b'\n');
+        self.lines.push(Line::Solvable(index));
         Ok(())
+    }
+}
+
+/// The distance of each of `starts` (indices in `table`) and, with `solve`, an optimal solution
+/// (else no moves), in order: on both cores, and on a two-bit table by [`Table::walks`].
+fn answers<D: AsRef<[u8]> + Sync>(table: &Table<D>, starts: &[u64], solve: bool) -> Vec<Result<(u8, Vec<Dir>), Error>> {
+    let some = |starts: &[u64]| -> Vec<Result<(u8, Vec<Dir>), Error>> {
+        if table.is_two_bit() {
+            let mut moves = vec![Vec::new(); starts.len()];
+            let mut out: Vec<Option<Result<u8, Error>>> = (0..starts.len()).map(|_| None).collect();
+            table.walks(
+                starts,
+                |k, dir, _| {
+                    if solve {
+                        moves[k].push(dir);
+                    }
+                },
+                |k, r| out[k] = Some(r),
+            );
+            out.into_iter().zip(moves).map(|(d, m)| d.expect("every walk ends").map(|d| (d, m))).collect()
+        } else {
+            starts
+                .iter()
+                .map(|&i| {
+                    if solve {
+                        let mut moves = Vec::new();
+                        table.solve_index(i, &mut moves).map(|()| (moves.len() as u8, moves))
+                    } else {
+                        table.entry(i).map(|d| (d, Vec::new()))
+                    }
+                })
+                .collect()
+        }
+    };
+    // a chunk a task: enough walks to interleave, and tasks for both cores
+    const CHUNK: usize = 512;
+    if starts.len() <= CHUNK {
+        some(starts)
+    } else {
+        starts.par_chunks(CHUNK).map(some).collect::<Vec<_>>().into_iter().flatten().collect()
     }
 }
 

@@ -573,50 +573,96 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// one more or one less), and a walk longer than the maximum depth (a cycle of wrong entries)
     /// is an error.
     fn walk(&self, i: u64, mut step: impl FnMut(Dir, u64)) -> Result<u8, Error> {
-        let max = self.header.max_depth;
-        let mut i = i;
-        let mut s = self.index.unrank(i);
-        let mut r = self.code(i);
-        let mut d = 0u8;
-        while i != self.goal_index {
-            if r == RESIDUE_UNREACHED {
-                return Err(self.corrupt(i, "the unreached code in a complete table".to_string()));
-            }
-            if d >= max {
-                return Err(self.corrupt(
-                    i,
-                    format!("the walk down from a state passes the maximum depth {max}: the residues form a loop"),
-                ));
-            }
-            let want = (r + 2) % 3;
-            let mut next = None;
-            let mut bad = None;
-            let payload = self.payload();
-            self.index.for_each_neighbor_state(&s, i, |dir, t, j| {
-                crate::memory::prefetch(&payload[(j / 4) as usize]);
-                let e = residue::code(payload, j);
-                if e == want {
-                    if next.is_none() {
-                        next = Some((dir, *t, j));
+        let mut result = None;
+        self.walks(&[i], |_, dir, j| step(dir, j), |_, r| result = Some(r));
+        result.expect("the walk ends")
+    }
+
+    /// [`Table::walk`] from each of `starts` (a two-bit table), `WALKS` at a time, interleaved:
+    /// a step reads the neighbours' codes that its walk prefetched at its previous step, while the
+    /// other walks stepped, so the cache misses of the walks overlap instead of each walk waiting
+    /// for one a step. Calls `step(k, dir, j)` for each step of walk `k` (a walk's steps in
+    /// order) and `done(k, length or error)` once for each walk.
+    pub(crate) fn walks(
+        &self,
+        starts: &[u64],
+        mut step: impl FnMut(usize, Dir, u64),
+        mut done: impl FnMut(usize, Result<u8, Error>),
+    ) {
+        const WALKS: usize = 24;
+        let payload = self.payload();
+        let begin = |k: usize| {
+            let i = starts[k];
+            crate::memory::prefetch(&payload[(i / 4) as usize]);
+            let mut w = Walker { k, i, state: self.index.unrank(i), residue: None, depth: 0, next: [None; 4] };
+            w.look_around(&self.index, payload);
+            w
+        };
+        let mut walkers: Vec<Walker> = (0..starts.len().min(WALKS)).map(begin).collect();
+        let mut started = walkers.len();
+        while !walkers.is_empty() {
+            let mut x = 0;
+            while x < walkers.len() {
+                let w = &mut walkers[x];
+                match self.walk_step(w) {
+                    Ok(Some((dir, j))) => {
+                        step(w.k, dir, j);
+                        w.look_around(&self.index, payload);
+                        x += 1;
                     }
-                } else if e != (r + 1) % 3 {
-                    bad.get_or_insert(j);
+                    end => {
+                        done(w.k, end.map(|_| w.depth));
+                        if started < starts.len() {
+                            walkers[x] = begin(started);
+                            started += 1;
+                            x += 1;
+                        } else {
+                            walkers.swap_remove(x);
+                        }
+                    }
                 }
-            });
-            if let Some(j) = bad {
+            }
+        }
+    }
+
+    /// One step of a walk down: `None` at the goal, else the move taken and the index reached
+    /// (the walker is moved there). The errors of [`Table::walk`].
+    #[inline]
+    fn walk_step(&self, w: &mut Walker) -> Result<Option<(Dir, u64)>, Error> {
+        let i = w.i;
+        let r = *w.residue.get_or_insert_with(|| self.code(i));
+        if i == self.goal_index {
+            if r != 0 {
+                return Err(self.corrupt(i, format!("the goal has residue {r}, not 0")));
+            }
+            return Ok(None);
+        }
+        let max = self.header.max_depth;
+        if r == RESIDUE_UNREACHED {
+            return Err(self.corrupt(i, "the unreached code in a complete table".to_string()));
+        }
+        if w.depth >= max {
+            return Err(self.corrupt(
+                i,
+                format!("the walk down from a state passes the maximum depth {max}: the residues form a loop"),
+            ));
+        }
+        let want = (r + 2) % 3;
+        let mut next = None;
+        for &(dir, t, j) in w.next.iter().flatten() {
+            let e = self.code(j);
+            if e == want {
+                next.get_or_insert((dir, t, j));
+            } else if e != (r + 1) % 3 {
                 return Err(self.residue_inconsistent(i, j, r));
             }
-            let Some((dir, t, j)) = next else {
-                return Err(self.corrupt(i, format!("residue {r} but no neighbour with residue {want}")));
-            };
-            step(dir, j);
-            (i, s, r) = (j, t, want);
-            d += 1;
         }
-        if r != 0 {
-            return Err(self.corrupt(i, format!("the goal has residue {r}, not 0")));
-        }
-        Ok(d)
+        let Some((dir, t, j)) = next else {
+            return Err(self.corrupt(i, format!("residue {r} but no neighbour with residue {want}")));
+        };
+        (w.i, w.state, w.residue) = (j, t, Some(want));
+        w.depth += 1;
+        Ok(Some((dir, j)))
     }
 
     /// The error for neighbour `j` of state `i` (residue `r`) whose code is neither `r + 1` nor
@@ -948,5 +994,34 @@ impl<D: AsRef<[u8]>> Table<D> {
 
     fn corrupt(&self, index: u64, detail: String) -> Error {
         Error::Corrupt { index, board: self.index.board(index).to_string(), detail }
+    }
+}
+
+/// A walk down a two-bit table in progress ([`Table::walks`]).
+struct Walker {
+    /// Which walk this is.
+    k: usize,
+    /// Where it stands.
+    i: u64,
+    state: crate::index::rank::State,
+    /// The code of `i`, once read.
+    residue: Option<u8>,
+    /// Steps taken.
+    depth: u8,
+    /// The neighbours of `i` (move, state, index), their codes prefetched.
+    next: [Option<(Dir, crate::index::rank::State, u64)>; 4],
+}
+
+impl Walker {
+    /// Lists the neighbours of the state the walker stands on and prefetches their codes.
+    #[inline]
+    fn look_around(&mut self, index: &StateIndex, payload: &[u8]) {
+        self.next = [None; 4];
+        let mut n = 0;
+        index.for_each_neighbor_state(&self.state, self.i, |dir, t, j| {
+            crate::memory::prefetch(&payload[(j / 4) as usize]);
+            self.next[n] = Some((dir, *t, j));
+            n += 1;
+        });
     }
 }

@@ -34,7 +34,7 @@
 //! so every entry has been compared with its true distance modulo 3, which is the table being
 //! exact.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -104,13 +104,6 @@ fn new_layer(cells: usize, words: usize, used: impl Fn(usize) -> bool) -> Layer 
         .collect()
 }
 
-/// Views bytes as atomics for the parallel fill.
-fn as_atomic(bytes: &mut [u8]) -> &[AtomicU8] {
-    // SAFETY: AtomicU8 has the same size and alignment as u8 (documented), and the exclusive
-    // borrow guarantees no other access to these bytes while the returned shared slice lives.
-    unsafe { &*(bytes as *mut [u8] as *const [AtomicU8]) }
-}
-
 /// The parity of each blank cell's distance to the goal's blank cell.
 fn parities(index: &StateIndex) -> Vec<usize> {
     let shape = index.shape();
@@ -140,27 +133,29 @@ pub fn fill_until(
     if payload.len() as u64 != payload_len(states) {
         return Err(Error::BadShape(format!("payload of {} bytes for {states} states", payload.len())));
     }
-    let parallel = states >= PARALLEL_MIN;
+    let moves = index.moves();
+    let shape = index.shape();
+    let block = moves.block() as usize;
+    // whole words per block: chunks then own whole bytes of the payload (16 a word), and the
+    // horizontal moves go a word at a time; true of every board of 10 cells or more
+    let words_aligned = block.is_multiple_of(64);
+    let parallel = states >= PARALLEL_MIN && words_aligned;
     if parallel {
         payload.par_chunks_mut(1 << 20).for_each(|c| c.fill(0xff));
     } else {
         payload.fill(0xff);
     }
-    let moves = index.moves();
-    let shape = index.shape();
-    let block = moves.block() as usize;
     let cells = moves.cells();
     let words = block.div_ceil(64);
     let per_block = block.div_ceil(CHUNK);
     let parity = parities(index);
     let goal = index.index(index.goal()).expect("the goal reaches itself");
-    let codes = as_atomic(payload);
-    codes[(goal / 4) as usize].fetch_and(!(3 << (2 * (goal % 4))), Relaxed);
     let frontier = new_layer(cells, words, |_| true);
     let (gb, gh) = ((goal / block as u64) as usize, (goal % block as u64) as usize);
     frontier[gb][gh / 64].store(1 << (gh % 64), Relaxed);
     let written: Vec<AtomicBool> = (0..cells * per_block).map(|_| AtomicBool::new(false)).collect();
     written[gb * per_block + gh / CHUNK].store(true, Relaxed);
+    let codes = Codes::new(payload);
     let mut histogram = Vec::new();
     let mut reached = 0u64;
     for depth in 0u8.. {
@@ -174,17 +169,23 @@ pub fn fill_until(
             .collect();
         let level = Level {
             moves,
+            shape,
             codes,
             frontier: &frontier,
             written: &written,
             per_block,
             block: block as u64,
-            next: (depth + 1) % 3,
+            residue: depth % 3,
+            words_aligned,
         };
         let found: u64 = if parallel {
-            work.par_iter().with_max_len(1).map(|&(b, c)| level.chunk(b, c)).sum()
+            work.par_iter()
+                .with_max_len(1)
+                .map_init(|| Vec::with_capacity(BATCH + 4 * 64), |pending, &(b, c)| level.chunk(b, c, pending))
+                .sum()
         } else {
-            work.iter().map(|&(b, c)| level.chunk(b, c)).sum()
+            let mut pending = Vec::new();
+            work.iter().map(|&(b, c)| level.chunk(b, c, &mut pending)).sum()
         };
         if found == 0 {
             break;
@@ -215,70 +216,217 @@ pub fn fill_until(
     Ok(histogram)
 }
 
+/// The payload shared by the threads of one level of [`fill_until`], read and written without
+/// atomics: the parity split makes every access race-free (see [`Level`]).
+#[derive(Clone, Copy)]
+struct Codes<'a> {
+    ptr: *mut u8,
+    len: usize,
+    _payload: std::marker::PhantomData<&'a mut [u8]>,
+}
+
+// SAFETY: `Codes` is a view of a payload borrowed exclusively for `'a`; the threads that share
+// it access disjoint bytes or only read (the contract of `Level`'s methods).
+unsafe impl Send for Codes<'_> {}
+// SAFETY: as for `Send`.
+unsafe impl Sync for Codes<'_> {}
+
+impl<'a> Codes<'a> {
+    fn new(payload: &'a mut [u8]) -> Codes<'a> {
+        Codes { ptr: payload.as_mut_ptr(), len: payload.len(), _payload: std::marker::PhantomData }
+    }
+
+    /// The byte holding the code of state `i`.
+    #[inline(always)]
+    fn byte(&self, i: u64) -> *mut u8 {
+        let k = (i / 4) as usize;
+        assert!(k < self.len, "state {i} is past the payload");
+        // SAFETY: in bounds, checked above.
+        unsafe { self.ptr.add(k) }
+    }
+
+    /// The code of state `i`. No thread may be writing its byte.
+    #[inline(always)]
+    fn get(&self, i: u64) -> u8 {
+        // SAFETY: in bounds (`byte`), and no concurrent write by the caller's contract.
+        (unsafe { *self.byte(i) } >> (2 * (i % 4))) & 3
+    }
+
+    /// Bit `j` set where state `i + j` is unreached, for `i` a multiple of 64 with 64 states
+    /// from it in the payload. No thread may be writing those 16 bytes.
+    #[inline(always)]
+    fn unreached(&self, i: u64) -> u64 {
+        debug_assert!(i.is_multiple_of(64));
+        let first = self.byte(i);
+        let _ = self.byte(i + 63);
+        // SAFETY: both ends in bounds (checked above), unaligned reads, no concurrent write.
+        let (lo, hi) = unsafe {
+            (
+                u64::from_le(std::ptr::read_unaligned(first as *const u64)),
+                u64::from_le(std::ptr::read_unaligned(first.add(8) as *const u64)),
+            )
+        };
+        even_bits(lo & (lo >> 1)) as u64 | (even_bits(hi & (hi >> 1)) as u64) << 32
+    }
+
+    /// Gives the states `i + j` for the set bits `j` of `mask` (all unreached) the code
+    /// `residue`. The caller owns those bytes: no other thread reads or writes them.
+    #[inline(always)]
+    fn settle(&self, i: u64, mask: u64, residue: u8, words_aligned: bool) {
+        let clear = (3 ^ residue) as u64 * 0x5555_5555_5555_5555;
+        if words_aligned {
+            let first = self.byte(i);
+            let _ = self.byte(i + 63);
+            // SAFETY: both ends in bounds (checked above), unaligned, and owned by the caller.
+            unsafe {
+                let lo = first as *mut u64;
+                let hi = first.add(8) as *mut u64;
+                let spread_lo = pairs(mask as u32);
+                let spread_hi = pairs((mask >> 32) as u32);
+                std::ptr::write_unaligned(lo, std::ptr::read_unaligned(lo) & !(u64::to_le(spread_lo & clear)));
+                std::ptr::write_unaligned(hi, std::ptr::read_unaligned(hi) & !(u64::to_le(spread_hi & clear)));
+            }
+        } else {
+            let mut m = mask;
+            while m != 0 {
+                let j = m.trailing_zeros() as u64;
+                m &= m - 1;
+                let byte = self.byte(i + j);
+                // SAFETY: in bounds (`byte`) and owned by the caller.
+                unsafe { *byte &= !(((clear & 3) as u8) << (2 * ((i + j) % 4))) };
+            }
+        }
+    }
+}
+
+/// The even bits of `x` (bits 0, 2, ..., 62) packed into 32 bits.
+#[inline(always)]
+fn even_bits(x: u64) -> u32 {
+    let mut x = x & 0x5555_5555_5555_5555;
+    x = (x | (x >> 1)) & 0x3333_3333_3333_3333;
+    x = (x | (x >> 2)) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | (x >> 4)) & 0x00ff_00ff_00ff_00ff;
+    x = (x | (x >> 8)) & 0x0000_ffff_0000_ffff;
+    x = (x | (x >> 16)) & 0x0000_0000_ffff_ffff;
+    x as u32
+}
+
+/// Each bit `j` of `x` doubled into bits `2j` and `2j + 1`.
+#[inline(always)]
+fn pairs(x: u32) -> u64 {
+    let mut x = x as u64;
+    x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
+    x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff;
+    x = (x | (x << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | (x << 2)) & 0x3333_3333_3333_3333;
+    x = (x | (x << 1)) & 0x5555_5555_5555_5555;
+    x | (x << 1)
+}
+
+/// Neighbours gathered (and their lines prefetched) before they are visited.
+const BATCH: usize = 192;
+
 /// One level of the two-bit search: what every chunk needs.
+///
+/// The states found at this level are not given their code when found, but when their own level
+/// is expanded (by the thread that owns their chunk then): meanwhile their frontier bit is the
+/// mark that they are reached. So at level `d`, the codes of the source blocks (parity `d`) are
+/// written, each chunk's bytes by its own thread only, and those of the target blocks are only
+/// read; the frontier bits of the targets are set with atomic `or`s, the only atomic writes.
 struct Level<'a> {
     moves: &'a Moves,
-    codes: &'a [AtomicU8],
+    shape: crate::puzzle::board::Shape,
+    codes: Codes<'a>,
     frontier: &'a Layer,
     written: &'a [AtomicBool],
     per_block: usize,
     block: u64,
-    /// The residue of the next level.
-    next: u8,
+    /// The residue of the level being expanded.
+    residue: u8,
+    /// Blocks are whole words: horizontal moves are done a word at a time.
+    words_aligned: bool,
 }
 
 impl Level<'_> {
-    /// Expands the frontier states of chunk `c` of source block `b` (clearing their bits) and
-    /// returns how many there were.
-    fn chunk(&self, b: usize, c: usize) -> u64 {
+    /// Expands the frontier states of chunk `c` of source block `b` (clearing their bits and
+    /// writing their codes) and returns how many there were.
+    fn chunk(&self, b: usize, c: usize, pending: &mut Vec<(u32, u32)>) -> u64 {
+        use crate::puzzle::board::Dir;
         let bits = &self.frontier[b];
         let first = c * CHUNK / 64;
         let last = ((c + 1) * CHUNK / 64).min(bits.len());
+        let base = b as u64 * self.block;
+        let sideways = [Dir::Left, Dir::Right].map(|d| d.step(self.shape, b).filter(|_| self.words_aligned));
         let mut found = 0u64;
-        let clear = 3 ^ self.next;
-        // The neighbours of a word's 64 states are gathered first and their bytes prefetched,
-        // then visited: the visits' atomic read-modify-writes are full barriers on x86, which
-        // would otherwise keep each cache miss from overlapping the next.
-        let mut pending: Vec<(u32, u32)> = Vec::with_capacity(4 * 64);
-        for (w, word) in bits[first..last].iter().enumerate() {
-            let mut mask = word.load(Relaxed);
+        pending.clear();
+        for (w, word) in bits.iter().enumerate().take(last).skip(first) {
+            let mask = word.load(Relaxed);
             if mask == 0 {
                 continue;
             }
             word.store(0, Relaxed);
             found += mask.count_ones() as u64;
-            let w = first + w;
+            self.codes.settle(base + 64 * w as u64, mask, self.residue, self.words_aligned);
+            // the horizontal moves keep the offset: 64 states at once, read in order
+            for t in sideways.into_iter().flatten() {
+                let new = mask & self.codes.unreached(t as u64 * self.block + 64 * w as u64);
+                self.claim(t, w, new);
+            }
             let low_bits = self.moves.rank_bits(b, w);
-            pending.clear();
-            while mask != 0 {
-                let j = mask.trailing_zeros();
-                mask &= mask - 1;
+            let mut m = mask;
+            while m != 0 {
+                let j = m.trailing_zeros();
+                m &= m - 1;
                 let h = (64 * w) as u32 + j;
-                self.moves.for_each_ranked(b, h, (low_bits >> j) as u32 & 1, |_, nb, nh| {
+                self.moves.for_each_ranked(b, h, (low_bits >> j) as u32 & 1, |dir, nb, nh| {
+                    if self.words_aligned && matches!(dir, Dir::Left | Dir::Right) {
+                        return;
+                    }
                     let i = nb as u64 * self.block + nh as u64;
-                    crate::memory::prefetch(&self.codes[(i / 4) as usize]);
+                    crate::memory::prefetch_ptr(self.codes.byte(i));
+                    crate::memory::prefetch(&self.frontier[nb][nh as usize / 64]);
                     pending.push((nb as u32, nh));
                 });
             }
-            for &(nb, nh) in &pending {
-                let (nb, nh) = (nb as usize, nh as usize);
-                let i = nb as u64 * self.block + nh as u64;
-                let byte = &self.codes[(i / 4) as usize];
-                let shift = 2 * (i % 4) as u32;
-                if (byte.load(Relaxed) >> shift) & 3 == RESIDUE_UNREACHED {
-                    let before = byte.fetch_and(!(clear << shift), Relaxed);
-                    if (before >> shift) & 3 == RESIDUE_UNREACHED {
-                        self.frontier[nb][nh / 64].fetch_or(1 << (nh % 64), Relaxed);
-                        // read before writing: once set, the flag's cache line is not written again
-                        let flag = &self.written[nb * self.per_block + nh / CHUNK];
-                        if !flag.load(Relaxed) {
-                            flag.store(true, Relaxed);
-                        }
-                    }
-                }
+            if pending.len() >= BATCH {
+                self.visit(pending);
             }
         }
+        self.visit(pending);
         found
+    }
+
+    /// Marks the unreached states of `pending` as found (a pass after their lines were
+    /// prefetched: the atomic `or`s are full barriers on x86, which would otherwise keep each
+    /// cache miss from overlapping the next).
+    fn visit(&self, pending: &mut Vec<(u32, u32)>) {
+        for &(nb, nh) in pending.iter() {
+            let (nb, nh) = (nb as usize, nh as usize);
+            if self.codes.get(nb as u64 * self.block + nh as u64) == RESIDUE_UNREACHED {
+                self.claim(nb, nh / 64, 1 << (nh % 64));
+            }
+        }
+        pending.clear();
+    }
+
+    /// Sets the bits `new` of frontier word `w` of target block `t` (states whose code says
+    /// unreached), and flags their chunk for the next level.
+    #[inline(always)]
+    fn claim(&self, t: usize, w: usize, new: u64) {
+        if new == 0 {
+            return;
+        }
+        let word = &self.frontier[t][w];
+        // read before writing: most words are already marked in the busy levels
+        if word.load(Relaxed) & new == new {
+            return;
+        }
+        word.fetch_or(new, Relaxed);
+        // read before writing: once set, the flag's cache line is not written again
+        let flag = &self.written[t * self.per_block + w * 64 / CHUNK];
+        if !flag.load(Relaxed) {
+            flag.store(true, Relaxed);
+        }
     }
 }
 
