@@ -248,3 +248,27 @@ fn a_batch_stops_at_a_damaged_two_bit_entry_after_the_answers_before() {
         assert_eq!(out, if solve { &b"0 -\nunsolvable\n"[..] } else { b"0\nunsolvable\n" });
     }
 }
+
+/// `verify` on a table big enough for its parallel, word-at-a-time path (2x5, 1.8 M states)
+/// names the one entry that was changed, wherever it is.
+#[test]
+fn verify_names_a_changed_entry_of_a_2x5_table() {
+    let goal = Goal::BlankLast.board(shape(2, 5)).unwrap();
+    let right = two_bit(&goal);
+    right.verify().unwrap();
+    let states = right.index().len();
+    for i in [1, states / 3 + 17, states - 1] {
+        let mut data = right.as_bytes().to_vec();
+        let byte = &mut data[PAYLOAD_OFFSET + (i / 4) as usize];
+        let shift = 2 * (i % 4);
+        let r = (*byte >> shift) & 3;
+        *byte = (*byte & !(3 << shift)) | (((r + 2) % 3) << shift);
+        let mut header = Header::parse(&data).unwrap();
+        header.payload_crc = payload_crc(&data[PAYLOAD_OFFSET..]);
+        data[..PAYLOAD_OFFSET].copy_from_slice(&header.to_bytes());
+        match Table::new(data).unwrap().verify() {
+            Err(Error::Corrupt { index, .. }) => assert_eq!(index, i, "entry {i}"),
+            other => panic!("entry {i} changed, verify said {other:?}"),
+        }
+    }
+}

@@ -468,44 +468,75 @@ pub fn verify(index: &StateIndex, payload: &[u8]) -> Result<Vec<u64>, Mismatch> 
     let per_block = block.div_ceil(CHUNK);
     let parity = parities(index);
     let parallel = states >= PARALLEL_MIN;
+    let words_aligned = block.is_multiple_of(64);
     if !states.is_multiple_of(4) && payload.last().is_some_and(|&x| x >> (2 * (states % 4)) != 0) {
         return Err(Mismatch::Padding);
     }
     let goal = index.index(index.goal()).expect("the goal reaches itself");
     let (gb, gh) = ((goal / block as u64) as usize, (goal % block as u64) as usize);
-    // levels d - 1, d and d + 1; d - 1 and d + 1 are in the same parity class
-    let mut before: Layer = new_layer(cells, 0, |_| false);
-    let mut current = new_layer(cells, words, |b| parity[b] == 0);
+    let flags = || -> Vec<AtomicBool> { (0..cells * per_block).map(|_| AtomicBool::new(false)).collect() };
+    // the bitmaps of levels d - 1, d and d + 1 (d - 1 and d + 1 in the same parity class); a
+    // block's bitmap, once its level is done with, is cleared and serves a later one
+    let mut spare: Vec<Box<[AtomicU64]>> = Vec::new();
+    let layer = |spare: &mut Vec<Box<[AtomicU64]>>, side: usize| -> Layer {
+        (0..cells)
+            .map(|b| {
+                if parity[b] == side {
+                    spare.pop().unwrap_or_else(|| new_layer(1, words, |_| true).pop().expect("one block"))
+                } else {
+                    Box::new([])
+                }
+            })
+            .collect()
+    };
+    let mut before: Option<(Layer, Vec<AtomicBool>)> = None;
+    let mut current = layer(&mut spare, 0);
     current[gb][gh / 64].store(1 << (gh % 64), Relaxed);
-    let mut flags: Vec<AtomicBool> = (0..cells * per_block).map(|_| AtomicBool::new(false)).collect();
-    flags[gb * per_block + gh / CHUNK].store(true, Relaxed);
+    let mut current_flags = flags();
+    current_flags[gb * per_block + gh / CHUNK].store(true, Relaxed);
     let mut histogram = Vec::new();
     let mut reached = 0u64;
-    for depth in 0u32.. {
-        let side = depth as usize % 2;
-        let after = new_layer(cells, words, |b| parity[b] != side);
-        let next_flags: Vec<AtomicBool> = (0..cells * per_block).map(|_| AtomicBool::new(false)).collect();
-        let work: Vec<(usize, usize)> = (0..cells)
+    let chunks = |side: usize, flags: &[AtomicBool]| -> Vec<(usize, usize)> {
+        (0..cells)
             .filter(|&b| parity[b] == side)
             .flat_map(|b| (0..per_block).map(move |c| (b, c)))
             .filter(|&(b, c)| flags[b * per_block + c].load(Relaxed))
-            .collect();
+            .collect()
+    };
+    let each = |work: &[(usize, usize)], f: &(dyn Fn(usize, usize) + Sync)| {
+        if parallel {
+            work.par_iter().with_max_len(1).for_each(|&(b, c)| f(b, c));
+        } else {
+            work.iter().for_each(|&(b, c)| f(b, c));
+        }
+    };
+    let words_of = |c: usize| c * CHUNK / 64..((c + 1) * CHUNK / 64).min(words);
+    for depth in 0u32.. {
+        let side = depth as usize % 2;
+        let after = layer(&mut spare, 1 - side);
+        let after_flags = flags();
+        let work = chunks(side, &current_flags);
         let check = Check {
             moves,
+            shape: index.shape(),
             payload,
-            before: &before,
             current: &current,
             after: &after,
-            flags: &next_flags,
+            flags: &after_flags,
             per_block,
             block: block as u64,
             residue: (depth % 3) as u8,
             depth,
+            words_aligned,
         };
         let results: Vec<Result<u64, Mismatch>> = if parallel {
-            work.par_iter().with_max_len(1).map(|&(b, c)| check.chunk(b, c)).collect()
+            work.par_iter()
+                .with_max_len(1)
+                .map_init(|| Vec::with_capacity(BATCH + 4 * 64), |pending, &(b, c)| check.chunk(b, c, pending))
+                .collect()
         } else {
-            work.iter().map(|&(b, c)| check.chunk(b, c)).collect()
+            let mut pending = Vec::new();
+            work.iter().map(|&(b, c)| check.chunk(b, c, &mut pending)).collect()
         };
         let mut found = 0;
         for r in results {
@@ -516,8 +547,25 @@ pub fn verify(index: &StateIndex, payload: &[u8]) -> Result<Vec<u64>, Mismatch> 
         }
         histogram.push(found);
         reached += found;
-        before = std::mem::replace(&mut current, after);
-        flags = next_flags;
+        // the neighbours of level d are at d - 1 or d + 1: level d + 1 is what is left of them
+        // without level d - 1
+        if let Some((before, before_flags)) = before.take() {
+            each(&chunks(1 - side, &after_flags), &|b, c| {
+                for w in words_of(c) {
+                    let x = after[b][w].load(Relaxed);
+                    if x != 0 {
+                        after[b][w].store(x & !before[b][w].load(Relaxed), Relaxed);
+                    }
+                }
+            });
+            each(&chunks(1 - side, &before_flags), &|b, c| {
+                for w in words_of(c) {
+                    before[b][w].store(0, Relaxed);
+                }
+            });
+            spare.extend(before.into_iter().filter(|l| !l.is_empty()));
+        }
+        before = Some((std::mem::replace(&mut current, after), std::mem::replace(&mut current_flags, after_flags)));
     }
     if reached != states {
         return Err(Mismatch::Count { found: reached });
@@ -525,11 +573,12 @@ pub fn verify(index: &StateIndex, payload: &[u8]) -> Result<Vec<u64>, Mismatch> 
     Ok(histogram)
 }
 
-/// One level of [`verify`].
+/// One level of [`verify`]: checks the codes of level `d` and marks all their neighbours in
+/// the bitmap of level `d + 1` (those at `d - 1` are taken out after the level).
 struct Check<'a> {
     moves: &'a Moves,
+    shape: crate::puzzle::board::Shape,
     payload: &'a [u8],
-    before: &'a Layer,
     current: &'a Layer,
     after: &'a Layer,
     flags: &'a [AtomicBool],
@@ -537,51 +586,105 @@ struct Check<'a> {
     block: u64,
     residue: u8,
     depth: u32,
+    words_aligned: bool,
 }
 
 impl Check<'_> {
-    fn chunk(&self, b: usize, c: usize) -> Result<u64, Mismatch> {
+    fn chunk(&self, b: usize, c: usize, pending: &mut Vec<(u32, u32)>) -> Result<u64, Mismatch> {
+        use crate::puzzle::board::Dir;
         let bits = &self.current[b];
         let first = c * CHUNK / 64;
         let last = ((c + 1) * CHUNK / 64).min(bits.len());
+        let base = b as u64 * self.block;
+        let sideways = [Dir::Left, Dir::Right].map(|d| d.step(self.shape, b).filter(|_| self.words_aligned));
         let mut found = 0u64;
-        let mut visit = |_, nb: usize, nh: u32| {
-            let nh = nh as usize;
-            let bit = 1u64 << (nh % 64);
-            if self.before.get(nb).and_then(|l| l.get(nh / 64)).is_some_and(|w| w.load(Relaxed) & bit != 0) {
-                return;
-            }
-            let word = &self.after[nb][nh / 64];
-            if word.load(Relaxed) & bit == 0 {
-                word.fetch_or(bit, Relaxed);
-                let flag = &self.flags[nb * self.per_block + nh / CHUNK];
-                if !flag.load(Relaxed) {
-                    flag.store(true, Relaxed);
-                }
-            }
-        };
-        for (w, word) in bits[first..last].iter().enumerate() {
-            let mut mask = word.load(Relaxed);
+        pending.clear();
+        for (w, word) in bits.iter().enumerate().take(last).skip(first) {
+            let mask = word.load(Relaxed);
             if mask == 0 {
                 continue;
             }
             found += mask.count_ones() as u64;
-            let w = first + w;
-            let low_bits = self.moves.rank_bits(b, w);
-            while mask != 0 {
-                let j = mask.trailing_zeros();
-                mask &= mask - 1;
-                let h = (64 * w) as u32 + j;
-                let i = b as u64 * self.block + h as u64;
-                let code = code(self.payload, i);
-                if code != self.residue {
-                    return Err(Mismatch::Entry { index: i, depth: self.depth, code });
+            let start = base + 64 * w as u64;
+            let wrong = if self.words_aligned {
+                mask & !equal_codes(self.payload, start, self.residue)
+            } else {
+                let mut wrong = 0;
+                let mut m = mask;
+                while m != 0 {
+                    let j = m.trailing_zeros();
+                    m &= m - 1;
+                    if code(self.payload, start + j as u64) != self.residue {
+                        wrong |= 1 << j;
+                    }
                 }
-                self.moves.for_each_ranked(b, h, (low_bits >> j) as u32 & 1, &mut visit);
+                wrong
+            };
+            if wrong != 0 {
+                let index = start + wrong.trailing_zeros() as u64;
+                return Err(Mismatch::Entry { index, depth: self.depth, code: code(self.payload, index) });
+            }
+            for t in sideways.into_iter().flatten() {
+                self.mark(t, w, mask);
+            }
+            let low_bits = self.moves.rank_bits(b, w);
+            let mut m = mask;
+            while m != 0 {
+                let j = m.trailing_zeros();
+                m &= m - 1;
+                let h = (64 * w) as u32 + j;
+                self.moves.for_each_ranked(b, h, (low_bits >> j) as u32 & 1, |dir, nb, nh| {
+                    if self.words_aligned && matches!(dir, Dir::Left | Dir::Right) {
+                        return;
+                    }
+                    crate::memory::prefetch(&self.after[nb][nh as usize / 64]);
+                    pending.push((nb as u32, nh));
+                });
+            }
+            if pending.len() >= BATCH {
+                self.visit(pending);
             }
         }
+        self.visit(pending);
         Ok(found)
     }
+
+    /// Marks the neighbours gathered in `pending` (their bitmap words prefetched).
+    fn visit(&self, pending: &mut Vec<(u32, u32)>) {
+        for &(nb, nh) in pending.iter() {
+            self.mark(nb as usize, nh as usize / 64, 1 << (nh % 64));
+        }
+        pending.clear();
+    }
+
+    /// Sets the bits `new` of word `w` of block `t` of the next level's bitmap.
+    #[inline(always)]
+    fn mark(&self, t: usize, w: usize, new: u64) {
+        let word = &self.after[t][w];
+        if word.load(Relaxed) & new == new {
+            return;
+        }
+        word.fetch_or(new, Relaxed);
+        let flag = &self.flags[t * self.per_block + w * 64 / CHUNK];
+        if !flag.load(Relaxed) {
+            flag.store(true, Relaxed);
+        }
+    }
+}
+
+/// Bit `j` set where the code of state `i + j` is `residue`, for `i` a multiple of 64 with 64
+/// states from it in `payload`.
+#[inline(always)]
+fn equal_codes(payload: &[u8], i: u64, residue: u8) -> u64 {
+    let k = (i / 4) as usize;
+    let lo = u64::from_le_bytes(payload[k..k + 8].try_into().expect("8 bytes"));
+    let hi = u64::from_le_bytes(payload[k + 8..k + 16].try_into().expect("8 bytes"));
+    let pattern = residue as u64 * 0x5555_5555_5555_5555;
+    let equal = |x: u64| {
+        let y = x ^ pattern;
+        even_bits(!(y | (y >> 1)))
+    };
+    equal(lo) as u64 | (equal(hi) as u64) << 32
 }
 
 /// The exact distances of a residue payload, one byte a state (the byte table's payload),
