@@ -301,7 +301,8 @@ where
         shape: table.header().shape,
         solve,
         out: Vec::with_capacity(WRITE_AT + 4096),
-        lines: Vec::with_capacity(ANSWER_AT),
+        lines: Vec::new(),
+        moves: Vec::with_capacity(64),
         summary: Summary::default(),
         on_error,
     };
@@ -333,8 +334,8 @@ enum Line {
     Malformed,
 }
 
-/// Lines are answered together once this many are waiting (and whenever the input has no more
-/// bytes at hand): on both cores, and on a two-bit table with their walks interleaved.
+/// A two-bit table's lines are answered together once this many are waiting (and whenever the
+/// input has no more bytes at hand): on every core, their walks interleaved.
 const ANSWER_AT: usize = 1 << 14;
 
 /// The state of one batch run: the table, the lines not yet answered, the answers not yet
@@ -344,7 +345,9 @@ struct Answerer<'t, D: AsRef<[u8]>, E: FnMut(u64, &Error)> {
     shape: Shape,
     solve: bool,
     out: Vec<u8>,
+    /// Lines of a two-bit table waiting to be answered together.
     lines: Vec<Line>,
+    moves: Vec<Dir>,
     summary: Summary,
     on_error: E,
 }
@@ -410,22 +413,33 @@ impl<D: AsRef<[u8]> + Sync, E: FnMut(u64, &Error)> Answerer<'_, D, E> {
     /// Answers the waiting lines into `self.out`, in order. On a table found corrupt, the
     /// answers to the lines before the first board that found it are kept, and the error given.
     fn answer(&mut self) -> Result<(), BatchError> {
+        if self.lines.is_empty() {
+            return Ok(());
+        }
         let starts: Vec<u64> =
             self.lines.iter().filter_map(|l| if let Line::Solvable(i) = *l { Some(i) } else { None }).collect();
-        let mut answers = answers(self.table, &starts, self.solve).into_iter();
+        let mut chunks = answers(self.table, &starts, self.solve).into_iter();
+        let mut chunk = Answers { distances: Vec::new(), letters: Vec::new() };
+        let (mut next, mut at) = (0, 0);
         for line in std::mem::take(&mut self.lines) {
             match line {
                 Line::Malformed => self.out.extend_from_slice(b"error\n"),
                 Line::Unsolvable => self.out.extend_from_slice(b"unsolvable\n"),
                 Line::Solvable(_) => {
-                    let (d, moves) = answers.next().expect("an answer for each solvable line")?;
+                    while next == chunk.distances.len() {
+                        chunk = chunks.next().expect("an answer for each solvable line");
+                        (next, at) = (0, 0);
+                    }
+                    let d = std::mem::replace(&mut chunk.distances[next], Ok(0))?;
+                    next += 1;
                     push_number(&mut self.out, d as usize);
                     if self.solve {
                         self.out.push(b' ');
-                        if moves.is_empty() {
+                        if d == 0 {
                             self.out.push(b'-');
                         } else {
-                            self.out.extend(moves.iter().map(|&d| letter(d)));
+                            self.out.extend_from_slice(&chunk.letters[at..at + d as usize]);
+                            at += d as usize;
                         }
                     }
                     self.out.push(b'\n');
@@ -452,7 +466,7 @@ impl<D: AsRef<[u8]> + Sync, E: FnMut(u64, &Error)> Answerer<'_, D, E> {
                     Ok(board) => self.table.index().index(&board),
                     Err(e) => {
                         self.summary.malformed += 1;
-                        self.lines.push(Line::Malformed);
+                        self.queue(Line::Malformed)?;
                         (self.on_error)(number, &e);
                         return Ok(());
                     }
@@ -461,52 +475,87 @@ impl<D: AsRef<[u8]> + Sync, E: FnMut(u64, &Error)> Answerer<'_, D, E> {
         };
         let Some(index) = index else {
             self.summary.unsolvable += 1;
-            self.lines.push(Line::Unsolvable);
-            return Ok(());
+            return self.queue(Line::Unsolvable);
         };
         self.summary.solvable += 1;
-        self.lines.push(Line::Solvable(index));
+        self.queue(Line::Solvable(index))
+    }
+
+    /// Answers `line` into `self.out` at once on a byte table (a lookup, or a walk of a few
+    /// lookups: batching would only add to it); on a two-bit table, queues it for [`Self::answer`].
+    fn queue(&mut self, line: Line) -> Result<(), BatchError> {
+        if self.table.is_two_bit() {
+            self.lines.push(line);
+            return Ok(());
+        }
+        match line {
+            Line::Malformed => self.out.extend_from_slice(b"error\n"),
+            Line::Unsolvable => self.out.extend_from_slice(b"unsolvable\n"),
+            Line::Solvable(index) if self.solve => {
+                self.moves.clear();
+                self.table.solve_index(index, &mut self.moves)?;
+                push_number(&mut self.out, self.moves.len());
+                self.out.push(b' ');
+                if self.moves.is_empty() {
+                    self.out.push(b'-');
+                } else {
+                    self.out.extend(self.moves.iter().map(|&d| letter(d)));
+                }
+                self.out.push(b'\n');
+            }
+            Line::Solvable(index) => {
+                push_number(&mut self.out, self.table.entry(index)? as usize);
+                self.out.push(b'\n');
+            }
+        }
         Ok(())
     }
 }
 
-/// The distance of each of `starts` (indices in `table`) and, with `solve`, an optimal solution
-/// (else no moves), in order: on both cores, and on a two-bit table by [`Table::walks`].
-fn answers<D: AsRef<[u8]> + Sync>(table: &Table<D>, starts: &[u64], solve: bool) -> Vec<Result<(u8, Vec<Dir>), Error>> {
-    let some = |starts: &[u64]| -> Vec<Result<(u8, Vec<Dir>), Error>> {
-        if table.is_two_bit() {
-            let mut moves = vec![Vec::new(); starts.len()];
-            let mut out: Vec<Option<Result<u8, Error>>> = (0..starts.len()).map(|_| None).collect();
-            table.walks(
-                starts,
-                |k, dir, _| {
-                    if solve {
-                        moves[k].push(dir);
-                    }
-                },
-                |k, r| out[k] = Some(r),
-            );
-            out.into_iter().zip(moves).map(|(d, m)| d.expect("every walk ends").map(|d| (d, m))).collect()
-        } else {
-            starts
-                .iter()
-                .map(|&i| {
-                    if solve {
-                        let mut moves = Vec::new();
-                        table.solve_index(i, &mut moves).map(|()| (moves.len() as u8, moves))
-                    } else {
-                        table.entry(i).map(|d| (d, Vec::new()))
-                    }
-                })
-                .collect()
+/// The answers to a run of solvable lines: each board's distance (or the error that stopped its
+/// walk), and with `solve` the letters of every board's moves, one board after the other (as many
+/// as its distance).
+struct Answers {
+    distances: Vec<Result<u8, Error>>,
+    letters: Vec<u8>,
+}
+
+/// The distance of each of `starts` (indices in two-bit `table`) and, with `solve`, an optimal
+/// solution, in order, a chunk at a time: on every core, each chunk's walks interleaved by
+/// [`Table::walks`].
+fn answers<D: AsRef<[u8]> + Sync>(table: &Table<D>, starts: &[u64], solve: bool) -> Vec<Answers> {
+    let some = |starts: &[u64]| -> Answers {
+        let mut answers = Answers { distances: Vec::with_capacity(starts.len()), letters: Vec::new() };
+        // each walk's letters in its own row (a distance is at most 253), copied out in order
+        const ROW: usize = 256;
+        let mut rows = if solve { vec![0u8; starts.len() * ROW] } else { Vec::new() };
+        let mut taken = vec![0usize; if solve { starts.len() } else { 0 }];
+        let mut out: Vec<Option<Result<u8, Error>>> = (0..starts.len()).map(|_| None).collect();
+        table.walks(
+            starts,
+            |k, dir, _| {
+                if solve && taken[k] < ROW {
+                    rows[k * ROW + taken[k]] = letter(dir);
+                    taken[k] += 1;
+                }
+            },
+            |k, r| out[k] = Some(r),
+        );
+        for (k, d) in out.into_iter().enumerate() {
+            let d = d.expect("every walk ends");
+            if let (true, Ok(d)) = (solve, &d) {
+                answers.letters.extend_from_slice(&rows[k * ROW..k * ROW + *d as usize]);
+            }
+            answers.distances.push(d);
         }
+        answers
     };
-    // a chunk a task: enough walks to interleave, and tasks for both cores
+    // a chunk a task: enough walks to interleave, and tasks for every core
     const CHUNK: usize = 512;
     if starts.len() <= CHUNK {
-        some(starts)
+        vec![some(starts)]
     } else {
-        starts.par_chunks(CHUNK).map(some).collect::<Vec<_>>().into_iter().flatten().collect()
+        starts.par_chunks(CHUNK).map(some).collect()
     }
 }
 

@@ -168,10 +168,24 @@ fn text(board: &Board) -> String {
 /// `GET /api/info`.
 pub async fn info(State(server): State<Arc<Server>>, client: ClientId) -> Json<Value> {
     let mut shapes = Vec::new();
-    for (r, c) in [(2, 2), (2, 3), (2, 4), (3, 3), (2, 5), (3, 4), (2, 6), (4, 4), (5, 5)] {
+    for (r, c) in [(2, 2), (2, 3), (2, 4), (3, 3), (2, 5), (3, 4), (2, 6), (2, 7), (4, 4), (5, 5)] {
         let Ok(shape) = Shape::new(r, c) else { continue };
         let (exact, source) = match server.spaces.ready(shape, &Goal::BlankLast) {
             Some(s) => (s.table.is_some(), s.source.clone()),
+            None if shape.cells() > 12 && shape.cells() <= slidetable::index::MAX_TABLE_CELLS => {
+                let name = server.spaces.dir().join(slidetable::solver::default_table_name(shape, &Goal::BlankLast));
+                if name.exists() {
+                    (true, name.display().to_string())
+                } else {
+                    (
+                        false,
+                        format!(
+                            "IDA*; exact with its perfect table, {} (`table build --board {shape}`)",
+                            name.display()
+                        ),
+                    )
+                }
+            }
             None if shape.cells() <= 12 => {
                 let name = server.spaces.dir().join(slidetable::solver::default_table_name(shape, &Goal::BlankLast));
                 let source = if name.exists() {
@@ -189,8 +203,9 @@ pub async fn info(State(server): State<Arc<Server>>, client: ClientId) -> Json<V
             None => (false, "IDA* (with pattern tables if found in the table directory)".to_string()),
         };
         let states = exact.then(|| (1..=shape.cells() as u64).product::<u64>() / 2);
+        // a heat map counts every state: up to 12 cells
         shapes.push(json!({"shape": shape.to_string(), "rows": r, "cols": c, "cells": r * c,
-            "states": states, "exact": exact, "source": source}));
+            "states": states, "exact": exact, "source": source, "heatmap": exact && r * c <= 12}));
     }
     let heuristics: Vec<Value> =
         HEURISTICS.iter().map(|(n, l, a)| json!({"name": n, "label": l, "admissible": a})).collect();

@@ -158,6 +158,15 @@ fn write_cache(asked: &Asked, answer: &str) {
 fn find(server: &Server, req: HeatmapReq) -> Result<Found, ApiError> {
     let space = resolve(server, req.shape.as_deref(), req.goal.as_deref())?;
     let table = space.table()?;
+    if space.shape.cells() > 12 {
+        // a count over every state: the 2x7's 43.6e9, walked down one by one at two bits
+        return Err(Error::BadOption(format!(
+            "the heat map counts every state of the board: boards of up to 12 cells (the {} has {} states)",
+            space.shape,
+            table.index().len()
+        ))
+        .into());
+    }
     let name = req.heuristic.trim().to_ascii_lowercase();
     // an unknown heuristic is refused before any work (and `pdb`'s tables are loaded now)
     drop(space.estimate_fn(&name)?);
@@ -255,7 +264,8 @@ const WARM: [&str; 5] = ["manhattan", "hamming", "linear-conflict", "pdb", "nils
 /// call for a space does anything.
 pub fn warm(server: &Arc<Server>, space: &Arc<Space>) {
     let big = space.table.as_ref().is_some_and(|t| t.index().len() > server.heatmap_quick_states);
-    if !big || !saves_built(&space.goal) || space.warmed.swap(true, Ordering::Relaxed) {
+    // past 12 cells there are no heat maps (`find`)
+    if !big || space.shape.cells() > 12 || !saves_built(&space.goal) || space.warmed.swap(true, Ordering::Relaxed) {
         return;
     }
     // two threads: the two maps the page draws side by side come in the time of one, then the

@@ -46,7 +46,8 @@ pub const LONG_ABOUT: &str = "\
 Serve a page for teaching heuristic search, driven by the exact table, and its JSON API.
 
 Open the address it prints (or give --open) and you get, for the 8-puzzle and every board a table
-holds (up to 12 cells; 4x4 and 5x5 through pattern tables and search):
+holds (up to 12 cells, and 2x7 or 7x2 when their table is in --dir; 4x4 and 5x5 through pattern
+tables and search):
   - play, with every legal move labelled with the exact distance it leads to, hints in stages,
     undo/redo, scrambles at an exact distance, boards typed or pasted (a COS 226 file too), and
     shareable URLs (/?board=...&goal=...);
@@ -70,7 +71,9 @@ the others wait their turn, first come, first served. The first line it prints i
 `listening on http://127.0.0.1:PORT`; --port 0 picks a free port. Ctrl-C stops it.
 
 Tables are looked for in --dir under the names `table build` gives them: perfect tables, else
-built in memory at first use (about ten seconds and 240 MB for 3x4), and pattern tables for 4x4
+built in memory at first use (about ten seconds and 240 MB for 3x4; never for 2x7 and 7x2, whose
+two-bit tables of 10.9 GB are only mapped from --dir, not counted against --max-memory, and have
+no heat maps), and pattern tables for 4x4
 and 5x5 (for 4x4, 6-6-3 is built at first use when none is found, in about 2 s). Pattern tables
 built at first use are saved in --dir for the named goals only; for a goal given as a board they
 are kept in memory only, so that clients choosing goals cannot fill the disk with them. What the

@@ -15,6 +15,7 @@ use axum::http::StatusCode;
 use slidetable::game::{Oracle, SearchOracle};
 use slidetable::heuristic::pdb::{Partition, PatternSet};
 use slidetable::heuristic::Estimator;
+use slidetable::index::rank::MAX_TABLE_CELLS;
 use slidetable::search::Guide;
 use slidetable::solver::{self, default_table_name, HeuristicKind, Load, TableBytes};
 use slidetable::table::format::PAYLOAD_OFFSET;
@@ -39,8 +40,8 @@ pub struct Space {
     pub goal: Goal,
     pub goal_board: Board,
     pub estimator: Estimator,
-    /// The perfect table of a board of up to 12 cells: the file in the directory, else built in
-    /// memory.
+    /// The perfect table: for a board of up to 12 cells the file in the directory, else built in
+    /// memory; for 2x7 and 7x2 the (two-bit) file in the directory, if there is one.
     pub table: Option<Table<TableBytes>>,
     /// Where the table came from, or how distances are found without one.
     pub source: String,
@@ -80,16 +81,24 @@ impl Space {
     /// The perfect table, or the error a front end shows for a board without one.
     pub fn table(&self) -> Result<&Table<TableBytes>, Error> {
         self.table.as_ref().ok_or_else(|| {
+            let name = self.dir.join(default_table_name(self.shape, &self.goal));
             let how = if self.shape.cells() <= 12 {
-                let name = self.dir.join(default_table_name(self.shape, &self.goal));
                 format!(
                     "build it with `table build --board {} --goal {} --output {}` and restart the server",
                     self.shape,
                     self.goal,
                     name.display()
                 )
+            } else if self.shape.cells() <= MAX_TABLE_CELLS {
+                format!(
+                    "build it with `table build --board {} --goal {} --output {}` (10.9 GB on disk; about 10 minutes \
+                     and 16 GiB of memory on two cores) and restart the server",
+                    self.shape,
+                    self.goal,
+                    name.display()
+                )
             } else {
-                "perfect tables hold boards of at most 12 cells".to_string()
+                format!("perfect tables hold boards of at most {MAX_TABLE_CELLS} cells")
             };
             Error::BadOption(format!("this needs the perfect table of the {} board ({}): {how}", self.shape, self.goal))
         })
@@ -171,7 +180,8 @@ impl Space {
     /// and its pattern tables.
     pub fn bytes(&self) -> u64 {
         let set = |s: &PatternSet| s.tables().iter().map(|t| t.entries().len() as u64).sum::<u64>();
-        let table = self.table.as_ref().map_or(0, |t| t.as_bytes().len() as u64);
+        // a two-bit table past 12 cells is mapped and walked, never read whole: see `table_bytes`
+        let table = self.table.as_ref().filter(|_| self.shape.cells() <= 12).map_or(0, |t| t.as_bytes().len() as u64);
         let searched = match self.oracle.as_ref().and_then(|o| o.guide()) {
             Some(Guide::Patterns(s)) => set(s),
             _ => 0,
@@ -428,6 +438,10 @@ impl Spaces {
 
     /// The bytes of the perfect table a space of `shape` and `goal` would keep (the file's length,
     /// or the table built in memory); 0 for boards without one.
+    ///
+    /// A two-bit table past 12 cells counts nothing: it is mapped, not read whole (a lookup walks
+    /// a few hundred bytes of it, which the kernel may drop from its page cache), and nothing the
+    /// server does scans it.
     fn table_bytes(&self, shape: Shape, goal: &Goal) -> u64 {
         if shape.cells() > 12 {
             return 0;
@@ -483,8 +497,9 @@ impl Spaces {
         let estimator = Estimator::new(&goal_board);
         let mut table = None;
         let mut source = String::new();
-        if shape.cells() <= 12 {
-            let path = self.dir.join(default_table_name(shape, goal));
+        let path = self.dir.join(default_table_name(shape, goal));
+        // past 12 cells (2x7, 7x2) a table is only ever found, never built here: 10.9 GB
+        if shape.cells() <= 12 || (shape.cells() <= MAX_TABLE_CELLS && path.exists()) {
             if path.exists() {
                 let t = solver::open_table(&path).map_err(|e| Error::in_file("opening", &path, e))?;
                 if t.goal() != &goal_board {

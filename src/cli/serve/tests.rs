@@ -1106,3 +1106,22 @@ async fn a_big_tables_first_use_computes_every_heat_map_in_the_background() {
     assert_eq!(names, ["started", "result", "done"]);
     assert_eq!(evs[1].1, plain);
 }
+
+#[tokio::test]
+async fn a_2x7_without_its_table_is_searched_and_names_the_build_it_needs() {
+    let s = server();
+    let info = send(&s, get("/api/info")).await.json();
+    let shapes = info["shapes"].as_array().expect("shapes");
+    let two_by_seven = shapes.iter().find(|x| x["shape"] == "2x7").expect("2x7 listed");
+    assert_eq!(two_by_seven["exact"], false);
+    assert_eq!(two_by_seven["heatmap"], false);
+    assert!(two_by_seven["source"].as_str().expect("a source").contains("table build --board 2x7"));
+    assert_eq!(shapes.iter().find(|x| x["shape"] == "3x4").expect("3x4 listed")["heatmap"], true);
+    let a = api(&s, "/api/stats", json!({"shape": "2x7"})).await;
+    assert_eq!(a.status, StatusCode::BAD_REQUEST);
+    let e = a.error();
+    assert!(e.contains("table build --board 2x7") && e.contains("10.9 GB"), "{e}");
+    // a position is still answered exactly, by search
+    let p = api(&s, "/api/position", json!({"board": "1 2 3 4 5 6 7 8 9 10 11 12 0 13", "shape": "2x7"})).await;
+    assert_eq!(p.json()["distance"], 1);
+}

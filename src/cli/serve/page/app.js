@@ -726,6 +726,8 @@ async function start() {
   // past that, the pattern tables its searches use
   const openingNote = (shape, goal) => {
     const [r, c] = String(shape).split('x').map(Number);
+    const known = app.info && app.info.shapes.find((x) => x.shape === shape);
+    if (r * c > 12 && known && known.exact) return `opening the ${shape} board (${goal}) and its table\u2026`;
     return r * c <= 12
       ? `opening the ${shape} board (${goal}): its table is made at first use (3x4 and 2x6: about ten seconds)\u2026`
       : `opening the ${shape} board (${goal}): it has no perfect table; its pattern tables are made at first use\u2026`;

@@ -158,13 +158,14 @@ async function loadStats() {
   const { shape, goal } = app.state;
   if (!app.exact(shape)) {
     $('stats-summary').textContent = `The state space of the ${shape} board needs its perfect table: boards of up to 12 cells, `
-      + 'built in memory up to 10 cells, or found in the table directory (`table build`).';
+      + 'built in memory up to 10 cells, or found in the table directory (`table build`; 2x7 and 7x2 too, at 10.9 GB each).';
     return;
   }
   const asked = `${shape}|${goal}`;
   if (loading === asked) return;
   loading = asked;
-  if (app.info && (app.info.shapes.find((s) => s.shape === shape) || {}).states > 2e7) {
+  const states = (app.info && (app.info.shapes.find((s) => s.shape === shape) || {}).states) || 0;
+  if (states > 2e7 && states < 1e9) {
     $('stats-summary').textContent = `Opening the ${shape} table (built in memory at first use: about ten seconds for 3x4 and 2x6)\u2026`;
   }
   const s = await app.guard(() => call('/api/stats', { shape, goal }));
@@ -320,6 +321,11 @@ async function drawHeatmaps() {
   if (!stats) await loadStats();
   if (!stats) return;
   const names = SELECTS.map((id) => $(id).value);
+  const shown = app.info && app.info.shapes.find((x) => x.shape === stats.shape);
+  if (shown && shown.heatmap === false) {
+    $('heatmap-time').textContent = `A heat map counts every state of the board: boards of up to 12 cells (the ${stats.shape} has ${fmt(stats.states)}).`;
+    return;
+  }
   drawing = true;
   const button = $('heatmap-draw');
   button.disabled = true;
