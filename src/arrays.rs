@@ -108,6 +108,9 @@ fn for_each_board<T: Sync, A: Send>(
 /// If `out` does not hold one answer per board.
 pub fn distances<D: AsRef<[u8]> + Sync>(table: &Table<D>, cells: &[u8], out: &mut [i16]) -> Result<(), RowError> {
     let index = table.index();
+    if table.is_two_bit() {
+        return walked_distances(table, cells, out);
+    }
     for_each_board(index.shape(), cells, out, 1, |row, board, answer| {
         check_cells(index.shape(), board).map_err(|e| row_error(row, e))?;
         answer[0] = match index.index_of_cells(board) {
@@ -116,6 +119,55 @@ pub fn distances<D: AsRef<[u8]> + Sync>(table: &Table<D>, cells: &[u8], out: &mu
         };
         Ok(())
     })
+}
+
+/// [`distances`] on a two-bit table: each chunk's boards walked down together, interleaved
+/// ([`Table::walks`]), so that their cache misses overlap. The error is that of the lowest row, as
+/// board by board: a malformed board stops its chunk, and only the boards before it are walked.
+fn walked_distances<D: AsRef<[u8]> + Sync>(table: &Table<D>, cells: &[u8], out: &mut [i16]) -> Result<(), RowError> {
+    let index = table.index();
+    let shape = index.shape();
+    let n = shape.cells();
+    let boards = count(shape, cells)?;
+    assert_eq!(out.len(), boards, "the answer slice must hold 1 per board");
+    let errors: Vec<RowError> = cells
+        .par_chunks(CHUNK * n)
+        .zip(out.par_chunks_mut(CHUNK))
+        .enumerate()
+        .filter_map(|(c, (chunk, answers))| {
+            let mut starts = Vec::with_capacity(answers.len());
+            let mut rows = Vec::with_capacity(answers.len());
+            let mut error = None;
+            for (k, board) in chunk.chunks_exact(n).enumerate() {
+                if let Err(e) = check_cells(shape, board) {
+                    error = Some(row_error(c * CHUNK + k, e));
+                    break;
+                }
+                match index.index_of_cells(board) {
+                    Some(i) => {
+                        starts.push(i);
+                        rows.push(k);
+                    }
+                    None => answers[k] = UNSOLVABLE as i16,
+                }
+            }
+            table.walks(
+                &starts,
+                |_, _, _| {},
+                |w, r| match r {
+                    Ok(d) => answers[rows[w]] = d as i16,
+                    Err(e) => {
+                        let row = c * CHUNK + rows[w];
+                        if error.as_ref().is_none_or(|x: &RowError| row < x.row) {
+                            error = Some(row_error(row, e));
+                        }
+                    }
+                },
+            );
+            error
+        })
+        .collect();
+    first(errors)
 }
 
 /// The rank (state index) of every board, [`UNSOLVABLE`] for a board that cannot reach the
@@ -407,6 +459,31 @@ mod tests {
             assert_eq!(d[i as usize], t.entry(i).unwrap() as i16);
             assert_eq!(r[i as usize], i as i64);
         }
+    }
+
+    #[test]
+    fn two_bit_distances_are_the_byte_tables_on_every_3x3_state() {
+        use crate::table::{build_with, Width};
+        let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
+        let bytes = crate::build(&goal, |_| {}).unwrap();
+        let bits = build_with(&goal, Width::TwoBit, |_| {}, &std::sync::atomic::AtomicBool::new(false)).unwrap();
+        let index = bytes.index();
+        // every state, an unsolvable board among them (chunks of 4,096 boards: 45 of them)
+        let mut indices: Vec<u64> = (0..index.len()).collect();
+        indices.reverse();
+        let mut cells = vec![0u8; indices.len() * 9];
+        unrank(index, &indices, &mut cells).unwrap();
+        cells[9 * 5000..9 * 5001].copy_from_slice(&[2, 1, 3, 4, 5, 6, 7, 8, 0]);
+        let mut d = vec![0i16; indices.len()];
+        distances(&bits, &cells, &mut d).unwrap();
+        for (k, &i) in indices.iter().enumerate() {
+            let want = if k == 5000 { UNSOLVABLE as i16 } else { bytes.entry(i).unwrap() as i16 };
+            assert_eq!(d[k], want, "row {k}");
+        }
+        // a malformed board is named by its row, past the first chunk
+        cells[9 * 9000] = cells[9 * 9000 + 1];
+        let e = distances(&bits, &cells, &mut d).unwrap_err();
+        assert_eq!(e.row, 9000);
     }
 
     #[test]

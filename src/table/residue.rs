@@ -15,21 +15,28 @@
 //! and the blank-parity of one at `d`), so the search keeps a *frontier bitmap*, one bit per
 //! state (5.45 GB for 2x7): at level `d` the set bits in the blank blocks of `d`'s parity are
 //! the states at `d` (the blank-block parity split of [`crate::table::bfs`]: their neighbours are
-//! all in the other blocks). Each source chunk is scanned 64 states a word; a set bit is cleared
-//! and its state expanded from its index alone ([`crate::index::moves`]); a neighbour whose code
-//! is still "unreached" gets `(d + 1) mod 3` (an atomic `and` on its byte, which three other
-//! states share) and its frontier bit (an atomic `or`), and only the thread whose `and` found it
-//! unreached sets the bit. Chunks of the bitmap that the level before wrote into are the only ones
-//! scanned. Peak memory: the payload (`n!/8` bytes) and the bitmap (`n!/16`), plus the move tables
-//! (0.6 GB for 2x7): [`build_memory`].
+//! all in the other blocks). Both parities are needed at once (level `d`'s bits are read while
+//! level `d + 1`'s are set), so the bitmap covers every block.
+//!
+//! A state found at level `d + 1` gets only its frontier bit then (an atomic `or`, after a plain
+//! load shows it unset, on a line prefetched with its code's): a neighbour is new when its code
+//! says "unreached" and its bit is clear. Its code is written when its own level is expanded, by
+//! the thread that scans its chunk, with plain stores: at each level the codes of the source
+//! blocks are written only by their chunk's thread and those of the targets only read, so no
+//! byte is shared between a writer and anyone else. Horizontal moves keep the offset, so they
+//! are done 64 states at a time: the target's unreached states from 16 bytes of codes, one `or`
+//! a word. Chunks of the bitmap that the level before wrote into are the only ones scanned. Peak
+//! memory: the payload (`n!/8` bytes) and the bitmap (`n!/16`), plus the move tables (0.6 GB for
+//! 2x7): [`build_memory`].
 //!
 //! # The proof
 //! A table of residues can be consistent everywhere and still wrong (a cycle of states each with
 //! a neighbour "one less"), so [`verify`] does not trust the table: it recomputes the levels of
 //! the breadth-first search itself and compares. Level `d + 1` is the neighbours of level `d`
 //! that are not in level `d - 1` (a neighbour of a state at `d` is at `d - 1` or `d + 1`), so
-//! three bitmaps over one parity class each (`n!/32` bytes each, 8.2 GB for 2x7) are all it keeps;
-//! the table is only read, state by state, at each state's own level: its code must be
+//! three bitmaps over one parity class each (`n!/32` bytes each, 8.2 GB for 2x7) are all it keeps
+//! (every neighbour of level `d` is marked, and level `d - 1` taken out word by word after the
+//! level); the table is only read, state by state, at each state's own level: its code must be
 //! `d mod 3`. The levels are disjoint and, when their sizes add up to `n!/2`, cover every state;
 //! so every entry has been compared with its true distance modulo 3, which is the table being
 //! exact.
