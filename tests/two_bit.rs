@@ -84,22 +84,32 @@ const WRONG_2X3: [([u16; 6], u8); 6] = [
     ([4, 5, 0, 1, 2, 3], 2),
 ];
 
-/// The 2x3 two-bit table with the entries of [`WRONG_2X3`], its checksums made consistent.
-fn consistent_but_wrong() -> Table<Vec<u8>> {
-    let goal = Goal::BlankLast.board(shape(2, 3)).unwrap();
-    let right = two_bit(&goal);
-    let mut data = right.as_bytes().to_vec();
-    for (cells, r) in WRONG_2X3 {
-        let board = Board::new(shape(2, 3), cells.to_vec()).unwrap();
-        let i = right.index().index(&board).unwrap();
+/// `table` with the codes of some states changed (`change(index, code) -> new code`), its
+/// checksums made consistent: only the entries can tell.
+fn with_codes(table: &Table<Vec<u8>>, states: &[u64], change: impl Fn(u64, u8) -> u8) -> Table<Vec<u8>> {
+    let mut data = table.as_bytes().to_vec();
+    for &i in states {
         let byte = &mut data[PAYLOAD_OFFSET + (i / 4) as usize];
         let shift = 2 * (i % 4);
+        let r = change(i, (*byte >> shift) & 3);
         *byte = (*byte & !(3 << shift)) | (r << shift);
     }
     let mut header = Header::parse(&data).unwrap();
     header.payload_crc = payload_crc(&data[PAYLOAD_OFFSET..]);
     data[..PAYLOAD_OFFSET].copy_from_slice(&header.to_bytes());
     Table::new(data).unwrap()
+}
+
+/// The 2x3 two-bit table with the entries of [`WRONG_2X3`], its checksums made consistent.
+fn consistent_but_wrong() -> Table<Vec<u8>> {
+    let goal = Goal::BlankLast.board(shape(2, 3)).unwrap();
+    let right = two_bit(&goal);
+    let wrong: Vec<(u64, u8)> = WRONG_2X3
+        .iter()
+        .map(|(cells, r)| (right.index().index(&Board::new(shape(2, 3), cells.to_vec()).unwrap()).unwrap(), *r))
+        .collect();
+    let states: Vec<u64> = wrong.iter().map(|w| w.0).collect();
+    with_codes(&right, &states, |i, _| wrong.iter().find(|w| w.0 == i).unwrap().1)
 }
 
 #[test]
@@ -231,15 +241,7 @@ fn a_batch_stops_at_a_damaged_two_bit_entry_after_the_answers_before() {
     let right = two_bit(&goal);
     let board = Board::parse(Shape::EIGHT, "8 6 7 2 5 4 3 0 1").unwrap();
     let i = right.index().index(&board).unwrap();
-    let mut data = right.as_bytes().to_vec();
-    let byte = &mut data[PAYLOAD_OFFSET + (i / 4) as usize];
-    let shift = 2 * (i % 4);
-    let r = (*byte >> shift) & 3;
-    *byte = (*byte & !(3 << shift)) | (((r + 1) % 3) << shift);
-    let mut header = Header::parse(&data).unwrap();
-    header.payload_crc = payload_crc(&data[PAYLOAD_OFFSET..]);
-    data[..PAYLOAD_OFFSET].copy_from_slice(&header.to_bytes());
-    let damaged = Table::new(data).unwrap();
+    let damaged = with_codes(&right, &[i], |_, r| (r + 1) % 3);
     for solve in [false, true] {
         let mut out = Vec::new();
         let input = &b"123456780\n1 2 3 4 5 6 8 7 0\n8 6 7 2 5 4 3 0 1\n123456780\n"[..];
@@ -258,15 +260,7 @@ fn verify_names_a_changed_entry_of_a_2x5_table() {
     right.verify().unwrap();
     let states = right.index().len();
     for i in [1, states / 3 + 17, states - 1] {
-        let mut data = right.as_bytes().to_vec();
-        let byte = &mut data[PAYLOAD_OFFSET + (i / 4) as usize];
-        let shift = 2 * (i % 4);
-        let r = (*byte >> shift) & 3;
-        *byte = (*byte & !(3 << shift)) | (((r + 2) % 3) << shift);
-        let mut header = Header::parse(&data).unwrap();
-        header.payload_crc = payload_crc(&data[PAYLOAD_OFFSET..]);
-        data[..PAYLOAD_OFFSET].copy_from_slice(&header.to_bytes());
-        match Table::new(data).unwrap().verify() {
+        match with_codes(&right, &[i], |_, r| (r + 2) % 3).verify() {
             Err(Error::Corrupt { index, .. }) => assert_eq!(index, i, "entry {i}"),
             other => panic!("entry {i} changed, verify said {other:?}"),
         }

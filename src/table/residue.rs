@@ -423,17 +423,21 @@ impl Level<'_> {
         if new == 0 {
             return;
         }
-        let word = &self.frontier[t][w];
-        // read before writing: most words are already marked in the busy levels
-        if word.load(Relaxed) & new == new {
-            return;
-        }
-        word.fetch_or(new, Relaxed);
-        // read before writing: once set, the flag's cache line is not written again
-        let flag = &self.written[t * self.per_block + w * 64 / CHUNK];
-        if !flag.load(Relaxed) {
-            flag.store(true, Relaxed);
-        }
+        set_bits(&self.frontier[t][w], new, &self.written[t * self.per_block + w * 64 / CHUNK]);
+    }
+}
+
+/// Sets the bits `new` of `word` and, when that changes it, `flag`. Both are read before they are
+/// written: in the busy levels most words are marked already, and a flag once set has its cache
+/// line never written again.
+#[inline(always)]
+fn set_bits(word: &AtomicU64, new: u64, flag: &AtomicBool) {
+    if word.load(Relaxed) & new == new {
+        return;
+    }
+    word.fetch_or(new, Relaxed);
+    if !flag.load(Relaxed) {
+        flag.store(true, Relaxed);
     }
 }
 
@@ -667,15 +671,7 @@ impl Check<'_> {
     /// Sets the bits `new` of word `w` of block `t` of the next level's bitmap.
     #[inline(always)]
     fn mark(&self, t: usize, w: usize, new: u64) {
-        let word = &self.after[t][w];
-        if word.load(Relaxed) & new == new {
-            return;
-        }
-        word.fetch_or(new, Relaxed);
-        let flag = &self.flags[t * self.per_block + w * 64 / CHUNK];
-        if !flag.load(Relaxed) {
-            flag.store(true, Relaxed);
-        }
+        set_bits(&self.after[t][w], new, &self.flags[t * self.per_block + w * 64 / CHUNK]);
     }
 }
 
