@@ -271,14 +271,25 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
 
 /// `  12.3 M states/s, about 4 s left`: the rate rounded, the time left estimated from the states
 /// found so far; empty until a level has taken measurable time (indicatif's own estimate started
-/// at "2y" on the first, nearly empty, levels).
+/// at "2y" on the first, nearly empty, levels), and the rate alone until 1% of the states are
+/// found (the 2x7's first levels, a few states after seconds of setting up, gave an estimate of
+/// 2,500 years).
 fn rate_and_eta(reached: u64, total: u64, elapsed: Duration) -> String {
     let secs = elapsed.as_secs_f64();
     if secs < 0.05 || reached == 0 {
         return String::new();
     }
     let rate = reached as f64 / secs;
-    let rate_text = if rate >= 1e6 { format!("{:.1} M", rate / 1e6) } else { format!("{:.0} K", rate / 1e3) };
+    let rate_text = if rate >= 1e6 {
+        format!("{:.1} M", rate / 1e6)
+    } else if rate >= 1e3 {
+        format!("{:.0} K", rate / 1e3)
+    } else {
+        format!("{rate:.0}")
+    };
+    if reached.saturating_mul(100) < total {
+        return format!("  {rate_text} states/s");
+    }
     let left = total.saturating_sub(reached) as f64 / rate;
     let left_text = if left < 1.0 {
         "under a second".to_string()
@@ -336,9 +347,12 @@ mod tests {
         assert_eq!(rate_and_eta(50_000_000, 239_500_800, Duration::from_secs(1)), "  50.0 M states/s, about 4 s left");
         assert_eq!(rate_and_eta(100_000, 181_440, Duration::from_millis(100)), "  1.0 M states/s, under a second left");
         assert_eq!(
-            rate_and_eta(1_000_000, 1_000_000_000, Duration::from_secs(1)),
-            "  1.0 M states/s, about 17 min left"
+            rate_and_eta(10_000_000, 1_000_000_000, Duration::from_secs(10)),
+            "  1.0 M states/s, about 16 min left"
         );
+        // before 1% of the states, no estimate
+        assert_eq!(rate_and_eta(9_000_000, 1_000_000_000, Duration::from_secs(9)), "  1.0 M states/s");
+        assert_eq!(rate_and_eta(43, 43_589_145_600, Duration::from_millis(1800)), "  24 states/s");
         assert_eq!(rate_and_eta(5_000, 10_000, Duration::from_secs(1)), "  5 K states/s, about 1 s left");
     }
 }
