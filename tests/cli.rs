@@ -644,6 +644,13 @@ fn query_past_12_cells_points_to_solve_and_builds_nothing() {
         .assert()
         .code(2)
         .stderr(contains("`table solve --file "));
+    // 14 tiles are a 2x7 or a 7x2: the command asks which, before building eight.table
+    table(dir.path())
+        .args(["query", "7 6 12 4 3 9 1 0 13 5 11 10 2 8"])
+        .assert()
+        .code(2)
+        .stderr(one_line_error())
+        .stderr(contains("14 tiles given: say which board with --board (2x7 or 7x2)"));
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "no table was built");
     // a board a table holds: the table is built as before
     table(dir.path()).args(["query", "1 2 3 4 5 6 7 8 0"]).assert().success();

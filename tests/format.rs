@@ -904,3 +904,31 @@ fn a_stopped_build_writes_nothing_and_leaves_the_old_file() {
         Err(slidetable::Error::BuildCancelled { depth: 0 })
     ));
 }
+
+/// An output name that is not a regular file is refused, never renamed over (as root, `-o
+/// /dev/full` replaced the device with a table; a pipe stands in for it here); a symbolic link is
+/// followed, and the file it names is replaced, the link kept.
+#[cfg(unix)]
+#[test]
+fn a_device_is_never_replaced_and_a_link_is_written_through() {
+    use std::os::unix::fs::FileTypeExt;
+    let goal = Goal::BlankLast.board(Shape::new(2, 3).unwrap()).unwrap();
+    let table = build(&goal, |_| {}).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let pipe = dir.path().join("pipe.table");
+    let c_path = std::ffi::CString::new(pipe.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo reads the NUL-terminated path only
+    assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o644) }, 0);
+    match table.write(&pipe) {
+        Err(Error::Io { source, .. }) => assert!(source.to_string().contains("not a regular file"), "{source}"),
+        other => panic!("a pipe: {other:?}"),
+    }
+    assert!(std::fs::metadata(&pipe).unwrap().file_type().is_fifo(), "the pipe is still a pipe");
+    let real = dir.path().join("real.table");
+    std::fs::write(&real, b"an older file").unwrap();
+    let link = dir.path().join("link.table");
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    table.write(&link).unwrap();
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read(&real).unwrap(), table.as_bytes());
+}

@@ -362,7 +362,10 @@ pub(crate) fn interruptible<T: Send, M: Send>(
                     }
                     Ok(Msg::Note(m)) => {
                         if failure.is_none() {
-                            if let Err(e) = Python::attach(|py| report(py, m)) {
+                            // the signals too: a work that sends notes more often than the
+                            // timeout would otherwise never have them looked at (a Ctrl-C
+                            // during a pattern table's build went unseen)
+                            if let Err(e) = Python::attach(|py| report(py, m).and_then(|()| py.check_signals())) {
                                 cancel();
                                 failure = Some(e);
                             }

@@ -164,6 +164,8 @@ pub fn run(mut args: QueryArgs) -> Result<ExitCode> {
                         format!("'{text}'")
                     };
                     past_the_tables(shape, &args.table.board, &quoted)?;
+                } else {
+                    which_board(&text)?;
                 }
             }
             let opened = open_table(&args.table, None, true)?;
@@ -193,6 +195,20 @@ fn past_the_tables(shape: Shape, given: &BoardArgs, board: &str) -> Result<()> {
         "a {shape} board has {} cells, and perfect tables go up to {MAX_TABLE_CELLS} cells: \
          solve it by search instead (pattern databases on 4x4 and 5x5): `{solve} {board}`",
         shape.cells()
+    )))
+}
+
+/// Refuses, before eight.table is looked for or built, tiles that make no square board and come
+/// without --board or --table: 14 tiles are a 2x7 or a 7x2, and the command cannot tell which.
+fn which_board(text: &str) -> Result<()> {
+    let n = text.split(|c: char| c.is_whitespace() || ",;/[]()".contains(c)).filter(|t| !t.is_empty()).count();
+    let shapes: Vec<String> = (2..n).filter(|r| n % r == 0 && n / r >= 2).map(|r| format!("{r}x{}", n / r)).collect();
+    if n == 9 || shapes.is_empty() {
+        return Ok(());
+    }
+    bail!(UsageError(format!(
+        "{n} tiles given: say which board with --board ({}), or give its table with --table",
+        shapes.join(" or ")
     )))
 }
 

@@ -25,7 +25,10 @@ puzzle file instead (DIR/d20-001.txt, ...; the size, then the rows), for solvers
 format; it never overwrites a file.
 
 Exit status 2 if the table has fewer than COUNT states at that depth (none at all past the
-maximum depth; `table stats` lists the depths).
+maximum depth; `table stats` lists the depths). A two-bit table past 12 cells (2x7, 7x2) is drawn
+from at random, each draw walked down to its distance, so a depth holding fewer than one state in
+2^20 of its parity is refused: for the 2x7, depths 16 to 101 are drawn from (the shallowest and
+deepest ones in seconds), and `table stats --hardest` lists the deepest states.
 
 A missing eight.table (or other 3x3 table) is built on the spot.
 

@@ -259,6 +259,7 @@ pub fn grade_with_progress<D: AsRef<[u8]> + Sync>(
     h: Heuristic,
     progress: impl Fn(u64) + Sync,
 ) -> Result<Grade, Error> {
+    table.check_expandable()?;
     let index = table.index();
     let est = Estimator::new(table.goal());
     let n = index.len();

@@ -502,9 +502,30 @@ impl PendingFile {
     /// # Errors
     /// [`Error::Io`] when `path` is a directory, its directory is missing or not writable, or the
     /// disk has no room for `len` bytes (checked now, before any work, where the platform can).
+    ///
+    /// A symbolic link is followed: the file it names is the one replaced. A name that is not a
+    /// regular file (a device such as `/dev/null`, a pipe, a socket) is refused: the table would
+    /// be renamed over it.
     pub fn create(path: &Path, len: u64) -> Result<PendingFile, Error> {
         if path.is_dir() {
             return Err(Error::io("writing", path, std::io::Error::other("it is a directory")));
+        }
+        let resolved;
+        let path = match std::fs::symlink_metadata(path) {
+            Ok(m) if m.file_type().is_symlink() => {
+                resolved = std::fs::canonicalize(path).map_err(|e| {
+                    Error::io("writing", path, std::io::Error::other(format!("a symbolic link to nothing ({e})")))
+                })?;
+                resolved.as_path()
+            }
+            _ => path,
+        };
+        if let Ok(m) = std::fs::metadata(path) {
+            if !m.is_file() {
+                let why = "not a regular file (a device, a pipe or a socket): a table is written beside its name and \
+                           renamed over it; give a file name";
+                return Err(Error::io("writing", path, std::io::Error::other(why)));
+            }
         }
         let file = match unnamed_beside(path) {
             Some(file) => file,

@@ -387,17 +387,34 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// (memory for one byte a state: 239.5 MB for 12 cells, refused past 12).
     ///
     /// # Errors
-    /// [`Error::TableTooLarge`] for a two-bit table of more than 12 cells; [`Error::Corrupt`]-like
+    /// [`Error::BadOption`] for a two-bit table of more than 12 cells ([`Table::check_expandable`]); [`Error::Corrupt`]-like
     /// [`Error::BadShape`] when the residues do not make a complete table.
     pub fn distances(&self) -> Result<std::borrow::Cow<'_, [u8]>, Error> {
         if !self.is_two_bit() {
             return Ok(std::borrow::Cow::Borrowed(self.payload()));
         }
-        let shape = self.header.shape;
-        if shape.cells() > crate::index::rank::MAX_BYTE_TABLE_CELLS {
-            return Err(Error::TableTooLarge { shape, cells: shape.cells() });
-        }
+        self.check_expandable()?;
         residue::expand(&self.index, self.payload()).map(std::borrow::Cow::Owned)
+    }
+
+    /// `Ok` unless this is a two-bit table too large to hold every distance at once (past 12
+    /// cells: the 2x7's would take 43.6 GB), for the work that needs them all (grading every
+    /// state, heat maps, a recount in memory).
+    ///
+    /// # Errors
+    /// [`Error::BadOption`] saying so, and what to do instead.
+    pub fn check_expandable(&self) -> Result<(), Error> {
+        let shape = self.header.shape;
+        if self.is_two_bit() && shape.cells() > crate::index::rank::MAX_BYTE_TABLE_CELLS {
+            return Err(Error::BadOption(format!(
+                "this needs every distance of the {shape} table at once ({} bytes of memory): a two-bit table past {} \
+                 cells answers board by board; use a sample of its states (`table sample`; in Python, `states=` \
+                 with `Table.sample`)",
+                self.index.len(),
+                crate::index::rank::MAX_BYTE_TABLE_CELLS
+            )));
+        }
+        Ok(())
     }
 
     /// The same table at one byte a state, in memory: for the commands that read every distance

@@ -466,7 +466,7 @@ class Table:
         161280
         >>> t.rank([[1, 2, 3, 4, 5, 6, 7, 8, 0], [2, 1, 3, 4, 5, 6, 7, 8, 0]])
         array([161280,     -1])
-        >>> int(t.as_array()[t.rank([8, 6, 7, 2, 5, 4, 3, 0, 1])])  # its entry: the distance
+        >>> int(t.as_array()[t.rank([8, 6, 7, 2, 5, 4, 3, 0, 1])])  # a byte table's entry: the distance
         31
         """
         a, single = self._boards(states)
@@ -587,7 +587,9 @@ class Table:
         ------
         ValueError
             An unknown name; ``h`` returning the wrong shape, or NaN or infinity (naming the
-            state or board); a bad or unsolvable board in ``states``; ``batch_size`` below 1.
+            state or board); a bad or unsolvable board in ``states``; ``batch_size`` below 1;
+            no ``states`` on a two-bit table past 12 cells (the 2x7: every distance at once
+            would take 43.6 GB; grade a sample).
         TypeError
             ``h`` neither a name nor callable, or returning something that is not numbers;
             ``batch_size`` not an integer.
@@ -613,6 +615,13 @@ class Table:
         batch_size = _int(batch_size, "batch_size", 1)
         if states is not None:
             return grade(h, states, table=self, batch_size=batch_size)
+        cells = self.puzzle.rows * self.puzzle.cols
+        if self.bits == 2 and cells > 12:
+            raise ValueError(
+                f"grading every state of the {self.puzzle.rows}x{self.puzzle.cols} table needs every distance at "
+                f"once ({len(self):,} bytes of memory): a two-bit table past 12 cells answers board by board; "
+                "grade a sample instead, e.g. states=table.sample(60, 10_000)"
+            )
         if isinstance(h, str):
             d = self._t.grade(h)
             return _grade(h, d, d["at_goal"])

@@ -168,8 +168,15 @@ fn text(board: &Board) -> String {
 /// `GET /api/info`.
 pub async fn info(State(server): State<Arc<Server>>, client: ClientId) -> Json<Value> {
     let mut shapes = Vec::new();
-    for (r, c) in [(2, 2), (2, 3), (2, 4), (3, 3), (2, 5), (3, 4), (2, 6), (2, 7), (4, 4), (5, 5)] {
+    for (r, c) in [(2, 2), (2, 3), (2, 4), (3, 3), (2, 5), (3, 4), (2, 6), (2, 7), (7, 2), (4, 4), (5, 5)] {
         let Ok(shape) = Shape::new(r, c) else { continue };
+        // the 7x2 (the 2x7 on its side) only when its table is there: the menu has the 2x7
+        if (r, c) == (7, 2)
+            && server.spaces.ready(shape, &Goal::BlankLast).is_none()
+            && !server.spaces.dir().join(slidetable::solver::default_table_name(shape, &Goal::BlankLast)).exists()
+        {
+            continue;
+        }
         let (exact, source) = match server.spaces.ready(shape, &Goal::BlankLast) {
             Some(s) => (s.table.is_some(), s.source.clone()),
             None if shape.cells() > 12 && shape.cells() <= slidetable::index::MAX_TABLE_CELLS => {

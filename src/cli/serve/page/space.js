@@ -156,6 +156,12 @@ function forget() {
 
 async function loadStats() {
   const { shape, goal } = app.state;
+  // no heat maps past 12 cells (they count every state): the button says why before a click
+  const shown = app.info && app.info.shapes.find((x) => x.shape === shape);
+  const noMaps = Boolean(shown && shown.heatmap === false && shown.exact);
+  $('heatmap-draw').disabled = noMaps;
+  $('heatmap-draw').title = noMaps ? `heat maps count every state: boards of up to 12 cells (the ${shape} has ${fmt(shown.states)})` : '';
+  if (noMaps) $('heatmap-time').textContent = `Heat maps count every state of the board: boards of up to 12 cells (the ${shape} has ${fmt(shown.states)}).`;
   if (!app.exact(shape)) {
     $('stats-summary').textContent = `The state space of the ${shape} board needs its perfect table: boards of up to 12 cells, `
       + 'built in memory up to 10 cells, or found in the table directory (`table build`; 2x7 and 7x2 too, at 10.9 GB each).';
