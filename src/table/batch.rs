@@ -430,19 +430,13 @@ impl<D: AsRef<[u8]> + Sync, E: FnMut(u64, &Error)> Answerer<'_, D, E> {
                         chunk = chunks.next().expect("an answer for each solvable line");
                         (next, at) = (0, 0);
                     }
-                    let d = std::mem::replace(&mut chunk.distances[next], Ok(0))?;
+                    let d = std::mem::replace(&mut chunk.distances[next], Ok(0))? as usize;
                     next += 1;
-                    push_number(&mut self.out, d as usize);
+                    let letters = self.solve.then(|| &chunk.letters[at..at + d]);
+                    push_answer(&mut self.out, d, letters.map(|l| l.iter().copied()));
                     if self.solve {
-                        self.out.push(b' ');
-                        if d == 0 {
-                            self.out.push(b'-');
-                        } else {
-                            self.out.extend_from_slice(&chunk.letters[at..at + d as usize]);
-                            at += d as usize;
-                        }
+                        at += d;
                     }
-                    self.out.push(b'\n');
                 }
             }
         }
@@ -494,18 +488,10 @@ impl<D: AsRef<[u8]> + Sync, E: FnMut(u64, &Error)> Answerer<'_, D, E> {
             Line::Solvable(index) if self.solve => {
                 self.moves.clear();
                 self.table.solve_index(index, &mut self.moves)?;
-                push_number(&mut self.out, self.moves.len());
-                self.out.push(b' ');
-                if self.moves.is_empty() {
-                    self.out.push(b'-');
-                } else {
-                    self.out.extend(self.moves.iter().map(|&d| letter(d)));
-                }
-                self.out.push(b'\n');
+                push_answer(&mut self.out, self.moves.len(), Some(self.moves.iter().map(|&d| letter(d))));
             }
             Line::Solvable(index) => {
-                push_number(&mut self.out, self.table.entry(index)? as usize);
-                self.out.push(b'\n');
+                push_answer(&mut self.out, self.table.entry(index)? as usize, None::<std::iter::Empty<u8>>);
             }
         }
         Ok(())
@@ -573,6 +559,21 @@ fn letter(dir: Dir) -> u8 {
         Dir::Left => b'L',
         Dir::Right => b'R',
     }
+}
+
+/// Appends one solvable board's answer line: its distance `d`, and with `letters` (`--solve`)
+/// its moves' letters, `-` for none.
+fn push_answer(out: &mut Vec<u8>, d: usize, letters: Option<impl Iterator<Item = u8>>) {
+    push_number(out, d);
+    if let Some(letters) = letters {
+        out.push(b' ');
+        if d == 0 {
+            out.push(b'-');
+        } else {
+            out.extend(letters);
+        }
+    }
+    out.push(b'\n');
 }
 
 /// Appends `v` in decimal; distances and move counts have at most three digits.

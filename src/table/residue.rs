@@ -94,21 +94,17 @@ pub fn verify_memory(states: u64, cells: usize) -> u64 {
 type Layer = Vec<Box<[AtomicU64]>>;
 
 fn new_layer(cells: usize, words: usize, used: impl Fn(usize) -> bool) -> Layer {
-    (0..cells)
-        .map(|b| {
-            if used(b) {
-                // zeroed memory from the allocator: pages are only taken when first written
-                let mut v: Vec<u64> = vec![0u64; words];
-                crate::memory::advise_huge_pages(v.as_mut_ptr() as *mut u8, words * 8);
-                let v = std::mem::ManuallyDrop::new(v);
-                // SAFETY: AtomicU64 has the size and alignment of u64 (documented), the vector's
-                // buffer is taken over whole (pointer, length, capacity unchanged).
-                unsafe { Vec::from_raw_parts(v.as_ptr() as *mut AtomicU64, v.len(), v.capacity()) }.into_boxed_slice()
-            } else {
-                Box::new([])
-            }
-        })
-        .collect()
+    (0..cells).map(|b| if used(b) { new_bitmap(words) } else { Box::new([]) }).collect()
+}
+
+/// A zeroed bitmap of `words` words, from the allocator: pages are only taken when first written.
+fn new_bitmap(words: usize) -> Box<[AtomicU64]> {
+    let mut v: Vec<u64> = vec![0u64; words];
+    crate::memory::advise_huge_pages(v.as_mut_ptr() as *mut u8, words * 8);
+    let v = std::mem::ManuallyDrop::new(v);
+    // SAFETY: AtomicU64 has the size and alignment of u64 (documented), the vector's buffer is
+    // taken over whole (pointer, length, capacity unchanged).
+    unsafe { Vec::from_raw_parts(v.as_ptr() as *mut AtomicU64, v.len(), v.capacity()) }.into_boxed_slice()
 }
 
 /// The parity of each blank cell's distance to the goal's blank cell.
@@ -491,13 +487,7 @@ pub fn verify(index: &StateIndex, payload: &[u8]) -> Result<Vec<u64>, Mismatch> 
     let mut spare: Vec<Box<[AtomicU64]>> = Vec::new();
     let layer = |spare: &mut Vec<Box<[AtomicU64]>>, side: usize| -> Layer {
         (0..cells)
-            .map(|b| {
-                if parity[b] == side {
-                    spare.pop().unwrap_or_else(|| new_layer(1, words, |_| true).pop().expect("one block"))
-                } else {
-                    Box::new([])
-                }
-            })
+            .map(|b| if parity[b] == side { spare.pop().unwrap_or_else(|| new_bitmap(words)) } else { Box::new([]) })
             .collect()
     };
     let mut before: Option<(Layer, Vec<AtomicBool>)> = None;
