@@ -16,20 +16,6 @@ pub(crate) fn prefetch<T>(value: &T) {
     let _ = value;
 }
 
-/// [`prefetch`] of the cache line at `ptr`, for memory reached through raw pointers.
-#[inline(always)]
-pub(crate) fn prefetch_ptr(ptr: *const u8) {
-    #[cfg(target_arch = "x86_64")]
-    // SAFETY: a prefetch is only a hint: it never faults, whatever the address, and changes no
-    // memory; SSE is part of every x86_64 processor.
-    unsafe {
-        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        _mm_prefetch::<_MM_HINT_T0>(ptr as *const i8);
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = ptr;
-}
-
 /// A vector of the items of `items` (exactly `len` of them), its memory advised for huge pages
 /// before it is written: for tables of a few megabytes and more that a search reads at random
 /// (only the whole 2 MiB pages inside the allocation can be huge).

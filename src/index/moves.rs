@@ -67,7 +67,7 @@ impl Divisor {
 /// `k >= 2`) are even, so `rank mod (m - p)! = 2 (h mod (m - p)!/2) + bit` and
 /// `(rank mod (m - p)!) / k! = (h mod (m - p)!/2) / (k!/2)`; every division stays 32-bit.
 #[derive(Clone, Debug)]
-struct Window {
+pub(crate) struct Window {
     /// The blank's new cell.
     to: u8,
     /// `(m - p)!/2`: the offset modulo this holds the window and suffix digits.
@@ -82,7 +82,7 @@ struct Window {
 impl Window {
     /// The offset after the move, from the offset `h` and the low bit of the full rank before.
     #[inline(always)]
-    fn apply(&self, h: u32, bit: u32) -> u32 {
+    pub(crate) fn apply(&self, h: u32, bit: u32) -> u32 {
         let x = self.half_modulus.rem(h);
         let mid = match self.half_low {
             Some(low) => low.div(x) as usize,
@@ -202,6 +202,18 @@ impl Moves {
         }
     }
 
+    /// How a move from blank block `b` into blank block `to` changes an offset: `None` when the
+    /// two cells are not neighbours.
+    pub(crate) fn crossing(&self, b: usize, to: usize) -> Option<Crossing<'_>> {
+        let cell = self.by_cell.get(b)?;
+        let vertical = [&cell.up, &cell.down].into_iter().flatten().find(|w| w.to as usize == to);
+        match vertical {
+            Some(w) => Some(Crossing::Window(w)),
+            None if (cell.left && to + 1 == b) || (cell.right && b + 1 == to) => Some(Crossing::Same),
+            None => None,
+        }
+    }
+
     /// [`Moves::for_each`] on whole indices: `f(dir, neighbour_index)`.
     #[inline]
     pub fn for_each_index(&self, index: u64, mut f: impl FnMut(Dir, u64)) {
@@ -210,6 +222,16 @@ impl Moves {
         let h = (index % block) as u32;
         self.for_each(b, h, |dir, nb, nh| f(dir, nb as u64 * block + nh as u64));
     }
+}
+
+/// How the offset of a state changes when the blank crosses from one block into a neighbouring
+/// one ([`Moves::crossing`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Crossing<'a> {
+    /// A horizontal move: the offset stays.
+    Same,
+    /// A vertical move: the window's rotation ([`Window::apply`]).
+    Window(&'a Window),
 }
 
 /// Which way a window turns.

@@ -15,6 +15,7 @@ pub mod format;
 pub mod lookup;
 pub mod pattern;
 pub mod residue;
+pub mod step;
 
 pub use lookup::{
     build, build_file, build_file_until, build_file_with, build_until, build_with, check_build_memory, open, read,

@@ -50,10 +50,10 @@ use crate::error::Error;
 use crate::index::moves::Moves;
 use crate::index::rank::StateIndex;
 use crate::table::bfs::Progress;
-use crate::table::format::RESIDUE_UNREACHED;
+use crate::table::step::{even_bits, new_bitmap, parities, settle, Frontier, Step, Unreached, CHUNK, CHUNK_WORDS};
 
-/// States per chunk, the unit of work and of the "written last level" flags: 256 bitmap words.
-const CHUNK: usize = 1 << 14;
+/// Neighbours gathered (and their lines prefetched) before they are visited, in [`verify`].
+const BATCH: usize = 192;
 
 /// Tables smaller than this are filled on one thread.
 const PARALLEL_MIN: u64 = 1 << 18;
@@ -93,34 +93,11 @@ pub fn verify_memory(states: u64, cells: usize) -> u64 {
 /// A bitmap per blank block (empty for the blocks a layer does not use).
 type Layer = Vec<Box<[AtomicU64]>>;
 
-fn new_layer(cells: usize, words: usize, used: impl Fn(usize) -> bool) -> Layer {
-    (0..cells).map(|b| if used(b) { new_bitmap(words) } else { Box::new([]) }).collect()
-}
-
-/// A zeroed bitmap of `words` words, from the allocator: pages are only taken when first written.
-fn new_bitmap(words: usize) -> Box<[AtomicU64]> {
-    let mut v: Vec<u64> = vec![0u64; words];
-    crate::memory::advise_huge_pages(v.as_mut_ptr() as *mut u8, words * 8);
-    let v = std::mem::ManuallyDrop::new(v);
-    // SAFETY: AtomicU64 has the size and alignment of u64 (documented), the vector's buffer is
-    // taken over whole (pointer, length, capacity unchanged).
-    unsafe { Vec::from_raw_parts(v.as_ptr() as *mut AtomicU64, v.len(), v.capacity()) }.into_boxed_slice()
-}
-
-/// The parity of each blank cell's distance to the goal's blank cell.
-fn parities(index: &StateIndex) -> Vec<usize> {
-    let shape = index.shape();
-    let goal_blank = index.goal().blank();
-    let cols = shape.cols();
-    (0..shape.cells())
-        .map(|b| ((b / cols).abs_diff(goal_blank / cols) + (b % cols).abs_diff(goal_blank % cols)) % 2)
-        .collect()
-}
-
 /// Fills `payload` (two bits per state of `index`, [`payload_len`] bytes) with the distance of
-/// every state to the goal modulo 3, and returns the histogram of the exact distances. See the
-/// module doc; `progress` is called after each level, and the search stops with
-/// [`Error::BuildCancelled`] after a level at which `stop` is set.
+/// every state to the goal modulo 3, and returns the histogram of the exact distances: the
+/// in-memory executor of the block-level step ([`crate::table::step`]). See the module doc;
+/// `progress` is called after each level, and the search stops with [`Error::BuildCancelled`]
+/// after a level at which `stop` is set.
 ///
 /// # Errors
 /// [`Error::BadShape`] if `payload` is not [`payload_len`] bytes or a distance would pass 253;
@@ -136,79 +113,55 @@ pub fn fill_until(
     if payload.len() as u64 != payload_len(states) {
         return Err(Error::BadShape(format!("payload of {} bytes for {states} states", payload.len())));
     }
-    let moves = index.moves();
-    let shape = index.shape();
-    let block = moves.block() as usize;
+    let step = Step::new(index.moves());
+    let block = step.block();
+    let cells = index.moves().cells();
     // whole words per block: chunks then own whole bytes of the payload (16 a word), and the
     // horizontal moves go a word at a time; true of every board of 10 cells or more
-    let words_aligned = block.is_multiple_of(64);
-    let parallel = states >= PARALLEL_MIN && words_aligned;
+    let parallel = states >= PARALLEL_MIN && block.is_multiple_of(64);
     if parallel {
         payload.par_chunks_mut(1 << 20).for_each(|c| c.fill(0xff));
     } else {
         payload.fill(0xff);
     }
-    let cells = moves.cells();
-    let words = block.div_ceil(64);
-    let per_block = block.div_ceil(CHUNK);
-    let parity = parities(index);
     let goal = index.index(index.goal()).expect("the goal reaches itself");
-    let frontier = new_layer(cells, words, |_| true);
-    let (gb, gh) = ((goal / block as u64) as usize, (goal % block as u64) as usize);
-    frontier[gb][gh / 64].store(1 << (gh % 64), Relaxed);
-    let written: Vec<AtomicBool> = (0..cells * per_block).map(|_| AtomicBool::new(false)).collect();
-    written[gb * per_block + gh / CHUNK].store(true, Relaxed);
-    let codes = Codes::new(payload);
-    let mut histogram = Vec::new();
-    let mut reached = 0u64;
-    for depth in 0u8.. {
-        if depth == 254 {
-            return Err(Error::BadShape(format!("{shape} has states deeper than 253 moves")));
-        }
-        let work: Vec<(usize, usize)> = (0..cells)
-            .filter(|&b| parity[b] == depth as usize % 2)
-            .flat_map(|b| (0..per_block).map(move |c| (b, c)))
-            .filter(|&(b, c)| written[b * per_block + c].swap(false, Relaxed))
-            .collect();
-        let level = Level {
-            moves,
-            shape,
-            codes,
-            frontier: &frontier,
-            written: &written,
-            per_block,
-            block: block as u64,
-            residue: depth % 3,
-            words_aligned,
-        };
-        let found: u64 = if parallel {
-            work.par_iter()
-                .with_max_len(1)
-                .map_init(|| Vec::with_capacity(BATCH + 4 * 64), |pending, &(b, c)| level.chunk(b, c, pending))
-                .sum()
-        } else {
-            let mut pending = Vec::new();
-            work.iter().map(|&(b, c)| level.chunk(b, c, &mut pending)).sum()
-        };
-        if found == 0 {
-            break;
-        }
-        histogram.push(found);
-        reached += found;
-        progress(&Progress {
-            depth: depth as u32,
-            level_states: found,
-            reached,
-            total: states,
-            elapsed: start.elapsed(),
-        });
+    let frontier: Vec<Frontier> = (0..cells).map(|_| Frontier::new(block)).collect();
+    frontier[(goal / block) as usize].insert(goal % block);
+    let mut search = InMemory {
+        step,
+        frontier: &frontier,
+        parity: parities(index.shape(), index.goal().blank()),
+        neighbours: (0..cells).map(|b| step.neighbours(b)).collect(),
+        parallel,
+    };
+    let mut report = |depth: u32, found: u64, reached: u64| -> Result<(), Error> {
+        progress(&Progress { depth, level_states: found, reached, total: states, elapsed: start.elapsed() });
         if stop.load(Relaxed) {
-            return Err(Error::BuildCancelled { depth: depth as u32 });
+            return Err(Error::BuildCancelled { depth });
         }
-    }
+        Ok(())
+    };
+    let histogram = if block.is_multiple_of(4) {
+        // each block's codes are whole bytes of the payload: every board of 5 cells or more
+        let mut blocks: Vec<&mut [u8]> = payload.chunks_mut((block / 4) as usize).collect();
+        search.levels(&mut blocks, &mut report)?
+    } else {
+        let mut buffers = vec![vec![0xffu8; block.div_ceil(4) as usize]; cells];
+        let mut blocks: Vec<&mut [u8]> = buffers.iter_mut().map(|b| &mut b[..]).collect();
+        let histogram = search.levels(&mut blocks, &mut report)?;
+        for (b, codes) in buffers.iter().enumerate() {
+            for h in 0..block {
+                let i = b as u64 * block + h;
+                payload[(i / 4) as usize] &= !((3 ^ code(codes, h)) << (2 * (i % 4)));
+            }
+        }
+        histogram
+    };
+    let reached: u64 = histogram.iter().sum();
     if reached != states {
         return Err(Error::BadShape(format!(
-            "the search reached {reached} of {states} states of {shape}: the state index is inconsistent"
+            "the search reached {reached} of {states} states of {}: the state index is inconsistent",
+            index.shape()
         )));
     }
     // the unused codes of the last byte are 0, not "unreached"
@@ -219,207 +172,86 @@ pub fn fill_until(
     Ok(histogram)
 }
 
-/// The payload shared by the threads of one level of [`fill_until`], read and written without
-/// atomics: the parity split makes every access race-free (see [`Level`]).
-#[derive(Clone, Copy)]
-struct Codes<'a> {
-    ptr: *mut u8,
-    len: usize,
-    _payload: std::marker::PhantomData<&'a mut [u8]>,
-}
-
-// SAFETY: `Codes` is a view of a payload borrowed exclusively for `'a`; the threads that share
-// it access disjoint bytes or only read (the contract of `Level`'s methods).
-unsafe impl Send for Codes<'_> {}
-// SAFETY: as for `Send`.
-unsafe impl Sync for Codes<'_> {}
-
-impl<'a> Codes<'a> {
-    fn new(payload: &'a mut [u8]) -> Codes<'a> {
-        Codes { ptr: payload.as_mut_ptr(), len: payload.len(), _payload: std::marker::PhantomData }
-    }
-
-    /// The byte holding the code of state `i`.
-    #[inline(always)]
-    fn byte(&self, i: u64) -> *mut u8 {
-        let k = (i / 4) as usize;
-        assert!(k < self.len, "state {i} is past the payload");
-        // SAFETY: in bounds, checked above.
-        unsafe { self.ptr.add(k) }
-    }
-
-    /// The code of state `i`. No thread may be writing its byte.
-    #[inline(always)]
-    fn get(&self, i: u64) -> u8 {
-        // SAFETY: in bounds (`byte`), and no concurrent write by the caller's contract.
-        (unsafe { *self.byte(i) } >> (2 * (i % 4))) & 3
-    }
-
-    /// Bit `j` set where state `i + j` is unreached, for `i` a multiple of 64 with 64 states
-    /// from it in the payload. No thread may be writing those 16 bytes.
-    #[inline(always)]
-    fn unreached(&self, i: u64) -> u64 {
-        debug_assert!(i.is_multiple_of(64));
-        let first = self.byte(i);
-        let _ = self.byte(i + 63);
-        // SAFETY: both ends in bounds (checked above), unaligned reads, no concurrent write.
-        let (lo, hi) = unsafe {
-            (
-                u64::from_le(std::ptr::read_unaligned(first as *const u64)),
-                u64::from_le(std::ptr::read_unaligned(first.add(8) as *const u64)),
-            )
-        };
-        even_bits(lo & (lo >> 1)) as u64 | (even_bits(hi & (hi >> 1)) as u64) << 32
-    }
-
-    /// Gives the states `i + j` for the set bits `j` of `mask` (all unreached) the code
-    /// `residue`. The caller owns those bytes: no other thread reads or writes them.
-    #[inline(always)]
-    fn settle(&self, i: u64, mask: u64, residue: u8, words_aligned: bool) {
-        let clear = (3 ^ residue) as u64 * 0x5555_5555_5555_5555;
-        if words_aligned {
-            let first = self.byte(i);
-            let _ = self.byte(i + 63);
-            // SAFETY: both ends in bounds (checked above), unaligned, and owned by the caller.
-            unsafe {
-                let lo = first as *mut u64;
-                let hi = first.add(8) as *mut u64;
-                let spread_lo = pairs(mask as u32);
-                let spread_hi = pairs((mask >> 32) as u32);
-                std::ptr::write_unaligned(lo, std::ptr::read_unaligned(lo) & !(u64::to_le(spread_lo & clear)));
-                std::ptr::write_unaligned(hi, std::ptr::read_unaligned(hi) & !(u64::to_le(spread_hi & clear)));
-            }
-        } else {
-            let mut m = mask;
-            while m != 0 {
-                let j = m.trailing_zeros() as u64;
-                m &= m - 1;
-                let byte = self.byte(i + j);
-                // SAFETY: in bounds (`byte`) and owned by the caller.
-                unsafe { *byte &= !(((clear & 3) as u8) << (2 * ((i + j) % 4))) };
-            }
-        }
-    }
-}
-
-/// The even bits of `x` (bits 0, 2, ..., 62) packed into 32 bits.
-#[inline(always)]
-fn even_bits(x: u64) -> u32 {
-    let mut x = x & 0x5555_5555_5555_5555;
-    x = (x | (x >> 1)) & 0x3333_3333_3333_3333;
-    x = (x | (x >> 2)) & 0x0f0f_0f0f_0f0f_0f0f;
-    x = (x | (x >> 4)) & 0x00ff_00ff_00ff_00ff;
-    x = (x | (x >> 8)) & 0x0000_ffff_0000_ffff;
-    x = (x | (x >> 16)) & 0x0000_0000_ffff_ffff;
-    x as u32
-}
-
-/// Each bit `j` of `x` doubled into bits `2j` and `2j + 1`.
-#[inline(always)]
-fn pairs(x: u32) -> u64 {
-    let mut x = x as u64;
-    x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
-    x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff;
-    x = (x | (x << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
-    x = (x | (x << 2)) & 0x3333_3333_3333_3333;
-    x = (x | (x << 1)) & 0x5555_5555_5555_5555;
-    x | (x << 1)
-}
-
-/// Neighbours gathered (and their lines prefetched) before they are visited.
-const BATCH: usize = 192;
-
-/// One level of the two-bit search: what every chunk needs.
+/// The in-memory executor: every block's codes and frontier in RAM.
 ///
-/// The states found at this level are not given their code when found, but when their own level
-/// is expanded (by the thread that owns their chunk then): meanwhile their frontier bit is the
-/// mark that they are reached. So at level `d`, the codes of the source blocks (parity `d`) are
-/// written, each chunk's bytes by its own thread only, and those of the target blocks are only
-/// read; the frontier bits of the targets are set with atomic `or`s, the only atomic writes.
-struct Level<'a> {
-    moves: &'a Moves,
-    shape: crate::puzzle::board::Shape,
-    codes: Codes<'a>,
-    frontier: &'a Layer,
-    written: &'a [AtomicBool],
-    per_block: usize,
-    block: u64,
-    /// The residue of the level being expanded.
-    residue: u8,
-    /// Blocks are whole words: horizontal moves are done a word at a time.
-    words_aligned: bool,
+/// The states found at a level are not given their code when found, but when their own level is
+/// expanded, by the thread that takes their chunk then: meanwhile their frontier bit is the mark
+/// that they are reached. So at level `d`, the codes of the source blocks (parity `d`) are
+/// written, each chunk's bytes by its own thread only, and those of the targets only read; the
+/// frontier bits of the targets are set with atomic `or`s, the only atomic writes. A source
+/// chunk is taken once and expanded into each of its block's neighbours in turn while its words
+/// are in the cache.
+struct InMemory<'a> {
+    step: Step<'a>,
+    frontier: &'a [Frontier],
+    parity: Vec<usize>,
+    neighbours: Vec<Vec<usize>>,
+    parallel: bool,
 }
 
-impl Level<'_> {
-    /// Expands the frontier states of chunk `c` of source block `b` (clearing their bits and
-    /// writing their codes) and returns how many there were.
-    fn chunk(&self, b: usize, c: usize, pending: &mut Vec<(u32, u32)>) -> u64 {
-        use crate::puzzle::board::Dir;
-        let bits = &self.frontier[b];
-        let first = c * CHUNK / 64;
-        let last = ((c + 1) * CHUNK / 64).min(bits.len());
-        let base = b as u64 * self.block;
-        let sideways = [Dir::Left, Dir::Right].map(|d| d.step(self.shape, b).filter(|_| self.words_aligned));
-        let mut found = 0u64;
-        pending.clear();
-        for (w, word) in bits.iter().enumerate().take(last).skip(first) {
-            let mask = word.load(Relaxed);
-            if mask == 0 {
-                continue;
+impl InMemory<'_> {
+    /// Runs the levels over `blocks` (each block's codes), calling `report(depth, found,
+    /// reached)` after each; returns the histogram.
+    fn levels(
+        &mut self,
+        blocks: &mut [&mut [u8]],
+        report: &mut impl FnMut(u32, u64, u64) -> Result<(), Error>,
+    ) -> Result<Vec<u64>, Error> {
+        let mut histogram = Vec::new();
+        let mut reached = 0u64;
+        for depth in 0u32.. {
+            if depth == 254 {
+                return Err(Error::BadShape("the board has states deeper than 253 moves".into()));
             }
-            word.store(0, Relaxed);
-            found += mask.count_ones() as u64;
-            self.codes.settle(base + 64 * w as u64, mask, self.residue, self.words_aligned);
-            // the horizontal moves keep the offset: 64 states at once, read in order
-            for t in sideways.into_iter().flatten() {
-                let new = mask & self.codes.unreached(t as u64 * self.block + 64 * w as u64);
-                self.claim(t, w, new);
-            }
-            let low_bits = self.moves.rank_bits(b, w);
-            let mut m = mask;
-            while m != 0 {
-                let j = m.trailing_zeros();
-                m &= m - 1;
-                let h = (64 * w) as u32 + j;
-                self.moves.for_each_ranked(b, h, (low_bits >> j) as u32 & 1, |dir, nb, nh| {
-                    if self.words_aligned && matches!(dir, Dir::Left | Dir::Right) {
-                        return;
+            let side = depth as usize % 2;
+            let residue = (depth % 3) as u8;
+            let mut targets: Vec<&[u8]> = vec![&[]; blocks.len()];
+            let mut work: Vec<(usize, usize, &mut [u8])> = Vec::new();
+            for (b, codes) in blocks.iter_mut().enumerate() {
+                if self.parity[b] == side {
+                    for (c, piece) in codes.chunks_mut(CHUNK / 4).enumerate() {
+                        if self.frontier[b].take_flag(c) {
+                            work.push((b, c, piece));
+                        }
                     }
-                    let i = nb as u64 * self.block + nh as u64;
-                    crate::memory::prefetch_ptr(self.codes.byte(i));
-                    crate::memory::prefetch(&self.frontier[nb][nh as usize / 64]);
-                    pending.push((nb as u32, nh));
-                });
+                } else {
+                    targets[b] = &**codes;
+                }
             }
-            if pending.len() >= BATCH {
-                self.visit(pending);
+            let chunk = |pending: &mut Vec<u32>, (s, c, codes): (usize, usize, &mut [u8])| -> u64 {
+                let bits = self.frontier[s].chunk_words(c);
+                let mut words = [0u64; CHUNK_WORDS];
+                let mut found = 0u64;
+                for (w, slot) in words.iter_mut().zip(bits) {
+                    let x = slot.load(Relaxed);
+                    if x != 0 {
+                        slot.store(0, Relaxed);
+                        *w = x;
+                        found += x.count_ones() as u64;
+                    }
+                }
+                let words = &words[..bits.len()];
+                settle(codes, words, residue);
+                for &t in &self.neighbours[s] {
+                    let first = c * CHUNK_WORDS;
+                    self.step.expand(s, first, words, t, &Unreached(targets[t]), &self.frontier[t], pending);
+                }
+                found
+            };
+            let found: u64 = if self.parallel {
+                work.into_par_iter().with_max_len(1).map_init(|| Vec::with_capacity(256), chunk).sum()
+            } else {
+                let mut pending = Vec::new();
+                work.into_iter().map(|item| chunk(&mut pending, item)).sum()
+            };
+            if found == 0 {
+                break;
             }
+            histogram.push(found);
+            reached += found;
+            report(depth, found, reached)?;
         }
-        self.visit(pending);
-        found
-    }
-
-    /// Marks the unreached states of `pending` as found (a pass after their lines were
-    /// prefetched: the atomic `or`s are full barriers on x86, which would otherwise keep each
-    /// cache miss from overlapping the next).
-    fn visit(&self, pending: &mut Vec<(u32, u32)>) {
-        for &(nb, nh) in pending.iter() {
-            let (nb, nh) = (nb as usize, nh as usize);
-            if self.codes.get(nb as u64 * self.block + nh as u64) == RESIDUE_UNREACHED {
-                self.claim(nb, nh / 64, 1 << (nh % 64));
-            }
-        }
-        pending.clear();
-    }
-
-    /// Sets the bits `new` of frontier word `w` of target block `t` (states whose code says
-    /// unreached), and flags their chunk for the next level.
-    #[inline(always)]
-    fn claim(&self, t: usize, w: usize, new: u64) {
-        if new == 0 {
-            return;
-        }
-        set_bits(&self.frontier[t][w], new, &self.written[t * self.per_block + w * 64 / CHUNK]);
+        Ok(histogram)
     }
 }
 
@@ -473,7 +305,7 @@ pub fn verify(index: &StateIndex, payload: &[u8]) -> Result<Vec<u64>, Mismatch> 
     let cells = moves.cells();
     let words = block.div_ceil(64);
     let per_block = block.div_ceil(CHUNK);
-    let parity = parities(index);
+    let parity = parities(index.shape(), index.goal().blank());
     let parallel = states >= PARALLEL_MIN;
     let words_aligned = block.is_multiple_of(64);
     if !states.is_multiple_of(4) && payload.last().is_some_and(|&x| x >> (2 * (states % 4)) != 0) {

@@ -1,0 +1,405 @@
+//! The block-level step of the two-bit breadth-first search: one level expanded into one target
+//! blank block from its neighbouring source blocks' frontiers.
+//!
+//! The index is `blank * block + offset` ([`crate::index::rank`]), so the table is `n` blank
+//! blocks, and every move crosses from a block into the block of a neighbouring cell: a
+//! horizontal move keeps the offset, a vertical one rotates a window of its Lehmer digits
+//! ([`crate::index::moves`]). At level `d` the frontier (the states at distance `d`) lies in the
+//! blocks of one parity, the *sources*, and every state found lies in the other's, the
+//! *targets*. So a level is, for each target block, the union of what its 2 to 4 source
+//! neighbours' frontiers reach in it, less what it had reached already: [`Step::expand`] does that
+//! for one source's frontier words and one target, and knows nothing of where the blocks live.
+//!
+//! Three executors call it, and only they differ:
+//! - in memory ([`crate::table::residue::fill_until`]): every block's codes and frontier in RAM;
+//!   "reached already" is the target's codes ([`Unreached`]);
+//! - out of core ([`crate::table::disk`]): blocks in files, one target in memory at a time;
+//!   "reached already" is the target's frontier of level `d - 1` ([`NotBefore`]): a neighbour of
+//!   a state at `d` is at `d - 1` or `d + 1` (the puzzle's graph is bipartite), so the new states
+//!   are the neighbours less level `d - 1`, and the codes are only written now and then, from
+//!   the frontiers kept in files ([`settle`]);
+//! - on a Dask cluster (the Python package), through the out-of-core executor's block files.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+
+use crate::index::moves::{Crossing, Moves};
+use crate::table::format::RESIDUE_UNREACHED;
+
+/// States per chunk, the unit of work and of a frontier's "written" flags: 256 bitmap words,
+/// 4 KiB of codes.
+pub const CHUNK: usize = 1 << 14;
+
+/// Bitmap words per chunk.
+pub const CHUNK_WORDS: usize = CHUNK / 64;
+
+/// Neighbours gathered (and their lines prefetched) before they are visited.
+const BATCH: usize = 192;
+
+/// The frontier of one blank block: a bit per entry, and a flag per chunk of [`CHUNK`] entries
+/// set when the chunk gets a bit (so a sparse level scans only its chunks).
+#[derive(Debug)]
+pub struct Frontier {
+    words: Box<[AtomicU64]>,
+    flags: Box<[AtomicBool]>,
+    len: u64,
+}
+
+impl Frontier {
+    /// An empty frontier over `len` entries (zeroed pages from the allocator, taken as they are
+    /// written).
+    pub fn new(len: u64) -> Frontier {
+        let words = (len as usize).div_ceil(64);
+        let chunks = (len as usize).div_ceil(CHUNK);
+        Frontier { words: new_bitmap(words), flags: (0..chunks).map(|_| AtomicBool::new(false)).collect(), len }
+    }
+
+    /// The entries it covers.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether it covers no entries.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Its words.
+    pub fn words(&self) -> &[AtomicU64] {
+        &self.words
+    }
+
+    /// The bytes it takes in memory.
+    pub fn bytes(len: u64) -> u64 {
+        len.div_ceil(64) * 8 + len.div_ceil(CHUNK as u64)
+    }
+
+    /// How many chunks it has.
+    pub fn chunks(&self) -> usize {
+        self.flags.len()
+    }
+
+    /// The words of chunk `c`.
+    pub fn chunk_words(&self, c: usize) -> &[AtomicU64] {
+        let first = c * CHUNK_WORDS;
+        &self.words[first..(first + CHUNK_WORDS).min(self.words.len())]
+    }
+
+    /// The chunks that have been written since the last [`Frontier::clear`] (a superset of those
+    /// with a bit set).
+    pub fn flagged(&self) -> Vec<usize> {
+        (0..self.flags.len()).filter(|&c| self.flags[c].load(Relaxed)).collect()
+    }
+
+    /// Whether chunk `c` is flagged.
+    pub fn is_flagged(&self, c: usize) -> bool {
+        self.flags[c].load(Relaxed)
+    }
+
+    /// Unflags chunk `c`, returning whether it was flagged.
+    pub fn take_flag(&self, c: usize) -> bool {
+        self.flags[c].swap(false, Relaxed)
+    }
+
+    /// Whether entry `h` is set.
+    #[inline(always)]
+    pub fn contains(&self, h: u64) -> bool {
+        self.words[(h / 64) as usize].load(Relaxed) >> (h % 64) & 1 == 1
+    }
+
+    /// Sets entry `h`.
+    pub fn insert(&self, h: u64) {
+        self.or_word((h / 64) as usize, 1 << (h % 64));
+    }
+
+    /// Sets the bits `new` of word `w` and flags its chunk. Both are read before they are
+    /// written: in the busy levels most words are marked already, and a flag once set has its
+    /// cache line never written again.
+    #[inline(always)]
+    pub fn or_word(&self, w: usize, new: u64) {
+        let word = &self.words[w];
+        if new == 0 || word.load(Relaxed) & new == new {
+            return;
+        }
+        word.fetch_or(new, Relaxed);
+        let flag = &self.flags[w / CHUNK_WORDS];
+        if !flag.load(Relaxed) {
+            flag.store(true, Relaxed);
+        }
+    }
+
+    /// Replaces the words of chunk `c` by `words` (a whole chunk's, or what is left of the last)
+    /// and flags it when any is set: for loading a frontier from a file.
+    pub fn store_chunk(&self, c: usize, words: &[u64]) {
+        let mut any = 0;
+        for (slot, &w) in self.chunk_words(c).iter().zip(words) {
+            slot.store(w, Relaxed);
+            any |= w;
+        }
+        if any != 0 {
+            self.flags[c].store(true, Relaxed);
+        }
+    }
+
+    /// The number of entries set.
+    pub fn count(&self) -> u64 {
+        self.flagged()
+            .into_iter()
+            .map(|c| self.chunk_words(c).iter().map(|w| w.load(Relaxed).count_ones() as u64).sum::<u64>())
+            .sum()
+    }
+
+    /// Clears every entry (only the flagged chunks are touched) and every flag.
+    pub fn clear(&self) {
+        for c in 0..self.flags.len() {
+            if self.flags[c].swap(false, Relaxed) {
+                self.chunk_words(c).iter().for_each(|w| w.store(0, Relaxed));
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, h: u32) {
+        crate::memory::prefetch(&self.words[h as usize / 64]);
+    }
+}
+
+/// A zeroed bitmap of `words` words, from the allocator: pages are only taken when first written.
+pub(crate) fn new_bitmap(words: usize) -> Box<[AtomicU64]> {
+    let mut v: Vec<u64> = vec![0u64; words];
+    crate::memory::advise_huge_pages(v.as_mut_ptr() as *mut u8, words * 8);
+    let v = std::mem::ManuallyDrop::new(v);
+    // SAFETY: AtomicU64 has the size and alignment of u64 (documented), the vector's buffer is
+    // taken over whole (pointer, length, capacity unchanged).
+    unsafe { Vec::from_raw_parts(v.as_ptr() as *mut AtomicU64, v.len(), v.capacity()) }.into_boxed_slice()
+}
+
+/// What a target block had reached before the level: the test that makes a neighbour new.
+pub trait Reached: Sync {
+    /// Whether entry `h` was not reached.
+    fn unreached(&self, h: u32) -> bool;
+    /// Bit `j` set where entry `64 w + j` was not reached, for a block of whole words.
+    fn unreached_word(&self, w: usize) -> u64;
+    /// Brings the line that [`Reached::unreached`] of `h` reads into the cache.
+    fn prefetch(&self, h: u32);
+}
+
+/// The codes of a target block (two bits an entry, [`RESIDUE_UNREACHED`] where not reached):
+/// the in-memory executor's test, where codes are written as their level is expanded.
+pub struct Unreached<'a>(pub &'a [u8]);
+
+impl Reached for Unreached<'_> {
+    #[inline(always)]
+    fn unreached(&self, h: u32) -> bool {
+        (self.0[h as usize / 4] >> (2 * (h % 4))) & 3 == RESIDUE_UNREACHED
+    }
+
+    #[inline(always)]
+    fn unreached_word(&self, w: usize) -> u64 {
+        let k = 16 * w;
+        let lo = u64::from_le_bytes(self.0[k..k + 8].try_into().expect("8 bytes"));
+        let hi = u64::from_le_bytes(self.0[k + 8..k + 16].try_into().expect("8 bytes"));
+        even_bits(lo & (lo >> 1)) as u64 | (even_bits(hi & (hi >> 1)) as u64) << 32
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, h: u32) {
+        if let Some(byte) = self.0.get(h as usize / 4) {
+            crate::memory::prefetch(byte);
+        }
+    }
+}
+
+/// The target block's frontier of level `d - 1` (empty at level 0): the out-of-core executor's
+/// test, which needs no codes (see the module doc).
+pub struct NotBefore<'a>(pub &'a Frontier);
+
+impl Reached for NotBefore<'_> {
+    #[inline(always)]
+    fn unreached(&self, h: u32) -> bool {
+        !self.0.contains(h as u64)
+    }
+
+    #[inline(always)]
+    fn unreached_word(&self, w: usize) -> u64 {
+        !self.0.words[w].load(Relaxed)
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, h: u32) {
+        self.0.prefetch(h);
+    }
+}
+
+/// The block-level step for one board: see the module doc.
+#[derive(Clone, Copy)]
+pub struct Step<'a> {
+    moves: &'a Moves,
+    /// Entries per block.
+    block: u64,
+    /// Blocks are whole words: horizontal moves go a word at a time.
+    aligned: bool,
+}
+
+impl<'a> Step<'a> {
+    /// The step for the board whose moves are `moves`.
+    pub fn new(moves: &'a Moves) -> Step<'a> {
+        let block = moves.block() as u64;
+        Step { moves, block, aligned: block.is_multiple_of(64) }
+    }
+
+    /// Entries per block.
+    pub fn block(&self) -> u64 {
+        self.block
+    }
+
+    /// The blocks that neighbour block `b` (the cells one move from it).
+    pub fn neighbours(&self, b: usize) -> Vec<usize> {
+        (0..self.moves.cells()).filter(|&t| self.moves.crossing(b, t).is_some()).collect()
+    }
+
+    /// Expands the frontier words `words` of source block `source`, the first being word
+    /// `first_word` of the block, into target block `target`: every neighbour in `target` of a
+    /// set bit that `reached` says is new gets its bit in `next` (the target's frontier of the
+    /// next level). Does nothing when the blocks are not neighbours. Several threads may expand
+    /// into the same `next` at once.
+    pub fn expand(
+        &self,
+        source: usize,
+        first_word: usize,
+        words: &[u64],
+        target: usize,
+        reached: &impl Reached,
+        next: &Frontier,
+        pending: &mut Vec<u32>,
+    ) {
+        let Some(crossing) = self.moves.crossing(source, target) else {
+            return;
+        };
+        match crossing {
+            Crossing::Same if self.aligned => {
+                for (k, &mask) in words.iter().enumerate() {
+                    if mask != 0 {
+                        let w = first_word + k;
+                        next.or_word(w, mask & reached.unreached_word(w));
+                    }
+                }
+            }
+            Crossing::Same => {
+                for_each_bit(first_word, words, |h| {
+                    if reached.unreached(h) {
+                        next.insert(h as u64);
+                    }
+                });
+            }
+            Crossing::Window(window) => {
+                pending.clear();
+                for (k, &mask) in words.iter().enumerate() {
+                    if mask == 0 {
+                        continue;
+                    }
+                    let w = first_word + k;
+                    let low_bits = self.moves.rank_bits(source, w);
+                    let mut m = mask;
+                    while m != 0 {
+                        let j = m.trailing_zeros();
+                        m &= m - 1;
+                        let nh = window.apply((64 * w) as u32 + j, (low_bits >> j) as u32 & 1);
+                        reached.prefetch(nh);
+                        next.prefetch(nh);
+                        pending.push(nh);
+                    }
+                    if pending.len() >= BATCH {
+                        visit(reached, next, pending);
+                    }
+                }
+                visit(reached, next, pending);
+            }
+        }
+    }
+}
+
+/// Marks the new states of `pending` in `next` (a pass after their lines were prefetched: the
+/// atomic `or`s are full barriers on x86, which would otherwise keep each cache miss from
+/// overlapping the next).
+fn visit(reached: &impl Reached, next: &Frontier, pending: &mut Vec<u32>) {
+    for &nh in pending.iter() {
+        if reached.unreached(nh) {
+            next.or_word(nh as usize / 64, 1 << (nh % 64));
+        }
+    }
+    pending.clear();
+}
+
+/// Calls `f(h)` for every set bit of `words`, the first being word `first_word`.
+fn for_each_bit(first_word: usize, words: &[u64], mut f: impl FnMut(u32)) {
+    for (k, &mask) in words.iter().enumerate() {
+        let mut m = mask;
+        while m != 0 {
+            let j = m.trailing_zeros();
+            m &= m - 1;
+            f((64 * (first_word + k)) as u32 + j);
+        }
+    }
+}
+
+/// Gives the entries of `codes` (a block's codes, or a chunk's: entry 0 at byte 0) whose bits
+/// are set in `words` (word 0 for entries 0 to 63) the code `residue`; they must be unreached,
+/// or have that code already (settling is idempotent).
+pub fn settle(codes: &mut [u8], words: &[u64], residue: u8) {
+    let clear = (3 ^ residue) as u64 * 0x5555_5555_5555_5555;
+    for (k, &mask) in words.iter().enumerate() {
+        if mask == 0 {
+            continue;
+        }
+        let at = 16 * k;
+        if at + 16 <= codes.len() {
+            let (lo, hi) = codes[at..at + 16].split_at_mut(8);
+            let spread = |x: u32| pairs(x) & clear;
+            let old_lo = u64::from_le_bytes((&*lo).try_into().expect("8 bytes"));
+            let old_hi = u64::from_le_bytes((&*hi).try_into().expect("8 bytes"));
+            lo.copy_from_slice(&(old_lo & !spread(mask as u32)).to_le_bytes());
+            hi.copy_from_slice(&(old_hi & !spread((mask >> 32) as u32)).to_le_bytes());
+        } else {
+            let mut m = mask;
+            while m != 0 {
+                let j = m.trailing_zeros() as usize;
+                m &= m - 1;
+                let e = 64 * k + j;
+                codes[e / 4] &= !(((clear & 3) as u8) << (2 * (e % 4)));
+            }
+        }
+    }
+}
+
+/// The even bits of `x` (bits 0, 2, ..., 62) packed into 32 bits.
+#[inline(always)]
+pub(crate) fn even_bits(x: u64) -> u32 {
+    let mut x = x & 0x5555_5555_5555_5555;
+    x = (x | (x >> 1)) & 0x3333_3333_3333_3333;
+    x = (x | (x >> 2)) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | (x >> 4)) & 0x00ff_00ff_00ff_00ff;
+    x = (x | (x >> 8)) & 0x0000_ffff_0000_ffff;
+    x = (x | (x >> 16)) & 0x0000_0000_ffff_ffff;
+    x as u32
+}
+
+/// Each bit `j` of `x` doubled into bits `2j` and `2j + 1`.
+#[inline(always)]
+pub(crate) fn pairs(x: u32) -> u64 {
+    let mut x = x as u64;
+    x = (x | (x << 16)) & 0x0000_ffff_0000_ffff;
+    x = (x | (x << 8)) & 0x00ff_00ff_00ff_00ff;
+    x = (x | (x << 4)) & 0x0f0f_0f0f_0f0f_0f0f;
+    x = (x | (x << 2)) & 0x3333_3333_3333_3333;
+    x = (x | (x << 1)) & 0x5555_5555_5555_5555;
+    x | (x << 1)
+}
+
+/// The parity of each blank cell's distance to the goal's blank cell: the parity of the levels
+/// whose states have their blank there.
+pub fn parities(shape: crate::puzzle::board::Shape, goal_blank: usize) -> Vec<usize> {
+    let cols = shape.cols();
+    (0..shape.cells())
+        .map(|b| ((b / cols).abs_diff(goal_blank / cols) + (b % cols).abs_diff(goal_blank % cols)) % 2)
+        .collect()
+}
