@@ -46,6 +46,31 @@ pub enum Error {
         hint: String,
     },
 
+    /// A build whose work files would not fit on the disk of their directory, refused before it
+    /// starts.
+    #[error("{what} needs {} of disk in {} at its peak, but only {} is free there{hint}", gb(*needed), path.display(), gb(*available))]
+    NotEnoughDisk {
+        /// What was to be done ("building the 3x5 table out of core").
+        what: String,
+        /// The directory.
+        path: PathBuf,
+        /// Bytes it needs.
+        needed: u64,
+        /// Bytes free there.
+        available: u64,
+        /// What to do instead, with its leading "; ", or empty.
+        hint: String,
+    },
+
+    /// An out-of-core build stopped before it finished, its work kept for a later run.
+    #[error("the build was stopped after depth {depth}; the levels done are kept in {}: run the same command to resume", dir.display())]
+    BuildInterrupted {
+        /// The last depth complete.
+        depth: u32,
+        /// The work directory.
+        dir: PathBuf,
+    },
+
     /// A board whose shape is not the table's.
     #[error("the board is {board} ({} cells) but the table is for {table} ({} cells): pass the table for {board} with --table, or build it with `table build --board {board}`", board.cells(), table.cells())]
     ShapeMismatch {
@@ -340,6 +365,14 @@ fn in_file_message(action: &str, path: &Path, source: &Error) -> String {
 }
 
 /// Bytes as GiB with one decimal, for messages.
+/// Bytes in decimal gigabytes, as disks are sold.
+fn gb(bytes: u64) -> String {
+    format!("{:.1} GB", bytes as f64 / 1e9)
+}
+
 fn gib(bytes: u64) -> String {
+    if bytes < 1 << 30 {
+        return format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64);
+    }
     format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
 }

@@ -12,7 +12,8 @@ use indicatif::{ProgressBar, ProgressStyle};
 use slidetable::heuristic::pdb::Partition;
 use slidetable::search::prune::MovePruner;
 use slidetable::solver::default_table_name;
-use slidetable::table::Width;
+use slidetable::table::disk::{DiskIo, Event};
+use slidetable::table::{Executed, Width};
 use slidetable::Shape;
 
 use super::{pattern, stats, thousands, BoardArgs};
@@ -117,6 +118,47 @@ pub struct BuildArgs {
     /// and 7x2]
     #[arg(long, value_name = "BITS", value_parser = ["2", "8"], conflicts_with_all = ["pattern", "prune"])]
     bits: Option<String>,
+    /// The memory the build may use: a number of bytes with K, M, G or T (powers of 1024), like
+    /// 4G or 512M. A two-bit table that does not fit is built out of core, in files in
+    /// --work-dir, within it. [default: the memory available now, or the control group's limit]
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, conflicts_with_all = ["pattern", "prune"])]
+    max_memory: Option<u64>,
+    /// Where an out-of-core build keeps its work files (about 2.5 times the table at the peak;
+    /// removed when the table is written). A build stopped or killed resumes from its last
+    /// complete level when run again with the same command. [default: the table's path with
+    /// .work added]
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["pattern", "prune"])]
+    work_dir: Option<PathBuf>,
+}
+
+/// A size in bytes: a number with an optional K, M, G or T (powers of 1024; "iB" or "B" may
+/// follow), like 4G, 1.5GiB, 512M or 1000000.
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let t = t.strip_suffix("iB").or_else(|| t.strip_suffix("ib")).or_else(|| t.strip_suffix('B')).unwrap_or(t);
+    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
+        Some((i, _)) => t.split_at(i),
+        None => (t, ""),
+    };
+    let scale: u64 = match unit.to_ascii_uppercase().as_str() {
+        "" => 1,
+        "K" => 1 << 10,
+        "M" => 1 << 20,
+        "G" => 1 << 30,
+        "T" => 1 << 40,
+        _ => return Err(format!("`{text}`: give a size like 4G, 512M or 1.5GiB (K, M, G, T are powers of 1024)")),
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .ok()
+        .filter(|v: &f64| v.is_finite() && *v > 0.0)
+        .ok_or_else(|| format!("`{text}`: give a size like 4G, 512M or 1.5GiB"))?;
+    let bytes = value * scale as f64;
+    if bytes >= u64::MAX as f64 {
+        return Err(format!("`{text}` is too large"));
+    }
+    Ok(bytes as u64)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -181,49 +223,81 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
     let bar = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(0);
         bar.set_style(
-            ProgressStyle::with_template("{spinner} depth {msg}  {bar:30} {human_pos}/{human_len} states")
+            ProgressStyle::with_template("{spinner} {prefix} depth {msg}  {bar:30} {human_pos}/{human_len} states")
                 .expect("a valid template"),
         );
         bar
     });
     let width = match args.bits.as_deref() {
-        Some("2") => Width::TwoBit,
-        Some(_) => Width::Byte,
-        None => Width::default_for(shape),
+        Some("2") => Some(Width::TwoBit),
+        Some(_) => Some(Width::Byte),
+        None => None,
     };
     let start = Instant::now();
     let mut searched = Duration::ZERO;
     let stop = std::sync::atomic::AtomicBool::new(false);
-    let available = slidetable::solver::available_memory();
+    let memory = args.max_memory.or_else(slidetable::solver::available_memory);
     let log_levels = !args.quiet && bar.is_none() && shape.cells() > 12;
-    let table = slidetable::table::build_file_with(
+    let work_dir = args.work_dir.clone().unwrap_or_else(|| slidetable::table::default_work_dir(&path));
+    let say = |line: String| match &bar {
+        Some(bar) => bar.println(line),
+        None if !args.quiet => eprintln!("{line}"),
+        None => {}
+    };
+    let (table, executed) = slidetable::table::build_file_planned(
         &goal_board,
         &path,
         width,
-        available,
-        |p| {
-            searched = p.elapsed;
-            if let Some(bar) = &bar {
-                bar.set_length(p.total);
-                bar.set_position(p.reached);
-                bar.set_message(format!(
-                    "{:>3} done ({} states at it){}",
-                    p.depth,
-                    thousands(p.level_states),
-                    rate_and_eta(p.reached, p.total, p.elapsed)
-                ));
-            } else if log_levels {
-                // a long build with no terminal to draw on (a script, a log file): a line a depth
-                eprintln!(
-                    "depth {:>3}: {} states at it, {} of {} in {:.1} s{}",
-                    p.depth,
-                    thousands(p.level_states),
-                    thousands(p.reached),
-                    thousands(p.total),
-                    p.elapsed.as_secs_f64(),
-                    rate_and_eta(p.reached, p.total, p.elapsed)
-                );
+        memory,
+        Some(&work_dir),
+        |event| match event {
+            Event::Level { progress: p, disk } => {
+                searched = p.elapsed;
+                let io = disk_text(disk);
+                if let Some(bar) = &bar {
+                    bar.set_length(p.total);
+                    bar.set_position(p.reached);
+                    bar.set_message(format!(
+                        "{:>3} done ({} states at it){}{io}",
+                        p.depth,
+                        thousands(p.level_states),
+                        rate_and_eta(p.reached, p.total, p.elapsed)
+                    ));
+                } else if log_levels {
+                    // a long build with no terminal to draw on (a script, a log file): a line a depth
+                    eprintln!(
+                        "depth {:>3}: {} states at it, {} of {} in {:.1} s{}{io}",
+                        p.depth,
+                        thousands(p.level_states),
+                        thousands(p.reached),
+                        thousands(p.total),
+                        p.elapsed.as_secs_f64(),
+                        rate_and_eta(p.reached, p.total, p.elapsed)
+                    );
+                }
             }
+            Event::Target { depth, done, of, disk } => {
+                if let Some(bar) = &bar {
+                    bar.set_prefix(format!("finding depth {depth}: block {done} of {of}{} |", disk_text(disk)));
+                }
+            }
+            Event::Resumed { depth, reached } => say(format!(
+                "resuming the build in {} after depth {depth} ({} states found)",
+                work_dir.display(),
+                thousands(reached)
+            )),
+            Event::Preparing { bytes } => say(format!(
+                "building out of core (the table does not fit in the {} of memory allowed): {} of codes in {}",
+                memory.map_or("?".into(), gib),
+                gb(bytes),
+                work_dir.display()
+            )),
+            Event::Finishing => {
+                if let Some(bar) = &bar {
+                    bar.set_prefix("writing the table file |".to_string());
+                }
+            }
+            _ => {}
         },
         &stop,
     )
@@ -262,11 +336,46 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         total.as_secs_f64() * 1e3
     )?;
     writeln!(out, "  file       {} ({} bytes)", path.display(), thousands(table.as_bytes().len() as u64))?;
+    if let Executed::OutOfCore { work_dir, resumed, disk } = &executed {
+        let resumed = resumed.map_or(String::new(), |d| format!(", resumed after depth {d}"));
+        writeln!(
+            out,
+            "  built      out of core in {}{resumed}: {} read, {} written",
+            work_dir.display(),
+            gb(disk.read),
+            gb(disk.written)
+        )?;
+    }
     if !args.quiet {
         writeln!(out)?;
         stats::write_distribution(&mut out, &table, stats::Format::Human)?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `, disk 1.2 GB read, 3.4 GB written`: an out-of-core build's traffic (nothing in memory).
+fn disk_text(disk: DiskIo) -> String {
+    if disk == DiskIo::default() {
+        return String::new();
+    }
+    format!(", disk {} read, {} written", gb(disk.read), gb(disk.written))
+}
+
+/// Bytes in decimal gigabytes (or megabytes under one), as disks are sold.
+fn gb(bytes: u64) -> String {
+    if bytes >= 1_000_000_000 {
+        format!("{:.1} GB", bytes as f64 / 1e9)
+    } else {
+        format!("{:.0} MB", bytes as f64 / 1e6)
+    }
+}
+
+/// Bytes in GiB.
+fn gib(bytes: u64) -> String {
+    if bytes < 1 << 30 {
+        return format!("{:.0} MiB", bytes as f64 / (1u64 << 20) as f64);
+    }
+    format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
 }
 
 /// `  12.3 M states/s, about 4 s left`: the rate rounded, the time left estimated from the states

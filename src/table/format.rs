@@ -507,26 +507,8 @@ impl PendingFile {
     /// regular file (a device such as `/dev/null`, a pipe, a socket) is refused: the table would
     /// be renamed over it.
     pub fn create(path: &Path, len: u64) -> Result<PendingFile, Error> {
-        if path.is_dir() {
-            return Err(Error::io("writing", path, std::io::Error::other("it is a directory")));
-        }
-        let resolved;
-        let path = match std::fs::symlink_metadata(path) {
-            Ok(m) if m.file_type().is_symlink() => {
-                resolved = std::fs::canonicalize(path).map_err(|e| {
-                    Error::io("writing", path, std::io::Error::other(format!("a symbolic link to nothing ({e})")))
-                })?;
-                resolved.as_path()
-            }
-            _ => path,
-        };
-        if let Ok(m) = std::fs::metadata(path) {
-            if !m.is_file() {
-                let why = "not a regular file (a device, a pipe or a socket): a table is written beside its name and \
-                           renamed over it; give a file name";
-                return Err(Error::io("writing", path, std::io::Error::other(why)));
-            }
-        }
+        let resolved = final_name(path)?;
+        let path = resolved.as_path();
         let file = match unnamed_beside(path) {
             Some(file) => file,
             None => Pending::Named(temp_beside(path)?),
@@ -587,6 +569,32 @@ impl PendingFile {
         }
         map.make_read_only().map_err(|e| Error::io("memory-mapping", &path, e))
     }
+}
+
+/// The file a table named `path` is to be written to: `path`, or the file its symbolic link
+/// names.
+///
+/// # Errors
+/// [`Error::Io`] when `path` is a directory, a link to nothing, or not a regular file (a device
+/// such as `/dev/null`, a pipe, a socket: the table would be renamed over it).
+pub fn final_name(path: &Path) -> Result<PathBuf, Error> {
+    if path.is_dir() {
+        return Err(Error::io("writing", path, std::io::Error::other("it is a directory")));
+    }
+    let path = match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path).map_err(|e| {
+            Error::io("writing", path, std::io::Error::other(format!("a symbolic link to nothing ({e})")))
+        })?,
+        _ => path.to_path_buf(),
+    };
+    if let Ok(m) = std::fs::metadata(&path) {
+        if !m.is_file() {
+            let why = "not a regular file (a device, a pipe or a socket): a table is written beside its name and \
+                           renamed over it; give a file name";
+            return Err(Error::io("writing", &path, std::io::Error::other(why)));
+        }
+    }
+    Ok(path)
 }
 
 /// The directory a file named `path` goes in.
@@ -666,7 +674,7 @@ fn temp_beside(path: &Path) -> Result<NamedTempFile, Error> {
 /// Gives `file` a length of `len` bytes with its blocks allocated, so a full disk is an error now
 /// rather than a fault when the mapped pages are first written.
 #[cfg(unix)]
-fn allocate(file: &File, len: u64) -> std::io::Result<()> {
+pub(crate) fn allocate(file: &File, len: u64) -> std::io::Result<()> {
     use std::os::unix::io::AsRawFd;
     let len = libc::off_t::try_from(len).map_err(|_| std::io::Error::other("file too large"))?;
     // SAFETY: posix_fallocate only reads its integer arguments; the descriptor is open for
@@ -681,7 +689,7 @@ fn allocate(file: &File, len: u64) -> std::io::Result<()> {
 
 /// The allocation's error, with what it means for a user: how many bytes the file needs, and
 /// which limit it met.
-fn explain_allocation(e: std::io::Error, len: u64) -> std::io::Error {
+pub(crate) fn explain_allocation(e: std::io::Error, len: u64) -> std::io::Error {
     let need = format!("the file needs {len} bytes");
     let why = match e.raw_os_error() {
         #[cfg(unix)]
@@ -696,7 +704,7 @@ fn explain_allocation(e: std::io::Error, len: u64) -> std::io::Error {
 }
 
 #[cfg(not(unix))]
-fn allocate(file: &File, len: u64) -> std::io::Result<()> {
+pub(crate) fn allocate(file: &File, len: u64) -> std::io::Result<()> {
     file.set_len(len)
 }
 

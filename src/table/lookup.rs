@@ -232,6 +232,169 @@ pub fn build_file_with(
     Table::from_parts(map, index)
 }
 
+/// Where a build of [`build_file_planned`] ran.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Executed {
+    /// In memory, the table and its frontier in RAM.
+    InMemory,
+    /// Out of core, in the work directory `work_dir` (removed when done).
+    #[cfg(unix)]
+    OutOfCore {
+        /// The work directory.
+        work_dir: std::path::PathBuf,
+        /// The depth it resumed after, when it found a build of the same table there.
+        resumed: Option<u32>,
+        /// The work files' traffic.
+        disk: crate::table::disk::DiskIo,
+    },
+}
+
+/// The default work directory of an out-of-core build of the table `path`: `path` with `.work`
+/// added (`2x7-blank-last.table.work`).
+pub fn default_work_dir(path: &Path) -> std::path::PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(".work");
+    std::path::PathBuf::from(name)
+}
+
+/// The bytes free on the file system of `dir` (or of its nearest existing parent), for the
+/// user of this process; `SLIDETABLE_AVAILABLE_DISK` (bytes) overrides it, for tests.
+pub fn available_disk(dir: &Path) -> Option<u64> {
+    if let Some(v) = std::env::var_os("SLIDETABLE_AVAILABLE_DISK") {
+        if let Some(bytes) = v.to_str().and_then(|t| t.trim().parse::<u64>().ok()) {
+            return Some(bytes);
+        }
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let absolute = std::path::absolute(dir).ok()?;
+        let existing = absolute.ancestors().find(|p| p.exists())?;
+        let name = std::ffi::CString::new(existing.as_os_str().as_bytes()).ok()?;
+        // SAFETY: statvfs writes only into the struct it is given, which is zeroed and ours; the
+        // path is a valid NUL-terminated string for the duration of the call.
+        let mut st: libc::statvfs = unsafe { std::mem::zeroed() };
+        // SAFETY: as above.
+        if unsafe { libc::statvfs(name.as_ptr(), &mut st) } != 0 {
+            return None;
+        }
+        Some(st.f_bavail as u64 * st.f_frsize as u64)
+    }
+    #[cfg(not(unix))]
+    None
+}
+
+/// Builds the table for `goal` into the file `path`, in memory when it fits in `memory` bytes
+/// (`None`: no limit), and otherwise, at two bits a state, out of core: blocks in files in
+/// `work_dir` (default [`default_work_dir`]), resuming a build of the same table left there
+/// ([`crate::table::disk`]). `width` defaults to [`Width::default_for`] the shape. The file is
+/// replaced atomically, as by [`build_file_with`]; an interrupted out-of-core build keeps its
+/// work directory for the next run.
+///
+/// `events` hears the levels ([`crate::table::disk::Event::Level`], from both executors) and the
+/// out-of-core build's other news.
+///
+/// # Errors
+/// Those of [`build_file_with`]; [`Error::NotEnoughMemory`] when neither executor fits in
+/// `memory`; [`Error::NotEnoughDisk`] when the work files would not fit on their disk;
+/// [`Error::Checkpoint`] for a work directory of another table or with a damaged file;
+/// [`Error::BuildInterrupted`] when `stop` was set during an out-of-core build.
+#[cfg(unix)]
+pub fn build_file_planned(
+    goal: &Board,
+    path: &Path,
+    width: Option<Width>,
+    memory: Option<u64>,
+    work_dir: Option<&Path>,
+    mut events: impl FnMut(crate::table::disk::Event),
+    stop: &AtomicBool,
+) -> Result<(Table<Mmap>, Executed), Error> {
+    use crate::table::disk::{self, DiskIo, Event};
+    let shape = goal.shape();
+    let width = width.unwrap_or(Width::default_for(shape));
+    let fits = |m: Option<u64>| check_build_memory(shape, width, m);
+    if fits(memory).is_ok() || width == Width::Byte {
+        if let (Err(e), Width::Byte) = (fits(memory), width) {
+            let states = crate::index::rank::FACT[shape.cells().min(20)] / 2;
+            let core = disk::memory(states, shape.cells(), 0);
+            return Err(match e {
+                Error::NotEnoughMemory { what, needed, available, hint } if hint.is_empty() && core <= available => {
+                    let hint = "; at two bits a state (`--bits 2`) it is built out of core, in files".to_string();
+                    Error::NotEnoughMemory { what, needed, available, hint }
+                }
+                e => e,
+            });
+        }
+        let table = build_file_with(
+            goal,
+            path,
+            width,
+            memory,
+            |p| events(Event::Level { progress: p, disk: DiskIo::default() }),
+            stop,
+        )?;
+        return Ok((table, Executed::InMemory));
+    }
+    let index = StateIndex::new(goal)?;
+    let states = index.len();
+    let budget = memory.unwrap_or(u64::MAX);
+    let dir = work_dir.map(Path::to_path_buf).unwrap_or_else(|| default_work_dir(path));
+    let target = crate::table::format::final_name(path)?;
+    let what = format!("building the {shape} table out of core");
+    let needed = disk::memory(states, shape.cells(), 0);
+    if needed > budget {
+        return Err(Error::NotEnoughMemory {
+            what,
+            needed,
+            available: budget,
+            hint: " (it keeps three one-bit bitmaps of a blank block and the move tables)".into(),
+        });
+    }
+    if !dir.join("build.plan").exists() {
+        let needed = disk::disk(states, shape.cells());
+        if let Some(available) = available_disk(&dir) {
+            if needed > available {
+                return Err(Error::NotEnoughDisk {
+                    what,
+                    path: dir,
+                    needed,
+                    available,
+                    hint: "; give --work-dir a directory on a larger disk".into(),
+                });
+            }
+        }
+    }
+    let built = disk::build(&index, &dir, budget, &mut events, stop).map_err(|e| match e {
+        Error::BuildCancelled { depth } => Error::BuildInterrupted { depth, dir: dir.clone() },
+        e => e,
+    })?;
+    match std::fs::rename(&built.path, &target) {
+        Ok(()) => {}
+        // another file system: copied beside the final name, then renamed over it
+        Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
+            let len = std::fs::metadata(&built.path).map_err(|e| Error::io("reading", &built.path, e))?.len();
+            let mut pending = PendingFile::create(&target, len)?;
+            let mut input = File::open(&built.path).map_err(|e| Error::io("opening", &built.path, e))?;
+            let mut buffer = vec![0u8; 8 << 20];
+            let mut at = 0u64;
+            loop {
+                use std::io::Read;
+                let n = input.read(&mut buffer).map_err(|e| Error::io("reading", &built.path, e))?;
+                if n == 0 {
+                    break;
+                }
+                pending.write_at(at, &buffer[..n])?;
+                at += n as u64;
+            }
+            pending.commit()?;
+        }
+        Err(e) => return Err(Error::io("renaming the new table to", &target, e)),
+    }
+    disk::clean(&dir);
+    let table = open(&target)?;
+    Ok((table, Executed::OutOfCore { work_dir: dir, resumed: built.resumed, disk: built.disk }))
+}
+
 /// Fills a payload by the search of `width`, and returns the header that describes it.
 fn fill(
     index: &StateIndex,

@@ -11,6 +11,8 @@
 
 pub mod batch;
 pub mod bfs;
+#[cfg(unix)]
+pub mod disk;
 pub mod format;
 pub mod lookup;
 pub mod pattern;
@@ -18,7 +20,7 @@ pub mod residue;
 pub mod step;
 
 pub use lookup::{
-    build, build_file, build_file_until, build_file_with, build_until, build_with, check_build_memory, open, read,
-    Solution, Table, Width, CHECK_ON_OPEN_LIMIT,
+    available_disk, build, build_file, build_file_planned, build_file_until, build_file_with, build_until, build_with,
+    check_build_memory, default_work_dir, open, read, Executed, Solution, Table, Width, CHECK_ON_OPEN_LIMIT,
 };
 pub use pattern::{build_pattern, build_pattern_file, open_pattern, PatternTable};

@@ -1,0 +1,910 @@
+//! The out-of-core executor of the two-bit search: blocks kept in files in a work directory, one
+//! target block's frontiers in memory at a time, every level a checkpoint.
+//!
+//! # What is kept where
+//! | file | what | written |
+//! |---|---|---|
+//! | `build.plan` | the board, goal, width and sizes, with a checksum | once, at the start |
+//! | `table.part` | the table file to be: header room, then every block's codes | codes at merges, the header at the end |
+//! | `front-BB-DDDD` | block `BB`'s frontier at depth `DDDD`, chunk by chunk, checksummed | once, when its level is expanded |
+//! | `checkpoint` | the last complete depth, the histogram, what each block's codes hold | after every level and merge |
+//!
+//! # A level
+//! Level `d` expands the frontiers `F_d` of the source blocks into each target block `t` in turn
+//! ([`crate::table::step`]): `F_{d+1}(t)` is what the 2 to 4 source neighbours reach in `t`, less
+//! `F_{d-1}(t)` (a neighbour of a state at `d` is at `d - 1` or `d + 1`). So a level needs, for
+//! the target in hand, three bitmaps of one block (the sources' decoded one after the other, a few
+//! kept while the next targets need them), and no codes: the codes of a block are written from
+//! its frontier files only when those add up to as many bytes as the codes (a *merge*, a read and
+//! a write of the block's codes), and at the end. That keeps the codes' traffic to a few passes
+//! over the table instead of one every other level.
+//!
+//! A frontier file holds, for each chunk of [`CHUNK`] entries with a state, the chunk's offsets as
+//! a list of 16-bit numbers or its 2 KiB bitmap, whichever is smaller.
+//!
+//! # Checkpoints and resuming
+//! A frontier file is written to a temporary name and renamed when complete; the checkpoint is
+//! rewritten (temporary name, sync, rename) when a level's files are all there, and around each
+//! merge. A build run again with the same work directory reads the checkpoint, checks the plan
+//! (another board, goal or width is refused), the codes of every block against their recorded
+//! checksums, and resumes with the first level not complete, skipping the targets whose files are
+//! already there. Merging a file twice gives the same codes, so a merge cut short is done again.
+//! Every file read is checked (its checksum and length): a damaged one is refused, never used.
+//! Work files are not synced as they are written (that would make the disk's write speed the
+//! search's); a machine that loses power may lose the last ones, and the checksums then refuse
+//! the directory rather than resume from it.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{BufReader, BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+use byteorder::{ByteOrder, WriteBytesExt, LE};
+use rayon::prelude::*;
+
+use crate::error::Error;
+use crate::index::rank::StateIndex;
+use crate::table::bfs::Progress;
+use crate::table::format::PAYLOAD_OFFSET;
+use crate::table::residue::payload_len;
+use crate::table::step::{parities, settle, Frontier, NotBefore, Step, CHUNK, CHUNK_WORDS};
+
+/// The first line of `build.plan`; its number is bumped when the work files' layout changes.
+const PLAN_MAGIC: &str = "slidetable out-of-core build 1";
+/// The first line of `checkpoint`.
+const CHECKPOINT_MAGIC: &str = "slidetable checkpoint 1";
+/// The first bytes of a frontier file.
+const FRONT_MAGIC: &[u8; 8] = b"STFRONT1";
+/// A frontier file's header: magic, plan id, block, depth, states, records, body length, body
+/// checksum, header checksum.
+const FRONT_HEADER: usize = 8 + 4 + 4 + 4 + 8 + 8 + 8 + 4 + 4;
+/// A chunk with fewer states than this is stored as a list of offsets (2 bytes each), otherwise
+/// as its bitmap (2 KiB).
+const LIST_MAX: usize = CHUNK_WORDS * 8 / 2;
+/// Bytes read and written at a time, at most (see [`io_buffer`]).
+const IO_BUFFER: usize = 8 << 20;
+
+/// Bytes of work files read and written by a build so far.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DiskIo {
+    /// Bytes read.
+    pub read: u64,
+    /// Bytes written.
+    pub written: u64,
+}
+
+/// What an out-of-core build tells its caller as it goes.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum Event<'a> {
+    /// The work directory held a build of the same table: it goes on after `depth` (with `reached`
+    /// states found), after checking the work files (`checked` bytes of codes).
+    Resumed {
+        /// The last depth complete.
+        depth: u32,
+        /// States found up to it.
+        reached: u64,
+    },
+    /// The codes file is being prepared (every entry marked unreached): `bytes` to write.
+    Preparing {
+        /// Bytes of the codes file.
+        bytes: u64,
+    },
+    /// A target block of the level in progress is done.
+    Target {
+        /// The depth being found (one more than the frontier's).
+        depth: u32,
+        /// Targets done at this level.
+        done: usize,
+        /// Targets at this level.
+        of: usize,
+        /// The work files' traffic so far.
+        disk: DiskIo,
+    },
+    /// A level is complete (its frontier files all written, the checkpoint saved).
+    Level {
+        /// The level, as the in-memory build reports it.
+        progress: &'a Progress,
+        /// The work files' traffic so far.
+        disk: DiskIo,
+    },
+    /// The codes are complete; the table file is being checksummed and written.
+    Finishing,
+}
+
+/// The memory an out-of-core build of `states` states on `cells` cells takes at its peak, with
+/// `cached` decoded source frontiers kept beyond the three it needs: three (and `cached`) one-bit
+/// bitmaps of a block, the move tables and the I/O buffers.
+pub fn memory(states: u64, cells: usize, cached: usize) -> u64 {
+    let block = states / cells as u64;
+    let frontier = Frontier::bytes(block);
+    let windows = match cells {
+        13.. => 260 << 20,
+        12 => 8 << 20,
+        _ => 1 << 20,
+    };
+    let tables = block.div_ceil(64) * 8 + windows;
+    (3 + cached as u64) * frontier + tables + 3 * io_buffer(block) as u64 + (1 << 20)
+}
+
+/// Bytes read and written at a time for blocks of `block` entries: up to 8 MiB, no more than a
+/// frontier's bitmap.
+fn io_buffer(block: u64) -> usize {
+    (block / 8).clamp(64 << 10, 8 << 20) as usize
+}
+
+/// The disk an out-of-core build of `states` states on `cells` cells takes in its work directory
+/// at its peak: the table file (which becomes the table), and the frontier files: for each
+/// block, those waiting to be merged (at most the block's codes) and the three levels in use.
+pub fn disk(states: u64, cells: usize) -> u64 {
+    let block = states / cells as u64;
+    let front = Frontier::bytes(block) + (block / CHUNK as u64 + 1) * 8 + FRONT_HEADER as u64;
+    PAYLOAD_OFFSET as u64 + payload_len(states) + cells as u64 * (payload_len(block) + 3 * front)
+}
+
+/// Whether the table of `index` can be built out of core: its blocks are whole bytes of codes
+/// (every board of 5 cells or more).
+pub fn supported(index: &StateIndex) -> bool {
+    (index.moves().block() as u64).is_multiple_of(4)
+}
+
+/// The work directory's files.
+struct Work {
+    dir: PathBuf,
+    plan_id: u32,
+    read: AtomicU64,
+    written: AtomicU64,
+}
+
+impl Work {
+    fn path(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+
+    fn front(&self, b: usize, depth: u32) -> PathBuf {
+        self.dir.join(format!("front-{b:02}-{depth:04}"))
+    }
+
+    fn io(&self) -> DiskIo {
+        DiskIo { read: self.read.load(Relaxed), written: self.written.load(Relaxed) }
+    }
+
+    fn damaged(&self, path: &Path, what: impl std::fmt::Display) -> Error {
+        Error::Checkpoint {
+            path: path.to_path_buf(),
+            detail: format!(
+                "{what}: the work file is damaged and was not used; delete the work directory {} to build from the start",
+                self.dir.display()
+            ),
+        }
+    }
+
+    /// Writes `text` to `name` through a temporary name, synced, then renamed.
+    fn write_small(&self, name: &str, text: &str) -> Result<(), Error> {
+        let path = self.path(name);
+        let tmp = self.path(&format!("{name}.tmp"));
+        let mut f = File::create(&tmp).map_err(|e| Error::io("creating", &tmp, e))?;
+        f.write_all(text.as_bytes()).and_then(|_| f.sync_all()).map_err(|e| Error::io("writing", &tmp, e))?;
+        fs::rename(&tmp, &path).map_err(|e| Error::io("renaming to", &path, e))
+    }
+}
+
+/// The text of `build.plan` for `index`, with its checksum line.
+fn plan_text(index: &StateIndex) -> String {
+    let goal: Vec<String> = index.goal().cells().iter().map(|c| c.to_string()).collect();
+    let body = format!(
+        "{PLAN_MAGIC}\nboard {}\ngoal {}\nbits 2\nstates {}\nblock {}\n",
+        index.shape(),
+        goal.join(" "),
+        index.len(),
+        index.moves().block()
+    );
+    let crc = crc32fast::hash(body.as_bytes());
+    format!("{body}crc {crc:08x}\n")
+}
+
+/// Splits a text file into its body and its checksum line, `None` when the checksum is wrong.
+fn checked_body(text: &str) -> Option<&str> {
+    let at = text.trim_end_matches('\n').rfind('\n')? + 1;
+    let (body, last) = text.split_at(at);
+    let crc = u32::from_str_radix(last.trim().strip_prefix("crc ")?, 16).ok()?;
+    (crc32fast::hash(body.as_bytes()) == crc).then_some(body)
+}
+
+/// The checkpoint: the last complete depth and what each block's codes hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Checkpoint {
+    /// Frontier files are complete for depths `0..=depth`; `histogram` has `depth + 1` counts.
+    histogram: Vec<u64>,
+    /// Block `b`'s codes hold the frontiers of depths below `merged[b]`.
+    merged: Vec<u32>,
+    /// The checksum of block `b`'s codes, `None` while a merge into them is under way.
+    crcs: Vec<Option<u32>>,
+    /// Every level is done and merged: only the table file's header remains.
+    finished: bool,
+}
+
+impl Checkpoint {
+    fn depth(&self) -> u32 {
+        self.histogram.len() as u32 - 1
+    }
+
+    fn text(&self, plan_id: u32) -> String {
+        let join = |v: Vec<String>| v.join(" ");
+        let body = format!(
+            "{CHECKPOINT_MAGIC}\nplan {plan_id:08x}\nhistogram {}\nmerged {}\ncrcs {}\nfinished {}\n",
+            join(self.histogram.iter().map(|n| n.to_string()).collect()),
+            join(self.merged.iter().map(|n| n.to_string()).collect()),
+            join(self.crcs.iter().map(|c| c.map_or("-".to_string(), |c| format!("{c:08x}"))).collect()),
+            self.finished as u8
+        );
+        let crc = crc32fast::hash(body.as_bytes());
+        format!("{body}crc {crc:08x}\n")
+    }
+
+    fn parse(text: &str, plan_id: u32, cells: usize) -> Option<Checkpoint> {
+        let body = checked_body(text)?;
+        let mut lines = body.lines();
+        if lines.next()? != CHECKPOINT_MAGIC {
+            return None;
+        }
+        let mut field = |name: &str| lines.next()?.strip_prefix(name)?.strip_prefix(' ').map(str::to_string);
+        if u32::from_str_radix(&field("plan")?, 16).ok()? != plan_id {
+            return None;
+        }
+        let histogram: Vec<u64> =
+            field("histogram")?.split_whitespace().map(|x| x.parse().ok()).collect::<Option<_>>()?;
+        let merged: Vec<u32> = field("merged")?.split_whitespace().map(|x| x.parse().ok()).collect::<Option<_>>()?;
+        let crcs: Vec<Option<u32>> = field("crcs")?
+            .split_whitespace()
+            .map(|x| if x == "-" { Some(None) } else { u32::from_str_radix(x, 16).ok().map(Some) })
+            .collect::<Option<_>>()?;
+        let finished = field("finished")? == "1";
+        (!histogram.is_empty() && merged.len() == cells && crcs.len() == cells).then_some(Checkpoint {
+            histogram,
+            merged,
+            crcs,
+            finished,
+        })
+    }
+}
+
+/// What [`build`] leaves: the table file in the work directory, complete, header written and
+/// synced, for the caller to rename or copy into place.
+#[derive(Debug)]
+pub struct Built {
+    /// The table file (`table.part` in the work directory).
+    pub path: PathBuf,
+    /// The histogram of distances.
+    pub histogram: Vec<u64>,
+    /// The depth the build resumed after, when it did.
+    pub resumed: Option<u32>,
+    /// The work files' traffic.
+    pub disk: DiskIo,
+}
+
+/// Builds the two-bit table of `index` out of core in the work directory `dir` (created if
+/// missing), resuming a build of the same table found there, with `memory` bytes to use (beyond
+/// the three bitmaps it needs, the rest holds decoded frontiers for the next targets). The table
+/// file is left complete in `dir` ([`Built::path`]); the caller moves it into place and removes
+/// the work directory ([`clean`]). `events` hears how it goes; the build stops with
+/// [`Error::BuildCancelled`] after a target at which `stop` is set, resumable.
+///
+/// # Errors
+/// [`Error::NotEnoughMemory`] when `memory` is less than [`memory`] needs, [`Error::Checkpoint`]
+/// for a work directory of another table or a damaged work file, [`Error::Io`],
+/// [`Error::BadShape`] for a board too small to need it (see [`supported`]),
+/// [`Error::BuildCancelled`].
+pub fn build(
+    index: &StateIndex,
+    dir: &Path,
+    memory_budget: u64,
+    mut events: impl FnMut(Event),
+    stop: &AtomicBool,
+) -> Result<Built, Error> {
+    let start = Instant::now();
+    if !supported(index) {
+        return Err(Error::BadShape(format!("{} is too small to be built out of core", index.shape())));
+    }
+    let states = index.len();
+    let cells = index.moves().cells();
+    let needed = memory(states, cells, 0);
+    if needed > memory_budget {
+        return Err(Error::NotEnoughMemory {
+            what: format!("building the {} table out of core", index.shape()),
+            needed,
+            available: memory_budget,
+            hint: String::new(),
+        });
+    }
+    let cache = ((memory_budget - needed) / Frontier::bytes(index.moves().block() as u64)) as usize;
+    fs::create_dir_all(dir).map_err(|e| Error::io("creating the work directory", dir, e))?;
+    let plan = plan_text(index);
+    let plan_id = crc32fast::hash(plan.as_bytes());
+    let work = Work { dir: dir.to_path_buf(), plan_id, read: AtomicU64::new(0), written: AtomicU64::new(0) };
+    let step = Step::new(index.moves());
+    let block = step.block();
+    let parity = parities(index.shape(), index.goal().blank());
+    let (mut state, resumed) = open_or_start(index, &work, &plan, &mut events)?;
+    if let Some(depth) = resumed {
+        events(Event::Resumed { depth, reached: state.histogram.iter().sum() });
+    }
+    let part = work.path("table.part");
+    let codes_file =
+        OpenOptions::new().read(true).write(true).open(&part).map_err(|e| Error::io("opening", &part, e))?;
+    // merges cut short: done again (a frontier file merged twice gives the same codes)
+    for b in 0..cells {
+        if state.crcs[b].is_none() {
+            let upto = state.depth().saturating_sub(2);
+            merge(&work, &codes_file, &mut state, b, upto, block, &parity)?;
+        }
+    }
+    let mut levels = Levels {
+        work: &work,
+        step,
+        parity: &parity,
+        block,
+        before: Frontier::new(block),
+        next: Frontier::new(block),
+        cache: (0..cache.clamp(1, cells)).map(|_| (usize::MAX, Frontier::new(block))).collect(),
+        uses: 0,
+        last_use: vec![0; cache.clamp(1, cells)],
+        cols: index.shape().cols(),
+    };
+    while !state.finished {
+        let depth = state.depth();
+        let found = levels.level(depth, &mut events, stop)?;
+        if found == 0 {
+            for b in 0..cells {
+                merge(&work, &codes_file, &mut state, b, depth, block, &parity)?;
+            }
+            state.finished = true;
+            work.write_small("checkpoint", &state.text(plan_id))?;
+            break;
+        }
+        state.histogram.push(found);
+        work.write_small("checkpoint", &state.text(plan_id))?;
+        let reached: u64 = state.histogram.iter().sum();
+        let progress =
+            Progress { depth: depth + 1, level_states: found, reached, total: states, elapsed: start.elapsed() };
+        events(Event::Level { progress: &progress, disk: work.io() });
+        // levels up to depth - 1 are needed no more by the search: merged into the codes when a
+        // block's files add up to its codes' size
+        for b in (0..cells).filter(|_| depth >= 1) {
+            let pending: u64 = (state.merged[b]..depth)
+                .filter(|&k| k as usize % 2 == parity[b])
+                .filter_map(|k| fs::metadata(work.front(b, k)).ok().map(|m| m.len()))
+                .sum();
+            if pending >= payload_len(block) {
+                merge(&work, &codes_file, &mut state, b, depth - 1, block, &parity)?;
+            }
+        }
+        if stop.load(Relaxed) {
+            return Err(Error::BuildCancelled { depth: depth + 1 });
+        }
+    }
+    if state.histogram.iter().sum::<u64>() != states {
+        return Err(Error::BadShape(format!(
+            "the search reached {} of {states} states of {}: the state index is inconsistent",
+            state.histogram.iter().sum::<u64>(),
+            index.shape()
+        )));
+    }
+    events(Event::Finishing);
+    finish(index, &work, &codes_file, &state.histogram)?;
+    Ok(Built { path: part, histogram: state.histogram, resumed, disk: work.io() })
+}
+
+/// Removes the work files of a finished build from `dir`, and `dir` itself when that leaves it
+/// empty.
+pub fn clean(dir: &Path) {
+    if let Ok(entries) = fs::read_dir(dir) {
+        for e in entries.flatten() {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            if name.starts_with("front-")
+                || ["build.plan", "checkpoint", "checkpoint.tmp", "table.part"].contains(&&*name)
+            {
+                let _ = fs::remove_file(e.path());
+            }
+        }
+    }
+    let _ = fs::remove_dir(dir);
+}
+
+/// Reads the checkpoint of a build of the same table in the work directory, or starts one:
+/// the plan, the codes file (every entry unreached), the goal's frontier.
+fn open_or_start(
+    index: &StateIndex,
+    work: &Work,
+    plan: &str,
+    events: &mut impl FnMut(Event),
+) -> Result<(Checkpoint, Option<u32>), Error> {
+    let cells = index.moves().cells();
+    let block = index.moves().block() as u64;
+    let plan_path = work.path("build.plan");
+    match fs::read_to_string(&plan_path) {
+        Ok(found) => {
+            if found != plan {
+                let what = checked_body(&found)
+                    .and_then(|b| {
+                        let mut l = b.lines().skip(1);
+                        Some(format!("{}, {}", l.next()?, l.next()?))
+                    })
+                    .unwrap_or_else(|| "something else".into());
+                return Err(Error::Checkpoint {
+                    path: plan_path,
+                    detail: format!(
+                        "the work directory holds a build of another table ({what}), not of {} goal {}; \
+                         give another --work-dir, or delete that one",
+                        index.shape(),
+                        index.goal()
+                    ),
+                });
+            }
+            let cp_path = work.path("checkpoint");
+            let text = fs::read_to_string(&cp_path).map_err(|e| Error::io("reading", &cp_path, e))?;
+            let state = Checkpoint::parse(&text, work.plan_id, cells)
+                .ok_or_else(|| work.damaged(&cp_path, "its checksum or its fields are wrong"))?;
+            // temporary files of a build killed while writing them
+            if let Ok(entries) = fs::read_dir(&work.dir) {
+                for e in entries.flatten() {
+                    if e.file_name().to_string_lossy().ends_with(".tmp") {
+                        let _ = fs::remove_file(e.path());
+                    }
+                }
+            }
+            // the codes as the last merges left them
+            let part = work.path("table.part");
+            let file = File::open(&part).map_err(|e| Error::io("opening", &part, e))?;
+            let want = PAYLOAD_OFFSET as u64 + payload_len(index.len());
+            let len = file.metadata().map_err(|e| Error::io("opening", &part, e))?.len();
+            if len != want {
+                return Err(work.damaged(&part, format!("it has {len} bytes, not {want}")));
+            }
+            let mut buffer = vec![0u8; payload_len(block) as usize];
+            for b in 0..cells {
+                if let Some(crc) = state.crcs[b] {
+                    read_block(work, &file, b, &mut buffer)?;
+                    if crc32fast::hash(&buffer) != crc {
+                        return Err(work.damaged(&part, format!("the codes of blank block {b} fail their checksum")));
+                    }
+                }
+            }
+            let depth = state.depth();
+            Ok((state, Some(depth)))
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let leftovers = fs::read_dir(&work.dir).map_err(|e| Error::io("reading", &work.dir, e))?.count();
+            if leftovers > 0 {
+                return Err(Error::Checkpoint {
+                    path: work.dir.clone(),
+                    detail: "the work directory is not empty and holds no build of slidetable's: give an empty or new \
+                             directory"
+                        .into(),
+                });
+            }
+            let part = work.path("table.part");
+            let len = payload_len(index.len());
+            events(Event::Preparing { bytes: len });
+            {
+                let file = File::create(&part).map_err(|e| Error::io("creating", &part, e))?;
+                let bytes = PAYLOAD_OFFSET as u64 + len;
+                crate::table::format::allocate(&file, bytes)
+                    .map_err(|e| Error::io("allocating", &part, crate::table::format::explain_allocation(e, bytes)))?;
+                let buffer = io_buffer(block);
+                let mut out = BufWriter::with_capacity(buffer, &file);
+                let ones = vec![0xffu8; buffer];
+                let mut left = len;
+                out.write_all(&[0u8; PAYLOAD_OFFSET]).map_err(|e| Error::io("writing", &part, e))?;
+                while left > 0 {
+                    let n = left.min(buffer as u64) as usize;
+                    out.write_all(&ones[..n]).map_err(|e| Error::io("writing", &part, e))?;
+                    left -= n as u64;
+                }
+                out.flush().map_err(|e| Error::io("writing", &part, e))?;
+                work.written.fetch_add(PAYLOAD_OFFSET as u64 + len, Relaxed);
+            }
+            // the goal is level 0; the other blocks of its parity have empty frontiers
+            let goal = index.index(index.goal()).expect("the goal reaches itself");
+            let parity = parities(index.shape(), index.goal().blank());
+            let frontier = Frontier::new(block);
+            for b in (0..cells).filter(|&b| parity[b] == 0) {
+                frontier.clear();
+                if b as u64 == goal / block {
+                    frontier.insert(goal % block);
+                }
+                write_front(work, b, 0, &frontier)?;
+            }
+            let state = Checkpoint {
+                histogram: vec![1],
+                merged: vec![0; cells],
+                crcs: vec![Some(crc32_of_ones(payload_len(block))); cells],
+                finished: false,
+            };
+            work.write_small("checkpoint", &state.text(work.plan_id))?;
+            // the plan last: a directory with a plan has a checkpoint
+            work.write_small("build.plan", plan)?;
+            Ok((state, None))
+        }
+        Err(e) => Err(Error::io("reading", &plan_path, e)),
+    }
+}
+
+/// The CRC-32 of `len` bytes of 0xff.
+fn crc32_of_ones(len: u64) -> u32 {
+    let piece = len.min(IO_BUFFER as u64) as usize;
+    let ones = vec![0xffu8; piece];
+    let mut h = crc32fast::Hasher::new();
+    let mut left = len;
+    while left > 0 {
+        let n = left.min(piece as u64) as usize;
+        h.update(&ones[..n]);
+        left -= n as u64;
+    }
+    h.finalize()
+}
+
+/// Reads block `b`'s codes from the table file into `buffer`.
+fn read_block(work: &Work, file: &File, b: usize, buffer: &mut [u8]) -> Result<(), Error> {
+    use std::os::unix::fs::FileExt;
+    let at = PAYLOAD_OFFSET as u64 + b as u64 * buffer.len() as u64;
+    let part = work.path("table.part");
+    file.read_exact_at(buffer, at).map_err(|e| Error::io("reading", &part, e))?;
+    work.read.fetch_add(buffer.len() as u64, Relaxed);
+    Ok(())
+}
+
+/// Gives block `b`'s codes the frontiers of depths `state.merged[b]..=upto` (of its parity),
+/// records it in the checkpoint, and deletes the files merged.
+fn merge(
+    work: &Work,
+    file: &File,
+    state: &mut Checkpoint,
+    b: usize,
+    upto: u32,
+    block: u64,
+    parity: &[usize],
+) -> Result<(), Error> {
+    use std::os::unix::fs::FileExt;
+    let depths: Vec<u32> = (state.merged[b]..=upto).filter(|&k| k as usize % 2 == parity[b]).collect();
+    if depths.is_empty() && state.crcs[b].is_some() {
+        return Ok(());
+    }
+    state.crcs[b] = None;
+    work.write_small("checkpoint", &state.text(work.plan_id))?;
+    let mut codes = vec![0u8; payload_len(block) as usize];
+    read_block(work, file, b, &mut codes)?;
+    for &k in &depths {
+        read_front(work, &work.front(b, k), b, k, block, |c, words| {
+            let first = c * CHUNK / 4;
+            let last = (first + CHUNK / 4).min(codes.len());
+            settle(&mut codes[first..last], words, (k % 3) as u8);
+        })?;
+    }
+    let part = work.path("table.part");
+    file.write_all_at(&codes, PAYLOAD_OFFSET as u64 + b as u64 * codes.len() as u64)
+        .map_err(|e| Error::io("writing", &part, e))?;
+    work.written.fetch_add(codes.len() as u64, Relaxed);
+    state.crcs[b] = Some(crc32fast::hash(&codes));
+    state.merged[b] = state.merged[b].max(upto + 1);
+    work.write_small("checkpoint", &state.text(work.plan_id))?;
+    for &k in &depths {
+        let _ = fs::remove_file(work.front(b, k));
+    }
+    Ok(())
+}
+
+/// Writes the table file's last byte's padding, its header and checksum, and syncs it.
+fn finish(index: &StateIndex, work: &Work, file: &File, histogram: &[u64]) -> Result<(), Error> {
+    use std::os::unix::fs::FileExt;
+    let part = work.path("table.part");
+    let states = index.len();
+    let len = payload_len(states);
+    if !states.is_multiple_of(4) {
+        let mut last = [0u8];
+        let at = PAYLOAD_OFFSET as u64 + len - 1;
+        file.read_exact_at(&mut last, at).map_err(|e| Error::io("reading", &part, e))?;
+        last[0] &= (1u8 << (2 * (states % 4))) - 1;
+        file.write_all_at(&last, at).map_err(|e| Error::io("writing", &part, e))?;
+    }
+    let mut crc = crc32fast::Hasher::new();
+    let mut buffer = vec![0u8; io_buffer(index.moves().block() as u64)];
+    let mut at = 0u64;
+    while at < len {
+        let n = (len - at).min(buffer.len() as u64) as usize;
+        file.read_exact_at(&mut buffer[..n], PAYLOAD_OFFSET as u64 + at).map_err(|e| Error::io("reading", &part, e))?;
+        crc.update(&buffer[..n]);
+        at += n as u64;
+    }
+    work.read.fetch_add(len, Relaxed);
+    let header = crate::table::format::Header {
+        shape: index.shape(),
+        goal: index.goal().clone(),
+        encoding: crate::table::format::Encoding::DistanceResidue,
+        entries: states,
+        max_depth: (histogram.len() - 1) as u8,
+        payload_crc: crc.finalize(),
+        histogram: histogram.to_vec(),
+        group: Vec::new(),
+    };
+    file.write_all_at(&header.to_bytes(), 0).map_err(|e| Error::io("writing", &part, e))?;
+    file.sync_all().map_err(|e| Error::io("writing", &part, e))
+}
+
+/// The search's state across the targets of the levels.
+struct Levels<'a> {
+    work: &'a Work,
+    step: Step<'a>,
+    parity: &'a [usize],
+    block: u64,
+    /// The target's frontier of the level before.
+    before: Frontier,
+    /// The target's frontier being found.
+    next: Frontier,
+    /// Decoded source frontiers, tagged `depth * 65536 + block` (`usize::MAX`: none).
+    cache: Vec<(usize, Frontier)>,
+    /// Lookups so far, and the one at which each slot was last used.
+    uses: u64,
+    last_use: Vec<u64>,
+    /// The board's columns (targets are taken column by column).
+    cols: usize,
+}
+
+impl Levels<'_> {
+    /// Expands level `depth` into every target block (those whose frontier file of `depth + 1`
+    /// is not there yet), and returns the states found at `depth + 1`.
+    fn level(&mut self, depth: u32, events: &mut impl FnMut(Event), stop: &AtomicBool) -> Result<u64, Error> {
+        let cells = self.parity.len();
+        let side = depth as usize % 2;
+        // targets in column order, so that the next target's sources are mostly those just used
+        let cols = self.cols;
+        let mut targets: Vec<usize> = (0..cells).filter(|&b| self.parity[b] != side).collect();
+        targets.sort_by_key(|&b| (b % cols, b / cols));
+        let of = targets.len();
+        // the cache holds frontiers of this level only
+        for slot in &mut self.cache {
+            if slot.0 != usize::MAX && slot.0 / 65536 != depth as usize {
+                slot.0 = usize::MAX;
+            }
+        }
+        let mut found = 0;
+        for (done, &t) in targets.iter().enumerate() {
+            let out = self.work.front(t, depth + 1);
+            if out.exists() {
+                found += read_front_header(self.work, &out, t, depth + 1)?.0;
+            } else {
+                self.before.clear();
+                if depth > 0 {
+                    let before = &self.before;
+                    read_front(self.work, &self.work.front(t, depth - 1), t, depth - 1, self.block, |c, words| {
+                        before.store_chunk(c, words)
+                    })?;
+                }
+                self.next.clear();
+                for s in self.step.neighbours(t) {
+                    let slot = self.source(s, depth)?;
+                    let source = &self.cache[slot].1;
+                    let (step, before, next) = (self.step, &self.before, &self.next);
+                    source.flagged().into_par_iter().with_max_len(16).for_each_init(
+                        || (Vec::with_capacity(256), [0u64; CHUNK_WORDS]),
+                        |(pending, words), c| {
+                            let bits = source.chunk_words(c);
+                            for (w, x) in words.iter_mut().zip(bits) {
+                                *w = x.load(Relaxed);
+                            }
+                            step.expand(s, c * CHUNK_WORDS, &words[..bits.len()], t, &NotBefore(before), next, pending);
+                        },
+                    );
+                }
+                found += write_front(self.work, t, depth + 1, &self.next)?;
+            }
+            events(Event::Target { depth: depth + 1, done: done + 1, of, disk: self.work.io() });
+            if stop.load(Relaxed) {
+                return Err(Error::BuildCancelled { depth });
+            }
+        }
+        Ok(found)
+    }
+
+    /// The cache slot holding source block `s`'s frontier of `depth`, read from its file into
+    /// the least recently used slot when it is not there.
+    fn source(&mut self, s: usize, depth: u32) -> Result<usize, Error> {
+        self.uses += 1;
+        let tag = depth as usize * 65536 + s;
+        let slot = match self.cache.iter().position(|(k, _)| *k == tag) {
+            Some(slot) => slot,
+            None => {
+                let slot = (0..self.cache.len()).min_by_key(|&i| self.last_use[i]).expect("a slot");
+                let frontier = &self.cache[slot].1;
+                frontier.clear();
+                read_front(self.work, &self.work.front(s, depth), s, depth, self.block, |c, words| {
+                    frontier.store_chunk(c, words)
+                })?;
+                self.cache[slot].0 = tag;
+                slot
+            }
+        };
+        self.last_use[slot] = self.uses;
+        Ok(slot)
+    }
+}
+
+/// Writes `frontier` as block `b`'s frontier file of `depth` (temporary name, then renamed);
+/// returns its number of states.
+fn write_front(work: &Work, b: usize, depth: u32, frontier: &Frontier) -> Result<u64, Error> {
+    let path = work.front(b, depth);
+    let tmp = work.dir.join(format!("front-{b:02}-{depth:04}.tmp"));
+    let file = File::create(&tmp).map_err(|e| Error::io("creating", &tmp, e))?;
+    let mut out = BufWriter::with_capacity(io_buffer(frontier.len()), file);
+    let io = |e| Error::io("writing", &tmp, e);
+    out.write_all(&[0u8; FRONT_HEADER]).map_err(io)?;
+    let mut crc = crc32fast::Hasher::new();
+    let (mut states, mut records, mut body) = (0u64, 0u64, 0u64);
+    let mut record = Vec::with_capacity(8 + CHUNK_WORDS * 8);
+    for c in frontier.flagged() {
+        let words: Vec<u64> = frontier.chunk_words(c).iter().map(|w| w.load(Relaxed)).collect();
+        let count: usize = words.iter().map(|w| w.count_ones() as usize).sum();
+        if count == 0 {
+            continue;
+        }
+        record.clear();
+        record.write_u32::<LE>(c as u32).expect("in memory");
+        record.write_u32::<LE>(count as u32).expect("in memory");
+        if count < LIST_MAX {
+            for (k, &w) in words.iter().enumerate() {
+                let mut m = w;
+                while m != 0 {
+                    let j = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    record.write_u16::<LE>((64 * k + j) as u16).expect("in memory");
+                }
+            }
+        } else {
+            for &w in &words {
+                record.write_u64::<LE>(w).expect("in memory");
+            }
+        }
+        crc.update(&record);
+        out.write_all(&record).map_err(io)?;
+        states += count as u64;
+        records += 1;
+        body += record.len() as u64;
+    }
+    let mut file = out.into_inner().map_err(|e| Error::io("writing", &tmp, e.into_error()))?;
+    let mut header = [0u8; FRONT_HEADER];
+    header[..8].copy_from_slice(FRONT_MAGIC);
+    LE::write_u32(&mut header[8..], work.plan_id);
+    LE::write_u32(&mut header[12..], b as u32);
+    LE::write_u32(&mut header[16..], depth);
+    LE::write_u64(&mut header[20..], states);
+    LE::write_u64(&mut header[28..], records);
+    LE::write_u64(&mut header[36..], body);
+    LE::write_u32(&mut header[44..], crc.finalize());
+    let head_crc = crc32fast::hash(&header[..48]);
+    LE::write_u32(&mut header[48..], head_crc);
+    use std::io::{Seek, SeekFrom};
+    file.seek(SeekFrom::Start(0)).and_then(|_| file.write_all(&header)).map_err(io)?;
+    drop(file);
+    fs::rename(&tmp, &path).map_err(|e| Error::io("renaming to", &path, e))?;
+    work.written.fetch_add(FRONT_HEADER as u64 + body, Relaxed);
+    Ok(states)
+}
+
+/// Reads and checks the header of block `b`'s frontier file of `depth`: (states, records, body
+/// length, body checksum).
+fn read_front_header(work: &Work, path: &Path, b: usize, depth: u32) -> Result<(u64, u64, u64, u32), Error> {
+    let mut file = File::open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            work.damaged(path, "it is missing")
+        } else {
+            Error::io("opening", path, e)
+        }
+    })?;
+    let mut header = [0u8; FRONT_HEADER];
+    file.read_exact(&mut header).map_err(|_| work.damaged(path, "its header is cut short"))?;
+    parse_front_header(work, path, &header, b, depth, file.metadata().map(|m| m.len()).unwrap_or(0))
+}
+
+fn parse_front_header(
+    work: &Work,
+    path: &Path,
+    header: &[u8; FRONT_HEADER],
+    b: usize,
+    depth: u32,
+    file_len: u64,
+) -> Result<(u64, u64, u64, u32), Error> {
+    if &header[..8] != FRONT_MAGIC || crc32fast::hash(&header[..48]) != LE::read_u32(&header[48..]) {
+        return Err(work.damaged(path, "its header is not a frontier file's"));
+    }
+    if LE::read_u32(&header[8..]) != work.plan_id
+        || LE::read_u32(&header[12..]) != b as u32
+        || LE::read_u32(&header[16..]) != depth
+    {
+        return Err(work.damaged(path, "it belongs to another build, block or depth"));
+    }
+    let body = LE::read_u64(&header[36..]);
+    if file_len != FRONT_HEADER as u64 + body {
+        return Err(work.damaged(path, format!("it has {file_len} bytes, not {}", FRONT_HEADER as u64 + body)));
+    }
+    Ok((LE::read_u64(&header[20..]), LE::read_u64(&header[28..]), body, LE::read_u32(&header[44..])))
+}
+
+/// Reads block `b`'s frontier file of `depth`, calling `f(chunk, words)` for each chunk with
+/// states in it, and checks it whole (its checksum, its counts, its chunks in range). When it
+/// fails, what `f` was given must not be used: every caller here fails the build then.
+fn read_front(
+    work: &Work,
+    path: &Path,
+    b: usize,
+    depth: u32,
+    block: u64,
+    mut f: impl FnMut(usize, &[u64]),
+) -> Result<u64, Error> {
+    let mut file = File::open(path).map_err(|e| {
+        if e.kind() == std::io::ErrorKind::NotFound {
+            work.damaged(path, "it is missing")
+        } else {
+            Error::io("opening", path, e)
+        }
+    })?;
+    let len = file.metadata().map_err(|e| Error::io("opening", path, e))?.len();
+    let mut header = [0u8; FRONT_HEADER];
+    file.read_exact(&mut header).map_err(|_| work.damaged(path, "its header is cut short"))?;
+    let (states, records, body, body_crc) = parse_front_header(work, path, &header, b, depth, len)?;
+    let chunks = block.div_ceil(CHUNK as u64);
+    let last_words = (block as usize).div_ceil(64) - (chunks as usize - 1) * CHUNK_WORDS;
+    let mut input = BufReader::with_capacity(io_buffer(block), file);
+    let mut crc = crc32fast::Hasher::new();
+    let mut words = [0u64; CHUNK_WORDS];
+    let mut raw = vec![0u8; CHUNK_WORDS * 8];
+    let mut seen = 0u64;
+    let bad = |what: &str| work.damaged(path, what.to_string());
+    for _ in 0..records {
+        let mut head = [0u8; 8];
+        input.read_exact(&mut head).map_err(|_| bad("it is cut short"))?;
+        crc.update(&head);
+        let c = LE::read_u32(&head) as usize;
+        let count = LE::read_u32(&head[4..]) as usize;
+        if c as u64 >= chunks || count == 0 || count > CHUNK {
+            return Err(bad("a chunk record is out of range"));
+        }
+        let n = if c as u64 == chunks - 1 { last_words } else { CHUNK_WORDS };
+        words.fill(0);
+        if count < LIST_MAX {
+            let bytes = &mut raw[..2 * count];
+            input.read_exact(bytes).map_err(|_| bad("it is cut short"))?;
+            crc.update(bytes);
+            for k in 0..count {
+                let h = LE::read_u16(&bytes[2 * k..]) as usize;
+                if h >= 64 * n || (c * CHUNK + h) as u64 >= block {
+                    return Err(bad("an offset is out of range"));
+                }
+                words[h / 64] |= 1 << (h % 64);
+            }
+        } else {
+            let bytes = &mut raw[..8 * n];
+            input.read_exact(bytes).map_err(|_| bad("it is cut short"))?;
+            crc.update(bytes);
+            for (k, w) in words[..n].iter_mut().enumerate() {
+                *w = LE::read_u64(&bytes[8 * k..]);
+            }
+        }
+        let got: u64 = words.iter().map(|w| w.count_ones() as u64).sum();
+        if got != count as u64 || words[n..].iter().any(|&w| w != 0) {
+            return Err(bad("a chunk's count is wrong"));
+        }
+        seen += got;
+        f(c, &words[..n]);
+    }
+    let mut rest = [0u8; 1];
+    if input.read(&mut rest).map_err(|e| Error::io("reading", path, e))? != 0 {
+        return Err(bad("it is longer than its records"));
+    }
+    if crc.finalize() != body_crc || seen != states {
+        return Err(bad("its checksum is wrong"));
+    }
+    work.read.fetch_add(FRONT_HEADER as u64 + body, Relaxed);
+    Ok(states)
+}
