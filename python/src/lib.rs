@@ -25,6 +25,7 @@ use pyo3::exceptions::{
 use pyo3::prelude::*;
 
 mod lab;
+mod ooc;
 mod pool;
 mod puzzle;
 mod search;
@@ -401,6 +402,10 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<puzzle::Puzzle>()?;
     m.add_class::<table::Table>()?;
     m.add_class::<search::Solver>()?;
+    m.add_class::<ooc::BuildDriver>()?;
+    m.add_class::<ooc::BuildWorker>()?;
+    m.add_function(wrap_pyfunction!(ooc::build_worker_memory, m)?)?;
+    m.add_function(wrap_pyfunction!(ooc::install_table, m)?)?;
     m.add_function(wrap_pyfunction!(search::build_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(search::build_pruner, m)?)?;
     m.add_function(wrap_pyfunction!(search::partitions, m)?)?;

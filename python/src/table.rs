@@ -104,9 +104,21 @@ impl Table {
     /// Builds the table of `puzzle` by breadth-first search from its goal: in memory, or into the
     /// file `path` (replaced atomically; an existing file is untouched if the build fails).
     #[staticmethod]
-    #[pyo3(signature = (puzzle, path=None, progress=None))]
-    fn build(py: Python<'_>, puzzle: &Puzzle, path: Option<PathBuf>, progress: Option<Py<PyAny>>) -> PyResult<Table> {
+    #[pyo3(signature = (puzzle, path=None, progress=None, bits=None))]
+    fn build(
+        py: Python<'_>,
+        puzzle: &Puzzle,
+        path: Option<PathBuf>,
+        progress: Option<Py<PyAny>>,
+        bits: Option<u8>,
+    ) -> PyResult<Table> {
         let goal = puzzle.goal_board.clone();
+        let width = match bits {
+            None => slidetable::table::Width::default_for(goal.shape()),
+            Some(2) => slidetable::table::Width::TwoBit,
+            Some(8) => slidetable::table::Width::Byte,
+            Some(b) => return Err(PyValueError::new_err(format!("bits={b}: a table has 8 bits a state or 2"))),
+        };
         let report = |py: Python<'_>, p: Progress| -> PyResult<()> {
             if let Some(f) = &progress {
                 f.call1(py, (progress_dict(py, &p)?,))?;
@@ -117,9 +129,9 @@ impl Table {
         // progress; a file being written is then dropped and any old one left as it was
         let stop = AtomicBool::new(false);
         let built = interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| match &path {
-            Some(p) => slidetable::table::build_file_until(&goal, p, |pr| note(*pr), &stop)
+            Some(p) => slidetable::table::build_file_with(&goal, p, width, None, |pr| note(*pr), &stop)
                 .map(|t| (slidetable::Table::new(Bytes::Map(t.into_inner())), Some(p.display().to_string()))),
-            None => slidetable::table::build_until(&goal, |pr| note(*pr), &stop)
+            None => slidetable::table::build_with(&goal, width, |pr| note(*pr), &stop)
                 .map(|t| (slidetable::Table::new(Bytes::Owned(t.into_inner())), None)),
         })?;
         let (table, path) = built.map_err(error)?;

@@ -134,8 +134,8 @@ pub struct BuildArgs {
 /// A size in bytes: a number with an optional K, M, G or T (powers of 1024; "iB" or "B" may
 /// follow), like 4G, 1.5GiB, 512M or 1000000.
 pub fn parse_size(text: &str) -> Result<u64, String> {
-    let t = text.trim();
-    let t = t.strip_suffix("iB").or_else(|| t.strip_suffix("ib")).or_else(|| t.strip_suffix('B')).unwrap_or(t);
+    let lower = text.trim().to_ascii_lowercase();
+    let t = lower.strip_suffix("ib").or_else(|| lower.strip_suffix('b')).unwrap_or(&lower);
     let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
         Some((i, _)) => t.split_at(i),
         None => (t, ""),
@@ -449,6 +449,21 @@ fn build_pruner(args: &BuildArgs, len: usize) -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_read_as_a_user_writes_them() {
+        assert_eq!(parse_size("4G"), Ok(4 << 30));
+        assert_eq!(parse_size("4GiB"), Ok(4 << 30));
+        assert_eq!(parse_size("4gb"), Ok(4 << 30));
+        assert_eq!(parse_size("1.5G"), Ok(3 << 29));
+        assert_eq!(parse_size("512M"), Ok(512 << 20));
+        assert_eq!(parse_size("64k"), Ok(64 << 10));
+        assert_eq!(parse_size("2T"), Ok(2 << 40));
+        assert_eq!(parse_size("1000000"), Ok(1_000_000));
+        for bad in ["", "G", "4X", "-1G", "0", "lots", "nanG", "1e30T"] {
+            assert!(parse_size(bad).is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn the_rate_is_rounded_and_the_estimate_waits_for_a_measurable_level() {

@@ -146,7 +146,7 @@ pub fn disk(states: u64, cells: usize) -> u64 {
 /// Whether the table of `index` can be built out of core: its blocks are whole bytes of codes
 /// (every board of 5 cells or more).
 pub fn supported(index: &StateIndex) -> bool {
-    (index.moves().block() as u64).is_multiple_of(4)
+    (index.len() / index.shape().cells() as u64).is_multiple_of(4)
 }
 
 /// The work directory's files.
@@ -158,6 +158,15 @@ struct Work {
 }
 
 impl Work {
+    fn new(dir: &Path, plan: &str) -> Work {
+        Work {
+            dir: dir.to_path_buf(),
+            plan_id: crc32fast::hash(plan.as_bytes()),
+            read: AtomicU64::new(0),
+            written: AtomicU64::new(0),
+        }
+    }
+
     fn path(&self, name: &str) -> PathBuf {
         self.dir.join(name)
     }
@@ -198,7 +207,7 @@ fn plan_text(index: &StateIndex) -> String {
         index.shape(),
         goal.join(" "),
         index.len(),
-        index.moves().block()
+        index.len() / index.shape().cells() as u64
     );
     let crc = crc32fast::hash(body.as_bytes());
     format!("{body}crc {crc:08x}\n")
@@ -285,16 +294,17 @@ pub struct Built {
 }
 
 /// Builds the two-bit table of `index` out of core in the work directory `dir` (created if
-/// missing), resuming a build of the same table found there, with `memory` bytes to use (beyond
-/// the three bitmaps it needs, the rest holds decoded frontiers for the next targets). The table
-/// file is left complete in `dir` ([`Built::path`]); the caller moves it into place and removes
-/// the work directory ([`clean`]). `events` hears how it goes; the build stops with
+/// missing), resuming a build of the same table found there, with `memory_budget` bytes to use
+/// (beyond the three bitmaps it needs, the rest holds decoded frontiers for the next targets):
+/// the executor that runs a [`Driver`] and a [`Worker`] in this process. The table file is left
+/// complete in `dir` ([`Built::path`]); the caller moves it into place and removes the work
+/// directory ([`clean`]). `events` hears how it goes; the build stops with
 /// [`Error::BuildCancelled`] after a target at which `stop` is set, resumable.
 ///
 /// # Errors
-/// [`Error::NotEnoughMemory`] when `memory` is less than [`memory`] needs, [`Error::Checkpoint`]
-/// for a work directory of another table or a damaged work file, [`Error::Io`],
-/// [`Error::BadShape`] for a board too small to need it (see [`supported`]),
+/// [`Error::NotEnoughMemory`] when `memory_budget` is less than [`memory`] needs,
+/// [`Error::Checkpoint`] for a work directory of another table or a damaged work file,
+/// [`Error::Io`], [`Error::BadShape`] for a board too small to need it (see [`supported`]),
 /// [`Error::BuildCancelled`].
 pub fn build(
     index: &StateIndex,
@@ -303,97 +313,81 @@ pub fn build(
     mut events: impl FnMut(Event),
     stop: &AtomicBool,
 ) -> Result<Built, Error> {
-    let start = Instant::now();
-    if !supported(index) {
-        return Err(Error::BadShape(format!("{} is too small to be built out of core", index.shape())));
-    }
-    let states = index.len();
-    let cells = index.moves().cells();
-    let needed = memory(states, cells, 0);
+    let needed = memory(index.len(), index.shape().cells(), 0);
     if needed > memory_budget {
-        return Err(Error::NotEnoughMemory {
-            what: format!("building the {} table out of core", index.shape()),
-            needed,
-            available: memory_budget,
-            hint: String::new(),
-        });
+        return Err(not_enough_memory(index, needed, memory_budget));
     }
-    let cache = ((memory_budget - needed) / Frontier::bytes(index.moves().block() as u64)) as usize;
-    fs::create_dir_all(dir).map_err(|e| Error::io("creating the work directory", dir, e))?;
-    let plan = plan_text(index);
-    let plan_id = crc32fast::hash(plan.as_bytes());
-    let work = Work { dir: dir.to_path_buf(), plan_id, read: AtomicU64::new(0), written: AtomicU64::new(0) };
-    let step = Step::new(index.moves());
-    let block = step.block();
-    let parity = parities(index.shape(), index.goal().blank());
-    let (mut state, resumed) = open_or_start(index, &work, &plan, &mut events)?;
-    if let Some(depth) = resumed {
-        events(Event::Resumed { depth, reached: state.histogram.iter().sum() });
-    }
-    let part = work.path("table.part");
-    let codes_file =
-        OpenOptions::new().read(true).write(true).open(&part).map_err(|e| Error::io("opening", &part, e))?;
-    // merges cut short: done again (a frontier file merged twice gives the same codes)
-    for b in 0..cells {
-        if state.crcs[b].is_none() {
-            let upto = state.depth().saturating_sub(2);
-            merge(&work, &codes_file, &mut state, b, upto, block, &parity)?;
-        }
-    }
-    let mut levels = Levels {
-        work: &work,
-        step,
-        parity: &parity,
-        block,
-        before: Frontier::new(block),
-        next: Frontier::new(block),
-        cache: (0..cache.clamp(1, cells)).map(|_| (usize::MAX, Frontier::new(block))).collect(),
-        uses: 0,
-        last_use: vec![0; cache.clamp(1, cells)],
-        cols: index.shape().cols(),
+    let mut driver = Driver::open(index, dir, &mut events)?;
+    let mut worker = Worker::new(index, dir, memory_budget)?;
+    let io = |driver: &Driver, worker: &Worker| {
+        let (a, b) = (driver.io(), worker.io());
+        DiskIo { read: a.read + b.read, written: a.written + b.written }
     };
-    while !state.finished {
-        let depth = state.depth();
-        let found = levels.level(depth, &mut events, stop)?;
-        if found == 0 {
-            for b in 0..cells {
-                merge(&work, &codes_file, &mut state, b, depth, block, &parity)?;
+    loop {
+        // merges due (after a level, at the end, or cut short by a stop): the same for a resumed build
+        let due = driver.merges_due();
+        if !due.is_empty() {
+            driver.begin_merges(&due)?;
+            for &(b, from, upto) in &due {
+                let crc = worker.merge(b, from, upto)?;
+                driver.end_merge(b, upto, crc)?;
             }
-            state.finished = true;
-            work.write_small("checkpoint", &state.text(plan_id))?;
+        }
+        if driver.is_searched() {
             break;
         }
-        state.histogram.push(found);
-        work.write_small("checkpoint", &state.text(plan_id))?;
-        let reached: u64 = state.histogram.iter().sum();
-        let progress =
-            Progress { depth: depth + 1, level_states: found, reached, total: states, elapsed: start.elapsed() };
-        events(Event::Level { progress: &progress, disk: work.io() });
-        // levels up to depth - 1 are needed no more by the search: merged into the codes when a
-        // block's files add up to its codes' size
-        for b in (0..cells).filter(|_| depth >= 1) {
-            let pending: u64 = (state.merged[b]..depth)
-                .filter(|&k| k as usize % 2 == parity[b])
-                .filter_map(|k| fs::metadata(work.front(b, k)).ok().map(|m| m.len()))
-                .sum();
-            if pending >= payload_len(block) {
-                merge(&work, &codes_file, &mut state, b, depth - 1, block, &parity)?;
+        let depth = driver.depth();
+        let targets = driver.targets();
+        let of = targets.len();
+        let mut found = 0;
+        for (done, &t) in targets.iter().enumerate() {
+            found += worker.expand(depth, t)?;
+            events(Event::Target { depth: depth + 1, done: done + 1, of, disk: io(&driver, &worker) });
+            if stop.load(Relaxed) && done + 1 < of {
+                return Err(Error::BuildCancelled { depth });
             }
         }
-        if stop.load(Relaxed) {
-            return Err(Error::BuildCancelled { depth: depth + 1 });
+        if let Some(progress) = driver.level_done(found)? {
+            events(Event::Level { progress: &progress, disk: io(&driver, &worker) });
+        }
+        if stop.load(Relaxed) && !driver.is_searched() {
+            return Err(Error::BuildCancelled { depth: driver.depth() });
         }
     }
-    if state.histogram.iter().sum::<u64>() != states {
-        return Err(Error::BadShape(format!(
-            "the search reached {} of {states} states of {}: the state index is inconsistent",
-            state.histogram.iter().sum::<u64>(),
-            index.shape()
-        )));
-    }
     events(Event::Finishing);
-    finish(index, &work, &codes_file, &state.histogram)?;
-    Ok(Built { path: part, histogram: state.histogram, resumed, disk: work.io() })
+    let mut built = driver.finish()?;
+    built.disk = io(&driver, &worker);
+    Ok(built)
+}
+
+/// Puts the finished table file `part` (from [`build`] or [`Driver::finish`]) at `path`: renamed
+/// over it, or on another file system copied beside it and renamed (a table is never half
+/// written under its name). A symbolic link at `path` is followed.
+///
+/// # Errors
+/// [`Error::Io`]: `path` a directory or not a regular file, its directory missing or full.
+pub fn install(part: &Path, path: &Path) -> Result<(), Error> {
+    let target = crate::table::format::final_name(path)?;
+    match fs::rename(part, &target) {
+        Ok(()) => Ok(()),
+        Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
+            let len = fs::metadata(part).map_err(|e| Error::io("reading", part, e))?.len();
+            let mut pending = crate::table::format::PendingFile::create(&target, len)?;
+            let mut input = File::open(part).map_err(|e| Error::io("opening", part, e))?;
+            let mut buffer = vec![0u8; IO_BUFFER];
+            let mut at = 0u64;
+            loop {
+                let n = input.read(&mut buffer).map_err(|e| Error::io("reading", part, e))?;
+                if n == 0 {
+                    break;
+                }
+                pending.write_at(at, &buffer[..n])?;
+                at += n as u64;
+            }
+            pending.commit().map(drop)
+        }
+        Err(e) => Err(Error::io("renaming the new table to", &target, e)),
+    }
 }
 
 /// Removes the work files of a finished build from `dir`, and `dir` itself when that leaves it
@@ -413,6 +407,191 @@ pub fn clean(dir: &Path) {
     let _ = fs::remove_dir(dir);
 }
 
+/// The part of an out-of-core build that keeps its checkpoint: which level comes next, which
+/// targets it has, which blocks' codes are due a merge, the histogram, and at the end the table
+/// file's header. One per build, in the process that drives it (this one's [`build`], or a Dask
+/// client); the work itself is [`Worker`]s', anywhere the work directory can be read and written.
+pub struct Driver {
+    index: StateIndex,
+    work: Work,
+    state: Checkpoint,
+    parity: Vec<usize>,
+    block: u64,
+    start: Instant,
+    resumed: Option<u32>,
+    /// The last level found nothing: only the merges of every block and the header remain.
+    searched: bool,
+}
+
+impl Driver {
+    /// Starts a build of `index`'s table in `dir` (created if missing: the plan, the codes file
+    /// with every entry unreached, the goal's frontier), or opens the one there, checking its
+    /// plan, its checkpoint and every block's codes against their checksums.
+    ///
+    /// # Errors
+    /// [`Error::Checkpoint`] for a work directory of another table, one not empty that holds no
+    /// build, or a damaged work file; [`Error::Io`]; [`Error::BadShape`] (see [`supported`]).
+    pub fn open(index: &StateIndex, dir: &Path, events: &mut impl FnMut(Event)) -> Result<Driver, Error> {
+        if !supported(index) {
+            return Err(Error::BadShape(format!("{} is too small to be built out of core", index.shape())));
+        }
+        fs::create_dir_all(dir).map_err(|e| Error::io("creating the work directory", dir, e))?;
+        let plan = plan_text(index);
+        let work = Work::new(dir, &plan);
+        let (state, resumed) = open_or_start(index, &work, &plan, events)?;
+        if let Some(depth) = resumed {
+            events(Event::Resumed { depth, reached: state.histogram.iter().sum() });
+        }
+        let cells = index.shape().cells();
+        Ok(Driver {
+            index: index.clone(),
+            parity: parities(index.shape(), index.goal().blank()),
+            block: index.len() / cells as u64,
+            work,
+            state,
+            start: Instant::now(),
+            resumed,
+            searched: false,
+        })
+    }
+
+    /// The last depth whose frontier files are all written.
+    pub fn depth(&self) -> u32 {
+        self.state.depth()
+    }
+
+    /// States at each depth so far.
+    pub fn histogram(&self) -> &[u64] {
+        &self.state.histogram
+    }
+
+    /// The depth it resumed after, when the work directory held a build.
+    pub fn resumed(&self) -> Option<u32> {
+        self.resumed
+    }
+
+    /// Whether the search is over (a level found nothing): then only merges and [`Driver::finish`].
+    pub fn is_searched(&self) -> bool {
+        self.searched || self.state.finished
+    }
+
+    /// The work files' traffic of this process's driver.
+    pub fn io(&self) -> DiskIo {
+        self.work.io()
+    }
+
+    /// The target blocks of the next level (the blocks not of the parity of [`Driver::depth`]),
+    /// column by column: consecutive targets share sources, which a [`Worker`] keeps.
+    pub fn targets(&self) -> Vec<usize> {
+        let cols = self.index.shape().cols();
+        let side = self.depth() as usize % 2;
+        let mut targets: Vec<usize> = (0..self.parity.len()).filter(|&b| self.parity[b] != side).collect();
+        targets.sort_by_key(|&b| (b % cols, b / cols));
+        targets
+    }
+
+    /// Records the next level, with `found` states (the sum of its targets' [`Worker::expand`]):
+    /// the checkpoint moves on and the level's progress comes back; `None` when it found nothing
+    /// (the search is over).
+    ///
+    /// # Errors
+    /// [`Error::Io`] writing the checkpoint; [`Error::BadShape`] when the search ends short of
+    /// every state (the state index would be broken).
+    pub fn level_done(&mut self, found: u64) -> Result<Option<Progress>, Error> {
+        let states = self.index.len();
+        if found == 0 {
+            self.searched = true;
+            let reached: u64 = self.state.histogram.iter().sum();
+            if reached != states {
+                return Err(Error::BadShape(format!(
+                    "the search reached {reached} of {states} states of {}: the state index is inconsistent",
+                    self.index.shape()
+                )));
+            }
+            return Ok(None);
+        }
+        self.state.histogram.push(found);
+        self.work.write_small("checkpoint", &self.state.text(self.work.plan_id))?;
+        Ok(Some(Progress {
+            depth: self.depth(),
+            level_states: found,
+            reached: self.state.histogram.iter().sum(),
+            total: states,
+            elapsed: self.start.elapsed(),
+        }))
+    }
+
+    /// The merges due now, as (block, first depth, last depth) for [`Worker::merge`]: those cut
+    /// short by a stop; after a level, the blocks whose frontier files no longer needed by the
+    /// search (depths up to [`Driver::depth`] - 2) add up to their codes' size; at the end, every
+    /// block's remaining files.
+    pub fn merges_due(&self) -> Vec<(usize, u32, u32)> {
+        let depth = self.depth();
+        (0..self.parity.len())
+            .filter_map(|b| {
+                let from = self.state.merged[b];
+                if self.is_searched() {
+                    return (from <= depth || self.state.crcs[b].is_none()).then_some((b, from, depth));
+                }
+                let upto = depth.checked_sub(2)?;
+                if self.state.crcs[b].is_none() {
+                    return Some((b, from, upto.max(from.saturating_sub(1))));
+                }
+                let pending: u64 = (from..=upto)
+                    .filter(|&k| k as usize % 2 == self.parity[b])
+                    .filter_map(|k| fs::metadata(self.work.front(b, k)).ok().map(|m| m.len()))
+                    .sum();
+                (from <= upto && pending >= payload_len(self.block)).then_some((b, from, upto))
+            })
+            .collect()
+    }
+
+    /// Marks the blocks of `due` as being merged in the checkpoint (their codes' checksums are
+    /// unknown until [`Driver::end_merge`]: a build stopped in between merges them again).
+    ///
+    /// # Errors
+    /// [`Error::Io`] writing the checkpoint.
+    pub fn begin_merges(&mut self, due: &[(usize, u32, u32)]) -> Result<(), Error> {
+        for &(b, ..) in due {
+            self.state.crcs[b] = None;
+        }
+        self.work.write_small("checkpoint", &self.state.text(self.work.plan_id))
+    }
+
+    /// Records that block `b`'s codes hold the frontiers up to depth `upto`, with checksum `crc`
+    /// (from [`Worker::merge`]), and deletes the files merged.
+    ///
+    /// # Errors
+    /// [`Error::Io`] writing the checkpoint.
+    pub fn end_merge(&mut self, b: usize, upto: u32, crc: u32) -> Result<(), Error> {
+        let from = self.state.merged[b];
+        self.state.crcs[b] = Some(crc);
+        self.state.merged[b] = from.max(upto + 1);
+        self.work.write_small("checkpoint", &self.state.text(self.work.plan_id))?;
+        for k in from..=upto {
+            let _ = fs::remove_file(self.work.front(b, k));
+        }
+        Ok(())
+    }
+
+    /// Writes the table file's last byte's padding, header and checksum once the search is over
+    /// and every block merged, syncs it, and marks the build finished.
+    ///
+    /// # Errors
+    /// [`Error::BadShape`] when the search is not over or a block is not merged; [`Error::Io`].
+    pub fn finish(&mut self) -> Result<Built, Error> {
+        if !self.is_searched() || !self.merges_due().is_empty() {
+            return Err(Error::BadShape("the out-of-core build is not complete".into()));
+        }
+        let part = self.work.path("table.part");
+        let file = OpenOptions::new().read(true).write(true).open(&part).map_err(|e| Error::io("opening", &part, e))?;
+        finish(&self.index, &self.work, &file, &self.state.histogram)?;
+        self.state.finished = true;
+        self.work.write_small("checkpoint", &self.state.text(self.work.plan_id))?;
+        Ok(Built { path: part, histogram: self.state.histogram.clone(), resumed: self.resumed, disk: self.io() })
+    }
+}
+
 /// Reads the checkpoint of a build of the same table in the work directory, or starts one:
 /// the plan, the codes file (every entry unreached), the goal's frontier.
 fn open_or_start(
@@ -421,27 +600,13 @@ fn open_or_start(
     plan: &str,
     events: &mut impl FnMut(Event),
 ) -> Result<(Checkpoint, Option<u32>), Error> {
-    let cells = index.moves().cells();
-    let block = index.moves().block() as u64;
+    let cells = index.shape().cells();
+    let block = index.len() / cells as u64;
     let plan_path = work.path("build.plan");
     match fs::read_to_string(&plan_path) {
         Ok(found) => {
             if found != plan {
-                let what = checked_body(&found)
-                    .and_then(|b| {
-                        let mut l = b.lines().skip(1);
-                        Some(format!("{}, {}", l.next()?, l.next()?))
-                    })
-                    .unwrap_or_else(|| "something else".into());
-                return Err(Error::Checkpoint {
-                    path: plan_path,
-                    detail: format!(
-                        "the work directory holds a build of another table ({what}), not of {} goal {}; \
-                         give another --work-dir, or delete that one",
-                        index.shape(),
-                        index.goal()
-                    ),
-                });
+                return Err(another_table(index, &plan_path, &found));
             }
             let cp_path = work.path("checkpoint");
             let text = fs::read_to_string(&cp_path).map_err(|e| Error::io("reading", &cp_path, e))?;
@@ -532,6 +697,35 @@ fn open_or_start(
     }
 }
 
+/// The refusal of an out-of-core build with `available` bytes of memory, `needed` being needed.
+pub fn not_enough_memory(index: &StateIndex, needed: u64, available: u64) -> Error {
+    Error::NotEnoughMemory {
+        what: format!("building the {} table out of core", index.shape()),
+        needed,
+        available,
+        hint: " (it keeps three one-bit bitmaps of a blank block and the move tables)".into(),
+    }
+}
+
+/// The refusal of a work directory whose plan (`found`, at `path`) is not `index`'s.
+fn another_table(index: &StateIndex, path: &Path, found: &str) -> Error {
+    let what = checked_body(found)
+        .and_then(|b| {
+            let mut l = b.lines().skip(1);
+            Some(format!("{}, {}", l.next()?, l.next()?))
+        })
+        .unwrap_or_else(|| "something else".into());
+    Error::Checkpoint {
+        path: path.to_path_buf(),
+        detail: format!(
+            "the work directory holds a build of another table ({what}), not of {} goal {}; give another \
+             --work-dir, or delete that one",
+            index.shape(),
+            index.goal()
+        ),
+    }
+}
+
 /// The CRC-32 of `len` bytes of 0xff.
 fn crc32_of_ones(len: u64) -> u32 {
     let piece = len.min(IO_BUFFER as u64) as usize;
@@ -556,46 +750,6 @@ fn read_block(work: &Work, file: &File, b: usize, buffer: &mut [u8]) -> Result<(
     Ok(())
 }
 
-/// Gives block `b`'s codes the frontiers of depths `state.merged[b]..=upto` (of its parity),
-/// records it in the checkpoint, and deletes the files merged.
-fn merge(
-    work: &Work,
-    file: &File,
-    state: &mut Checkpoint,
-    b: usize,
-    upto: u32,
-    block: u64,
-    parity: &[usize],
-) -> Result<(), Error> {
-    use std::os::unix::fs::FileExt;
-    let depths: Vec<u32> = (state.merged[b]..=upto).filter(|&k| k as usize % 2 == parity[b]).collect();
-    if depths.is_empty() && state.crcs[b].is_some() {
-        return Ok(());
-    }
-    state.crcs[b] = None;
-    work.write_small("checkpoint", &state.text(work.plan_id))?;
-    let mut codes = vec![0u8; payload_len(block) as usize];
-    read_block(work, file, b, &mut codes)?;
-    for &k in &depths {
-        read_front(work, &work.front(b, k), b, k, block, |c, words| {
-            let first = c * CHUNK / 4;
-            let last = (first + CHUNK / 4).min(codes.len());
-            settle(&mut codes[first..last], words, (k % 3) as u8);
-        })?;
-    }
-    let part = work.path("table.part");
-    file.write_all_at(&codes, PAYLOAD_OFFSET as u64 + b as u64 * codes.len() as u64)
-        .map_err(|e| Error::io("writing", &part, e))?;
-    work.written.fetch_add(codes.len() as u64, Relaxed);
-    state.crcs[b] = Some(crc32fast::hash(&codes));
-    state.merged[b] = state.merged[b].max(upto + 1);
-    work.write_small("checkpoint", &state.text(work.plan_id))?;
-    for &k in &depths {
-        let _ = fs::remove_file(work.front(b, k));
-    }
-    Ok(())
-}
-
 /// Writes the table file's last byte's padding, its header and checksum, and syncs it.
 fn finish(index: &StateIndex, work: &Work, file: &File, histogram: &[u64]) -> Result<(), Error> {
     use std::os::unix::fs::FileExt;
@@ -610,7 +764,7 @@ fn finish(index: &StateIndex, work: &Work, file: &File, histogram: &[u64]) -> Re
         file.write_all_at(&last, at).map_err(|e| Error::io("writing", &part, e))?;
     }
     let mut crc = crc32fast::Hasher::new();
-    let mut buffer = vec![0u8; io_buffer(index.moves().block() as u64)];
+    let mut buffer = vec![0u8; io_buffer(index.len() / index.shape().cells() as u64)];
     let mut at = 0u64;
     while at < len {
         let n = (len - at).min(buffer.len() as u64) as usize;
@@ -633,101 +787,167 @@ fn finish(index: &StateIndex, work: &Work, file: &File, histogram: &[u64]) -> Re
     file.sync_all().map_err(|e| Error::io("writing", &part, e))
 }
 
-/// The search's state across the targets of the levels.
-struct Levels<'a> {
-    work: &'a Work,
-    step: Step<'a>,
-    parity: &'a [usize],
+/// The part of an out-of-core build that does the work: a level's expansion into one target
+/// block, and the merge of a block's frontier files into its codes, each reading and writing the
+/// work directory's files only. Its three bitmaps (and the source frontiers it keeps for the
+/// next targets, as many as its memory allows) are allocated once and reused. Any number of
+/// workers, in any processes that see the work directory, may work for one [`Driver`] at once,
+/// on different targets or blocks.
+pub struct Worker {
+    index: StateIndex,
+    work: Work,
+    codes: File,
     block: u64,
     /// The target's frontier of the level before.
     before: Frontier,
     /// The target's frontier being found.
     next: Frontier,
-    /// Decoded source frontiers, tagged `depth * 65536 + block` (`usize::MAX`: none).
+    /// Decoded source frontiers kept for the next targets.
+    sources: Sources,
+}
+
+/// Decoded source frontiers, the least recently used given up first.
+struct Sources {
+    /// Each slot's frontier, tagged `depth * 65536 + block` (`usize::MAX`: none).
     cache: Vec<(usize, Frontier)>,
     /// Lookups so far, and the one at which each slot was last used.
     uses: u64,
     last_use: Vec<u64>,
-    /// The board's columns (targets are taken column by column).
-    cols: usize,
 }
 
-impl Levels<'_> {
-    /// Expands level `depth` into every target block (those whose frontier file of `depth + 1`
-    /// is not there yet), and returns the states found at `depth + 1`.
-    fn level(&mut self, depth: u32, events: &mut impl FnMut(Event), stop: &AtomicBool) -> Result<u64, Error> {
-        let cells = self.parity.len();
-        let side = depth as usize % 2;
-        // targets in column order, so that the next target's sources are mostly those just used
-        let cols = self.cols;
-        let mut targets: Vec<usize> = (0..cells).filter(|&b| self.parity[b] != side).collect();
-        targets.sort_by_key(|&b| (b % cols, b / cols));
-        let of = targets.len();
-        // the cache holds frontiers of this level only
-        for slot in &mut self.cache {
-            if slot.0 != usize::MAX && slot.0 / 65536 != depth as usize {
-                slot.0 = usize::MAX;
-            }
-        }
-        let mut found = 0;
-        for (done, &t) in targets.iter().enumerate() {
-            let out = self.work.front(t, depth + 1);
-            if out.exists() {
-                found += read_front_header(self.work, &out, t, depth + 1)?.0;
-            } else {
-                self.before.clear();
-                if depth > 0 {
-                    let before = &self.before;
-                    read_front(self.work, &self.work.front(t, depth - 1), t, depth - 1, self.block, |c, words| {
-                        before.store_chunk(c, words)
-                    })?;
-                }
-                self.next.clear();
-                for s in self.step.neighbours(t) {
-                    let slot = self.source(s, depth)?;
-                    let source = &self.cache[slot].1;
-                    let (step, before, next) = (self.step, &self.before, &self.next);
-                    source.flagged().into_par_iter().with_max_len(16).for_each_init(
-                        || (Vec::with_capacity(256), [0u64; CHUNK_WORDS]),
-                        |(pending, words), c| {
-                            let bits = source.chunk_words(c);
-                            for (w, x) in words.iter_mut().zip(bits) {
-                                *w = x.load(Relaxed);
-                            }
-                            step.expand(s, c * CHUNK_WORDS, &words[..bits.len()], t, &NotBefore(before), next, pending);
-                        },
-                    );
-                }
-                found += write_front(self.work, t, depth + 1, &self.next)?;
-            }
-            events(Event::Target { depth: depth + 1, done: done + 1, of, disk: self.work.io() });
-            if stop.load(Relaxed) {
-                return Err(Error::BuildCancelled { depth });
-            }
-        }
-        Ok(found)
-    }
-
-    /// The cache slot holding source block `s`'s frontier of `depth`, read from its file into
-    /// the least recently used slot when it is not there.
-    fn source(&mut self, s: usize, depth: u32) -> Result<usize, Error> {
+impl Sources {
+    /// The frontier of source block `s` at `depth`, read from its file into the least recently
+    /// used slot when it is not there.
+    fn get(&mut self, work: &Work, s: usize, depth: u32, block: u64) -> Result<&Frontier, Error> {
         self.uses += 1;
         let tag = depth as usize * 65536 + s;
         let slot = match self.cache.iter().position(|(k, _)| *k == tag) {
             Some(slot) => slot,
             None => {
                 let slot = (0..self.cache.len()).min_by_key(|&i| self.last_use[i]).expect("a slot");
+                self.cache[slot].0 = usize::MAX;
                 let frontier = &self.cache[slot].1;
                 frontier.clear();
-                read_front(self.work, &self.work.front(s, depth), s, depth, self.block, |c, words| {
-                    frontier.store_chunk(c, words)
-                })?;
+                read_front(work, &work.front(s, depth), s, depth, block, |c, words| frontier.store_chunk(c, words))?;
                 self.cache[slot].0 = tag;
                 slot
             }
         };
         self.last_use[slot] = self.uses;
-        Ok(slot)
+        Ok(&self.cache[slot].1)
+    }
+}
+
+impl Worker {
+    /// A worker on the build of `index`'s table in `dir` (started by a [`Driver`]), with
+    /// `memory_budget` bytes to use.
+    ///
+    /// # Errors
+    /// [`Error::NotEnoughMemory`] when `memory_budget` is less than [`memory`] needs;
+    /// [`Error::Checkpoint`] when `dir` holds no build of this table; [`Error::Io`].
+    pub fn new(index: &StateIndex, dir: &Path, memory_budget: u64) -> Result<Worker, Error> {
+        let states = index.len();
+        let cells = index.shape().cells();
+        let block = states / cells as u64;
+        let needed = memory(states, cells, 0);
+        if needed > memory_budget {
+            return Err(not_enough_memory(index, needed, memory_budget));
+        }
+        let plan = plan_text(index);
+        let plan_path = dir.join("build.plan");
+        let found = fs::read_to_string(&plan_path).map_err(|e| Error::io("reading", &plan_path, e))?;
+        if found != plan {
+            return Err(another_table(index, &plan_path, &found));
+        }
+        let work = Work::new(dir, &plan);
+        let part = work.path("table.part");
+        let codes =
+            OpenOptions::new().read(true).write(true).open(&part).map_err(|e| Error::io("opening", &part, e))?;
+        // a tenth of the budget left for what the estimate does not see (the allocator, stacks)
+        let spare = (memory_budget / 10 * 9).saturating_sub(needed);
+        let slots = ((spare / Frontier::bytes(block)) as usize).clamp(1, cells);
+        Ok(Worker {
+            index: index.clone(),
+            work,
+            codes,
+            block,
+            before: Frontier::new(block),
+            next: Frontier::new(block),
+            sources: Sources {
+                cache: (0..slots).map(|_| (usize::MAX, Frontier::new(block))).collect(),
+                uses: 0,
+                last_use: vec![0; slots],
+            },
+        })
+    }
+
+    /// The work files' traffic of this worker.
+    pub fn io(&self) -> DiskIo {
+        self.work.io()
+    }
+
+    /// Expands level `depth` (the frontier files of depth `depth` of the source blocks) into
+    /// target block `t`: writes its frontier file of `depth + 1` and returns its number of
+    /// states. A target whose file is there already (a build resumed, a task run twice) is not
+    /// expanded again.
+    ///
+    /// # Errors
+    /// [`Error::Checkpoint`] for a missing or damaged frontier file; [`Error::Io`].
+    pub fn expand(&mut self, depth: u32, t: usize) -> Result<u64, Error> {
+        let out = self.work.front(t, depth + 1);
+        if out.exists() {
+            return Ok(read_front_header(&self.work, &out, t, depth + 1)?.0);
+        }
+        let step = Step::new(self.index.moves());
+        self.before.clear();
+        if depth > 0 {
+            let before = &self.before;
+            read_front(&self.work, &self.work.front(t, depth - 1), t, depth - 1, self.block, |c, words| {
+                before.store_chunk(c, words)
+            })?;
+        }
+        self.next.clear();
+        for s in step.neighbours(t) {
+            let source = self.sources.get(&self.work, s, depth, self.block)?;
+            let (before, next) = (&self.before, &self.next);
+            source.flagged().into_par_iter().with_max_len(16).for_each_init(
+                || (Vec::with_capacity(256), [0u64; CHUNK_WORDS]),
+                |(pending, words), c| {
+                    let bits = source.chunk_words(c);
+                    for (w, x) in words.iter_mut().zip(bits) {
+                        *w = x.load(Relaxed);
+                    }
+                    step.expand(s, c * CHUNK_WORDS, &words[..bits.len()], t, &NotBefore(before), next, pending);
+                },
+            );
+        }
+        write_front(&self.work, t, depth + 1, &self.next)
+    }
+
+    /// Gives block `b`'s codes the frontiers of its depths `from..=upto` (those of its parity),
+    /// in the table file, and returns the checksum of its codes. Merging a file twice gives the
+    /// same codes. The caller records it ([`Driver::end_merge`]).
+    ///
+    /// # Errors
+    /// [`Error::Checkpoint`] for a missing or damaged frontier file; [`Error::Io`].
+    pub fn merge(&mut self, b: usize, from: u32, upto: u32) -> Result<u32, Error> {
+        use std::os::unix::fs::FileExt;
+        let parity = parities(self.index.shape(), self.index.goal().blank());
+        let mut codes = vec![0u8; payload_len(self.block) as usize];
+        read_block(&self.work, &self.codes, b, &mut codes)?;
+        for k in (from..=upto).filter(|&k| k as usize % 2 == parity[b]) {
+            read_front(&self.work, &self.work.front(b, k), b, k, self.block, |c, words| {
+                let first = c * CHUNK / 4;
+                let last = (first + CHUNK / 4).min(codes.len());
+                settle(&mut codes[first..last], words, (k % 3) as u8);
+            })?;
+        }
+        let part = self.work.path("table.part");
+        self.codes
+            .write_all_at(&codes, PAYLOAD_OFFSET as u64 + b as u64 * codes.len() as u64)
+            .map_err(|e| Error::io("writing", &part, e))?;
+        self.work.written.fetch_add(codes.len() as u64, Relaxed);
+        Ok(crc32fast::hash(&codes))
     }
 }
 

@@ -343,12 +343,7 @@ pub fn build_file_planned(
     let what = format!("building the {shape} table out of core");
     let needed = disk::memory(states, shape.cells(), 0);
     if needed > budget {
-        return Err(Error::NotEnoughMemory {
-            what,
-            needed,
-            available: budget,
-            hint: " (it keeps three one-bit bitmaps of a blank block and the move tables)".into(),
-        });
+        return Err(disk::not_enough_memory(&index, needed, budget));
     }
     if !dir.join("build.plan").exists() {
         let needed = disk::disk(states, shape.cells());
@@ -368,28 +363,7 @@ pub fn build_file_planned(
         Error::BuildCancelled { depth } => Error::BuildInterrupted { depth, dir: dir.clone() },
         e => e,
     })?;
-    match std::fs::rename(&built.path, &target) {
-        Ok(()) => {}
-        // another file system: copied beside the final name, then renamed over it
-        Err(e) if e.raw_os_error() == Some(libc::EXDEV) => {
-            let len = std::fs::metadata(&built.path).map_err(|e| Error::io("reading", &built.path, e))?.len();
-            let mut pending = PendingFile::create(&target, len)?;
-            let mut input = File::open(&built.path).map_err(|e| Error::io("opening", &built.path, e))?;
-            let mut buffer = vec![0u8; 8 << 20];
-            let mut at = 0u64;
-            loop {
-                use std::io::Read;
-                let n = input.read(&mut buffer).map_err(|e| Error::io("reading", &built.path, e))?;
-                if n == 0 {
-                    break;
-                }
-                pending.write_at(at, &buffer[..n])?;
-                at += n as u64;
-            }
-            pending.commit()?;
-        }
-        Err(e) => return Err(Error::io("renaming the new table to", &target, e)),
-    }
+    disk::install(&built.path, &target)?;
     disk::clean(&dir);
     let table = open(&target)?;
     Ok((table, Executed::OutOfCore { work_dir: dir, resumed: built.resumed, disk: built.disk }))

@@ -37,6 +37,7 @@ Examples
 A cluster in this process (threads, no worker processes) is enough to try it:
 
 >>> import slidetable as st
+from slidetable import _core
 >>> import slidetable.dask
 >>> from distributed import Client
 >>> client = Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None)
@@ -55,6 +56,7 @@ import hashlib
 import json
 import os
 import threading
+import sys
 import time
 import uuid
 from typing import Any, Callable, Optional, Union
@@ -73,7 +75,7 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
 import slidetable as st
 from slidetable._common import Algorithm, BoardLike, Convention, SearchHeuristic, _int
 
-__all__ = ["solve_batch", "SolverPlugin", "worker_stats", "RESULTS_VERSION"]
+__all__ = ["solve_batch", "build_table", "SolverPlugin", "worker_stats", "RESULTS_VERSION"]
 
 #: The ``"version"`` of the lines ``solve_batch`` writes to a results file.
 RESULTS_VERSION = 1
@@ -754,3 +756,258 @@ def _assemble(
         wall_seconds=wall,
         load_seconds=load_seconds,
     )
+
+
+# ---------------------------------------------------------------------------------------------
+# Perfect tables bigger than one machine's memory: the out-of-core build, its levels on workers
+
+# In each worker process: the build workers opened, by (work directory, puzzle, the build_table
+# call's tag): each keeps its three bitmaps and the source frontiers it decoded, for the next
+# target it is given. A new call in the same directory gets a new worker (the files may be new).
+_BUILD_WORKERS: dict[tuple[str, str, str], Any] = {}
+
+
+def _build_worker(puzzle: st.Puzzle, work_dir: str, memory: Optional[int], tag: str) -> Any:
+    """This process's worker on the build in ``work_dir``, opened with the memory it may use:
+    ``memory`` if given, else four fifths of its Dask worker's ``memory_limit`` (Dask pauses a
+    worker at 80%), else what the machine has available."""
+    key = (work_dir, repr(puzzle), tag)
+    with _LOCK:
+        mine = _BUILD_WORKERS.get(key)
+        if mine is None:
+            for old in [k for k in _BUILD_WORKERS if k[0] == work_dir]:
+                del _BUILD_WORKERS[old]
+            if memory is None:
+                limit = _memory_limit(_current_worker())
+                memory = int(limit * 0.8) if limit else 0
+            if not memory:
+                memory = _available_memory()
+            need = _core.build_worker_memory(puzzle._p)
+            if memory < need:
+                raise MemoryError(
+                    f"a worker of the {puzzle.rows}x{puzzle.cols} build needs {need / 2**30:.1f} GiB of memory "
+                    f"(three one-bit bitmaps of a blank block and the move tables), but may use "
+                    f"{memory / 2**30:.1f} GiB: give the workers a larger memory_limit"
+                )
+            mine = _core.BuildWorker(puzzle._p, work_dir, memory)
+            _BUILD_WORKERS[key] = mine
+    return mine
+
+
+def _available_memory() -> int:
+    """The memory available on this machine now (MemAvailable), 4 GiB where it cannot be read."""
+    try:
+        with open("/proc/meminfo") as f:
+            for line in f:
+                if line.startswith("MemAvailable:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    return 4 << 30
+
+
+def _expand_task(puzzle: st.Puzzle, work_dir: str, memory: Optional[int], tag: str, depth: int, target: int) -> int:
+    """The task: level ``depth`` expanded into target block ``target`` (its frontier file of
+    ``depth + 1`` written in the work directory); the states found there."""
+    return int(_build_worker(puzzle, work_dir, memory, tag).expand(depth, target))
+
+
+def _merge_task(
+    puzzle: st.Puzzle, work_dir: str, memory: Optional[int], tag: str, block: int, first: int, last: int
+) -> int:
+    """The task: block ``block``'s frontier files of depths ``first..last`` merged into its codes;
+    the checksum of its codes."""
+    return int(_build_worker(puzzle, work_dir, memory, tag).merge(block, first, last))
+
+
+def build_table(
+    puzzle: st.Puzzle,
+    path: Union[str, "os.PathLike[str]"],
+    *,
+    client: Optional[distributed.Client] = None,
+    bits: int = 2,
+    work_dir: Union[str, "os.PathLike[str]", None] = None,
+    memory: Optional[int] = None,
+    progress: Optional[Callable[[dict[str, Any]], None]] = None,
+) -> st.Table:
+    """Builds the perfect table of ``puzzle`` on a Dask cluster, blank block by blank block, into
+    the file ``path``; the same file, byte for byte, as ``table build`` or ``Table.build`` writes.
+
+    The table is the library's out-of-core build (``table build --max-memory``): its ``n`` blank
+    blocks live in files in ``work_dir``, which every worker must see at that path (a shared file
+    system; on one machine, any directory). Each level of the breadth-first search is one task per
+    target block (half the blocks), spread over the workers: a task reads its neighbours'
+    frontier files, writes its block's next frontier, and returns its count. A level is a barrier
+    and a checkpoint: the client records it in ``work_dir`` before the next starts, so a lost
+    worker costs at most its task (Dask runs it again; a task run twice writes the same file), and
+    a client stopped or killed resumes from the last complete level when ``build_table`` is
+    called again with the same ``work_dir``. Now and then, and at the end, a block's frontier
+    files are merged into its codes (a task per block). The workers write the table file into
+    ``work_dir``; the client writes its header and renames it to ``path`` (so ``path`` never
+    holds half a table), then removes the work files.
+
+    Frontiers go from worker to worker through the work directory rather than Dask's comms: a
+    2x7 block's frontier is up to 390 MB, which the files keep out of the workers' memory and
+    the scheduler's, and the files are what a lost worker's replacement (or a resumed build)
+    starts from.
+
+    Parameters
+    ----------
+    puzzle : slidetable.Puzzle
+        The board and goal; 5 to 14 cells (15 and 16 need a wider index, not yet there).
+    path : str or os.PathLike
+        The table file to write (replaced atomically).
+    client : distributed.Client, optional
+        The cluster; the default client when not given.
+    bits : int, default 2
+        Only 2: the out-of-core build writes two-bit tables (the distance modulo 3).
+    work_dir : str or os.PathLike, optional
+        The work directory, seen by every worker at the same path. Default: ``path`` with
+        ``.work`` added. Needs about 2.5 times the table's size at the peak (see
+        ``docs/scale.md``).
+    memory : int, optional
+        Bytes each worker's build may use. Default: four fifths of the worker's
+        ``memory_limit``, or the memory available on its machine. A worker needs at least three
+        one-bit bitmaps of a blank block and the move tables (1.5 GB for the 2x7); more lets it
+        keep decoded source frontiers between its targets.
+    progress : callable, optional
+        Called with a dict after each level (``depth``, ``level_states``, ``reached``,
+        ``total``, ``seconds``) and, once, with ``resumed`` (a depth) when the build goes on
+        with one found in ``work_dir``.
+
+    Returns
+    -------
+    slidetable.Table
+        The table, opened from ``path``.
+
+    Raises
+    ------
+    ValueError
+        ``bits`` other than 2, a board too small or too large, a work directory that holds a
+        build of another table or a damaged work file.
+    MemoryError
+        A worker whose memory will not do (raised from the task).
+
+    Examples
+    --------
+    >>> import slidetable as st, slidetable.dask, tempfile, os
+    >>> from distributed import Client
+    >>> client = Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None)
+    >>> folder = tempfile.mkdtemp()
+    >>> table = slidetable.dask.build_table(st.Puzzle(2, 4), os.path.join(folder, "2x4.table"), client=client)
+    >>> table.max_depth, table.histogram()[-1]
+    (36, 1)
+    >>> client.close()
+    """
+    if bits != 2:
+        raise ValueError(f"bits={bits}: the sharded build writes two-bit tables only (bits=2)")
+    client = _client(client)
+    path = os.path.abspath(os.fspath(path))
+    work = os.path.abspath(os.fspath(work_dir)) if work_dir is not None else path + ".work"
+    driver = _core.BuildDriver(puzzle._p, work)
+    if driver.resumed is not None and progress is not None:
+        progress({"resumed": driver.resumed[0], "reached": driver.resumed[1]})
+    workers = sorted(client.scheduler_info()["workers"])
+    tag = uuid.uuid4().hex[:8]
+
+    def run(tasks: list[tuple[Any, ...]], func: Callable[..., int], kind: str) -> list[int]:
+        # consecutive targets (which share source blocks) go to the same worker, where its
+        # decoded sources are kept; another worker takes them if that one is lost
+        futures = []
+        for i, args in enumerate(tasks):
+            where = [workers[i * len(workers) // len(tasks)]] if workers else None
+            futures.append(
+                client.submit(
+                    func, puzzle, work, memory, tag, *args,
+                    key=f"slidetable-{kind}-{tag}-{'-'.join(map(str, args))}",
+                    workers=where, allow_other_workers=True, pure=False, retries=3,
+                )
+            )
+        return [int(f.result()) for f in futures]
+
+    while True:
+        due = [tuple(d) for d in driver.merges_due()]
+        if due:
+            driver.begin_merges(due)
+            for (block, _, last), crc in zip(due, run(due, _merge_task, "merge")):
+                driver.end_merge(block, last, crc)
+        if driver.searched:
+            break
+        depth = driver.depth
+        targets = driver.targets()
+        found = sum(run([(depth, t) for t in targets], _expand_task, "expand"))
+        note = driver.level_done(found)
+        if note is not None and progress is not None:
+            progress(note)
+    part = driver.finish()
+    _core.install_table(part, path, work)
+    return st.Table.open(path)
+
+
+def _main(argv: Optional[list[str]] = None) -> int:
+    """``python -m slidetable.dask build ...``: ``build_table`` from the command line."""
+    import argparse
+
+    parser = argparse.ArgumentParser(
+        prog="python -m slidetable.dask",
+        description="Build a perfect two-bit table on a Dask cluster (the out-of-core build's levels, "
+        "a task per blank block). The work directory must be seen by every worker at the same path.",
+        epilog="examples:\n"
+        "  python -m slidetable.dask build --board 3x4 --local 2 -o 3x4.table\n"
+        "  python -m slidetable.dask build --board 2x7 --scheduler tcp://10.0.0.1:8786 "
+        "--work-dir /shared/2x7.work -o /shared/2x7.table\n"
+        "  python -m slidetable.dask build --board 3x5 --scheduler-file /shared/scheduler.json "
+        "--work-dir /shared/3x5.work -o /shared/3x5.table",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="build a table")
+    b.add_argument("--board", required=True, help="RxC, 5 to 14 cells (e.g. 3x4, 2x7)")
+    b.add_argument("--goal", default="blank-last", help="a goal name (blank-last, blank-first, snail, ...)")
+    b.add_argument("-o", "--output", required=True, help="the table file to write")
+    where = b.add_mutually_exclusive_group(required=True)
+    where.add_argument("--scheduler", metavar="ADDRESS", help="a running scheduler's address (tcp://host:8786)")
+    where.add_argument("--scheduler-file", metavar="FILE", help="a scheduler file (dask scheduler --scheduler-file)")
+    where.add_argument("--local", metavar="N", type=int, help="a LocalCluster of N worker processes on this machine")
+    b.add_argument("--work-dir", help="the work directory [default: OUTPUT.work]")
+    b.add_argument("--memory", type=float, metavar="GIB", help="GiB each worker's build may use")
+    args = parser.parse_args(argv)
+    rows, _, cols = args.board.partition("x")
+    try:
+        puzzle = st.Puzzle(int(rows), int(cols), goal=args.goal)
+    except ValueError as e:
+        parser.error(f"--board {args.board}: {e}")
+    if args.local:
+        cluster = distributed.LocalCluster(n_workers=args.local, threads_per_worker=1, dashboard_address=None)
+        client = distributed.Client(cluster)
+    elif args.scheduler_file:
+        client = distributed.Client(scheduler_file=args.scheduler_file)
+    else:
+        client = distributed.Client(args.scheduler)
+    start = time.perf_counter()
+
+    def note(p: dict[str, Any]) -> None:
+        if "resumed" in p:
+            print(f"resuming after depth {p['resumed']} ({p['reached']:,} states found)", flush=True)
+        else:
+            print(
+                f"depth {p['depth']:>3}: {p['level_states']:,} states, {p['reached']:,} of {p['total']:,} "
+                f"in {p['seconds']:.1f} s",
+                flush=True,
+            )
+
+    memory = None if args.memory is None else int(args.memory * 2**30)
+    try:
+        table = build_table(puzzle, args.output, client=client, work_dir=args.work_dir, memory=memory, progress=note)
+    except (ValueError, OSError, MemoryError) as e:
+        print(f"python -m slidetable.dask: {e}", file=sys.stderr)
+        return 1
+    finally:
+        client.close()
+    print(f"wrote {args.output}: {len(table):,} states, max depth {table.max_depth}, "
+          f"{time.perf_counter() - start:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_main())

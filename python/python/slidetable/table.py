@@ -55,6 +55,7 @@ class Table:
         puzzle: Puzzle,
         path: Union[str, os.PathLike[str], None] = None,
         progress: Optional[Callable[[dict[str, Any]], Any]] = None,
+        bits: Optional[int] = None,
     ) -> "Table":
         """Builds the table by breadth-first search from the goal, in memory or into a file.
 
@@ -69,6 +70,9 @@ class Table:
         progress : callable, optional
             Called after each depth with a dict: ``depth``, ``level_states``, ``reached``,
             ``total``, ``seconds``.
+        bits : int, optional
+            Bits a state: 8 (the distance itself) or 2 (the distance modulo 3, a quarter of the
+            size; ``table build --bits``). Default: 8 up to 12 cells, 2 for the 2x7 and 7x2.
 
         Returns
         -------
@@ -105,7 +109,9 @@ class Table:
         """
         if not isinstance(puzzle, Puzzle):
             raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
-        return cls(_core.Table.build(puzzle._p, None if path is None else os.fspath(path), progress))
+        if bits is not None and bits not in (2, 8):
+            raise ValueError(f"bits={bits!r}: a table has 8 bits a state or 2")
+        return cls(_core.Table.build(puzzle._p, None if path is None else os.fspath(path), progress, bits))
 
     @classmethod
     def open(cls, path: Union[str, os.PathLike[str]], mmap: bool = True) -> "Table":

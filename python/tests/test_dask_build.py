@@ -1,0 +1,88 @@
+"""slidetable.dask.build_table: the out-of-core build's levels on a local Dask cluster of two
+worker processes, byte for byte the in-memory table's file, through a worker killed mid-build."""
+
+from __future__ import annotations
+
+import os
+import signal
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import slidetable as st
+
+distributed = pytest.importorskip("distributed")
+from distributed import Client, LocalCluster  # noqa: E402
+
+import slidetable.dask as sd  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client() -> Any:
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as cluster:
+        with Client(cluster) as c:
+            yield c
+
+
+def _in_memory(puzzle: st.Puzzle, path: Path) -> bytes:
+    st.Table.build(puzzle, path, bits=2)
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize("rows,cols", [(2, 3), (3, 2), (2, 4), (3, 3), (2, 5), (3, 4)])
+def test_the_sharded_build_writes_the_in_memory_file(client: Any, tmp_path: Path, rows: int, cols: int) -> None:
+    puzzle = st.Puzzle(rows, cols)
+    levels: list[int] = []
+    table = sd.build_table(puzzle, tmp_path / "dask.table", client=client, progress=lambda p: levels.append(p["depth"]))
+    assert (tmp_path / "dask.table").read_bytes() == _in_memory(puzzle, tmp_path / "memory.table")
+    assert levels == list(range(1, table.max_depth + 1))
+    assert not (tmp_path / "dask.table.work").exists()
+    table.verify()
+
+
+def test_a_worker_killed_mid_build_costs_its_task_only(client: Any, tmp_path: Path) -> None:
+    puzzle = st.Puzzle(3, 4)
+    pids = client.run(os.getpid)
+    killed: list[int] = []
+
+    def kill_one(p: dict[str, Any]) -> None:
+        # at depth 20, one worker process dies (SIGKILL); its nanny starts another
+        if p.get("depth") == 20 and not killed:
+            pid = next(iter(pids.values()))
+            os.kill(pid, signal.SIGKILL)
+            killed.append(pid)
+
+    sd.build_table(puzzle, tmp_path / "dask.table", client=client, progress=kill_one)
+    assert killed, "the build ended before a worker was killed"
+    assert (tmp_path / "dask.table").read_bytes() == _in_memory(puzzle, tmp_path / "memory.table")
+    client.wait_for_workers(2, timeout=60)
+
+
+def test_a_stopped_build_resumes_from_its_last_level(client: Any, tmp_path: Path) -> None:
+    puzzle = st.Puzzle(3, 3)
+
+    class Stop(Exception):
+        pass
+
+    def stop_at_12(p: dict[str, Any]) -> None:
+        if p.get("depth") == 12:
+            raise Stop
+
+    with pytest.raises(Stop):
+        sd.build_table(puzzle, tmp_path / "dask.table", client=client, progress=stop_at_12)
+    assert (tmp_path / "dask.table.work" / "checkpoint").exists()
+    notes: list[dict[str, Any]] = []
+    sd.build_table(puzzle, tmp_path / "dask.table", client=client, progress=notes.append)
+    assert notes[0] == {"resumed": 12, "reached": sum(st.Table.build(puzzle).histogram()[:13])}
+    assert (tmp_path / "dask.table").read_bytes() == _in_memory(puzzle, tmp_path / "memory.table")
+
+
+def test_refusals(client: Any, tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="bits=8"):
+        sd.build_table(st.Puzzle(2, 3), tmp_path / "t.table", client=client, bits=8)
+    with pytest.raises(MemoryError, match="give the workers a larger memory_limit"):
+        sd.build_table(st.Puzzle(3, 4), tmp_path / "t.table", client=client, memory=1000)
+    # the work directory is now a 3x4 build: another board is refused
+    with pytest.raises(ValueError, match="another table"):
+        sd.build_table(st.Puzzle(2, 5), tmp_path / "u.table", client=client, work_dir=tmp_path / "t.table.work")

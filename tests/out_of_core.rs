@@ -1,0 +1,257 @@
+//! Out-of-core two-bit builds (`table build --max-memory SIZE --work-dir DIR`): the same file as
+//! the in-memory build, byte for byte, on every board from 2x3 to 3x4; stopped or killed between
+//! levels and inside a level, resumed to the same file; a work directory of another table or with
+//! a damaged file refused, never used; a build whose memory or disk will not do refused before it
+//! starts, naming what it needs.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+
+use common::{one_line_error, table};
+use predicates::prelude::*;
+use slidetable::table::disk::{self, Event};
+use slidetable::table::{build_file_planned, build_file_with, Executed, Width};
+use slidetable::{Board, Error, Goal, Shape};
+
+fn goal(rows: usize, cols: usize, goal: Goal) -> Board {
+    goal.board(Shape::new(rows, cols).unwrap()).unwrap()
+}
+
+/// The memory an out-of-core build of `goal`'s table needs, exactly: less than the in-memory
+/// build's, so the build goes out of core.
+fn budget(goal: &Board) -> u64 {
+    let states = slidetable::StateIndex::new(goal).unwrap().len();
+    disk::memory(states, goal.shape().cells(), 0)
+}
+
+/// The in-memory two-bit table of `goal`, as a file's bytes.
+fn in_memory(goal: &Board, dir: &Path) -> Vec<u8> {
+    let path = dir.join("in-memory.table");
+    build_file_with(goal, &path, Width::TwoBit, None, |_| {}, &AtomicBool::new(false)).unwrap();
+    std::fs::read(path).unwrap()
+}
+
+/// Builds `goal`'s table out of core into `path` with work directory `work`, calling `stop_at`
+/// on every event: the build stops (resumable) when it returns true.
+fn out_of_core(
+    goal: &Board,
+    path: &Path,
+    work: &Path,
+    mut stop_at: impl FnMut(&Event) -> bool,
+) -> Result<(Executed, Vec<String>), Error> {
+    let stop = AtomicBool::new(false);
+    let mut notes = Vec::new();
+    let (_, executed) = build_file_planned(
+        goal,
+        path,
+        Some(Width::TwoBit),
+        Some(budget(goal)),
+        Some(work),
+        |e| {
+            if let Event::Resumed { depth, .. } = &e {
+                notes.push(format!("resumed after {depth}"));
+            }
+            if stop_at(&e) {
+                stop.store(true, Relaxed);
+            }
+        },
+        &stop,
+    )?;
+    Ok((executed, notes))
+}
+
+#[test]
+fn every_board_from_2x3_to_3x4_built_out_of_core_is_the_in_memory_file() {
+    let boards = [(2, 3), (3, 2), (2, 4), (4, 2), (3, 3), (2, 5), (5, 2), (3, 4), (2, 6)];
+    for (rows, cols) in boards {
+        for g in [Goal::BlankLast, Goal::BlankFirst] {
+            if rows * cols == 12 && g == Goal::BlankFirst {
+                continue; // one goal is enough at 12 cells (seconds each)
+            }
+            let dir = tempfile::tempdir().unwrap();
+            let goal = goal(rows, cols, g);
+            let path = dir.path().join("out.table");
+            let work = dir.path().join("work");
+            let (executed, _) = out_of_core(&goal, &path, &work, |_| false).unwrap();
+            assert!(matches!(executed, Executed::OutOfCore { resumed: None, .. }), "{rows}x{cols} {executed:?}");
+            assert!(std::fs::read(&path).unwrap() == in_memory(&goal, dir.path()), "{rows}x{cols} goal {goal}");
+            assert!(!work.exists(), "the work directory is removed when the table is written");
+            slidetable::table::open(&path).unwrap().verify().unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_build_stopped_between_levels_or_inside_one_resumes_to_the_same_file() {
+    let goal = goal(3, 3, Goal::BlankLast);
+    let dir = tempfile::tempdir().unwrap();
+    let want = in_memory(&goal, dir.path());
+    let path = dir.path().join("out.table");
+    let work = dir.path().join("work");
+    std::fs::write(&path, b"an older table").unwrap();
+    // stopped after depth 12 is complete
+    let err = out_of_core(&goal, &path, &work, |e| matches!(e, Event::Level { progress, .. } if progress.depth == 12))
+        .unwrap_err();
+    assert!(matches!(err, Error::BuildInterrupted { depth: 12, .. }), "{err}");
+    assert!(err.to_string().contains("run the same command to resume"), "{err}");
+    assert_eq!(std::fs::read(&path).unwrap(), b"an older table", "the file is untouched until the end");
+    // stopped again inside depth 20, after the first of its targets
+    let err = out_of_core(&goal, &path, &work, |e| matches!(e, Event::Target { depth: 20, done: 1, .. })).unwrap_err();
+    assert!(matches!(err, Error::BuildInterrupted { depth: 19, .. }), "{err}");
+    // and finished
+    let (executed, notes) = out_of_core(&goal, &path, &work, |_| false).unwrap();
+    assert_eq!(notes, ["resumed after 19"]);
+    assert!(matches!(executed, Executed::OutOfCore { resumed: Some(19), .. }));
+    assert!(std::fs::read(&path).unwrap() == want);
+    assert!(!work.exists());
+}
+
+#[test]
+fn a_killed_build_run_again_resumes_to_the_same_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    let args = ["build", "--board", "3x4", "--bits", "2", "--max-memory", "30M", "--work-dir", "work", "-o", "a.table"];
+    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("table"))
+        .current_dir(dir.path())
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // killed (SIGKILL: no chance to tidy up) once depth 14 is being found
+    let started = std::time::Instant::now();
+    while !work.join("front-00-0014").exists() && !work.join("front-01-0014").exists() {
+        assert!(child.try_wait().unwrap().is_none(), "the build finished before it could be killed");
+        assert!(started.elapsed().as_secs() < 120, "no level 14 after two minutes");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(!dir.path().join("a.table").exists());
+    let out = table(dir.path()).args(args).arg("-q").assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(stdout.contains("out of core in work, resumed after depth 1"), "{stdout}");
+    let goal = goal(3, 4, Goal::BlankLast);
+    assert!(std::fs::read(dir.path().join("a.table")).unwrap() == in_memory(&goal, dir.path()));
+    assert!(!work.exists());
+}
+
+/// A 3x3 build stopped after depth 12, its work directory left in `dir/work`.
+fn stopped_3x3(dir: &Path) -> (Board, PathBuf, PathBuf) {
+    let goal = goal(3, 3, Goal::BlankLast);
+    let path = dir.join("out.table");
+    let work = dir.join("work");
+    let err = out_of_core(&goal, &path, &work, |e| matches!(e, Event::Level { progress, .. } if progress.depth == 12))
+        .unwrap_err();
+    assert!(matches!(err, Error::BuildInterrupted { .. }), "{err}");
+    (goal, path, work)
+}
+
+#[test]
+fn a_work_directory_of_another_board_or_goal_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, _, work) = stopped_3x3(dir.path());
+    for other in [goal(2, 4, Goal::BlankLast), goal(3, 3, Goal::BlankFirst)] {
+        let err = out_of_core(&other, &dir.path().join("other.table"), &work, |_| false).unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, Error::Checkpoint { .. }), "{text}");
+        assert!(text.contains("another table (board 3x3, goal 1 2 3 4 5 6 7 8 0)"), "{text}");
+        assert!(text.contains("give another --work-dir"), "{text}");
+    }
+    // a directory that holds something else is not taken over
+    let busy = dir.path().join("busy");
+    std::fs::create_dir(&busy).unwrap();
+    std::fs::write(busy.join("notes.txt"), "mine").unwrap();
+    let err = out_of_core(&goal(3, 3, Goal::BlankLast), &dir.path().join("x.table"), &busy, |_| false).unwrap_err();
+    assert!(err.to_string().contains("not empty"), "{err}");
+    assert_eq!(std::fs::read_to_string(busy.join("notes.txt")).unwrap(), "mine");
+}
+
+/// Flips one bit of byte `at` (from the end when negative) of `path`.
+fn flip(path: &Path, at: i64) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let i = if at < 0 { bytes.len() - (-at) as usize } else { at as usize };
+    bytes[i] ^= 0x10;
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn a_damaged_work_file_is_refused_not_used() {
+    type Damage = fn(&Path);
+    let damages: [(&str, Damage); 5] = [
+        ("a frontier file's body", |w| flip(&w.join("front-00-0012"), -3)),
+        ("a frontier file's header", |w| flip(&w.join("front-01-0011"), 20)),
+        ("a frontier file cut short", |w| {
+            let f = w.join("front-00-0012");
+            let len = std::fs::metadata(&f).unwrap().len();
+            std::fs::OpenOptions::new().write(true).open(&f).unwrap().set_len(len - 1).unwrap();
+        }),
+        ("the codes", |w| flip(&w.join("table.part"), 4096 + 100)),
+        ("the checkpoint", |w| {
+            let text = std::fs::read_to_string(w.join("checkpoint")).unwrap();
+            std::fs::write(w.join("checkpoint"), text.replacen("histogram 1 ", "histogram 2 ", 1)).unwrap();
+        }),
+    ];
+    for (what, damage) in damages {
+        let dir = tempfile::tempdir().unwrap();
+        let (goal, path, work) = stopped_3x3(dir.path());
+        damage(&work);
+        let err = out_of_core(&goal, &path, &work, |_| false).unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, Error::Checkpoint { .. }), "{what}: {text}");
+        assert!(text.contains("damaged and was not used"), "{what}: {text}");
+        assert!(!path.exists(), "{what}: no table written");
+    }
+}
+
+#[test]
+fn a_build_that_will_not_fit_is_refused_in_one_line_naming_what_it_needs() {
+    let dir = tempfile::tempdir().unwrap();
+    // memory: not even the three bitmaps of a block
+    table(dir.path())
+        .args(["build", "--board", "3x4", "--bits", "2", "--max-memory", "1M"])
+        .assert()
+        .failure()
+        .stderr(one_line_error())
+        .stderr(predicate::str::contains("building the 3x4 table out of core needs 25.7 MiB of memory"))
+        .stderr(predicate::str::contains("only 1.0 MiB is available"));
+    // disk (a test-only figure for the space free)
+    table(dir.path())
+        .env("SLIDETABLE_AVAILABLE_DISK", "100000000")
+        .args(["build", "--board", "3x4", "--bits", "2", "--max-memory", "30M", "-o", "x.table"])
+        .assert()
+        .failure()
+        .stderr(one_line_error())
+        .stderr(predicate::str::contains("needs 0.2 GB of disk in x.table.work at its peak, but only 0.1 GB is free"));
+    // a byte table is built in memory only: the refusal says two bits would go out of core
+    table(dir.path())
+        .args(["build", "--board", "3x4", "--bits", "8", "--max-memory", "30M"])
+        .assert()
+        .failure()
+        .stderr(one_line_error())
+        .stderr(predicate::str::contains("at two bits a state (`--bits 2`) it is built out of core"));
+    // a size that is not one
+    table(dir.path())
+        .args(["build", "--board", "3x4", "--max-memory", "lots"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("give a size like 4G, 512M or 1.5GiB"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing written");
+}
+
+#[test]
+fn the_cli_says_it_went_out_of_core_and_the_file_is_the_in_memory_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = table(dir.path())
+        .args(["build", "--board", "2x5", "--bits", "2", "--max-memory", "4M", "-o", "a.table"])
+        .assert()
+        .success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(stdout.contains("built      out of core in a.table.work:"), "{stdout}");
+    assert!(stdout.contains("states     1,814,400"), "{stdout}");
+    table(dir.path()).args(["build", "--board", "2x5", "--bits", "2", "-o", "b.table", "-q"]).assert().success();
+    assert!(std::fs::read(dir.path().join("a.table")).unwrap() == std::fs::read(dir.path().join("b.table")).unwrap());
+    assert!(!dir.path().join("a.table.work").exists());
+}
