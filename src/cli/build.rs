@@ -121,7 +121,7 @@ pub struct BuildArgs {
     /// The memory the build may use: a number of bytes with K, M, G or T (powers of 1024), like
     /// 4G or 512M. A two-bit table that does not fit is built out of core, in files in
     /// --work-dir, within it. [default: the memory available now, or the control group's limit]
-    #[arg(long, value_name = "SIZE", value_parser = parse_size, conflicts_with_all = ["pattern", "prune"])]
+    #[arg(long, value_name = "SIZE", value_parser = super::solve::parse_size, conflicts_with_all = ["pattern", "prune"])]
     max_memory: Option<u64>,
     /// Where an out-of-core build keeps its work files (about 2.5 times the table at the peak;
     /// removed when the table is written). A build stopped or killed resumes from its last
@@ -129,36 +129,6 @@ pub struct BuildArgs {
     /// .work added]
     #[arg(long, value_name = "DIR", conflicts_with_all = ["pattern", "prune"])]
     work_dir: Option<PathBuf>,
-}
-
-/// A size in bytes: a number with an optional K, M, G or T (powers of 1024; "iB" or "B" may
-/// follow), like 4G, 1.5GiB, 512M or 1000000.
-pub fn parse_size(text: &str) -> Result<u64, String> {
-    let lower = text.trim().to_ascii_lowercase();
-    let t = lower.strip_suffix("ib").or_else(|| lower.strip_suffix('b')).unwrap_or(&lower);
-    let (number, unit) = match t.char_indices().find(|(_, c)| c.is_ascii_alphabetic()) {
-        Some((i, _)) => t.split_at(i),
-        None => (t, ""),
-    };
-    let scale: u64 = match unit.to_ascii_uppercase().as_str() {
-        "" => 1,
-        "K" => 1 << 10,
-        "M" => 1 << 20,
-        "G" => 1 << 30,
-        "T" => 1 << 40,
-        _ => return Err(format!("`{text}`: give a size like 4G, 512M or 1.5GiB (K, M, G, T are powers of 1024)")),
-    };
-    let value: f64 = number
-        .trim()
-        .parse()
-        .ok()
-        .filter(|v: &f64| v.is_finite() && *v > 0.0)
-        .ok_or_else(|| format!("`{text}`: give a size like 4G, 512M or 1.5GiB"))?;
-    let bytes = value * scale as f64;
-    if bytes >= u64::MAX as f64 {
-        return Err(format!("`{text}` is too large"));
-    }
-    Ok(bytes as u64)
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -449,21 +419,6 @@ fn build_pruner(args: &BuildArgs, len: usize) -> Result<ExitCode> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes_read_as_a_user_writes_them() {
-        assert_eq!(parse_size("4G"), Ok(4 << 30));
-        assert_eq!(parse_size("4GiB"), Ok(4 << 30));
-        assert_eq!(parse_size("4gb"), Ok(4 << 30));
-        assert_eq!(parse_size("1.5G"), Ok(3 << 29));
-        assert_eq!(parse_size("512M"), Ok(512 << 20));
-        assert_eq!(parse_size("64k"), Ok(64 << 10));
-        assert_eq!(parse_size("2T"), Ok(2 << 40));
-        assert_eq!(parse_size("1000000"), Ok(1_000_000));
-        for bad in ["", "G", "4X", "-1G", "0", "lots", "nanG", "1e30T"] {
-            assert!(parse_size(bad).is_err(), "{bad:?}");
-        }
-    }
 
     #[test]
     fn the_rate_is_rounded_and_the_estimate_waits_for_a_measurable_level() {

@@ -55,8 +55,8 @@ const PLAN_MAGIC: &str = "slidetable out-of-core build 1";
 /// The first line of `checkpoint`.
 const CHECKPOINT_MAGIC: &str = "slidetable checkpoint 1";
 /// The first bytes of a frontier file.
-const FRONT_MAGIC: &[u8; 8] = b"STFRONT1";
-/// A frontier file's header: magic, plan id, block, depth, states, records, body length, body
+const FRONT_MAGIC: &[u8; 8] = b"STFRONT2";
+/// A frontier file's header: magic, plan id, block, depth, states, segments, body length, body
 /// checksum, header checksum.
 const FRONT_HEADER: usize = 8 + 4 + 4 + 4 + 8 + 8 + 8 + 4 + 4;
 /// A chunk with fewer states than this is stored as a list of offsets (2 bytes each), otherwise
@@ -936,11 +936,21 @@ impl Worker {
         let mut codes = vec![0u8; payload_len(self.block) as usize];
         read_block(&self.work, &self.codes, b, &mut codes)?;
         for k in (from..=upto).filter(|&k| k as usize % 2 == parity[b]) {
+            let frontier = &self.next;
+            frontier.clear();
             read_front(&self.work, &self.work.front(b, k), b, k, self.block, |c, words| {
-                let first = c * CHUNK / 4;
-                let last = (first + CHUNK / 4).min(codes.len());
-                settle(&mut codes[first..last], words, (k % 3) as u8);
+                frontier.store_chunk(c, words)
             })?;
+            codes.par_chunks_mut(CHUNK / 4).enumerate().for_each(|(c, piece)| {
+                if frontier.is_flagged(c) {
+                    let bits = frontier.chunk_words(c);
+                    let mut words = [0u64; CHUNK_WORDS];
+                    for (w, x) in words.iter_mut().zip(bits) {
+                        *w = x.load(Relaxed);
+                    }
+                    settle(piece, &words[..bits.len()], (k % 3) as u8);
+                }
+            });
         }
         let part = self.work.path("table.part");
         self.codes
@@ -951,8 +961,59 @@ impl Worker {
     }
 }
 
-/// Writes `frontier` as block `b`'s frontier file of `depth` (temporary name, then renamed);
-/// returns its number of states.
+/// Chunks per segment of a frontier file: a segment is encoded, checksummed and decoded by one
+/// thread, the segments of a file in parallel (4 Mi entries, at most 514 KiB).
+const SEGMENT_CHUNKS: usize = 256;
+/// The largest a segment can be: its header, and every chunk's record as a bitmap.
+const SEGMENT_MAX: usize = 8 + SEGMENT_CHUNKS * (8 + CHUNK_WORDS * 8);
+/// Segments read or written at a time (at most 32 MiB).
+const SEGMENT_BATCH: usize = 64;
+
+/// Encodes chunks `chunks` of `frontier` (all in one segment's range) as a segment: its byte
+/// length and record count, then each chunk with a state as a record (index, count, then its
+/// offsets as 16-bit numbers or its bitmap, whichever is smaller). Returns it with its states.
+fn encode_segment(frontier: &Frontier, chunks: &[usize]) -> (Vec<u8>, u64) {
+    let mut out = Vec::with_capacity(8 + chunks.len() * 64);
+    out.extend_from_slice(&[0u8; 8]);
+    let (mut states, mut records) = (0u64, 0u32);
+    let mut words = [0u64; CHUNK_WORDS];
+    for &c in chunks {
+        let bits = frontier.chunk_words(c);
+        let mut count = 0usize;
+        for (w, x) in words.iter_mut().zip(bits) {
+            *w = x.load(Relaxed);
+            count += w.count_ones() as usize;
+        }
+        if count == 0 {
+            continue;
+        }
+        out.write_u32::<LE>(c as u32).expect("in memory");
+        out.write_u32::<LE>(count as u32).expect("in memory");
+        if count < LIST_MAX {
+            for (k, &w) in words[..bits.len()].iter().enumerate() {
+                let mut m = w;
+                while m != 0 {
+                    let j = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    out.write_u16::<LE>((64 * k + j) as u16).expect("in memory");
+                }
+            }
+        } else {
+            for &w in &words[..bits.len()] {
+                out.write_u64::<LE>(w).expect("in memory");
+            }
+        }
+        states += count as u64;
+        records += 1;
+    }
+    let body = (out.len() - 8) as u32;
+    LE::write_u32(&mut out[..4], body);
+    LE::write_u32(&mut out[4..8], records);
+    (out, states)
+}
+
+/// Writes `frontier` as block `b`'s frontier file of `depth` (temporary name, then renamed):
+/// its header, then its segments, encoded in parallel; returns its number of states.
 fn write_front(work: &Work, b: usize, depth: u32, frontier: &Frontier) -> Result<u64, Error> {
     let path = work.front(b, depth);
     let tmp = work.dir.join(format!("front-{b:02}-{depth:04}.tmp"));
@@ -960,37 +1021,26 @@ fn write_front(work: &Work, b: usize, depth: u32, frontier: &Frontier) -> Result
     let mut out = BufWriter::with_capacity(io_buffer(frontier.len()), file);
     let io = |e| Error::io("writing", &tmp, e);
     out.write_all(&[0u8; FRONT_HEADER]).map_err(io)?;
+    let flagged = frontier.flagged();
+    let segments: Vec<&[usize]> = flagged.chunk_by(|a, b| a / SEGMENT_CHUNKS == b / SEGMENT_CHUNKS).collect();
     let mut crc = crc32fast::Hasher::new();
-    let (mut states, mut records, mut body) = (0u64, 0u64, 0u64);
-    let mut record = Vec::with_capacity(8 + CHUNK_WORDS * 8);
-    for c in frontier.flagged() {
-        let words: Vec<u64> = frontier.chunk_words(c).iter().map(|w| w.load(Relaxed)).collect();
-        let count: usize = words.iter().map(|w| w.count_ones() as usize).sum();
-        if count == 0 {
-            continue;
+    let (mut states, mut body) = (0u64, 0u64);
+    for batch in segments.chunks(SEGMENT_BATCH) {
+        let encoded: Vec<(Vec<u8>, u64, crc32fast::Hasher)> = batch
+            .par_iter()
+            .map(|chunks| {
+                let (bytes, n) = encode_segment(frontier, chunks);
+                let mut h = crc32fast::Hasher::new();
+                h.update(&bytes);
+                (bytes, n, h)
+            })
+            .collect();
+        for (bytes, n, h) in encoded {
+            out.write_all(&bytes).map_err(io)?;
+            crc.combine(&h);
+            states += n;
+            body += bytes.len() as u64;
         }
-        record.clear();
-        record.write_u32::<LE>(c as u32).expect("in memory");
-        record.write_u32::<LE>(count as u32).expect("in memory");
-        if count < LIST_MAX {
-            for (k, &w) in words.iter().enumerate() {
-                let mut m = w;
-                while m != 0 {
-                    let j = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    record.write_u16::<LE>((64 * k + j) as u16).expect("in memory");
-                }
-            }
-        } else {
-            for &w in &words {
-                record.write_u64::<LE>(w).expect("in memory");
-            }
-        }
-        crc.update(&record);
-        out.write_all(&record).map_err(io)?;
-        states += count as u64;
-        records += 1;
-        body += record.len() as u64;
     }
     let mut file = out.into_inner().map_err(|e| Error::io("writing", &tmp, e.into_error()))?;
     let mut header = [0u8; FRONT_HEADER];
@@ -999,7 +1049,7 @@ fn write_front(work: &Work, b: usize, depth: u32, frontier: &Frontier) -> Result
     LE::write_u32(&mut header[12..], b as u32);
     LE::write_u32(&mut header[16..], depth);
     LE::write_u64(&mut header[20..], states);
-    LE::write_u64(&mut header[28..], records);
+    LE::write_u64(&mut header[28..], segments.len() as u64);
     LE::write_u64(&mut header[36..], body);
     LE::write_u32(&mut header[44..], crc.finalize());
     let head_crc = crc32fast::hash(&header[..48]);
@@ -1012,19 +1062,23 @@ fn write_front(work: &Work, b: usize, depth: u32, frontier: &Frontier) -> Result
     Ok(states)
 }
 
-/// Reads and checks the header of block `b`'s frontier file of `depth`: (states, records, body
+/// Reads and checks the header of block `b`'s frontier file of `depth`: (states, segments, body
 /// length, body checksum).
 fn read_front_header(work: &Work, path: &Path, b: usize, depth: u32) -> Result<(u64, u64, u64, u32), Error> {
-    let mut file = File::open(path).map_err(|e| {
+    let mut file = open_front(work, path)?;
+    let mut header = [0u8; FRONT_HEADER];
+    file.read_exact(&mut header).map_err(|_| work.damaged(path, "its header is cut short"))?;
+    parse_front_header(work, path, &header, b, depth, file.metadata().map(|m| m.len()).unwrap_or(0))
+}
+
+fn open_front(work: &Work, path: &Path) -> Result<File, Error> {
+    File::open(path).map_err(|e| {
         if e.kind() == std::io::ErrorKind::NotFound {
             work.damaged(path, "it is missing")
         } else {
             Error::io("opening", path, e)
         }
-    })?;
-    let mut header = [0u8; FRONT_HEADER];
-    file.read_exact(&mut header).map_err(|_| work.damaged(path, "its header is cut short"))?;
-    parse_front_header(work, path, &header, b, depth, file.metadata().map(|m| m.len()).unwrap_or(0))
+    })
 }
 
 fn parse_front_header(
@@ -1051,79 +1105,114 @@ fn parse_front_header(
     Ok((LE::read_u64(&header[20..]), LE::read_u64(&header[28..]), body, LE::read_u32(&header[44..])))
 }
 
-/// Reads block `b`'s frontier file of `depth`, calling `f(chunk, words)` for each chunk with
-/// states in it, and checks it whole (its checksum, its counts, its chunks in range). When it
-/// fails, what `f` was given must not be used: every caller here fails the build then.
+/// Decodes one segment (its header included), calling `f(chunk, words)` for each record; returns
+/// its states, or what is wrong with it.
+fn decode_segment(bytes: &[u8], block: u64, f: &(impl Fn(usize, &[u64]) + Sync)) -> Result<u64, &'static str> {
+    let chunks = block.div_ceil(CHUNK as u64);
+    let last_words = (block as usize).div_ceil(64) - (chunks as usize - 1) * CHUNK_WORDS;
+    let records = LE::read_u32(&bytes[4..8]);
+    let mut at = 8;
+    let mut take = |n: usize| -> Result<&[u8], &'static str> {
+        let piece = bytes.get(at..at + n).ok_or("a segment is cut short")?;
+        at += n;
+        Ok(piece)
+    };
+    let mut words = [0u64; CHUNK_WORDS];
+    let mut seen = 0u64;
+    let mut previous: Option<usize> = None;
+    for _ in 0..records {
+        let head = take(8)?;
+        let c = LE::read_u32(head) as usize;
+        let count = LE::read_u32(&head[4..]) as usize;
+        if c as u64 >= chunks || count == 0 || count > CHUNK || previous.is_some_and(|p| p >= c) {
+            return Err("a chunk record is out of range");
+        }
+        previous = Some(c);
+        let n = if c as u64 == chunks - 1 { last_words } else { CHUNK_WORDS };
+        words.fill(0);
+        if count < LIST_MAX {
+            let list = take(2 * count)?;
+            for k in 0..count {
+                let h = LE::read_u16(&list[2 * k..]) as usize;
+                if h >= 64 * n || (c * CHUNK + h) as u64 >= block {
+                    return Err("an offset is out of range");
+                }
+                words[h / 64] |= 1 << (h % 64);
+            }
+        } else {
+            let raw = take(8 * n)?;
+            for (k, w) in words[..n].iter_mut().enumerate() {
+                *w = LE::read_u64(&raw[8 * k..]);
+            }
+        }
+        let got: u64 = words.iter().map(|w| w.count_ones() as u64).sum();
+        if got != count as u64 {
+            return Err("a chunk's count is wrong");
+        }
+        seen += got;
+        f(c, &words[..n]);
+    }
+    if at != bytes.len() {
+        return Err("a segment is longer than its records");
+    }
+    Ok(seen)
+}
+
+/// Reads block `b`'s frontier file of `depth`, calling `f(chunk, words)` (from several threads
+/// at once) for each chunk with states in it, and checks it whole (its checksum, its counts, its
+/// chunks in range). When it fails, what `f` was given must not be used: every caller here fails
+/// the build then.
 fn read_front(
     work: &Work,
     path: &Path,
     b: usize,
     depth: u32,
     block: u64,
-    mut f: impl FnMut(usize, &[u64]),
+    f: impl Fn(usize, &[u64]) + Sync,
 ) -> Result<u64, Error> {
-    let mut file = File::open(path).map_err(|e| {
-        if e.kind() == std::io::ErrorKind::NotFound {
-            work.damaged(path, "it is missing")
-        } else {
-            Error::io("opening", path, e)
-        }
-    })?;
+    let mut file = open_front(work, path)?;
     let len = file.metadata().map_err(|e| Error::io("opening", path, e))?.len();
     let mut header = [0u8; FRONT_HEADER];
     file.read_exact(&mut header).map_err(|_| work.damaged(path, "its header is cut short"))?;
-    let (states, records, body, body_crc) = parse_front_header(work, path, &header, b, depth, len)?;
-    let chunks = block.div_ceil(CHUNK as u64);
-    let last_words = (block as usize).div_ceil(64) - (chunks as usize - 1) * CHUNK_WORDS;
+    let (states, segments, body, body_crc) = parse_front_header(work, path, &header, b, depth, len)?;
     let mut input = BufReader::with_capacity(io_buffer(block), file);
     let mut crc = crc32fast::Hasher::new();
-    let mut words = [0u64; CHUNK_WORDS];
-    let mut raw = vec![0u8; CHUNK_WORDS * 8];
     let mut seen = 0u64;
-    let bad = |what: &str| work.damaged(path, what.to_string());
-    for _ in 0..records {
-        let mut head = [0u8; 8];
-        input.read_exact(&mut head).map_err(|_| bad("it is cut short"))?;
-        crc.update(&head);
-        let c = LE::read_u32(&head) as usize;
-        let count = LE::read_u32(&head[4..]) as usize;
-        if c as u64 >= chunks || count == 0 || count > CHUNK {
-            return Err(bad("a chunk record is out of range"));
-        }
-        let n = if c as u64 == chunks - 1 { last_words } else { CHUNK_WORDS };
-        words.fill(0);
-        if count < LIST_MAX {
-            let bytes = &mut raw[..2 * count];
-            input.read_exact(bytes).map_err(|_| bad("it is cut short"))?;
-            crc.update(bytes);
-            for k in 0..count {
-                let h = LE::read_u16(&bytes[2 * k..]) as usize;
-                if h >= 64 * n || (c * CHUNK + h) as u64 >= block {
-                    return Err(bad("an offset is out of range"));
-                }
-                words[h / 64] |= 1 << (h % 64);
+    let mut left = segments;
+    while left > 0 {
+        let mut batch: Vec<Vec<u8>> = Vec::new();
+        while left > 0 && batch.len() < SEGMENT_BATCH {
+            let mut head = [0u8; 8];
+            input.read_exact(&mut head).map_err(|_| work.damaged(path, "it is cut short"))?;
+            let n = LE::read_u32(&head) as usize;
+            if n + 8 > SEGMENT_MAX {
+                return Err(work.damaged(path, "a segment's length is out of range"));
             }
-        } else {
-            let bytes = &mut raw[..8 * n];
-            input.read_exact(bytes).map_err(|_| bad("it is cut short"))?;
-            crc.update(bytes);
-            for (k, w) in words[..n].iter_mut().enumerate() {
-                *w = LE::read_u64(&bytes[8 * k..]);
-            }
+            let mut bytes = vec![0u8; 8 + n];
+            bytes[..8].copy_from_slice(&head);
+            input.read_exact(&mut bytes[8..]).map_err(|_| work.damaged(path, "it is cut short"))?;
+            batch.push(bytes);
+            left -= 1;
         }
-        let got: u64 = words.iter().map(|w| w.count_ones() as u64).sum();
-        if got != count as u64 || words[n..].iter().any(|&w| w != 0) {
-            return Err(bad("a chunk's count is wrong"));
+        let decoded: Vec<(Result<u64, &'static str>, crc32fast::Hasher)> = batch
+            .par_iter()
+            .map(|bytes| {
+                let mut h = crc32fast::Hasher::new();
+                h.update(bytes);
+                (decode_segment(bytes, block, &f), h)
+            })
+            .collect();
+        for (n, h) in decoded {
+            seen += n.map_err(|what| work.damaged(path, what))?;
+            crc.combine(&h);
         }
-        seen += got;
-        f(c, &words[..n]);
     }
     let mut rest = [0u8; 1];
     if input.read(&mut rest).map_err(|e| Error::io("reading", path, e))? != 0 {
-        return Err(bad("it is longer than its records"));
+        return Err(work.damaged(path, "it is longer than its segments"));
     }
     if crc.finalize() != body_crc || seen != states {
-        return Err(bad("its checksum is wrong"));
+        return Err(work.damaged(path, "its checksum is wrong"));
     }
     work.read.fetch_add(FRONT_HEADER as u64 + body, Relaxed);
     Ok(states)
