@@ -7,7 +7,7 @@
 #   scripts/out_of_core.sh [--quick] [--board 2x7] [--dir DIR] [RUN...]
 #
 # RUNs (default: all of them, in this order):
-#   small     the 12-cell boards (3x4, 2x6) in memory and out of core with --max-memory 40M
+#   small     the 12-cell boards (3x4, 2x6) in memory and out of core with --max-memory 64M
 #   memory    BOARD in memory (the reference file; needs about 16 GiB for the 2x7)
 #   budget    BOARD out of core with --max-memory 4G
 #   laptop    BOARD with no flag inside a memory control group of 6 GiB (page cache included, as
@@ -74,8 +74,8 @@ for r in "${runs[@]}"; do
     small)
       for b in 3x4 2x6; do
         run "$b-memory" "" "$dir/$b.mem.table" "$T" build --board "$b" --bits 2 -q -o "$dir/$b.mem.table"
-        run "$b-40M" "$dir/$b.mem.table" "$dir/$b.ooc.table" \
-          "$T" build --board "$b" --bits 2 --max-memory 40M --work-dir "$dir/$b.work" -q -o "$dir/$b.ooc.table"
+        run "$b-64M" "$dir/$b.mem.table" "$dir/$b.ooc.table" \
+          "$T" build --board "$b" --bits 2 --max-memory 64M --work-dir "$dir/$b.work" -q -o "$dir/$b.ooc.table"
       done ;;
     memory)
       run "$board-memory" "" "$dir/$board.mem.table" "$T" build --board "$board" -q -o "$dir/$board.mem.table" ;;

@@ -112,7 +112,7 @@ fn a_build_stopped_between_levels_or_inside_one_resumes_to_the_same_file() {
 fn a_killed_build_run_again_resumes_to_the_same_file() {
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join("work");
-    let args = ["build", "--board", "3x4", "--bits", "2", "--max-memory", "30M", "--work-dir", "work", "-o", "a.table"];
+    let args = ["build", "--board", "3x4", "--bits", "2", "--max-memory", "40M", "--work-dir", "work", "-o", "a.table"];
     let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("table"))
         .current_dir(dir.path())
         .args(args)
@@ -215,19 +215,19 @@ fn a_build_that_will_not_fit_is_refused_in_one_line_naming_what_it_needs() {
         .assert()
         .failure()
         .stderr(one_line_error())
-        .stderr(predicate::str::contains("building the 3x4 table out of core needs 25.7 MiB of memory"))
+        .stderr(predicate::str::contains("building the 3x4 table out of core needs 30.4 MiB of memory"))
         .stderr(predicate::str::contains("only 1.0 MiB is available"));
     // disk (a test-only figure for the space free)
     table(dir.path())
         .env("SLIDETABLE_AVAILABLE_DISK", "100000000")
-        .args(["build", "--board", "3x4", "--bits", "2", "--max-memory", "30M", "-o", "x.table"])
+        .args(["build", "--board", "3x4", "--bits", "2", "--max-memory", "40M", "-o", "x.table"])
         .assert()
         .failure()
         .stderr(one_line_error())
         .stderr(predicate::str::contains("needs 0.2 GB of disk in x.table.work at its peak, but only 0.1 GB is free"));
     // a byte table is built in memory only: the refusal says two bits would go out of core
     table(dir.path())
-        .args(["build", "--board", "3x4", "--bits", "8", "--max-memory", "30M"])
+        .args(["build", "--board", "3x4", "--bits", "8", "--max-memory", "40M"])
         .assert()
         .failure()
         .stderr(one_line_error())

@@ -19,12 +19,13 @@
 //! a write of the block's codes), and at the end. That keeps the codes' traffic to a few passes
 //! over the table instead of one every other level.
 //!
-//! A frontier file holds, for each chunk of [`CHUNK`] entries with a state, the chunk's offsets as
-//! a list of 16-bit numbers or its 2 KiB bitmap, whichever is smaller.
+//! A frontier file holds, for each chunk of [`CHUNK`] entries with a state, the gaps between its
+//! states' offsets (a byte each), their offsets (two bytes each) or the chunk's 2 KiB bitmap,
+//! whichever is smallest, in segments of 256 chunks that are encoded and decoded in parallel.
 //!
 //! # Checkpoints and resuming
 //! A frontier file is written to a temporary name and renamed when complete; the checkpoint is
-//! rewritten (temporary name, sync, rename) when a level's files are all there, and around each
+//! rewritten (temporary name, then rename) when a level's files are all there, and around each
 //! merge. A build run again with the same work directory reads the checkpoint, checks the plan
 //! (another board, goal or width is refused), the codes of every block against their recorded
 //! checksums, and resumes with the first level not complete, skipping the targets whose files are
@@ -35,7 +36,7 @@
 //! the directory rather than resume from it.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufReader, BufWriter, Read, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
@@ -55,13 +56,15 @@ const PLAN_MAGIC: &str = "slidetable out-of-core build 1";
 /// The first line of `checkpoint`.
 const CHECKPOINT_MAGIC: &str = "slidetable checkpoint 1";
 /// The first bytes of a frontier file.
-const FRONT_MAGIC: &[u8; 8] = b"STFRONT2";
+const FRONT_MAGIC: &[u8; 8] = b"STFRONT3";
 /// A frontier file's header: magic, plan id, block, depth, states, segments, body length, body
 /// checksum, header checksum.
 const FRONT_HEADER: usize = 8 + 4 + 4 + 4 + 8 + 8 + 8 + 4 + 4;
-/// A chunk with fewer states than this is stored as a list of offsets (2 bytes each), otherwise
-/// as its bitmap (2 KiB).
-const LIST_MAX: usize = CHUNK_WORDS * 8 / 2;
+/// The kinds of a chunk's record in a frontier file: the gaps between its offsets, a byte each;
+/// its offsets, two bytes each; its bitmap.
+const KIND_GAPS: u32 = 0;
+const KIND_LIST: u32 = 1;
+const KIND_BITMAP: u32 = 2;
 /// Bytes read and written at a time, at most (see [`io_buffer`]).
 const IO_BUFFER: usize = 8 << 20;
 
@@ -115,7 +118,8 @@ pub enum Event<'a> {
 
 /// The memory an out-of-core build of `states` states on `cells` cells takes at its peak, with
 /// `cached` decoded source frontiers kept beyond the three it needs: three (and `cached`) one-bit
-/// bitmaps of a block, the move tables and the I/O buffers.
+/// bitmaps of a block, the move tables and the I/O buffers (the program itself, a few megabytes,
+/// is not counted, as [`crate::table::lookup::build_memory`] does not count it).
 pub fn memory(states: u64, cells: usize, cached: usize) -> u64 {
     let block = states / cells as u64;
     let frontier = Frontier::bytes(block);
@@ -125,7 +129,9 @@ pub fn memory(states: u64, cells: usize, cached: usize) -> u64 {
         _ => 1 << 20,
     };
     let tables = block.div_ceil(64) * 8 + windows;
-    (3 + cached as u64) * frontier + tables + 3 * io_buffer(block) as u64 + (1 << 20)
+    // a batch of segments read, or encoded, at a time: no more than a bitmap's worth
+    let segments = 2 * frontier.min((SEGMENT_BATCH * SEGMENT_MAX) as u64);
+    (3 + cached as u64) * frontier + tables + 3 * io_buffer(block) as u64 + segments + (1 << 20)
 }
 
 /// Bytes read and written at a time for blocks of `block` entries: up to 8 MiB, no more than a
@@ -189,12 +195,15 @@ impl Work {
         }
     }
 
-    /// Writes `text` to `name` through a temporary name, synced, then renamed.
+    /// Writes `text` to `name` through a temporary name, then renamed. Not synced: on ext4 an
+    /// fsync commits the journal, which waits for every frontier file written before it to
+    /// reach the disk (seconds at each level); a process killed loses nothing of what it wrote,
+    /// and a machine that loses power leaves a checkpoint that its checksum refuses.
     fn write_small(&self, name: &str, text: &str) -> Result<(), Error> {
         let path = self.path(name);
         let tmp = self.path(&format!("{name}.tmp"));
         let mut f = File::create(&tmp).map_err(|e| Error::io("creating", &tmp, e))?;
-        f.write_all(text.as_bytes()).and_then(|_| f.sync_all()).map_err(|e| Error::io("writing", &tmp, e))?;
+        f.write_all(text.as_bytes()).map_err(|e| Error::io("writing", &tmp, e))?;
         fs::rename(&tmp, &path).map_err(|e| Error::io("renaming to", &path, e))
     }
 }
@@ -632,7 +641,7 @@ fn open_or_start(
             for b in 0..cells {
                 if let Some(crc) = state.crcs[b] {
                     read_block(work, &file, b, &mut buffer)?;
-                    if crc32fast::hash(&buffer) != crc {
+                    if crate::table::format::payload_crc(&buffer) != crc {
                         return Err(work.damaged(&part, format!("the codes of blank block {b} fail their checksum")));
                     }
                 }
@@ -742,12 +751,30 @@ fn crc32_of_ones(len: u64) -> u32 {
 
 /// Reads block `b`'s codes from the table file into `buffer`.
 fn read_block(work: &Work, file: &File, b: usize, buffer: &mut [u8]) -> Result<(), Error> {
-    use std::os::unix::fs::FileExt;
     let at = PAYLOAD_OFFSET as u64 + b as u64 * buffer.len() as u64;
     let part = work.path("table.part");
-    file.read_exact_at(buffer, at).map_err(|e| Error::io("reading", &part, e))?;
+    read_at(file, buffer, at).map_err(|e| Error::io("reading", &part, e))?;
     work.read.fetch_add(buffer.len() as u64, Relaxed);
     Ok(())
+}
+
+/// Pieces of large reads and writes, done on every core: a copy from or into the page cache
+/// is then not one thread's work while the other waits.
+const PIECE: usize = 8 << 20;
+
+/// Fills `buffer` from `file` at `offset`, in pieces read in parallel.
+fn read_at(file: &File, buffer: &mut [u8], offset: u64) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    buffer
+        .par_chunks_mut(PIECE)
+        .enumerate()
+        .try_for_each(|(k, piece)| file.read_exact_at(piece, offset + (k * PIECE) as u64))
+}
+
+/// Writes `bytes` to `file` at `offset`, in pieces written in parallel.
+fn write_at(file: &File, bytes: &[u8], offset: u64) -> std::io::Result<()> {
+    use std::os::unix::fs::FileExt;
+    bytes.par_chunks(PIECE).enumerate().try_for_each(|(k, piece)| file.write_all_at(piece, offset + (k * PIECE) as u64))
 }
 
 /// Writes the table file's last byte's padding, its header and checksum, and syncs it.
@@ -764,12 +791,21 @@ fn finish(index: &StateIndex, work: &Work, file: &File, histogram: &[u64]) -> Re
         file.write_all_at(&last, at).map_err(|e| Error::io("writing", &part, e))?;
     }
     let mut crc = crc32fast::Hasher::new();
-    let mut buffer = vec![0u8; io_buffer(index.len() / index.shape().cells() as u64)];
+    // read and checksummed 4 pieces a thread at a time, the pieces' checksums combined in order
+    let mut buffer = vec![0u8; (len as usize).min(8 * PIECE)];
     let mut at = 0u64;
     while at < len {
         let n = (len - at).min(buffer.len() as u64) as usize;
-        file.read_exact_at(&mut buffer[..n], PAYLOAD_OFFSET as u64 + at).map_err(|e| Error::io("reading", &part, e))?;
-        crc.update(&buffer[..n]);
+        read_at(file, &mut buffer[..n], PAYLOAD_OFFSET as u64 + at).map_err(|e| Error::io("reading", &part, e))?;
+        let pieces: Vec<crc32fast::Hasher> = buffer[..n]
+            .par_chunks(PIECE)
+            .map(|piece| {
+                let mut h = crc32fast::Hasher::new();
+                h.update(piece);
+                h
+            })
+            .collect();
+        pieces.iter().for_each(|h| crc.combine(h));
         at += n as u64;
     }
     work.read.fetch_add(len, Relaxed);
@@ -863,8 +899,9 @@ impl Worker {
         let part = work.path("table.part");
         let codes =
             OpenOptions::new().read(true).write(true).open(&part).map_err(|e| Error::io("opening", &part, e))?;
-        // a tenth of the budget left for what the estimate does not see (the allocator, stacks)
-        let spare = (memory_budget / 10 * 9).saturating_sub(needed);
+        // a tenth of the budget and 8 MiB left for what the estimate does not see (the program
+        // itself, its threads' stacks, the allocator's slack)
+        let spare = (memory_budget / 10 * 9).saturating_sub(needed + (8 << 20));
         let slots = ((spare / Frontier::bytes(block)) as usize).clamp(1, cells);
         Ok(Worker {
             index: index.clone(),
@@ -931,7 +968,6 @@ impl Worker {
     /// # Errors
     /// [`Error::Checkpoint`] for a missing or damaged frontier file; [`Error::Io`].
     pub fn merge(&mut self, b: usize, from: u32, upto: u32) -> Result<u32, Error> {
-        use std::os::unix::fs::FileExt;
         let parity = parities(self.index.shape(), self.index.goal().blank());
         let mut codes = vec![0u8; payload_len(self.block) as usize];
         read_block(&self.work, &self.codes, b, &mut codes)?;
@@ -953,11 +989,10 @@ impl Worker {
             });
         }
         let part = self.work.path("table.part");
-        self.codes
-            .write_all_at(&codes, PAYLOAD_OFFSET as u64 + b as u64 * codes.len() as u64)
+        write_at(&self.codes, &codes, PAYLOAD_OFFSET as u64 + b as u64 * codes.len() as u64)
             .map_err(|e| Error::io("writing", &part, e))?;
         self.work.written.fetch_add(codes.len() as u64, Relaxed);
-        Ok(crc32fast::hash(&codes))
+        Ok(crate::table::format::payload_crc(&codes))
     }
 }
 
@@ -970,37 +1005,56 @@ const SEGMENT_MAX: usize = 8 + SEGMENT_CHUNKS * (8 + CHUNK_WORDS * 8);
 const SEGMENT_BATCH: usize = 64;
 
 /// Encodes chunks `chunks` of `frontier` (all in one segment's range) as a segment: its byte
-/// length and record count, then each chunk with a state as a record (index, count, then its
-/// offsets as 16-bit numbers or its bitmap, whichever is smaller). Returns it with its states.
+/// length and record count, then each chunk with a state as a record: its index, its count and
+/// kind, then its states in the smallest of three forms: the gaps between their offsets a byte
+/// each (a gap of 255 or more as 255 and two bytes), their offsets two bytes each, or the chunk's
+/// bitmap. Returns it with its states.
 fn encode_segment(frontier: &Frontier, chunks: &[usize]) -> (Vec<u8>, u64) {
     let mut out = Vec::with_capacity(8 + chunks.len() * 64);
     out.extend_from_slice(&[0u8; 8]);
     let (mut states, mut records) = (0u64, 0u32);
     let mut words = [0u64; CHUNK_WORDS];
+    let mut offsets: Vec<u16> = Vec::with_capacity(CHUNK);
     for &c in chunks {
         let bits = frontier.chunk_words(c);
-        let mut count = 0usize;
-        for (w, x) in words.iter_mut().zip(bits) {
+        let n = bits.len();
+        offsets.clear();
+        for (k, (w, x)) in words.iter_mut().zip(bits).enumerate() {
             *w = x.load(Relaxed);
-            count += w.count_ones() as usize;
+            let mut m = *w;
+            while m != 0 {
+                offsets.push((64 * k) as u16 + m.trailing_zeros() as u16);
+                m &= m - 1;
+            }
         }
+        let count = offsets.len();
         if count == 0 {
             continue;
         }
-        out.write_u32::<LE>(c as u32).expect("in memory");
-        out.write_u32::<LE>(count as u32).expect("in memory");
-        if count < LIST_MAX {
-            for (k, &w) in words[..bits.len()].iter().enumerate() {
-                let mut m = w;
-                while m != 0 {
-                    let j = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    out.write_u16::<LE>((64 * k + j) as u16).expect("in memory");
-                }
-            }
+        let gaps: usize = 2 + offsets.windows(2).map(|p| if p[1] - p[0] > 255 { 3 } else { 1 }).sum::<usize>();
+        let kind = if 8 * n <= gaps.min(2 * count) {
+            KIND_BITMAP
+        } else if gaps < 2 * count {
+            KIND_GAPS
         } else {
-            for &w in &words[..bits.len()] {
-                out.write_u64::<LE>(w).expect("in memory");
+            KIND_LIST
+        };
+        out.write_u32::<LE>(c as u32).expect("in memory");
+        out.write_u32::<LE>(count as u32 | kind << 16).expect("in memory");
+        match kind {
+            KIND_BITMAP => words[..n].iter().for_each(|&w| out.write_u64::<LE>(w).expect("in memory")),
+            KIND_LIST => offsets.iter().for_each(|&h| out.write_u16::<LE>(h).expect("in memory")),
+            _ => {
+                out.write_u16::<LE>(offsets[0]).expect("in memory");
+                for p in offsets.windows(2) {
+                    let gap = p[1] - p[0];
+                    if gap >= 255 {
+                        out.push(255);
+                        out.write_u16::<LE>(gap).expect("in memory");
+                    } else {
+                        out.push(gap as u8);
+                    }
+                }
             }
         }
         states += count as u64;
@@ -1018,9 +1072,7 @@ fn write_front(work: &Work, b: usize, depth: u32, frontier: &Frontier) -> Result
     let path = work.front(b, depth);
     let tmp = work.dir.join(format!("front-{b:02}-{depth:04}.tmp"));
     let file = File::create(&tmp).map_err(|e| Error::io("creating", &tmp, e))?;
-    let mut out = BufWriter::with_capacity(io_buffer(frontier.len()), file);
     let io = |e| Error::io("writing", &tmp, e);
-    out.write_all(&[0u8; FRONT_HEADER]).map_err(io)?;
     let flagged = frontier.flagged();
     let segments: Vec<&[usize]> = flagged.chunk_by(|a, b| a / SEGMENT_CHUNKS == b / SEGMENT_CHUNKS).collect();
     let mut crc = crc32fast::Hasher::new();
@@ -1035,14 +1087,25 @@ fn write_front(work: &Work, b: usize, depth: u32, frontier: &Frontier) -> Result
                 (bytes, n, h)
             })
             .collect();
-        for (bytes, n, h) in encoded {
-            out.write_all(&bytes).map_err(io)?;
-            crc.combine(&h);
+        // each segment written at its place, in parallel
+        let mut at = FRONT_HEADER as u64 + body;
+        let mut places = Vec::with_capacity(encoded.len());
+        for (bytes, n, h) in &encoded {
+            places.push(at);
+            at += bytes.len() as u64;
+            crc.combine(h);
             states += n;
-            body += bytes.len() as u64;
         }
+        body = at - FRONT_HEADER as u64;
+        encoded
+            .par_iter()
+            .zip(places)
+            .try_for_each(|((bytes, ..), at)| {
+                use std::os::unix::fs::FileExt;
+                file.write_all_at(bytes, at)
+            })
+            .map_err(io)?;
     }
-    let mut file = out.into_inner().map_err(|e| Error::io("writing", &tmp, e.into_error()))?;
     let mut header = [0u8; FRONT_HEADER];
     header[..8].copy_from_slice(FRONT_MAGIC);
     LE::write_u32(&mut header[8..], work.plan_id);
@@ -1054,8 +1117,10 @@ fn write_front(work: &Work, b: usize, depth: u32, frontier: &Frontier) -> Result
     LE::write_u32(&mut header[44..], crc.finalize());
     let head_crc = crc32fast::hash(&header[..48]);
     LE::write_u32(&mut header[48..], head_crc);
-    use std::io::{Seek, SeekFrom};
-    file.seek(SeekFrom::Start(0)).and_then(|_| file.write_all(&header)).map_err(io)?;
+    {
+        use std::os::unix::fs::FileExt;
+        file.write_all_at(&header, 0).map_err(io)?;
+    }
     drop(file);
     fs::rename(&tmp, &path).map_err(|e| Error::io("renaming to", &path, e))?;
     work.written.fetch_add(FRONT_HEADER as u64 + body, Relaxed);
@@ -1123,27 +1188,54 @@ fn decode_segment(bytes: &[u8], block: u64, f: &(impl Fn(usize, &[u64]) + Sync))
     for _ in 0..records {
         let head = take(8)?;
         let c = LE::read_u32(head) as usize;
-        let count = LE::read_u32(&head[4..]) as usize;
+        let count = (LE::read_u32(&head[4..]) & 0xffff) as usize;
+        let kind = LE::read_u32(&head[4..]) >> 16;
         if c as u64 >= chunks || count == 0 || count > CHUNK || previous.is_some_and(|p| p >= c) {
             return Err("a chunk record is out of range");
         }
         previous = Some(c);
         let n = if c as u64 == chunks - 1 { last_words } else { CHUNK_WORDS };
+        let limit = (64 * n).min((block - (c * CHUNK) as u64) as usize);
         words.fill(0);
-        if count < LIST_MAX {
-            let list = take(2 * count)?;
-            for k in 0..count {
-                let h = LE::read_u16(&list[2 * k..]) as usize;
-                if h >= 64 * n || (c * CHUNK + h) as u64 >= block {
+        let mut put = |h: usize| -> Result<(), &'static str> {
+            if h >= limit {
+                return Err("an offset is out of range");
+            }
+            words[h / 64] |= 1 << (h % 64);
+            Ok(())
+        };
+        match kind {
+            KIND_BITMAP => {
+                let raw = take(8 * n)?;
+                for (k, w) in words[..n].iter_mut().enumerate() {
+                    *w = LE::read_u64(&raw[8 * k..]);
+                }
+                if n == last_words && limit < 64 * n && words[limit / 64] >> (limit % 64) != 0 {
                     return Err("an offset is out of range");
                 }
-                words[h / 64] |= 1 << (h % 64);
             }
-        } else {
-            let raw = take(8 * n)?;
-            for (k, w) in words[..n].iter_mut().enumerate() {
-                *w = LE::read_u64(&raw[8 * k..]);
+            KIND_LIST => {
+                let list = take(2 * count)?;
+                for k in 0..count {
+                    put(LE::read_u16(&list[2 * k..]) as usize)?;
+                }
             }
+            KIND_GAPS => {
+                let mut h = LE::read_u16(take(2)?) as usize;
+                put(h)?;
+                for _ in 1..count {
+                    let gap = match take(1)?[0] {
+                        255 => LE::read_u16(take(2)?) as usize,
+                        g => g as usize,
+                    };
+                    if gap == 0 {
+                        return Err("a gap is zero");
+                    }
+                    h += gap;
+                    put(h)?;
+                }
+            }
+            _ => return Err("a chunk record is of no known kind"),
         }
         let got: u64 = words.iter().map(|w| w.count_ones() as u64).sum();
         if got != count as u64 {
@@ -1175,41 +1267,45 @@ fn read_front(
     let mut header = [0u8; FRONT_HEADER];
     file.read_exact(&mut header).map_err(|_| work.damaged(path, "its header is cut short"))?;
     let (states, segments, body, body_crc) = parse_front_header(work, path, &header, b, depth, len)?;
-    let mut input = BufReader::with_capacity(io_buffer(block), file);
+    let file = file;
+    // where the segments are: their headers, one small read each
+    let mut places = Vec::with_capacity(segments.min(1 << 20) as usize);
+    let mut at = FRONT_HEADER as u64;
+    for _ in 0..segments {
+        let mut head = [0u8; 8];
+        {
+            use std::os::unix::fs::FileExt;
+            file.read_exact_at(&mut head, at).map_err(|_| work.damaged(path, "it is cut short"))?;
+        }
+        let n = 8 + LE::read_u32(&head) as usize;
+        if n > SEGMENT_MAX || at + n as u64 > len {
+            return Err(work.damaged(path, "a segment's length is out of range"));
+        }
+        places.push((at, n));
+        at += n as u64;
+    }
+    if at != len {
+        return Err(work.damaged(path, "it is longer than its segments"));
+    }
     let mut crc = crc32fast::Hasher::new();
     let mut seen = 0u64;
-    let mut left = segments;
-    while left > 0 {
-        let mut batch: Vec<Vec<u8>> = Vec::new();
-        while left > 0 && batch.len() < SEGMENT_BATCH {
-            let mut head = [0u8; 8];
-            input.read_exact(&mut head).map_err(|_| work.damaged(path, "it is cut short"))?;
-            let n = LE::read_u32(&head) as usize;
-            if n + 8 > SEGMENT_MAX {
-                return Err(work.damaged(path, "a segment's length is out of range"));
-            }
-            let mut bytes = vec![0u8; 8 + n];
-            bytes[..8].copy_from_slice(&head);
-            input.read_exact(&mut bytes[8..]).map_err(|_| work.damaged(path, "it is cut short"))?;
-            batch.push(bytes);
-            left -= 1;
-        }
-        let decoded: Vec<(Result<u64, &'static str>, crc32fast::Hasher)> = batch
+    for batch in places.chunks(SEGMENT_BATCH) {
+        let decoded: Vec<Result<(u64, crc32fast::Hasher), &'static str>> = batch
             .par_iter()
-            .map(|bytes| {
+            .map(|&(at, n)| {
+                use std::os::unix::fs::FileExt;
+                let mut bytes = vec![0u8; n];
+                file.read_exact_at(&mut bytes, at).map_err(|_| "it cannot be read whole")?;
                 let mut h = crc32fast::Hasher::new();
-                h.update(bytes);
-                (decode_segment(bytes, block, &f), h)
+                h.update(&bytes);
+                Ok((decode_segment(&bytes, block, &f)?, h))
             })
             .collect();
-        for (n, h) in decoded {
-            seen += n.map_err(|what| work.damaged(path, what))?;
+        for d in decoded {
+            let (n, h) = d.map_err(|what| work.damaged(path, what))?;
+            seen += n;
             crc.combine(&h);
         }
-    }
-    let mut rest = [0u8; 1];
-    if input.read(&mut rest).map_err(|e| Error::io("reading", path, e))? != 0 {
-        return Err(work.damaged(path, "it is longer than its segments"));
     }
     if crc.finalize() != body_crc || seen != states {
         return Err(work.damaged(path, "its checksum is wrong"));

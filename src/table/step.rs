@@ -148,12 +148,19 @@ impl Frontier {
             .sum()
     }
 
-    /// Clears every entry (only the flagged chunks are touched) and every flag.
+    /// Clears every entry (only the flagged chunks are touched, on every core for a large
+    /// frontier) and every flag.
     pub fn clear(&self) {
-        for c in 0..self.flags.len() {
+        let clear = |c: usize| {
             if self.flags[c].swap(false, Relaxed) {
                 self.chunk_words(c).iter().for_each(|w| w.store(0, Relaxed));
             }
+        };
+        if self.flags.len() >= 64 {
+            use rayon::prelude::*;
+            (0..self.flags.len()).into_par_iter().with_min_len(64).for_each(clear);
+        } else {
+            (0..self.flags.len()).for_each(clear);
         }
     }
 
