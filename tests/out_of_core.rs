@@ -215,7 +215,7 @@ fn a_build_that_will_not_fit_is_refused_in_one_line_naming_what_it_needs() {
         .assert()
         .failure()
         .stderr(one_line_error())
-        .stderr(predicate::str::contains("building the 3x4 table out of core needs 30.4 MiB of memory"))
+        .stderr(predicate::str::contains("building the 3x4 table out of core needs 35.2 MiB of memory"))
         .stderr(predicate::str::contains("only 1.0 MiB is available"));
     // disk (a test-only figure for the space free)
     table(dir.path())

@@ -118,7 +118,8 @@ pub enum Event<'a> {
 
 /// The memory an out-of-core build of `states` states on `cells` cells takes at its peak, with
 /// `cached` decoded source frontiers kept beyond the three it needs: three (and `cached`) one-bit
-/// bitmaps of a block, the move tables and the I/O buffers (the program itself, a few megabytes,
+/// bitmaps of a block, a block's codes (for a merge), the move tables and the I/O buffers (the
+/// program itself, a few megabytes,
 /// is not counted, as [`crate::table::lookup::build_memory`] does not count it).
 pub fn memory(states: u64, cells: usize, cached: usize) -> u64 {
     let block = states / cells as u64;
@@ -131,7 +132,9 @@ pub fn memory(states: u64, cells: usize, cached: usize) -> u64 {
     let tables = block.div_ceil(64) * 8 + windows;
     // a batch of segments read, or encoded, at a time: no more than a bitmap's worth
     let segments = 2 * frontier.min((SEGMENT_BATCH * SEGMENT_MAX) as u64);
-    (3 + cached as u64) * frontier + tables + 3 * io_buffer(block) as u64 + segments + (1 << 20)
+    // a merge holds a block's codes beside the bitmaps
+    let codes = payload_len(block);
+    (3 + cached as u64) * frontier + codes + tables + 3 * io_buffer(block) as u64 + segments + (1 << 20)
 }
 
 /// Bytes read and written at a time for blocks of `block` entries: up to 8 MiB, no more than a
@@ -791,14 +794,16 @@ fn finish(index: &StateIndex, work: &Work, file: &File, histogram: &[u64]) -> Re
         file.write_all_at(&last, at).map_err(|e| Error::io("writing", &part, e))?;
     }
     let mut crc = crc32fast::Hasher::new();
-    // read and checksummed 4 pieces a thread at a time, the pieces' checksums combined in order
-    let mut buffer = vec![0u8; (len as usize).min(8 * PIECE)];
+    // read and checksummed a few pieces at a time, in parallel, the pieces' checksums combined
+    // in order (within the I/O buffers that `memory` counts)
+    let piece = io_buffer(index.len() / index.shape().cells() as u64);
+    let mut buffer = vec![0u8; (len as usize).min(3 * piece)];
     let mut at = 0u64;
     while at < len {
         let n = (len - at).min(buffer.len() as u64) as usize;
         read_at(file, &mut buffer[..n], PAYLOAD_OFFSET as u64 + at).map_err(|e| Error::io("reading", &part, e))?;
         let pieces: Vec<crc32fast::Hasher> = buffer[..n]
-            .par_chunks(PIECE)
+            .par_chunks(piece)
             .map(|piece| {
                 let mut h = crc32fast::Hasher::new();
                 h.update(piece);
@@ -900,8 +905,13 @@ impl Worker {
         let codes =
             OpenOptions::new().read(true).write(true).open(&part).map_err(|e| Error::io("opening", &part, e))?;
         // a tenth of the budget and 8 MiB left for what the estimate does not see (the program
-        // itself, its threads' stacks, the allocator's slack)
-        let spare = (memory_budget / 10 * 9).saturating_sub(needed + (8 << 20));
+        // itself, its threads' stacks, the allocator's slack); in a control group whose limit is
+        // the budget, half of the rest is left to the page cache, which the limit counts (the
+        // frontier files just written are read back at the next level)
+        let mut spare = (memory_budget / 10 * 9).saturating_sub(needed + (8 << 20));
+        if crate::solver::cgroup_room().is_some_and(|room| room <= memory_budget.saturating_add(1 << 30)) {
+            spare /= 2;
+        }
         let slots = ((spare / Frontier::bytes(block)) as usize).clamp(1, cells);
         Ok(Worker {
             index: index.clone(),
