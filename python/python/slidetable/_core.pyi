@@ -7,6 +7,8 @@ import numpy.typing as npt
 from typing_extensions import final
 
 __all__ = [
+    "BuildDriver",
+    "BuildWorker",
     "FAILED",
     "Puzzle",
     "SearchLimitError",
@@ -17,8 +19,10 @@ __all__ = [
     "__version__",
     "bench_distance_loop",
     "build_patterns",
+    "build_worker_memory",
     "build_pruner",
     "experiment",
+    "install_table",
     "instances",
     "partitions",
 ]
@@ -186,6 +190,7 @@ def experiment(
 ) -> tuple[list[str], list[dict[str, Any]]]: ...
 def bench_distance_loop(table: Table, cells: npt.NDArray[np.uint8]) -> tuple[float, int]: ...
 
+@final
 class BuildDriver:
     def __new__(cls, puzzle: Puzzle, work_dir: str) -> BuildDriver: ...
     @property
@@ -205,6 +210,7 @@ class BuildDriver:
     def end_merge(self, block: int, upto: int, crc: int) -> None: ...
     def finish(self) -> str: ...
 
+@final
 class BuildWorker:
     def __new__(cls, puzzle: Puzzle, work_dir: str, memory: int) -> BuildWorker: ...
     def expand(self, depth: int, target: int) -> int: ...

@@ -37,7 +37,6 @@ Examples
 A cluster in this process (threads, no worker processes) is enough to try it:
 
 >>> import slidetable as st
-from slidetable import _core
 >>> import slidetable.dask
 >>> from distributed import Client
 >>> client = Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None)
@@ -73,6 +72,7 @@ except ImportError as e:  # pragma: no cover - exercised only without the extra
     ) from e
 
 import slidetable as st
+from slidetable import _core
 from slidetable._common import Algorithm, BoardLike, Convention, SearchHeuristic, _int
 
 __all__ = ["solve_batch", "build_table", "SolverPlugin", "worker_stats", "RESULTS_VERSION"]
@@ -764,13 +764,14 @@ def _assemble(
 # In each worker process: the build workers opened, by (work directory, puzzle, the build_table
 # call's tag): each keeps its three bitmaps and the source frontiers it decoded, for the next
 # target it is given. A new call in the same directory gets a new worker (the files may be new).
-_BUILD_WORKERS: dict[tuple[str, str, str], Any] = {}
+_BUILD_WORKERS: dict[tuple[str, str, str], tuple[Any, threading.Lock]] = {}
 
 
-def _build_worker(puzzle: st.Puzzle, work_dir: str, memory: Optional[int], tag: str) -> Any:
+def _build_worker(puzzle: st.Puzzle, work_dir: str, memory: Optional[int], tag: str) -> tuple[Any, threading.Lock]:
     """This process's worker on the build in ``work_dir``, opened with the memory it may use:
     ``memory`` if given, else four fifths of its Dask worker's ``memory_limit`` (Dask pauses a
-    worker at 80%), else what the machine has available."""
+    worker at 80%), else what the machine has available; with the lock that its tasks take (a
+    Dask worker with several threads runs several at once; one at a time uses every core)."""
     key = (work_dir, repr(puzzle), tag)
     with _LOCK:
         mine = _BUILD_WORKERS.get(key)
@@ -789,7 +790,7 @@ def _build_worker(puzzle: st.Puzzle, work_dir: str, memory: Optional[int], tag: 
                     f"(three one-bit bitmaps of a blank block and the move tables), but may use "
                     f"{memory / 2**30:.1f} GiB: give the workers a larger memory_limit"
                 )
-            mine = _core.BuildWorker(puzzle._p, work_dir, memory)
+            mine = (_core.BuildWorker(puzzle._p, work_dir, memory), threading.Lock())
             _BUILD_WORKERS[key] = mine
     return mine
 
@@ -809,7 +810,9 @@ def _available_memory() -> int:
 def _expand_task(puzzle: st.Puzzle, work_dir: str, memory: Optional[int], tag: str, depth: int, target: int) -> int:
     """The task: level ``depth`` expanded into target block ``target`` (its frontier file of
     ``depth + 1`` written in the work directory); the states found there."""
-    return int(_build_worker(puzzle, work_dir, memory, tag).expand(depth, target))
+    worker, lock = _build_worker(puzzle, work_dir, memory, tag)
+    with lock:
+        return int(worker.expand(depth, target))
 
 
 def _merge_task(
@@ -817,7 +820,9 @@ def _merge_task(
 ) -> int:
     """The task: block ``block``'s frontier files of depths ``first..last`` merged into its codes;
     the checksum of its codes."""
-    return int(_build_worker(puzzle, work_dir, memory, tag).merge(block, first, last))
+    worker, lock = _build_worker(puzzle, work_dir, memory, tag)
+    with lock:
+        return int(worker.merge(block, first, last))
 
 
 def build_table(
@@ -895,7 +900,7 @@ def build_table(
     >>> client = Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None)
     >>> folder = tempfile.mkdtemp()
     >>> table = slidetable.dask.build_table(st.Puzzle(2, 4), os.path.join(folder, "2x4.table"), client=client)
-    >>> table.max_depth, table.histogram()[-1]
+    >>> table.max_depth, int(table.histogram()[-1])
     (36, 1)
     >>> client.close()
     """
@@ -926,7 +931,7 @@ def build_table(
         return [int(f.result()) for f in futures]
 
     while True:
-        due = [tuple(d) for d in driver.merges_due()]
+        due = driver.merges_due()
         if due:
             driver.begin_merges(due)
             for (block, _, last), crc in zip(due, run(due, _merge_task, "merge")):
