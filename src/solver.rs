@@ -745,31 +745,47 @@ pub fn available_memory() -> Option<u64> {
     }
 }
 
-/// The memory this process's control group may still take (its limit less its use), when it has
-/// a limit: cgroup v2 (`memory.max`, `memory.current` of the group `/proc/self/cgroup` names),
-/// else cgroup v1 (`memory.limit_in_bytes`, `memory.usage_in_bytes`). `None` without a limit.
+/// The memory this process's control group may still take (its limit less its use), when it or
+/// a group above it has a limit: cgroup v2 (`memory.max`, `memory.current` of the group
+/// `/proc/self/cgroup` names on its `0::` line), else cgroup v1 (`memory.limit_in_bytes`,
+/// `memory.usage_in_bytes` of the group on its `memory` controller's line). The least room of the
+/// group and its ancestors; `None` without a limit.
 pub fn cgroup_room() -> Option<u64> {
     let read = |p: &std::path::Path| std::fs::read_to_string(p).ok().map(|s| s.trim().to_string());
     let groups = read(std::path::Path::new("/proc/self/cgroup"))?;
-    let v2 = groups
-        .lines()
-        .find_map(|l| l.strip_prefix("0::"))
-        .map(|g| std::path::Path::new("/sys/fs/cgroup").join(g.trim_start_matches('/')));
-    let (limit, used) = match v2 {
-        Some(dir) if dir.join("memory.max").exists() => {
-            (read(&dir.join("memory.max"))?, read(&dir.join("memory.current"))?)
+    let v2 = groups.lines().find_map(|l| l.strip_prefix("0::"));
+    let v1 = groups.lines().find_map(|l| {
+        let mut parts = l.splitn(3, ':');
+        let (_, controllers, path) = (parts.next()?, parts.next()?, parts.next()?);
+        controllers.split(',').any(|c| c == "memory").then_some(path)
+    });
+    let (root, path, files) = match (v2, v1) {
+        (Some(g), _)
+            if std::path::Path::new("/sys/fs/cgroup").join(g.trim_start_matches('/')).join("memory.max").exists() =>
+        {
+            ("/sys/fs/cgroup", g, ("memory.max", "memory.current"))
         }
-        _ => {
-            let dir = std::path::Path::new("/sys/fs/cgroup/memory");
-            (read(&dir.join("memory.limit_in_bytes"))?, read(&dir.join("memory.usage_in_bytes"))?)
-        }
+        (_, Some(g)) => ("/sys/fs/cgroup/memory", g, ("memory.limit_in_bytes", "memory.usage_in_bytes")),
+        _ => return None,
     };
-    let limit: u64 = limit.parse().ok()?; // "max" (no limit) does not parse
-                                          // cgroup v1 writes "no limit" as a number near 2^63
-    if limit >= 1 << 60 {
-        return None;
+    let root = std::path::Path::new(root);
+    let mut dir = root.join(path.trim_start_matches('/'));
+    let mut room: Option<u64> = None;
+    loop {
+        if let (Some(limit), Some(used)) = (read(&dir.join(files.0)), read(&dir.join(files.1))) {
+            // "max" (no limit) does not parse; cgroup v1 writes "no limit" as a number near 2^63
+            if let Ok(limit) = limit.parse::<u64>() {
+                if limit < 1 << 60 {
+                    let here = limit.saturating_sub(used.parse().unwrap_or(0));
+                    room = Some(room.map_or(here, |r| r.min(here)));
+                }
+            }
+        }
+        if dir == root || !dir.pop() || !dir.starts_with(root) {
+            break;
+        }
     }
-    Some(limit.saturating_sub(used.parse().unwrap_or(0)))
+    room
 }
 
 /// The longest move strings made into a pruning machine on the spot: about a second on 2 cores
