@@ -43,14 +43,30 @@ commit=$(git rev-parse --short HEAD)$(git diff --quiet || echo +)
 machine="$(nproc) cores $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo) $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs)"
 say() { printf '%s  [load %s]\n' "$*" "$(cut -d' ' -f1-3 /proc/loadavg)"; }
 
-# run LABEL REFERENCE OUTPUT command...: times it, reads its disk counters, compares its output
+# watch DIR FILE: the largest DIR grows to, in bytes, written to FILE every 5 s (until killed)
+watch_du() {
+  local max=0 now
+  while true; do
+    now=$(du -sb "$1" 2>/dev/null | cut -f1); now=${now:-0}
+    [ "$now" -gt "$max" ] && max=$now && echo "$max" > "$2"
+    sleep 5
+  done
+}
+
+# run LABEL REFERENCE OUTPUT command...: times it, reads its disk counters, compares its output;
+# with WORK set, the largest that work directory grew to
 run() {
   local label="$1" reference="$2" output="$3"; shift 3
   local times="$dir/$label.time" io="$dir/$label.io"
-  rm -f "$output"
+  rm -f "$output" "$dir/$label.du"
+  local watcher=""
+  if [ -n "${WORK:-}" ]; then watch_du "$WORK" "$dir/$label.du" & watcher=$!; fi
   # the command's own disk counters, read by a wrapper shell just before it exits
   /usr/bin/time -f "%e %M" -o "$times" bash -c '"$@" > "'"$dir/$label.out"'"; status=$?; cat /proc/$$/io > "'"$io"'"; exit $status' _ "$@" \
-    2> "$dir/$label.err" || { tail -3 "$dir/$label.err" >&2; return 1; }
+    2> "$dir/$label.err" || { [ -n "$watcher" ] && kill "$watcher"; tail -3 "$dir/$label.err" >&2; return 1; }
+  [ -n "$watcher" ] && kill "$watcher"
+  local peak=""
+  [ -f "$dir/$label.du" ] && peak=", work directory at most $(awk '{printf "%.1f GB", $1/1e9}' "$dir/$label.du")"
   read -r secs kib < "$times"
   local rb wb
   rb=$(awk '/^read_bytes/ {printf "%.1f", $2/1e9}' "$io")
@@ -62,10 +78,10 @@ run() {
   if [ -n "$reference" ]; then
     if cmp -s "$reference" "$output"; then same=yes; else same=NO; fi
   fi
-  say "$(printf '%-10s %8.1f s  %7.0f MiB  disk %s GB read, %s GB written  (%s)  identical: %s' \
-    "$label" "$secs" "$((kib / 1024))" "$rb" "$wb" "${says:-in memory}" "$same")"
+  say "$(printf '%-10s %8.1f s  %7.0f MiB  disk %s GB read, %s GB written  (%s%s)  identical: %s' \
+    "$label" "$secs" "$((kib / 1024))" "$rb" "$wb" "${says:-in memory}" "$peak" "$same")"
   printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$commit" "$machine" "$label" "$secs" \
-    "$((kib / 1024))" "$rb" "$wb" "${says:-in memory}" "$same" >> "$log"
+    "$((kib / 1024))" "$rb" "$wb" "${says:-in memory}$peak" "$same" >> "$log"
   [ "$same" != NO ]
 }
 
@@ -80,7 +96,7 @@ for r in "${runs[@]}"; do
     memory)
       run "$board-memory" "" "$dir/$board.mem.table" "$T" build --board "$board" -q -o "$dir/$board.mem.table" ;;
     budget)
-      run "$board-4G" "$dir/$board.mem.table" "$dir/$board.ooc.table" \
+      WORK="$dir/$board.work" run "$board-4G" "$dir/$board.mem.table" "$dir/$board.ooc.table" \
         "$T" build --board "$board" --max-memory 4G --work-dir "$dir/$board.work" -q -o "$dir/$board.ooc.table"
       rm -f "$dir/$board.ooc.table" ;;
     laptop)
@@ -91,8 +107,8 @@ for r in "${runs[@]}"; do
       # the page cache of the files written before counts against the group only once touched;
       # dropped first so that every run starts alike
       sync; echo 3 > /proc/sys/vm/drop_caches
-      run "$board-6GiB-cgroup" "$dir/$board.mem.table" "$dir/$board.laptop.table" \
-        bash -c 'echo $$ > '"$cg"'/cgroup.procs; exec "$@"' _ "$T" build --board "$board" -q -o "$dir/$board.laptop.table"
+      WORK="$dir/$board.laptop.table.work" run "$board-6GiB-cgroup" "$dir/$board.mem.table" "$dir/$board.laptop.table" \
+        bash -c 'echo $$ > '"$cg"'/cgroup.procs; exec "$@"' _ "$T" build --board "$board" -o "$dir/$board.laptop.table"
       say "cgroup peak: $(awk '{printf "%.1f GiB", $1/1073741824}' "$cg/memory.max_usage_in_bytes")"
       rm -f "$dir/$board.laptop.table" ;;
   esac

@@ -49,7 +49,7 @@ use crate::index::rank::StateIndex;
 use crate::table::bfs::Progress;
 use crate::table::format::PAYLOAD_OFFSET;
 use crate::table::residue::payload_len;
-use crate::table::step::{parities, settle, Frontier, NotBefore, Step, CHUNK, CHUNK_WORDS};
+use crate::table::step::{parities, settle, Frontier, NotBefore, Step, Words, CHUNK, CHUNK_WORDS};
 
 /// The first line of `build.plan`; its number is bumped when the work files' layout changes.
 const PLAN_MAGIC: &str = "slidetable out-of-core build 1";
@@ -964,7 +964,8 @@ impl Worker {
                     for (w, x) in words.iter_mut().zip(bits) {
                         *w = x.load(Relaxed);
                     }
-                    step.expand(s, c * CHUNK_WORDS, &words[..bits.len()], t, &NotBefore(before), next, pending);
+                    let from = Words { block: s, first_word: c * CHUNK_WORDS, words: &words[..bits.len()] };
+                    step.expand(from, t, &NotBefore(before), next, pending);
                 },
             );
         }

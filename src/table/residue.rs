@@ -50,7 +50,9 @@ use crate::error::Error;
 use crate::index::moves::Moves;
 use crate::index::rank::StateIndex;
 use crate::table::bfs::Progress;
-use crate::table::step::{even_bits, new_bitmap, parities, settle, Frontier, Step, Unreached, CHUNK, CHUNK_WORDS};
+use crate::table::step::{
+    even_bits, new_bitmap, parities, settle, Frontier, Step, Unreached, Words, CHUNK, CHUNK_WORDS,
+};
 
 /// Neighbours gathered (and their lines prefetched) before they are visited, in [`verify`].
 const BATCH: usize = 192;
@@ -234,7 +236,8 @@ impl InMemory<'_> {
                 settle(codes, words, residue);
                 for &t in &self.neighbours[s] {
                     let first = c * CHUNK_WORDS;
-                    self.step.expand(s, first, words, t, &Unreached(targets[t]), &self.frontier[t], pending);
+                    let from = Words { block: s, first_word: first, words };
+                    self.step.expand(from, t, &Unreached(targets[t]), &self.frontier[t], pending);
                 }
                 found
             };

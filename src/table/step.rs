@@ -237,6 +237,17 @@ impl Reached for NotBefore<'_> {
     }
 }
 
+/// Some frontier words of a source block: `words[k]` is word `first_word + k` of block `block`.
+#[derive(Clone, Copy, Debug)]
+pub struct Words<'a> {
+    /// The source block (its blank's cell).
+    pub block: usize,
+    /// The index in the block of the first word.
+    pub first_word: usize,
+    /// The words.
+    pub words: &'a [u64],
+}
+
 /// The block-level step for one board: see the module doc.
 #[derive(Clone, Copy)]
 pub struct Step<'a> {
@@ -264,21 +275,19 @@ impl<'a> Step<'a> {
         (0..self.moves.cells()).filter(|&t| self.moves.crossing(b, t).is_some()).collect()
     }
 
-    /// Expands the frontier words `words` of source block `source`, the first being word
-    /// `first_word` of the block, into target block `target`: every neighbour in `target` of a
-    /// set bit that `reached` says is new gets its bit in `next` (the target's frontier of the
-    /// next level). Does nothing when the blocks are not neighbours. Several threads may expand
-    /// into the same `next` at once.
+    /// Expands the frontier words `from` of a source block into target block `target`: every
+    /// neighbour in `target` of a set bit that `reached` says is new gets its bit in `next` (the
+    /// target's frontier of the next level). Does nothing when the blocks are not neighbours.
+    /// Several threads may expand into the same `next` at once.
     pub fn expand(
         &self,
-        source: usize,
-        first_word: usize,
-        words: &[u64],
+        from: Words<'_>,
         target: usize,
         reached: &impl Reached,
         next: &Frontier,
         pending: &mut Vec<u32>,
     ) {
+        let Words { block: source, first_word, words } = from;
         let Some(crossing) = self.moves.crossing(source, target) else {
             return;
         };
