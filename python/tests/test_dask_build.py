@@ -86,3 +86,21 @@ def test_refusals(client: Any, tmp_path: Path) -> None:
     # the work directory is now a 3x4 build: another board is refused
     with pytest.raises(ValueError, match="another table"):
         sd.build_table(st.Puzzle(2, 5), tmp_path / "u.table", client=client, work_dir=tmp_path / "t.table.work")
+
+
+def test_the_command_line_entry_point(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "slidetable.dask", "build", "--board", "2x4", "--local", "1", "-o", str(tmp_path / "t.table")],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "wrote" in out.stdout and "20,160 states, max depth 36" in out.stdout, out.stdout
+    assert (tmp_path / "t.table").read_bytes() == _in_memory(st.Puzzle(2, 4), tmp_path / "memory.table")
+    bad = subprocess.run(
+        [sys.executable, "-m", "slidetable.dask", "build", "--board", "4x4", "--local", "1", "-o", str(tmp_path / "u.table")],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert bad.returncode != 0 and "16" in bad.stderr, bad.stderr[-2000:]

@@ -1002,8 +1002,14 @@ def _main(argv: Optional[list[str]] = None) -> int:
             )
 
     memory = None if args.memory is None else int(args.memory * 2**30)
+    # run as `python -m`, this file is `__main__`: the tasks must be the importable module's
+    # functions (sent to the workers by name), not this copy's
+    import slidetable.dask as module
+
     try:
-        table = build_table(puzzle, args.output, client=client, work_dir=args.work_dir, memory=memory, progress=note)
+        table = module.build_table(
+            puzzle, args.output, client=client, work_dir=args.work_dir, memory=memory, progress=note
+        )
     except (ValueError, OSError, MemoryError) as e:
         print(f"python -m slidetable.dask: {e}", file=sys.stderr)
         return 1
