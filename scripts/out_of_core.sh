@@ -47,8 +47,9 @@ say() { printf '%s  [load %s]\n' "$*" "$(cut -d' ' -f1-3 /proc/loadavg)"; }
 watch_du() {
   local max=0 now
   while true; do
-    now=$(du -sb "$1" 2>/dev/null | cut -f1); now=${now:-0}
-    [ "$now" -gt "$max" ] && max=$now && echo "$max" > "$2"
+    now=$(du -sb "$1" 2>/dev/null | cut -f1) || true
+    now=${now:-0}
+    if [ "$now" -gt "$max" ]; then max=$now; echo "$max" > "$2"; fi
     sleep 5
   done
 }
@@ -63,8 +64,8 @@ run() {
   if [ -n "${WORK:-}" ]; then watch_du "$WORK" "$dir/$label.du" & watcher=$!; fi
   # the command's own disk counters, read by a wrapper shell just before it exits
   /usr/bin/time -f "%e %M" -o "$times" bash -c '"$@" > "'"$dir/$label.out"'"; status=$?; cat /proc/$$/io > "'"$io"'"; exit $status' _ "$@" \
-    2> "$dir/$label.err" || { [ -n "$watcher" ] && kill "$watcher"; tail -3 "$dir/$label.err" >&2; return 1; }
-  [ -n "$watcher" ] && kill "$watcher"
+    2> "$dir/$label.err" || { [ -z "$watcher" ] || kill "$watcher" 2>/dev/null || true; tail -3 "$dir/$label.err" >&2; return 1; }
+  if [ -n "$watcher" ]; then kill "$watcher" 2>/dev/null || true; fi
   local peak=""
   [ -f "$dir/$label.du" ] && peak=", work directory at most $(awk '{printf "%.1f GB", $1/1e9}' "$dir/$label.du")"
   read -r secs kib < "$times"
