@@ -80,15 +80,7 @@ impl BuildDriver {
     /// Records the next level's states; returns its progress, or None when it found none.
     fn level_done<'py>(&mut self, py: Python<'py>, found: u64) -> PyResult<Option<Bound<'py, PyDict>>> {
         match self.driver.level_done(found).map_err(error)? {
-            Some(p) => {
-                let d = PyDict::new(py);
-                d.set_item("depth", p.depth)?;
-                d.set_item("level_states", p.level_states)?;
-                d.set_item("reached", p.reached)?;
-                d.set_item("total", p.total)?;
-                d.set_item("seconds", p.elapsed.as_secs_f64())?;
-                Ok(Some(d))
-            }
+            Some(p) => Ok(Some(crate::table::progress_dict(py, &p)?)),
             None => Ok(None),
         }
     }

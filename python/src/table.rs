@@ -32,7 +32,7 @@ impl Table {
     }
 }
 
-fn progress_dict<'py>(py: Python<'py>, p: &Progress) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn progress_dict<'py>(py: Python<'py>, p: &Progress) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     d.set_item("depth", p.depth)?;
     d.set_item("level_states", p.level_states)?;
