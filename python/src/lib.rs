@@ -405,6 +405,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ooc::BuildDriver>()?;
     m.add_class::<ooc::BuildWorker>()?;
     m.add_function(wrap_pyfunction!(ooc::build_worker_memory, m)?)?;
+    m.add_function(wrap_pyfunction!(ooc::available_memory, m)?)?;
     m.add_function(wrap_pyfunction!(ooc::install_table, m)?)?;
     m.add_function(wrap_pyfunction!(search::build_patterns, m)?)?;
     m.add_function(wrap_pyfunction!(search::build_pruner, m)?)?;

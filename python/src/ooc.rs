@@ -153,6 +153,13 @@ pub fn build_worker_memory(puzzle: &Puzzle) -> PyResult<u64> {
     Ok(disk::memory(index.len(), puzzle.shape.cells(), 0))
 }
 
+/// The memory this process may use now (the machine's, or its control group's), as the library
+/// reads it; None where it cannot be read.
+#[pyfunction]
+pub fn available_memory() -> Option<u64> {
+    slidetable::solver::available_memory()
+}
+
 /// Puts the finished table file `part` at `path` (renamed, or copied across file systems) and
 /// removes the work directory's files.
 #[pyfunction]

@@ -258,7 +258,7 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
             )),
             Event::Preparing { bytes } => say(format!(
                 "building out of core (the table does not fit in the {} of memory allowed): {} of codes in {}",
-                memory.map_or("?".into(), gib),
+                memory.map_or("?".into(), pattern::size),
                 gb(bytes),
                 work_dir.display()
             )),
@@ -338,14 +338,6 @@ fn gb(bytes: u64) -> String {
     } else {
         format!("{:.0} MB", bytes as f64 / 1e6)
     }
-}
-
-/// Bytes in GiB.
-fn gib(bytes: u64) -> String {
-    if bytes < 1 << 30 {
-        return format!("{:.0} MiB", bytes as f64 / (1u64 << 20) as f64);
-    }
-    format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
 }
 
 /// `  12.3 M states/s, about 4 s left`: the rate rounded, the time left estimated from the states

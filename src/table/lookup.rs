@@ -312,9 +312,10 @@ pub fn build_file_planned(
     use crate::table::disk::{self, DiskIo, Event};
     let shape = goal.shape();
     let width = width.unwrap_or(Width::default_for(shape));
-    let fits = |m: Option<u64>| check_build_memory(shape, width, m);
-    if fits(memory).is_ok() || width == Width::Byte {
-        if let (Err(e), Width::Byte) = (fits(memory), width) {
+    match (check_build_memory(shape, width, memory), width) {
+        (Ok(()), _) => {}
+        // a byte table is built in memory only: say when two bits would go out of core
+        (Err(e), Width::Byte) => {
             let states = crate::index::rank::FACT[shape.cells().min(20)] / 2;
             let core = disk::memory(states, shape.cells(), 0);
             return Err(match e {
@@ -325,16 +326,31 @@ pub fn build_file_planned(
                 e => e,
             });
         }
-        let table = build_file_with(
-            goal,
-            path,
-            width,
-            memory,
-            |p| events(Event::Level { progress: p, disk: DiskIo::default() }),
-            stop,
-        )?;
-        return Ok((table, Executed::InMemory));
+        (Err(_), Width::TwoBit) => return build_out_of_core(goal, path, memory, work_dir, events, stop),
     }
+    let table = build_file_with(
+        goal,
+        path,
+        width,
+        memory,
+        |p| events(Event::Level { progress: p, disk: DiskIo::default() }),
+        stop,
+    )?;
+    Ok((table, Executed::InMemory))
+}
+
+/// [`build_file_planned`] out of core.
+#[cfg(unix)]
+fn build_out_of_core(
+    goal: &Board,
+    path: &Path,
+    memory: Option<u64>,
+    work_dir: Option<&Path>,
+    mut events: impl FnMut(crate::table::disk::Event),
+    stop: &AtomicBool,
+) -> Result<(Table<Mmap>, Executed), Error> {
+    use crate::table::disk;
+    let shape = goal.shape();
     let index = StateIndex::new(goal)?;
     let states = index.len();
     let budget = memory.unwrap_or(u64::MAX);

@@ -51,7 +51,7 @@ use crate::index::moves::Moves;
 use crate::index::rank::StateIndex;
 use crate::table::bfs::Progress;
 use crate::table::step::{
-    even_bits, new_bitmap, parities, settle, Frontier, Step, Unreached, Words, CHUNK, CHUNK_WORDS,
+    even_bits, new_bitmap, parities, set_bits, settle, Frontier, Step, Unreached, Words, CHUNK, CHUNK_WORDS,
 };
 
 /// Neighbours gathered (and their lines prefetched) before they are visited, in [`verify`].
@@ -255,20 +255,6 @@ impl InMemory<'_> {
             report(depth, found, reached)?;
         }
         Ok(histogram)
-    }
-}
-
-/// Sets the bits `new` of `word` and, when that changes it, `flag`. Both are read before they are
-/// written: in the busy levels most words are marked already, and a flag once set has its cache
-/// line never written again.
-#[inline(always)]
-fn set_bits(word: &AtomicU64, new: u64, flag: &AtomicBool) {
-    if word.load(Relaxed) & new == new {
-        return;
-    }
-    word.fetch_or(new, Relaxed);
-    if !flag.load(Relaxed) {
-        flag.store(true, Relaxed);
     }
 }
 

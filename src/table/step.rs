@@ -63,11 +63,6 @@ impl Frontier {
         self.len == 0
     }
 
-    /// Its words.
-    pub fn words(&self) -> &[AtomicU64] {
-        &self.words
-    }
-
     /// The bytes it takes in memory.
     pub fn bytes(len: u64) -> u64 {
         len.div_ceil(64) * 8 + len.div_ceil(CHUNK as u64)
@@ -111,20 +106,11 @@ impl Frontier {
         self.or_word((h / 64) as usize, 1 << (h % 64));
     }
 
-    /// Sets the bits `new` of word `w` and flags its chunk. Both are read before they are
-    /// written: in the busy levels most words are marked already, and a flag once set has its
-    /// cache line never written again.
+    /// Sets the bits `new` of word `w` and flags its chunk; both are read before they are written
+    /// (most words of a busy level are marked already).
     #[inline(always)]
     pub fn or_word(&self, w: usize, new: u64) {
-        let word = &self.words[w];
-        if new == 0 || word.load(Relaxed) & new == new {
-            return;
-        }
-        word.fetch_or(new, Relaxed);
-        let flag = &self.flags[w / CHUNK_WORDS];
-        if !flag.load(Relaxed) {
-            flag.store(true, Relaxed);
-        }
+        set_bits(&self.words[w], new, &self.flags[w / CHUNK_WORDS]);
     }
 
     /// Replaces the words of chunk `c` by `words` (a whole chunk's, or what is left of the last)
@@ -138,14 +124,6 @@ impl Frontier {
         if any != 0 {
             self.flags[c].store(true, Relaxed);
         }
-    }
-
-    /// The number of entries set.
-    pub fn count(&self) -> u64 {
-        self.flagged()
-            .into_iter()
-            .map(|c| self.chunk_words(c).iter().map(|w| w.load(Relaxed).count_ones() as u64).sum::<u64>())
-            .sum()
     }
 
     /// Clears every entry (only the flagged chunks are touched, on every core for a large
@@ -167,6 +145,20 @@ impl Frontier {
     #[inline(always)]
     fn prefetch(&self, h: u32) {
         crate::memory::prefetch(&self.words[h as usize / 64]);
+    }
+}
+
+/// Sets the bits `new` of `word` and, when that changes it, `flag`. Both are read before they are
+/// written: in the busy levels most words are marked already, and a flag once set has its cache
+/// line never written again.
+#[inline(always)]
+pub(crate) fn set_bits(word: &AtomicU64, new: u64, flag: &AtomicBool) {
+    if word.load(Relaxed) & new == new {
+        return;
+    }
+    word.fetch_or(new, Relaxed);
+    if !flag.load(Relaxed) {
+        flag.store(true, Relaxed);
     }
 }
 

@@ -17,6 +17,7 @@ __all__ = [
     "TableError",
     "UNSOLVABLE",
     "__version__",
+    "available_memory",
     "bench_distance_loop",
     "build_patterns",
     "build_worker_memory",
@@ -219,4 +220,5 @@ class BuildWorker:
     def disk(self) -> tuple[int, int]: ...
 
 def build_worker_memory(puzzle: Puzzle) -> int: ...
+def available_memory() -> Optional[int]: ...
 def install_table(part: str, path: str, work_dir: str) -> None: ...

@@ -770,7 +770,7 @@ _BUILD_WORKERS: dict[tuple[str, str, str], tuple[Any, threading.Lock]] = {}
 def _build_worker(puzzle: st.Puzzle, work_dir: str, memory: Optional[int], tag: str) -> tuple[Any, threading.Lock]:
     """This process's worker on the build in ``work_dir``, opened with the memory it may use:
     ``memory`` if given, else four fifths of its Dask worker's ``memory_limit`` (Dask pauses a
-    worker at 80%), else what the machine has available; with the lock that its tasks take (a
+    worker at 80%), else what the machine (or its control group) has available; with the lock that its tasks take (a
     Dask worker with several threads runs several at once; one at a time uses every core)."""
     key = (work_dir, repr(puzzle), tag)
     with _LOCK:
@@ -782,7 +782,7 @@ def _build_worker(puzzle: st.Puzzle, work_dir: str, memory: Optional[int], tag: 
                 limit = _memory_limit(_current_worker())
                 memory = int(limit * 0.8) if limit else 0
             if not memory:
-                memory = _available_memory()
+                memory = _core.available_memory() or 4 << 30
             need = _core.build_worker_memory(puzzle._p)
             if memory < need:
                 raise MemoryError(
@@ -793,18 +793,6 @@ def _build_worker(puzzle: st.Puzzle, work_dir: str, memory: Optional[int], tag: 
             mine = (_core.BuildWorker(puzzle._p, work_dir, memory), threading.Lock())
             _BUILD_WORKERS[key] = mine
     return mine
-
-
-def _available_memory() -> int:
-    """The memory available on this machine now (MemAvailable), 4 GiB where it cannot be read."""
-    try:
-        with open("/proc/meminfo") as f:
-            for line in f:
-                if line.startswith("MemAvailable:"):
-                    return int(line.split()[1]) * 1024
-    except OSError:
-        pass
-    return 4 << 30
 
 
 def _expand_task(puzzle: st.Puzzle, work_dir: str, memory: Optional[int], tag: str, depth: int, target: int) -> int:
