@@ -23,8 +23,8 @@ pub enum Error {
 
     /// A perfect table was asked for a board with too many cells.
     #[error(
-        "a perfect table for {shape} would have {cells}!/2 entries; tables go up to 14 cells \
-         (2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2 2x6 6x2 3x4 4x3, and at two bits a state 2x7 7x2)"
+        "a perfect table for {shape} would have {cells}!/2 entries; tables go up to 15 cells \
+         (2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2 2x6 6x2 3x4 4x3, and at two bits a state 2x7 7x2 3x5 5x3)"
     )]
     TableTooLarge {
         /// The shape asked for.

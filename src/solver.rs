@@ -344,7 +344,7 @@ impl Solver {
         let shape = self.goal_board.shape();
         if shape.cells() > MAX_TABLE_CELLS {
             return Err(Error::BadOption(format!(
-                "--heuristic table needs a perfect table, and tables go up to 14 cells (2x7 and 7x2 at two bits a state, `table build --board 2x7`); a {shape} board has {}; try -H pdb",
+                "--heuristic table needs a perfect table, and tables go up to 15 cells (2x7 and 3x5 at two bits a state, `table build --board 2x7`); a {shape} board has {}; try -H pdb",
                 shape.cells()
             )));
         }

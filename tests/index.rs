@@ -283,9 +283,9 @@ fn halving_the_whole_permutation_rank_is_not_a_bijection() {
 }
 
 #[test]
-fn tables_stop_at_fourteen_cells() {
-    assert_eq!(MAX_TABLE_CELLS, 14);
-    for (rows, cols) in [(4, 4), (3, 5), (5, 3)] {
+fn tables_stop_at_fifteen_cells() {
+    assert_eq!(MAX_TABLE_CELLS, 15);
+    for (rows, cols) in [(4, 4), (2, 8), (8, 2)] {
         let goal = Goal::BlankLast.board(shape(rows, cols)).unwrap();
         assert!(matches!(StateIndex::new(&goal), Err(Error::TableTooLarge { cells, .. }) if cells == rows * cols));
         assert!(matches!(build(&goal, |_| {}), Err(Error::TableTooLarge { .. })));
@@ -300,6 +300,17 @@ fn tables_stop_at_fourteen_cells() {
             let i = index.index(&hardest).unwrap();
             assert_eq!(index.board(i), hardest);
         }
+    }
+    // 3x5 and 5x3 too (offsets in a blank block past 32 bits): 163.5 GB at two bits
+    for (rows, cols) in [(3, 5), (5, 3)] {
+        let goal = Goal::BlankLast.board(shape(rows, cols)).unwrap();
+        let index = StateIndex::new(&goal).unwrap();
+        assert_eq!(index.len(), 653_837_184_000);
+        assert_eq!(index.block_len(), 43_589_145_600);
+        assert_eq!(index.index(&goal), Some(index.len() - index.block_len()));
+        let last = index.board(index.len() - 1);
+        assert_eq!(index.index(&last), Some(index.len() - 1));
+        assert!(matches!(build(&goal, |_| {}), Err(Error::NotEnoughMemory { .. } | Error::TableTooLarge { .. })));
     }
     for (rows, cols) in TABLE_SHAPES {
         let goal = Goal::Snail.board(shape(rows, cols)).unwrap();
@@ -404,6 +415,19 @@ fn goal_and_index() -> impl Strategy<Value = (Board, u64)> {
     })
 }
 
+/// A 15-cell goal (any arrangement) and an index of its table, the last ones of the table and of
+/// a blank block among them.
+fn fifteen_cell_goal_and_index() -> impl Strategy<Value = (Board, u64)> {
+    let len = FACT[15] / 2;
+    let goal = prop::sample::select(vec![(3usize, 5usize), (5, 3)]).prop_flat_map(|(rows, cols)| {
+        Just((0..(rows * cols) as u16).collect::<Vec<u16>>())
+            .prop_shuffle()
+            .prop_map(move |cells| Board::new(shape(rows, cols), cells).unwrap())
+    });
+    let edges = prop::sample::select(vec![0, len - 1, len / 15 - 1, len / 15, 7 * (len / 15) - 1]);
+    (goal, prop_oneof![4 => 0..len, 1 => edges])
+}
+
 fn goal_and_arrangement() -> impl Strategy<Value = (Board, Board)> {
     shape_and_goal().prop_flat_map(|goal| {
         let shape = goal.shape();
@@ -448,6 +472,16 @@ proptest! {
     #[test]
     fn neighbours_match_moved((goal, i) in goal_and_index()) {
         check_neighbours(&StateIndex::new(&goal).unwrap(), i);
+    }
+
+    /// The 15-cell index (3x5, 5x3: offsets past 32 bits, the rank-change arithmetic in 64 bits
+    /// and the parities made word by word) against unranking, moving and ranking again.
+    #[test]
+    fn fifteen_cell_neighbours_match_moved((goal, i) in fifteen_cell_goal_and_index()) {
+        let index = StateIndex::new(&goal).unwrap();
+        let board = index.board(i);
+        prop_assert_eq!(index.index(&board), Some(i));
+        check_neighbours(&index, i);
     }
 
     #[test]

@@ -318,7 +318,7 @@ def test_bad_boards_raise_with_the_cli_words(eight):
         eight.optimal_moves(HARDEST, convention="left")
     with pytest.raises(ValueError, match="bad goal"):
         st.Puzzle(3, 3, goal="sideways")
-    with pytest.raises(ValueError, match="tables go up to 14 cells"):
+    with pytest.raises(ValueError, match="tables go up to 15 cells"):
         st.Table.build(st.Puzzle(4, 4))
     with pytest.raises(ValueError, match="unknown algorithm"):
         st.solve(HARDEST, algorithm="dfs")

@@ -25,7 +25,7 @@ any step does not go down by exactly one, the table is reported corrupt instead 
 Moves are the directions the blank moves (U D L R); the tiles that slide are listed too.
 
 If eight.table is missing, it is built on the spot (milliseconds) and saved. Perfect tables go up
-to 14 cells (2x7): a larger board (a 15-puzzle) is refused before any table is built, and the
+to 15 cells (2x7, 3x5): a larger board (a 15-puzzle) is refused before any table is built, and the
 message gives the `table solve` command that solves it.
 
 With --table naming a pattern table (`table build --pattern`), the answer is the board's pattern

@@ -63,7 +63,8 @@ impl Divisor {
 /// A vertical move from one blank cell: where the blank goes and how the rank changes.
 ///
 /// Ranks of 14-cell boards reach `13! > 2^32`, but offsets (`rank / 2 < 13!/2`) fit 32 bits,
-/// so the arithmetic is done on the offset `h` and the rank's low bit: `(m - p)!` and `k!` (for
+/// so the arithmetic is done on the offset `h` and the rank's low bit (on 15 cells, whose offsets
+/// reach `14!/2 > 2^32`, the same arithmetic in 64 bits): `(m - p)!` and `k!` (for
 /// `k >= 2`) are even, so `rank mod (m - p)! = 2 (h mod (m - p)!/2) + bit` and
 /// `(rank mod (m - p)!) / k! = (h mod (m - p)!/2) / (k!/2)`; every division stays 32-bit.
 #[derive(Clone, Debug)]
@@ -77,12 +78,18 @@ pub(crate) struct Window {
     half_low: Option<Divisor>,
     /// `delta[window digits]`: the change of the full rank.
     delta: Box<[i64]>,
+    /// For blocks past 32 bits (15 cells), the same divisors in 64 bits, used instead.
+    wide: Option<Wide>,
 }
 
 impl Window {
     /// The offset after the move, from the offset `h` and the low bit of the full rank before.
     #[inline(always)]
-    pub(crate) fn apply(&self, h: u32, bit: u32) -> u32 {
+    pub(crate) fn apply(&self, h: u64, bit: u32) -> u64 {
+        if let Some(wide) = &self.wide {
+            return self.apply_wide(wide, h, bit);
+        }
+        let h = h as u32;
         let x = self.half_modulus.rem(h);
         let mid = match self.half_low {
             Some(low) => low.div(x) as usize,
@@ -90,8 +97,27 @@ impl Window {
         };
         let rank = (2 * h as u64) | bit as u64;
         // mid < delta.len() by construction; the bounds check stays (one compare)
-        ((rank as i64 + self.delta[mid]) >> 1) as u32
+        ((rank as i64 + self.delta[mid]) >> 1) as u64
     }
+
+    /// [`Window::apply`] for offsets past 32 bits (15 cells): plain 64-bit divisions.
+    #[inline(never)]
+    fn apply_wide(&self, wide: &Wide, h: u64, bit: u32) -> u64 {
+        let x = h % wide.half_modulus;
+        let mid = match wide.half_low {
+            Some(low) => (x / low) as usize,
+            None => (2 * x as usize) | bit as usize,
+        };
+        let rank = (2 * h) | bit as u64;
+        ((rank as i64 + self.delta[mid]) >> 1) as u64
+    }
+}
+
+/// The divisors of a [`Window`] whose offsets pass 32 bits.
+#[derive(Clone, Copy, Debug)]
+struct Wide {
+    half_modulus: u64,
+    half_low: Option<u64>,
 }
 
 /// The moves from one blank cell.
@@ -108,9 +134,9 @@ struct CellMoves {
 pub struct Moves {
     cells: usize,
     /// Entries per blank block, `(n-1)!/2`.
-    block: u32,
+    block: u64,
     /// Bit `h`: the parity of the permutation of rank `2h` (the parity of its digit sum).
-    even_rank_parity: Box<[u64]>,
+    even_rank_parity: Parities,
     /// Whether the sequences of each blank block are odd permutations.
     odd_block: [u8; MAX_TABLE_CELLS],
     by_cell: Vec<CellMoves>,
@@ -124,9 +150,8 @@ impl Moves {
         let cols = shape.cols();
         let m = n - 1;
         debug_assert!(n <= MAX_TABLE_CELLS);
-        let block = (FACT[m] / 2) as usize;
-        let hi_len = (FACT[m] / PARITY_SPLIT as u64).max(1) as usize;
-        let even_rank_parity = even_rank_parity_bits(block, hi_len);
+        let block = FACT[m] / 2;
+        let even_rank_parity = Parities::new(block);
         let cell_moves = |b: usize| CellMoves {
             // up: the tile above (sequence position b - cols) jumps to position b - 1
             up: (b >= cols).then(|| window(m, b - cols, cols, Rotation::Left, b - cols)),
@@ -143,12 +168,12 @@ impl Moves {
         for (o, &b) in odd.iter_mut().zip(odd_block) {
             *o = b as u8;
         }
-        Moves { cells: n, block: block as u32, even_rank_parity, odd_block: odd, by_cell }
+        Moves { cells: n, block, even_rank_parity, odd_block: odd, by_cell }
     }
 
     /// Entries per blank block.
     #[inline]
-    pub fn block(&self) -> u32 {
+    pub fn block(&self) -> u64 {
         self.block
     }
 
@@ -161,8 +186,8 @@ impl Moves {
     /// The low bit of the full Lehmer rank of the tile sequence at offset `h` of blank block `b`
     /// (the full rank is `2 * h + bit`; it may exceed 32 bits on 14-cell boards).
     #[inline(always)]
-    pub fn rank_bit(&self, b: usize, h: u32) -> u32 {
-        let bit = (self.even_rank_parity[h as usize / 64] >> (h % 64)) as u8 & 1;
+    pub fn rank_bit(&self, b: usize, h: u64) -> u32 {
+        let bit = (self.even_rank_parity.word(h as usize / 64) >> (h % 64)) as u8 & 1;
         (bit ^ self.odd_block[b]) as u32
     }
 
@@ -170,7 +195,7 @@ impl Moves {
     /// full rank is `2 * h + bit`), for a scan that goes 64 states at a time.
     #[inline(always)]
     pub fn rank_bits(&self, b: usize, word: usize) -> u64 {
-        self.even_rank_parity[word] ^ (self.odd_block[b] as u64).wrapping_neg()
+        self.even_rank_parity.word(word) ^ (self.odd_block[b] as u64).wrapping_neg()
     }
 
     /// Calls `f(dir, blank, offset)` for every neighbour of the state at offset `h` of blank block
@@ -179,13 +204,13 @@ impl Moves {
     /// # Panics
     /// If `b` is not a cell of the board or `h >= block` (in debug builds for `h`).
     #[inline(always)]
-    pub fn for_each(&self, b: usize, h: u32, f: impl FnMut(Dir, usize, u32)) {
+    pub fn for_each(&self, b: usize, h: u64, f: impl FnMut(Dir, usize, u64)) {
         self.for_each_ranked(b, h, self.rank_bit(b, h), f)
     }
 
     /// [`Moves::for_each`] given the low bit of the state's full rank (from [`Moves::rank_bits`]).
     #[inline(always)]
-    pub fn for_each_ranked(&self, b: usize, h: u32, bit: u32, mut f: impl FnMut(Dir, usize, u32)) {
+    pub fn for_each_ranked(&self, b: usize, h: u64, bit: u32, mut f: impl FnMut(Dir, usize, u64)) {
         debug_assert!(h < self.block && bit == self.rank_bit(b, h));
         let cell = &self.by_cell[b];
         if let Some(w) = &cell.up {
@@ -217,10 +242,10 @@ impl Moves {
     /// [`Moves::for_each`] on whole indices: `f(dir, neighbour_index)`.
     #[inline]
     pub fn for_each_index(&self, index: u64, mut f: impl FnMut(Dir, u64)) {
-        let block = self.block as u64;
+        let block = self.block;
         let b = (index / block) as usize;
-        let h = (index % block) as u32;
-        self.for_each(b, h, |dir, nb, nh| f(dir, nb as u64 * block + nh as u64));
+        let h = index % block;
+        self.for_each(b, h, |dir, nb, nh| f(dir, nb as u64 * block + nh));
     }
 }
 
@@ -283,57 +308,104 @@ fn digit_sum_parities(first_base: usize, count: usize) -> Vec<u8> {
     out
 }
 
-/// Bit `h` of the result: the parity of the permutation of rank `2h`, for `h < block`.
+/// The parities of the even ranks of a block: bit `h` of word `h / 64` is the parity of the
+/// permutation of rank `2h`, for `h < block`.
 ///
 /// The digit-sum parity splits over the digits below and above `7!`: rank `2h` has parity
 /// `lo[2h mod 7!] ^ hi[2h div 7!]`, that is `lo[2 (h mod 2520)] ^ hi[h div 2520]`. A group of
 /// `lcm(2520, 64) = 40320` offsets is 630 whole words spanning 16 values of `h div 2520`, so every
 /// group is one fixed pattern of low parities with the high parities of its 16 segments laid over
-/// it: a few operations per word.
-fn even_rank_parity_bits(block: usize, hi_len: usize) -> Box<[u64]> {
-    const HALF: usize = PARITY_SPLIT as usize / 2;
+/// it: a few operations per word. Up to 14 cells the words are laid out in a table (389 MB for
+/// 2x7); past it (5.4 GB for 15 cells) each is made when asked for, from the pattern and a bit
+/// per value of `hi` (2.2 MB).
+#[derive(Clone, Debug)]
+struct Parities {
+    /// Entries of the block.
+    block: u64,
+    /// The low parities over one group.
+    pattern: Box<[u64]>,
+    /// For each word of a group, its first segment and the bits that lie in the next.
+    segments: Box<[(usize, u64)]>,
+    /// Bit `y`: `hi[y]`.
+    hi: Box<[u64]>,
+    /// Every word, up to 14 cells.
+    table: Option<Box<[u64]>>,
+}
+
+impl Parities {
     const GROUP_WORDS: usize = 630;
     const SEGMENTS: usize = 16;
-    let lo = digit_sum_parities(2, PARITY_SPLIT as usize);
-    let hi = digit_sum_parities(8, hi_len);
-    // the low parities over one group, and for each word its first segment and the bits in the next
-    let words = block.div_ceil(64);
-    let group_words = GROUP_WORDS.min(words);
-    let mut pattern = vec![0u64; group_words];
-    let mut segments = vec![(0usize, 0u64); group_words];
-    let (mut x, mut q) = (0, 0);
-    for w in 0..group_words {
-        segments[w].0 = q;
-        for j in 0..64 {
-            pattern[w] |= (lo[2 * x] as u64) << j;
-            if q > segments[w].0 {
-                segments[w].1 |= 1 << j;
-            }
-            x += 1;
-            if x == HALF {
-                x = 0;
-                q += 1;
+
+    fn new(block: u64) -> Parities {
+        const HALF: usize = PARITY_SPLIT as usize / 2;
+        let lo = digit_sum_parities(2, PARITY_SPLIT as usize);
+        let hi_len = (2 * block / PARITY_SPLIT as u64).max(1) as usize;
+        let mut hi = vec![0u64; hi_len.div_ceil(64)];
+        for (y, &p) in digit_sum_parities(8, hi_len).iter().enumerate() {
+            hi[y / 64] |= (p as u64) << (y % 64);
+        }
+        let words = block.div_ceil(64) as usize;
+        let group_words = Self::GROUP_WORDS.min(words);
+        let mut pattern = vec![0u64; group_words];
+        let mut segments = vec![(0usize, 0u64); group_words];
+        let (mut x, mut q) = (0, 0);
+        for w in 0..group_words {
+            segments[w].0 = q;
+            for j in 0..64 {
+                pattern[w] |= (lo[2 * x] as u64) << j;
+                if q > segments[w].0 {
+                    segments[w].1 |= 1 << j;
+                }
+                x += 1;
+                if x == HALF {
+                    x = 0;
+                    q += 1;
+                }
             }
         }
-    }
-    let high = |y: usize| (hi.get(y).copied().unwrap_or(0) as u64).wrapping_neg();
-    let mut bits = vec![0u64; words].into_boxed_slice();
-    let fill = |g: usize, group: &mut [u64]| {
-        let y0 = g * SEGMENTS;
-        for (w, word) in group.iter_mut().enumerate() {
-            let (q, next) = segments[w];
-            *word = pattern[w] ^ (high(y0 + q) & !next) ^ (high(y0 + q + 1) & next);
+        let mut parities =
+            Parities { block, pattern: pattern.into(), segments: segments.into(), hi: hi.into(), table: None };
+        if block <= u32::MAX as u64 {
+            let mut bits = vec![0u64; words].into_boxed_slice();
+            let fill = |g: usize, group: &mut [u64]| {
+                for (w, word) in group.iter_mut().enumerate() {
+                    *word = parities.make(g * Self::GROUP_WORDS + w);
+                }
+            };
+            if words >= 1 << 14 {
+                bits.par_chunks_mut(Self::GROUP_WORDS).enumerate().for_each(|(g, group)| fill(g, group));
+            } else {
+                bits.chunks_mut(Self::GROUP_WORDS).enumerate().for_each(|(g, group)| fill(g, group));
+            }
+            parities.table = Some(bits);
         }
-    };
-    if words >= 1 << 14 {
-        bits.par_chunks_mut(GROUP_WORDS).enumerate().for_each(|(g, group)| fill(g, group));
-    } else {
-        bits.chunks_mut(GROUP_WORDS).enumerate().for_each(|(g, group)| fill(g, group));
+        parities
     }
-    if !block.is_multiple_of(64) {
-        bits[words - 1] &= (1u64 << (block % 64)) - 1;
+
+    /// Word `w`.
+    #[inline(always)]
+    fn word(&self, w: usize) -> u64 {
+        match &self.table {
+            Some(table) => table[w],
+            None => self.make(w),
+        }
     }
-    bits
+
+    /// Word `w`, made from the group's pattern and the high parities.
+    #[inline]
+    fn make(&self, w: usize) -> u64 {
+        let (g, i) = (w / Self::GROUP_WORDS, w % Self::GROUP_WORDS);
+        let high = |y: usize| (self.hi.get(y / 64).map_or(0, |b| b >> (y % 64)) & 1).wrapping_neg();
+        let y0 = g * Self::SEGMENTS;
+        let (q, next) = self.segments[i];
+        let word = self.pattern[i] ^ (high(y0 + q) & !next) ^ (high(y0 + q + 1) & next);
+        let end = self.block - 64 * w as u64;
+        if end < 64 {
+            word & ((1u64 << end) - 1)
+        } else {
+            word
+        }
+    }
 }
 
 /// The rank-change table of rotating sequence positions `p..p + c` (of `m`) by one.
@@ -408,10 +480,13 @@ fn window(m: usize, p: usize, c: usize, rotation: Rotation, to: usize) -> Window
     let runs: Vec<Vec<i64>> =
         if len >= 1 << 16 { (0..m - p).into_par_iter().map(run).collect() } else { (0..m - p).map(run).collect() };
     let delta: Box<[i64]> = runs.concat().into_boxed_slice();
-    // (m - p)! >= c! >= 2 is even, and (m - p)!/2 <= 13!/2 < 2^32
-    let half_modulus = Divisor::new((FACT[m - p] / 2) as u32);
-    let half_low = (k >= 2).then(|| Divisor::new((FACT[k] / 2) as u32));
-    Window { to: to as u8, half_modulus, half_low, delta }
+    // (m - p)! >= c! >= 2 is even; offsets fit 32 bits up to 14 cells (13!/2 < 2^32)
+    let wide = (FACT[m] / 2 > u32::MAX as u64)
+        .then(|| Wide { half_modulus: FACT[m - p] / 2, half_low: (k >= 2).then(|| FACT[k] / 2) });
+    let narrow = |x: u64| Divisor::new(u32::try_from(x).unwrap_or(1));
+    let half_modulus = narrow(FACT[m - p] / 2);
+    let half_low = (k >= 2).then(|| narrow(FACT[k] / 2));
+    Window { to: to as u8, half_modulus, half_low, delta, wide }
 }
 
 #[cfg(test)]
@@ -449,13 +524,36 @@ mod tests {
             assert_eq!(p, digit_sum_parity(y as u64 * 5040), "rank {y} * 7!");
         }
         for m in [3usize, 5, 7, 8, 9, 11] {
-            let block = FACT[m] as usize / 2;
-            let bits = even_rank_parity_bits(block, (FACT[m] as usize / 5040).max(1));
+            let block = FACT[m] / 2;
+            let parities = Parities::new(block);
+            assert!(parities.table.is_some());
             let step = (block / 200_000).max(1);
-            for h in (0..block).step_by(step).chain(block.saturating_sub(100)..block) {
-                let bit = (bits[h / 64] >> (h % 64)) as u8 & 1;
-                assert_eq!(bit, digit_sum_parity(2 * h as u64), "m {m} h {h}");
+            for h in (0..block).step_by(step as usize).chain(block.saturating_sub(100)..block) {
+                let bit = (parities.word(h as usize / 64) >> (h % 64)) as u8 & 1;
+                assert_eq!(bit, digit_sum_parity(2 * h), "m {m} h {h}");
+                assert_eq!(parities.word(h as usize / 64), parities.make(h as usize / 64), "m {m} h {h}");
             }
+            // past the block's end, no bit
+            assert_eq!(parities.word((block as usize - 1) / 64) >> ((block - 1) % 64) >> 1, 0, "m {m}");
+        }
+    }
+
+    /// The parities of a 15-cell block (offsets past 32 bits, made word by word, no table) on a
+    /// sample of offsets, the last ones among them.
+    #[test]
+    fn parities_of_fifteen_cells_match_digit_sums() {
+        let block = FACT[14] / 2;
+        let parities = Parities::new(block);
+        assert!(parities.table.is_none());
+        let mut h = 7u64;
+        let mut samples: Vec<u64> = (block - 200..block).chain(0..200).collect();
+        for _ in 0..20_000 {
+            h = h.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            samples.push((h >> 16) % block);
+        }
+        for &h in &samples {
+            let bit = (parities.word(h as usize / 64) >> (h % 64)) as u8 & 1;
+            assert_eq!(bit, digit_sum_parity(2 * h), "h {h}");
         }
     }
 
@@ -486,8 +584,39 @@ mod tests {
                         Rotation::Right => perm[p..p + 7].rotate_right(1),
                     }
                     let (after, _) = lex_rank(&perm[..m]);
-                    let h = (r / 2) as u32;
-                    assert_eq!(win.apply(h, (r % 2) as u32) as u64, after / 2, "p {p} {rotation:?} rank {r}");
+                    assert_eq!(win.apply(r / 2, (r % 2) as u32), after / 2, "p {p} {rotation:?} rank {r}");
+                }
+            }
+        }
+    }
+
+    /// The windows of the 15-cell boards (14 tiles; 3x5's windows of 5, 5x3's of 3), whose
+    /// offsets pass 32 bits, against rotating a concrete permutation, on a sample of ranks.
+    #[test]
+    fn window_tables_of_fifteen_cells_match_rotation() {
+        let m = 14;
+        for (c, ps) in [(5usize, [0usize, 4, 9]), (3, [0, 5, 11])] {
+            for p in ps {
+                for rotation in [Rotation::Left, Rotation::Right] {
+                    let win = window(m, p, c, rotation, 0);
+                    assert!(win.wide.is_some());
+                    let mut perm = [0u8; 16];
+                    let mut r = 987654321u64;
+                    for i in 0..3000 {
+                        r = r.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+                        let rank = if i < 2 { FACT[m] - 1 - i } else { (r >> 8) % FACT[m] };
+                        lex_unrank(rank, &mut perm[..m]);
+                        match rotation {
+                            Rotation::Left => perm[p..p + c].rotate_left(1),
+                            Rotation::Right => perm[p..p + c].rotate_right(1),
+                        }
+                        let (after, _) = lex_rank(&perm[..m]);
+                        assert_eq!(
+                            win.apply(rank / 2, (rank % 2) as u32),
+                            after / 2,
+                            "c {c} p {p} {rotation:?} rank {rank}"
+                        );
+                    }
                 }
             }
         }
@@ -512,9 +641,8 @@ mod tests {
                                 Rotation::Right => perm[p..p + c].rotate_right(1),
                             }
                             let (after, _) = lex_rank(&perm[..m]);
-                            let h = (r / 2) as u32;
                             assert_eq!(
-                                win.apply(h, (r % 2) as u32) as u64,
+                                win.apply(r / 2, (r % 2) as u32),
                                 after / 2,
                                 "m {m} p {p} c {c} {rotation:?} rank {r}"
                             );

@@ -29,7 +29,7 @@ use crate::puzzle::board::{Board, Dir, Shape};
 
 /// The largest board, in cells, that a perfect table covers (`14!/2 = 43,589,145,600` entries,
 /// the 2x7 and 7x2; a rank then needs 64 bits, an offset in a blank block, `< 13!/2`, still 32).
-pub const MAX_TABLE_CELLS: usize = 14;
+pub const MAX_TABLE_CELLS: usize = 15;
 
 /// The largest board, in cells, whose perfect table is built with one byte a state by default
 /// (`12!/2 = 239,500,800` bytes); larger boards are built at two bits a state.

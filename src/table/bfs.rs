@@ -194,7 +194,7 @@ impl Level<'_> {
         let to = Dir::ALL.map(|dir| dir.step(self.shape, b));
         let slices = to.map(|t| t.map_or(&[][..], |t| self.targets[t]));
         let flags = to.map(|t| t.map_or(0, |t| t * self.per_block));
-        let mut visit = |dir: Dir, _, th: u32| {
+        let mut visit = |dir: Dir, _, th: u64| {
             let th = th as usize;
             let cell = &slices[dir as usize][th];
             if cell.load(Relaxed) == UNREACHED {
@@ -220,7 +220,7 @@ impl Level<'_> {
             while mask != 0 {
                 let j = mask.trailing_zeros();
                 mask &= mask - 1;
-                let h = (base + j as usize) as u32;
+                let h = (base + j as usize) as u64;
                 self.moves.for_each_ranked(b, h, (low_bits >> j) as u32 & 1, &mut visit);
             }
         }
@@ -228,7 +228,7 @@ impl Level<'_> {
         for (j, &d) in words.remainder().iter().enumerate() {
             if d == self.depth {
                 found += 1;
-                self.moves.for_each(b, (start + done + j) as u32, &mut visit);
+                self.moves.for_each(b, (start + done + j) as u64, &mut visit);
             }
         }
         found

@@ -117,10 +117,10 @@ pub enum Event<'a> {
 }
 
 /// The memory an out-of-core build of `states` states on `cells` cells takes at its peak, with
-/// `cached` decoded source frontiers kept beyond the three it needs: three (and `cached`) one-bit
-/// bitmaps of a block, a block's codes (for a merge), the move tables and the I/O buffers (the
-/// program itself, a few megabytes,
-/// is not counted, as [`crate::table::lookup::build_memory`] does not count it).
+/// `cached` decoded source frontiers kept beyond the one it needs: the larger of an expansion's
+/// three (and `cached`) one-bit bitmaps of a block and a merge's codes of a block with one bitmap
+/// (a [`Worker`] never holds both), the move tables and the I/O buffers (the program itself, a
+/// few megabytes, is not counted, as [`crate::table::lookup::build_memory`] does not count it).
 pub fn memory(states: u64, cells: usize, cached: usize) -> u64 {
     let block = states / cells as u64;
     let frontier = Frontier::bytes(block);
@@ -129,12 +129,14 @@ pub fn memory(states: u64, cells: usize, cached: usize) -> u64 {
         12 => 8 << 20,
         _ => 1 << 20,
     };
-    let tables = block.div_ceil(64) * 8 + windows;
+    // the parities of the even ranks: a bit an entry up to 14 cells, made as needed past it
+    let parities = if block <= u32::MAX as u64 { block.div_ceil(64) * 8 } else { block / 2520 / 8 + (1 << 20) };
+    let tables = parities + windows;
     // a batch of segments read, or encoded, at a time: no more than a bitmap's worth
     let segments = 2 * frontier.min((SEGMENT_BATCH * SEGMENT_MAX) as u64);
-    // a merge holds a block's codes beside the bitmaps
-    let codes = payload_len(block);
-    (3 + cached as u64) * frontier + codes + tables + 3 * io_buffer(block) as u64 + segments + (1 << 20)
+    let expand = (3 + cached as u64) * frontier;
+    let merge = payload_len(block) + frontier;
+    expand.max(merge) + tables + 3 * io_buffer(block) as u64 + segments + (1 << 20)
 }
 
 /// Bytes read and written at a time for blocks of `block` entries: up to 8 MiB, no more than a
@@ -715,7 +717,9 @@ pub fn not_enough_memory(index: &StateIndex, needed: u64, available: u64) -> Err
         what: format!("building the {} table out of core", index.shape()),
         needed,
         available,
-        hint: " (it keeps three one-bit bitmaps of a blank block and the move tables)".into(),
+        hint: " (it keeps three one-bit bitmaps of a blank block, or a blank block's codes and one \
+               bitmap, and the move tables)"
+            .into(),
     }
 }
 
@@ -831,7 +835,8 @@ fn finish(index: &StateIndex, work: &Work, file: &File, histogram: &[u64]) -> Re
 /// The part of an out-of-core build that does the work: a level's expansion into one target
 /// block, and the merge of a block's frontier files into its codes, each reading and writing the
 /// work directory's files only. Its three bitmaps (and the source frontiers it keeps for the
-/// next targets, as many as its memory allows) are allocated once and reused. Any number of
+/// next targets, as many as its memory allows) are allocated for the expansions and reused, and
+/// given up for a merge, which holds a block's codes instead. Any number of
 /// workers, in any processes that see the work directory, may work for one [`Driver`] at once,
 /// on different targets or blocks.
 pub struct Worker {
@@ -839,12 +844,34 @@ pub struct Worker {
     work: Work,
     codes: File,
     block: u64,
+    /// Decoded source frontiers the budget leaves room for.
+    slots: usize,
+    /// The expansions' bitmaps, while the worker expands.
+    bitmaps: Option<Bitmaps>,
+}
+
+/// What a [`Worker`] holds to expand.
+struct Bitmaps {
     /// The target's frontier of the level before.
     before: Frontier,
     /// The target's frontier being found.
     next: Frontier,
     /// Decoded source frontiers kept for the next targets.
     sources: Sources,
+}
+
+impl Bitmaps {
+    fn new(block: u64, slots: usize) -> Bitmaps {
+        Bitmaps {
+            before: Frontier::new(block),
+            next: Frontier::new(block),
+            sources: Sources {
+                cache: (0..slots).map(|_| (usize::MAX, Frontier::new(block))).collect(),
+                uses: 0,
+                last_use: vec![0; slots],
+            },
+        }
+    }
 }
 
 /// Decoded source frontiers, the least recently used given up first.
@@ -913,19 +940,7 @@ impl Worker {
             spare /= 2;
         }
         let slots = ((spare / Frontier::bytes(block)) as usize).clamp(1, cells);
-        Ok(Worker {
-            index: index.clone(),
-            work,
-            codes,
-            block,
-            before: Frontier::new(block),
-            next: Frontier::new(block),
-            sources: Sources {
-                cache: (0..slots).map(|_| (usize::MAX, Frontier::new(block))).collect(),
-                uses: 0,
-                last_use: vec![0; slots],
-            },
-        })
+        Ok(Worker { index: index.clone(), work, codes, block, slots, bitmaps: None })
     }
 
     /// The work files' traffic of this worker.
@@ -946,17 +961,18 @@ impl Worker {
             return Ok(read_front_header(&self.work, &out, t, depth + 1)?.0);
         }
         let step = Step::new(self.index.moves());
-        self.before.clear();
+        let Bitmaps { before, next, sources } =
+            self.bitmaps.get_or_insert_with(|| Bitmaps::new(self.block, self.slots));
+        before.clear();
         if depth > 0 {
-            let before = &self.before;
             read_front(&self.work, &self.work.front(t, depth - 1), t, depth - 1, self.block, |c, words| {
                 before.store_chunk(c, words)
             })?;
         }
-        self.next.clear();
+        next.clear();
         for s in step.neighbours(t) {
-            let source = self.sources.get(&self.work, s, depth, self.block)?;
-            let (before, next) = (&self.before, &self.next);
+            let source = sources.get(&self.work, s, depth, self.block)?;
+            let (before, next) = (&*before, &*next);
             source.flagged().into_par_iter().with_max_len(16).for_each_init(
                 || (Vec::with_capacity(256), [0u64; CHUNK_WORDS]),
                 |(pending, words), c| {
@@ -969,7 +985,7 @@ impl Worker {
                 },
             );
         }
-        write_front(&self.work, t, depth + 1, &self.next)
+        write_front(&self.work, t, depth + 1, next)
     }
 
     /// Gives block `b`'s codes the frontiers of its depths `from..=upto` (those of its parity),
@@ -980,10 +996,14 @@ impl Worker {
     /// [`Error::Checkpoint`] for a missing or damaged frontier file; [`Error::Io`].
     pub fn merge(&mut self, b: usize, from: u32, upto: u32) -> Result<u32, Error> {
         let parity = parities(self.index.shape(), self.index.goal().blank());
+        // the expansions' bitmaps make room for the codes (and are allocated again, zeroed
+        // lazily by the system, for the next level's expansions)
+        self.bitmaps = None;
         let mut codes = vec![0u8; payload_len(self.block) as usize];
         read_block(&self.work, &self.codes, b, &mut codes)?;
+        let frontier = Frontier::new(self.block);
         for k in (from..=upto).filter(|&k| k as usize % 2 == parity[b]) {
-            let frontier = &self.next;
+            let frontier = &frontier;
             frontier.clear();
             read_front(&self.work, &self.work.front(b, k), b, k, self.block, |c, words| {
                 frontier.store_chunk(c, words)

@@ -26,7 +26,7 @@
 //! Encoding 5 has the same header (the histogram and maximum depth are still exact) and a
 //! payload of `ceil(count / 4)` bytes: state `i`'s distance modulo 3 in bits `2 (i % 4)` and
 //! `2 (i % 4) + 1` of byte `i / 4`, code 3 meaning "not reached" (never in a complete table),
-//! unused bits of the last byte 0. Boards of up to 14 cells (43.6 G states, 10.9 GB for 2x7).
+//! unused bits of the last byte 0. Boards of up to 15 cells (653.8 G states, 163.5 GB for 3x5).
 //! It is a new encoding rather than a new version: byte tables keep their meaning and still
 //! open, and readers that predate it refuse it as an unknown encoding.
 //!

@@ -122,7 +122,8 @@ pub fn check_build_memory(shape: Shape, width: Width, available: Option<u64>) ->
 /// `progress` is called after each BFS level.
 ///
 /// # Errors
-/// [`Error::TableTooLarge`] for boards of more than 14 cells.
+/// [`Error::TableTooLarge`] for boards of more than 15 cells; [`Error::NotEnoughMemory`] when the
+/// system will not give the table's memory.
 pub fn build(goal: &Board, progress: impl FnMut(&Progress)) -> Result<Table<Vec<u8>>, Error> {
     build_until(goal, progress, &AtomicBool::new(false))
 }
@@ -151,7 +152,18 @@ pub fn build_with(
         Width::Byte => index.len(),
         Width::TwoBit => residue::payload_len(index.len()),
     };
-    let mut data = vec![0u8; PAYLOAD_OFFSET + len as usize];
+    let total = PAYLOAD_OFFSET + len as usize;
+    // asked for first, so that a table past what the system will give is an error, not an abort
+    // (the 3x5's 163.5 GB on a machine of 24 GiB)
+    if Vec::<u8>::new().try_reserve_exact(total).is_err() {
+        return Err(Error::NotEnoughMemory {
+            what: format!("building the {} table in memory", index.shape()),
+            needed: build_memory(index.shape(), width),
+            available: crate::solver::available_memory().unwrap_or(0),
+            hint: "; `table build` (or `slidetable.dask.build_table`) builds it into a file, out of core".into(),
+        });
+    }
+    let mut data = vec![0u8; total];
     let (head, payload) = data.split_at_mut(PAYLOAD_OFFSET);
     let header = fill(&index, width, payload, progress, stop)?;
     head.copy_from_slice(&header.to_bytes());
@@ -167,7 +179,7 @@ pub fn build_with(
 /// interrupted build leaves it as it was.
 ///
 /// # Errors
-/// [`Error::TableTooLarge`] for boards of more than 14 cells; [`Error::Io`] when the file cannot
+/// [`Error::TableTooLarge`] for boards of more than 15 cells; [`Error::Io`] when the file cannot
 /// be created, allocated, synced or renamed.
 pub fn build_file(goal: &Board, path: &Path, progress: impl FnMut(&Progress)) -> Result<Table<Mmap>, Error> {
     build_file_until(goal, path, progress, &AtomicBool::new(false))
@@ -702,16 +714,16 @@ impl<D: AsRef<[u8]>> Table<D> {
             return self.walk(index, |dir, _| moves.push(dir)).map(drop);
         }
         let m = self.index.moves();
-        let block = m.block() as u64;
+        let block = m.block();
         let payload = self.payload();
         let max = self.header.max_depth;
         let mut d = self.entry(index)?;
-        let (mut b, mut h) = ((index / block) as usize, (index % block) as u32);
+        let (mut b, mut h) = ((index / block) as usize, index % block);
         while d > 0 {
             let mut next = None;
             let mut bad = None;
             m.for_each(b, h, |dir, nb, nh| {
-                let j = nb as u64 * block + nh as u64;
+                let j = nb as u64 * block + nh;
                 let e = payload[j as usize];
                 if e.wrapping_add(1) == d {
                     next.get_or_insert((dir, nb, nh));
@@ -720,17 +732,17 @@ impl<D: AsRef<[u8]>> Table<D> {
                 }
             });
             if let Some(j) = bad {
-                return Err(self.inconsistent(b as u64 * block + h as u64, j, d));
+                return Err(self.inconsistent(b as u64 * block + h, j, d));
             }
             let Some((dir, nb, nh)) = next else {
-                let i = b as u64 * block + h as u64;
+                let i = b as u64 * block + h;
                 return Err(self.corrupt(i, format!("distance {d} but no neighbour at distance {}", d - 1)));
             };
             moves.push(dir);
             (b, h) = (nb, nh);
             d -= 1;
         }
-        let i = b as u64 * block + h as u64;
+        let i = b as u64 * block + h;
         if i != self.goal_index {
             return Err(self.corrupt(i, "distance 0 at a state that is not the goal".to_string()));
         }
@@ -935,7 +947,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         D: Sync,
     {
         let moves = self.index.moves();
-        let block = moves.block() as u64;
+        let block = moves.block();
         let shape = self.header.shape;
         let cols = shape.cols();
         let goal_blank = self.goal().blank();
@@ -960,9 +972,7 @@ impl<D: AsRef<[u8]>> Table<D> {
                     }
                     if deepest {
                         let mut top = true;
-                        moves.for_each(b, h as u32, |_, nb, nh| {
-                            top &= self.code(nb as u64 * block + nh as u64) == below
-                        });
+                        moves.for_each(b, h, |_, nb, nh| top &= self.code(nb as u64 * block + nh) == below);
                         if !top {
                             continue;
                         }
@@ -1047,7 +1057,7 @@ impl<D: AsRef<[u8]>> Table<D> {
         }
         let goal = self.goal_index;
         let moves = self.index.moves();
-        let block = moves.block() as u64;
+        let block = moves.block();
         let chunks_per_block = block.div_ceil(VERIFY_CHUNK);
         let results: Vec<Result<Vec<u64>, Error>> = (0..moves.cells() as u64 * chunks_per_block)
             .into_par_iter()
@@ -1101,7 +1111,7 @@ impl<D: AsRef<[u8]>> Table<D> {
     fn verify_range(&self, moves: &Moves, b: usize, range: Range<u64>, goal: u64) -> Result<Vec<u64>, Error> {
         let payload = self.payload();
         let max = self.header.max_depth;
-        let base = b as u64 * moves.block() as u64;
+        let base = b as u64 * moves.block();
         let mut hist = vec![0u64; max as usize + 1];
         let mut low_bits = 0u64;
         for h in range {
@@ -1121,8 +1131,8 @@ impl<D: AsRef<[u8]>> Table<D> {
             let bit = (low_bits >> (h % 64)) as u32 & 1;
             let mut closer = false;
             let mut bad = None;
-            moves.for_each_ranked(b, h as u32, bit, |_, nb, nh| {
-                let j = nb as u64 * moves.block() as u64 + nh as u64;
+            moves.for_each_ranked(b, h, bit, |_, nb, nh| {
+                let j = nb as u64 * moves.block() + nh;
                 let e = payload[j as usize];
                 closer |= e.wrapping_add(1) == d;
                 if e.abs_diff(d) != 1 && bad.is_none() {

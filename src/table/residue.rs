@@ -220,7 +220,7 @@ impl InMemory<'_> {
                     targets[b] = &**codes;
                 }
             }
-            let chunk = |pending: &mut Vec<u32>, (s, c, codes): (usize, usize, &mut [u8])| -> u64 {
+            let chunk = |pending: &mut Vec<u64>, (s, c, codes): (usize, usize, &mut [u8])| -> u64 {
                 let bits = self.frontier[s].chunk_words(c);
                 let mut words = [0u64; CHUNK_WORDS];
                 let mut found = 0u64;
@@ -412,7 +412,7 @@ struct Check<'a> {
 }
 
 impl Check<'_> {
-    fn chunk(&self, b: usize, c: usize, pending: &mut Vec<(u32, u32)>) -> Result<u64, Mismatch> {
+    fn chunk(&self, b: usize, c: usize, pending: &mut Vec<(u32, u64)>) -> Result<u64, Mismatch> {
         use crate::puzzle::board::Dir;
         let bits = &self.current[b];
         let first = c * CHUNK / 64;
@@ -454,7 +454,7 @@ impl Check<'_> {
             while m != 0 {
                 let j = m.trailing_zeros();
                 m &= m - 1;
-                let h = (64 * w) as u32 + j;
+                let h = (64 * w) as u64 + j as u64;
                 self.moves.for_each_ranked(b, h, (low_bits >> j) as u32 & 1, |dir, nb, nh| {
                     if self.words_aligned && matches!(dir, Dir::Left | Dir::Right) {
                         return;
@@ -472,7 +472,7 @@ impl Check<'_> {
     }
 
     /// Marks the neighbours gathered in `pending` (their bitmap words prefetched).
-    fn visit(&self, pending: &mut Vec<(u32, u32)>) {
+    fn visit(&self, pending: &mut Vec<(u32, u64)>) {
         for &(nb, nh) in pending.iter() {
             self.mark(nb as usize, nh as usize / 64, 1 << (nh % 64));
         }
@@ -511,7 +511,7 @@ fn equal_codes(payload: &[u8], i: u64, residue: u8) -> u64 {
 pub fn expand(index: &StateIndex, payload: &[u8]) -> Result<Vec<u8>, Error> {
     let states = index.len();
     let moves = index.moves();
-    let block = moves.block() as u64;
+    let block = moves.block();
     let goal = index.index(index.goal()).expect("the goal reaches itself");
     let mut out = vec![crate::table::format::UNREACHED; states as usize];
     out[goal as usize] = 0;
@@ -522,9 +522,9 @@ pub fn expand(index: &StateIndex, payload: &[u8]) -> Result<Vec<u8>, Error> {
         let want = (depth + 1) % 3;
         let mut next = Vec::new();
         for &i in &level {
-            let (b, h) = ((i / block) as usize, (i % block) as u32);
+            let (b, h) = ((i / block) as usize, i % block);
             moves.for_each(b, h, |_, nb, nh| {
-                let j = nb as u64 * block + nh as u64;
+                let j = nb as u64 * block + nh;
                 if out[j as usize] == crate::table::format::UNREACHED && code(payload, j) == want {
                     out[j as usize] = depth + 1;
                     next.push(j);

@@ -143,7 +143,7 @@ impl Frontier {
     }
 
     #[inline(always)]
-    fn prefetch(&self, h: u32) {
+    fn prefetch(&self, h: u64) {
         crate::memory::prefetch(&self.words[h as usize / 64]);
     }
 }
@@ -175,11 +175,11 @@ pub(crate) fn new_bitmap(words: usize) -> Box<[AtomicU64]> {
 /// What a target block had reached before the level: the test that makes a neighbour new.
 pub trait Reached: Sync {
     /// Whether entry `h` was not reached.
-    fn unreached(&self, h: u32) -> bool;
+    fn unreached(&self, h: u64) -> bool;
     /// Bit `j` set where entry `64 w + j` was not reached, for a block of whole words.
     fn unreached_word(&self, w: usize) -> u64;
     /// Brings the line that [`Reached::unreached`] of `h` reads into the cache.
-    fn prefetch(&self, h: u32);
+    fn prefetch(&self, h: u64);
 }
 
 /// The codes of a target block (two bits an entry, [`RESIDUE_UNREACHED`] where not reached):
@@ -188,7 +188,7 @@ pub struct Unreached<'a>(pub &'a [u8]);
 
 impl Reached for Unreached<'_> {
     #[inline(always)]
-    fn unreached(&self, h: u32) -> bool {
+    fn unreached(&self, h: u64) -> bool {
         (self.0[h as usize / 4] >> (2 * (h % 4))) & 3 == RESIDUE_UNREACHED
     }
 
@@ -201,7 +201,7 @@ impl Reached for Unreached<'_> {
     }
 
     #[inline(always)]
-    fn prefetch(&self, h: u32) {
+    fn prefetch(&self, h: u64) {
         if let Some(byte) = self.0.get(h as usize / 4) {
             crate::memory::prefetch(byte);
         }
@@ -214,8 +214,8 @@ pub struct NotBefore<'a>(pub &'a Frontier);
 
 impl Reached for NotBefore<'_> {
     #[inline(always)]
-    fn unreached(&self, h: u32) -> bool {
-        !self.0.contains(h as u64)
+    fn unreached(&self, h: u64) -> bool {
+        !self.0.contains(h)
     }
 
     #[inline(always)]
@@ -224,7 +224,7 @@ impl Reached for NotBefore<'_> {
     }
 
     #[inline(always)]
-    fn prefetch(&self, h: u32) {
+    fn prefetch(&self, h: u64) {
         self.0.prefetch(h);
     }
 }
@@ -253,7 +253,7 @@ pub struct Step<'a> {
 impl<'a> Step<'a> {
     /// The step for the board whose moves are `moves`.
     pub fn new(moves: &'a Moves) -> Step<'a> {
-        let block = moves.block() as u64;
+        let block = moves.block();
         Step { moves, block, aligned: block.is_multiple_of(64) }
     }
 
@@ -277,7 +277,7 @@ impl<'a> Step<'a> {
         target: usize,
         reached: &impl Reached,
         next: &Frontier,
-        pending: &mut Vec<u32>,
+        pending: &mut Vec<u64>,
     ) {
         let Words { block: source, first_word, words } = from;
         let Some(crossing) = self.moves.crossing(source, target) else {
@@ -295,7 +295,7 @@ impl<'a> Step<'a> {
             Crossing::Same => {
                 for_each_bit(first_word, words, |h| {
                     if reached.unreached(h) {
-                        next.insert(h as u64);
+                        next.insert(h);
                     }
                 });
             }
@@ -311,7 +311,7 @@ impl<'a> Step<'a> {
                     while m != 0 {
                         let j = m.trailing_zeros();
                         m &= m - 1;
-                        let nh = window.apply((64 * w) as u32 + j, (low_bits >> j) as u32 & 1);
+                        let nh = window.apply((64 * w) as u64 + j as u64, (low_bits >> j) as u32 & 1);
                         reached.prefetch(nh);
                         next.prefetch(nh);
                         pending.push(nh);
@@ -329,7 +329,7 @@ impl<'a> Step<'a> {
 /// Marks the new states of `pending` in `next` (a pass after their lines were prefetched: the
 /// atomic `or`s are full barriers on x86, which would otherwise keep each cache miss from
 /// overlapping the next).
-fn visit(reached: &impl Reached, next: &Frontier, pending: &mut Vec<u32>) {
+fn visit(reached: &impl Reached, next: &Frontier, pending: &mut Vec<u64>) {
     for &nh in pending.iter() {
         if reached.unreached(nh) {
             next.or_word(nh as usize / 64, 1 << (nh % 64));
@@ -339,13 +339,13 @@ fn visit(reached: &impl Reached, next: &Frontier, pending: &mut Vec<u32>) {
 }
 
 /// Calls `f(h)` for every set bit of `words`, the first being word `first_word`.
-fn for_each_bit(first_word: usize, words: &[u64], mut f: impl FnMut(u32)) {
+fn for_each_bit(first_word: usize, words: &[u64], mut f: impl FnMut(u64)) {
     for (k, &mask) in words.iter().enumerate() {
         let mut m = mask;
         while m != 0 {
             let j = m.trailing_zeros();
             m &= m - 1;
-            f((64 * (first_word + k)) as u32 + j);
+            f((64 * (first_word + k)) as u64 + j as u64);
         }
     }
 }
