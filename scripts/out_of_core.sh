@@ -18,6 +18,8 @@
 # traffic is what the kernel counted for the process (/proc/PID/io: read_bytes, what came from the
 # disk rather than the page cache; write_bytes less cancelled_write_bytes, what was written and not
 # deleted before it could reach the disk) beside what the build itself says it read and wrote.
+# The out-of-core runs keep the build's line a level (time, disk read and written so far) in
+# DIR/RUN.err: scripts/level_traffic.py makes the per-level table of docs/scale.md from it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 board=2x7; dir=target/ooc; runs=()
@@ -98,7 +100,7 @@ for r in "${runs[@]}"; do
       run "$board-memory" "" "$dir/$board.mem.table" "$T" build --board "$board" -q -o "$dir/$board.mem.table" ;;
     budget)
       WORK="$dir/$board.work" run "$board-4G" "$dir/$board.mem.table" "$dir/$board.ooc.table" \
-        "$T" build --board "$board" --max-memory 4G --work-dir "$dir/$board.work" -q -o "$dir/$board.ooc.table"
+        "$T" build --board "$board" --max-memory 4G --work-dir "$dir/$board.work" -o "$dir/$board.ooc.table"
       rm -f "$dir/$board.ooc.table" ;;
     laptop)
       cg=/sys/fs/cgroup/memory/slidetable-laptop

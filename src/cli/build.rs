@@ -24,10 +24,13 @@ Build a table by breadth-first search from the goal and write it to a file.
 The table has one byte per state reachable from the goal: n!/2 states for a board of n cells
 (181,440 for 3x3, 239,500,800 for 3x4). With --bits 2 it has two bits a state, the distance
 modulo 3 (a quarter of the size; a distance is then a walk down to the goal, each step to the
-neighbour whose residue is one less): the default for 2x7 and 7x2, 43,589,145,600 states in
-10.9 GB, built in memory with a one-bit-a-state frontier (16.4 GB at the peak). A build that
-will not fit in the memory available now (or the control group's limit) is refused before it
-starts, with what it needs. The file is written to a temporary name in the same
+neighbour whose residue is one less): the default past 12 cells. The 2x7 and 7x2, 43,589,145,600
+states in 10.9 GB, are built in memory with a one-bit-a-state frontier (16.4 GB at the peak)
+when that fits; a two-bit table that does not fit in the memory available now (or the control
+group's limit, or --max-memory) is built out of core, in files in --work-dir: the 2x7 in 1.8 GiB,
+the 3x5 and 5x3 (653,837,184,000 states, 163.5 GB) in 15.6 GiB and 573 GB of disk. A build whose
+memory or disk will not do is refused before it starts, with what it needs. The file is written
+to a temporary name in the same
 directory and renamed into place, so an interrupted or failed build never damages an existing
 table. Then the distribution of distances is printed, as `table stats` shows it.
 
@@ -114,8 +117,8 @@ pub struct BuildArgs {
     #[arg(long)]
     json: bool,
     /// Bits a state: 8 (the distance itself) or 2 (the distance modulo 3, a quarter of the
-    /// size; distances are then walks down to the goal). [default: 8 up to 12 cells, 2 for 2x7
-    /// and 7x2]
+    /// size; distances are then walks down to the goal). [default: 8 up to 12 cells, 2 past
+    /// them]
     #[arg(long, value_name = "BITS", value_parser = ["2", "8"], conflicts_with_all = ["pattern", "prune"])]
     bits: Option<String>,
     /// The memory the build may use: a number of bytes with K, M, G or T (powers of 1024), like

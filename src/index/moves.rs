@@ -89,6 +89,20 @@ impl Window {
         if let Some(wide) = &self.wide {
             return self.apply_wide(wide, h, bit);
         }
+        self.apply_narrow(h, bit)
+    }
+
+    /// Whether the offsets pass 32 bits (15 cells): [`Window::apply`] then takes 64-bit divisions.
+    #[inline(always)]
+    pub(crate) fn is_wide(&self) -> bool {
+        self.wide.is_some()
+    }
+
+    /// [`Window::apply`] for a window that is not wide ([`Window::is_wide`]), without the test:
+    /// for loops that make it once.
+    #[inline(always)]
+    pub(crate) fn apply_narrow(&self, h: u64, bit: u32) -> u64 {
+        debug_assert!(self.wide.is_none());
         let h = h as u32;
         let x = self.half_modulus.rem(h);
         let mid = match self.half_low {

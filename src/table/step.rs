@@ -299,30 +299,48 @@ impl<'a> Step<'a> {
                     }
                 });
             }
+            // the test for 15 cells' 64-bit arithmetic made once, not at every state
+            Crossing::Window(window) if window.is_wide() => {
+                self.cross(from, |h, bit| window.apply(h, bit), reached, next, pending)
+            }
             Crossing::Window(window) => {
-                pending.clear();
-                for (k, &mask) in words.iter().enumerate() {
-                    if mask == 0 {
-                        continue;
-                    }
-                    let w = first_word + k;
-                    let low_bits = self.moves.rank_bits(source, w);
-                    let mut m = mask;
-                    while m != 0 {
-                        let j = m.trailing_zeros();
-                        m &= m - 1;
-                        let nh = window.apply((64 * w) as u64 + j as u64, (low_bits >> j) as u32 & 1);
-                        reached.prefetch(nh);
-                        next.prefetch(nh);
-                        pending.push(nh);
-                    }
-                    if pending.len() >= BATCH {
-                        visit(reached, next, pending);
-                    }
-                }
+                self.cross(from, |h, bit| window.apply_narrow(h, bit), reached, next, pending)
+            }
+        }
+    }
+
+    /// The vertical moves of [`Step::expand`]: `apply` gives a state's neighbour in the target.
+    #[inline(always)]
+    fn cross(
+        &self,
+        from: Words<'_>,
+        apply: impl Fn(u64, u32) -> u64,
+        reached: &impl Reached,
+        next: &Frontier,
+        pending: &mut Vec<u64>,
+    ) {
+        let Words { block: source, first_word, words } = from;
+        pending.clear();
+        for (k, &mask) in words.iter().enumerate() {
+            if mask == 0 {
+                continue;
+            }
+            let w = first_word + k;
+            let low_bits = self.moves.rank_bits(source, w);
+            let mut m = mask;
+            while m != 0 {
+                let j = m.trailing_zeros();
+                m &= m - 1;
+                let nh = apply((64 * w) as u64 + j as u64, (low_bits >> j) as u32 & 1);
+                reached.prefetch(nh);
+                next.prefetch(nh);
+                pending.push(nh);
+            }
+            if pending.len() >= BATCH {
                 visit(reached, next, pending);
             }
         }
+        visit(reached, next, pending);
     }
 }
 

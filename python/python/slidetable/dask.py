@@ -763,7 +763,7 @@ def _assemble(
 
 # In each worker process: the build workers opened, by (work directory, puzzle, the build_table
 # call's tag): each keeps its three bitmaps and the source frontiers it decoded, for the next
-# target it is given. A new call in the same directory gets a new worker (the files may be new).
+# target it is given (and gives them up while it merges a block's codes). A new call in the same directory gets a new worker (the files may be new).
 _BUILD_WORKERS: dict[tuple[str, str, str], tuple[Any, threading.Lock]] = {}
 
 
@@ -787,7 +787,8 @@ def _build_worker(puzzle: st.Puzzle, work_dir: str, memory: Optional[int], tag: 
             if memory < need:
                 raise MemoryError(
                     f"a worker of the {puzzle.rows}x{puzzle.cols} build needs {need / 2**30:.1f} GiB of memory "
-                    f"(three one-bit bitmaps of a blank block and the move tables), but may use "
+                    f"(three one-bit bitmaps of a blank block, or a block's codes and one bitmap, and the move "
+                    f"tables), but may use "
                     f"{memory / 2**30:.1f} GiB: give the workers a larger memory_limit"
                 )
             mine = (_core.BuildWorker(puzzle._p, work_dir, memory), threading.Lock())
@@ -861,8 +862,9 @@ def build_table(
     memory : int, optional
         Bytes each worker's build may use. Default: four fifths of the worker's
         ``memory_limit``, or the memory available on its machine. A worker needs at least three
-        one-bit bitmaps of a blank block and the move tables (1.5 GB for the 2x7); more lets it
-        keep decoded source frontiers between its targets.
+        one-bit bitmaps of a blank block (or, to merge, a block's codes and one bitmap) and the
+        move tables: 1.8 GiB for the 2x7, 15.6 GiB for the 3x5; more lets it keep decoded source
+        frontiers between its targets.
     progress : callable, optional
         Called with a dict after each level (``depth``, ``level_states``, ``reached``,
         ``total``, ``seconds``) and, once, with ``resumed`` (a depth) when the build goes on
