@@ -248,6 +248,18 @@ fn a_build_that_will_not_fit_is_refused_in_one_line_naming_what_it_needs() {
         .failure()
         .stderr(one_line_error())
         .stderr(predicate::str::contains("at two bits a state (`--bits 2`) it is built out of core"));
+    // checking a two-bit table redoes its search: refused, not aborted, without the memory
+    table(dir.path()).args(["build", "--board", "2x4", "--bits", "2", "-q", "-o", "v.table"]).assert().success();
+    table(dir.path())
+        .env("SLIDETABLE_AVAILABLE_MEMORY", "1000")
+        .args(["verify", "--table", "v.table"])
+        .assert()
+        .failure()
+        .stderr(one_line_error())
+        .stderr(predicate::str::contains("verifying the 2x4 table needs"))
+        .stderr(predicate::str::contains("is available (it redoes the search"));
+    table(dir.path()).args(["verify", "--table", "v.table"]).assert().success();
+    std::fs::remove_file(dir.path().join("v.table")).unwrap();
     // a size that is not one
     table(dir.path())
         .args(["build", "--board", "3x4", "--max-memory", "lots"])

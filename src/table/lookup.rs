@@ -1046,7 +1046,9 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// by at most one per move, so no path is shorter than `d`.
     ///
     /// # Errors
-    /// [`Error::ChecksumMismatch`], or [`Error::Corrupt`] naming the first failing index.
+    /// [`Error::ChecksumMismatch`], or [`Error::Corrupt`] naming the first failing index;
+    /// [`Error::NotEnoughMemory`] for a two-bit table whose check needs more memory than is
+    /// available ([`residue::verify_memory`]).
     pub fn verify(&self) -> Result<(), Error>
     where
         D: Sync,
@@ -1082,6 +1084,19 @@ impl<D: AsRef<[u8]>> Table<D> {
     /// [`Table::verify`] on a two-bit table: [`residue::verify`] recomputes the search's levels
     /// and compares each state's code with its level modulo 3.
     fn verify_two_bit(&self) -> Result<(), Error> {
+        // three one-bit bitmaps over half the blocks: 8.2 GB for the 2x7, 136 GB for the 3x5
+        let shape = self.header.shape;
+        let needed = residue::verify_memory(self.header.entries, shape.cells());
+        if let Some(available) = crate::solver::available_memory().filter(|&a| a < needed) {
+            return Err(Error::NotEnoughMemory {
+                what: format!("verifying the {shape} table"),
+                needed,
+                available,
+                hint: " (it redoes the search with three one-bit bitmaps over half the blank blocks; \
+                       the distribution in the header can be checked against a published one instead)"
+                    .into(),
+            });
+        }
         let hist = residue::verify(&self.index, self.payload()).map_err(|m| self.mismatch(m))?;
         if hist != self.header.histogram {
             return Err(Error::CorruptHeader("the histogram does not match the payload".to_string()));

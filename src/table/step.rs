@@ -303,9 +303,7 @@ impl<'a> Step<'a> {
             Crossing::Window(window) if window.is_wide() => {
                 self.cross(from, |h, bit| window.apply(h, bit), reached, next, pending)
             }
-            Crossing::Window(window) => {
-                self.cross(from, |h, bit| window.apply_narrow(h, bit), reached, next, pending)
-            }
+            Crossing::Window(window) => self.cross(from, |h, bit| window.apply_narrow(h, bit), reached, next, pending),
         }
     }
 
