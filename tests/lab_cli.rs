@@ -82,7 +82,7 @@ fn count_bad_input() {
         .args(["count", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 0"])
         .assert()
         .code(2)
-        .stderr(contains("tables go up to 14 cells"))
+        .stderr(contains("tables go up to 15 cells"))
         .stderr(one_line_error());
     // the preset's own goal: seed 004's worst board is 30 moves from the snail goal
     let out = stdout(table(dir.path()).args(["count", "--preset", "worst"]));
