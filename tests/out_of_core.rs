@@ -283,3 +283,68 @@ fn the_cli_says_it_went_out_of_core_and_the_file_is_the_in_memory_one() {
     assert!(std::fs::read(dir.path().join("a.table")).unwrap() == std::fs::read(dir.path().join("b.table")).unwrap());
     assert!(!dir.path().join("a.table.work").exists());
 }
+
+/// What the trial of a hostile tester found: a build killed while it removed its work files, a
+/// build stopped and run again when the table now fits in memory, and two builds in one work
+/// directory at once.
+#[test]
+fn leftovers_resumes_and_a_second_build_in_one_work_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal = goal(2, 4, Goal::BlankLast);
+    let reference = in_memory(&goal, dir.path());
+    let path = dir.path().join("out.table");
+    let work = dir.path().join("work");
+    // finished, then killed while it cleaned: the plan gone, or the codes renamed with the plan
+    // and the checkpoint left; the same command builds again, not refuses
+    for leave in [&["checkpoint", "front-00-0001"][..], &["build.plan", "checkpoint", "front-00-0001"][..]] {
+        let index = slidetable::StateIndex::new(&goal).unwrap();
+        let built = disk::build(&index, &work, 1 << 30, &mut |_: Event<'_>| {}, &AtomicBool::new(false)).unwrap();
+        disk::install(&built.path, &path).unwrap();
+        for e in std::fs::read_dir(&work).unwrap().flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            if !leave.contains(&name.as_str()) {
+                std::fs::remove_file(e.path()).unwrap();
+            }
+        }
+        std::fs::write(work.join("front-00-0001"), b"x").ok();
+        std::fs::remove_file(&path).unwrap();
+        let (executed, notes) = out_of_core(&goal, &path, &work, |_| false).unwrap();
+        assert!(notes.is_empty(), "{leave:?}: {notes:?}");
+        assert!(matches!(executed, Executed::OutOfCore { resumed: None, .. }), "{leave:?}");
+        assert!(std::fs::read(&path).unwrap() == reference, "{leave:?}");
+        assert!(!work.exists(), "{leave:?}");
+    }
+    // stopped out of core, then run with room to spare in memory: it resumes, not starts over
+    let stopped =
+        out_of_core(&goal, &path, &work, |e| matches!(e, Event::Level { progress, .. } if progress.depth == 10));
+    assert!(matches!(stopped, Err(Error::BuildInterrupted { .. })), "{stopped:?}");
+    let mut resumed = None;
+    let (_, executed) = build_file_planned(
+        &goal,
+        &path,
+        Some(Width::TwoBit),
+        None,
+        Some(&work),
+        |e| {
+            if let Event::Resumed { depth, .. } = e {
+                resumed = Some(depth)
+            }
+        },
+        &AtomicBool::new(false),
+    )
+    .unwrap();
+    assert!(matches!(executed, Executed::OutOfCore { resumed: Some(_), .. }), "{executed:?}");
+    assert!(resumed.is_some());
+    assert!(std::fs::read(&path).unwrap() == reference);
+    // a second build while one holds the work directory: refused in one line
+    let index = slidetable::StateIndex::new(&goal).unwrap();
+    let first = disk::Driver::open(&index, &work, &mut |_: Event<'_>| {}).unwrap();
+    let second = disk::Driver::open(&index, &work, &mut |_: Event<'_>| {});
+    assert!(
+        matches!(&second, Err(Error::Checkpoint { detail, .. }) if detail.contains("another build is using this work directory")),
+        "{:?}",
+        second.err()
+    );
+    drop(first);
+    assert!(disk::Driver::open(&index, &work, &mut |_: Event<'_>| {}).is_ok());
+}

@@ -102,15 +102,17 @@ type Sampled<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<u8>>);
 #[pymethods]
 impl Table {
     /// Builds the table of `puzzle` by breadth-first search from its goal: in memory, or into the
-    /// file `path` (replaced atomically; an existing file is untouched if the build fails).
+    /// file `path` (replaced atomically; an existing file is untouched if the build fails), out of
+    /// core when a two-bit table does not fit in memory, as `table build` does.
     #[staticmethod]
-    #[pyo3(signature = (puzzle, path=None, progress=None, bits=None))]
+    #[pyo3(signature = (puzzle, path=None, progress=None, bits=None, work_dir=None))]
     fn build(
         py: Python<'_>,
         puzzle: &Puzzle,
         path: Option<PathBuf>,
         progress: Option<Py<PyAny>>,
         bits: Option<u8>,
+        work_dir: Option<PathBuf>,
     ) -> PyResult<Table> {
         let goal = puzzle.goal_board.clone();
         let width = match bits {
@@ -129,8 +131,22 @@ impl Table {
         // progress; a file being written is then dropped and any old one left as it was
         let stop = AtomicBool::new(false);
         let built = interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| match &path {
-            Some(p) => slidetable::table::build_file_with(&goal, p, width, None, |pr| note(*pr), &stop)
-                .map(|t| (slidetable::Table::new(Bytes::Map(t.into_inner())), Some(p.display().to_string()))),
+            // as `table build`: in memory when it fits, else (two bits) out of core, in files in
+            // `path` with `.work` added, resumed by the same call after a stop
+            Some(p) => slidetable::table::build_file_planned(
+                &goal,
+                p,
+                Some(width),
+                slidetable::solver::available_memory(),
+                work_dir.as_deref(),
+                |event| {
+                    if let slidetable::table::disk::Event::Level { progress, .. } = event {
+                        note(*progress)
+                    }
+                },
+                &stop,
+            )
+            .map(|(t, _)| (slidetable::Table::new(Bytes::Map(t.into_inner())), Some(p.display().to_string()))),
             None => slidetable::table::build_with(&goal, width, |pr| note(*pr), &stop)
                 .map(|t| (slidetable::Table::new(Bytes::Owned(t.into_inner())), None)),
         })?;

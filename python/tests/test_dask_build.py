@@ -81,9 +81,19 @@ def test_a_stopped_build_resumes_from_its_last_level(client: Any, tmp_path: Path
 def test_refusals(client: Any, tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="bits=8"):
         sd.build_table(st.Puzzle(2, 3), tmp_path / "t.table", client=client, bits=8)
-    with pytest.raises(MemoryError, match="give the workers a larger memory_limit"):
+    # a worker memory given that will not do: refused before anything is written
+    with pytest.raises(MemoryError, match=r"needs 30\.4 MiB of memory .* memory=1000 gives it 0\.0 MiB"):
         sd.build_table(st.Puzzle(3, 4), tmp_path / "t.table", client=client, memory=1000)
-    # the work directory is now a 3x4 build: another board is refused
+    assert not (tmp_path / "t.table.work").exists()
+    for bad in (-5, 0, 1.5, "4G"):
+        with pytest.raises(ValueError, match="positive whole number of bytes"):
+            sd.build_table(st.Puzzle(3, 4), tmp_path / "t.table", client=client, memory=bad)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="slidetable.Puzzle"):
+        sd.build_table("3x4", tmp_path / "t.table", client=client)  # type: ignore[arg-type]
+    # a work directory that holds a 3x4 build: another board is refused
+    from slidetable import _core
+
+    _core.BuildDriver(st.Puzzle(3, 4)._p, str(tmp_path / "t.table.work"))
     with pytest.raises(ValueError, match="another table"):
         sd.build_table(st.Puzzle(2, 5), tmp_path / "u.table", client=client, work_dir=tmp_path / "t.table.work")
 
@@ -104,3 +114,43 @@ def test_the_command_line_entry_point(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=300,
     )
     assert bad.returncode != 0 and "16" in bad.stderr, bad.stderr[-2000:]
+    zero = subprocess.run(
+        [sys.executable, "-m", "slidetable.dask", "build", "--board", "2x4", "--local", "0", "-o", str(tmp_path / "v.table")],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert zero.returncode == 2 and "--local 0" in zero.stderr, zero.stderr[-2000:]
+
+
+def test_a_build_whose_disk_will_not_do_is_refused_before_it_starts(
+    client: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the 3x5 (163.5 GB of codes) with a test-only figure for the disk free: refused by the
+    # client before any file is made, as `table build` refuses it
+    monkeypatch.setenv("SLIDETABLE_AVAILABLE_DISK", str(100 * 10**9))
+    with pytest.raises(Exception, match=r"needs 573\.2 GB of disk .* but only 100\.0 GB is free"):
+        sd.build_table(st.Puzzle(3, 5), tmp_path / "t.table", client=client)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_table_build_into_a_file_goes_out_of_core_when_memory_is_short(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # the 3x4 at two bits needs about 90 MiB in memory and 30.4 MiB out of core: with 40 MiB
+    # available (a test-only figure) Table.build(path) builds it in files, as `table build` does
+    reference = st.Table.build(st.Puzzle(3, 4), tmp_path / "memory.table", bits=2)
+    monkeypatch.setenv("SLIDETABLE_AVAILABLE_MEMORY", str(40 << 20))
+    depths: list[int] = []
+    work = tmp_path / "w"
+    in_files: list[bool] = []
+
+    def note(p: dict[str, Any]) -> None:
+        depths.append(p["depth"])
+        in_files.append((work / "build.plan").exists())
+
+    table = st.Table.build(st.Puzzle(3, 4), tmp_path / "ooc.table", bits=2, work_dir=work, progress=note)
+    assert in_files and all(in_files), "built in the work directory's files"
+    assert (tmp_path / "ooc.table").read_bytes() == (tmp_path / "memory.table").read_bytes()
+    assert table.max_depth == reference.max_depth and depths[-1] == reference.max_depth
+    assert not work.exists()
+    with pytest.raises(ValueError, match="give path= too"):
+        st.Table.build(st.Puzzle(2, 3), work_dir=work)

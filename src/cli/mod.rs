@@ -158,7 +158,7 @@ pub fn run(cli: Cli) -> Result<ExitCode> {
 #[derive(Args, Debug, Clone, Default)]
 pub struct BoardArgs {
     /// Board shape, rows x columns. Tables: 2x2 2x3 3x2 2x4 4x2 3x3 2x5 5x2 2x6 6x2 3x4 4x3, and at two
-    /// bits a state 2x7 7x2;
+    /// bits a state 2x7 7x2 3x5 5x3 (out of core: see `table build --help`);
     /// `solve`: any from 2x2 to 127x127. [default: 3x3, the table's shape, or the board's]
     #[arg(long, value_name = "RxC")]
     pub board: Option<String>,

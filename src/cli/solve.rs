@@ -283,13 +283,20 @@ pub(super) fn parse_size(text: &str) -> Result<u64, String> {
         "M" => 20,
         "G" => 30,
         "T" => 40,
-        _ => return Err(format!("`{text}` is not a size: write a number with K, M or G, like 512M or 8G")),
+        _ => return Err(format!("`{text}` is not a size: write a number with K, M, G or T, like 512M or 8G")),
     };
-    let n: f64 = digits.trim().parse().map_err(|_| format!("`{text}` is not a size: write it like 512M or 8G"))?;
+    let n: f64 = digits
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size: write a number with K, M, G or T, like 512M or 8G"))?;
     if !(n.is_finite() && n > 0.0) {
         return Err(format!("`{text}` is not a positive size"));
     }
-    Ok((n * (1u64 << shift) as f64) as u64)
+    let bytes = n * (1u64 << shift) as f64;
+    if bytes >= u64::MAX as f64 {
+        return Err(format!("`{text}` is larger than any size this program can use"));
+    }
+    Ok(bytes as u64)
 }
 
 #[derive(Serialize)]

@@ -193,6 +193,16 @@ pub fn write_distribution<D: AsRef<[u8]> + Sync>(out: &mut impl Write, table: &T
     write_summary(out, summarize(table, table.header(), hardest), format)
 }
 
+/// [`write_distribution`] from the header alone, without the hardest states (which a two-bit
+/// table finds by walking it: longer than the build of a 12-cell table, and more memory).
+pub fn write_header_distribution<D: AsRef<[u8]> + Sync>(
+    out: &mut impl Write,
+    table: &Table<D>,
+    format: Format,
+) -> Result<()> {
+    write_summary(out, summarize(table, table.header(), false), format)
+}
+
 fn write_summary(out: &mut impl Write, s: Summary, format: Format) -> Result<()> {
     let pct = |n: u64| 100.0 * n as f64 / s.total as f64;
     match format {

@@ -406,19 +406,68 @@ pub fn install(part: &Path, path: &Path) -> Result<(), Error> {
 
 /// Removes the work files of a finished build from `dir`, and `dir` itself when that leaves it
 /// empty.
+///
+/// The plan goes first and the checkpoint last, so that a process killed while it cleans leaves
+/// a directory that the next build recognises: a finished build's checkpoint with no plan, or
+/// nothing of its own ([`Driver::open`] clears it and starts again).
 pub fn clean(dir: &Path) {
+    remove_work_files(dir);
+    let _ = fs::remove_dir(dir);
+}
+
+/// [`clean`], the directory kept.
+fn remove_work_files(dir: &Path) {
+    let _ = fs::remove_file(dir.join("build.plan"));
     if let Ok(entries) = fs::read_dir(dir) {
         for e in entries.flatten() {
             let name = e.file_name();
             let name = name.to_string_lossy();
-            if name.starts_with("front-")
-                || ["build.plan", "checkpoint", "checkpoint.tmp", "table.part"].contains(&&*name)
-            {
+            if name.starts_with("front-") || name.ends_with(".tmp") || name == "table.part" {
                 let _ = fs::remove_file(e.path());
             }
         }
     }
-    let _ = fs::remove_dir(dir);
+    let _ = fs::remove_file(dir.join("checkpoint"));
+}
+
+/// Whether `dir` holds only what a finished build leaves when it is killed while its work files
+/// are removed ([`clean`]): its own work files, no plan, and a checkpoint, if any, that says the
+/// build finished.
+fn finished_leftovers(dir: &Path) -> bool {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return false;
+    };
+    let mut checkpoint = None;
+    for e in entries.flatten() {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        match &*name {
+            "checkpoint" => checkpoint = fs::read_to_string(e.path()).ok(),
+            n if n.starts_with("front-") || n.ends_with(".tmp") || n == "table.part" => {}
+            _ => return false,
+        }
+    }
+    checkpoint.is_none_or(|text| text.lines().any(|l| l.trim() == "finished 1"))
+}
+
+/// An exclusive lock on the work directory `dir` (held while the returned file is open), so
+/// that two builds never share one: the second is refused in one line.
+fn lock(dir: &Path) -> Result<File, Error> {
+    use std::os::unix::io::AsRawFd;
+    let handle = File::open(dir).map_err(|e| Error::io("opening the work directory", dir, e))?;
+    // SAFETY: flock only reads its integer arguments; the descriptor is open and owned by `handle`.
+    if unsafe { libc::flock(handle.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        let e = std::io::Error::last_os_error();
+        if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+            return Err(Error::Checkpoint {
+                path: dir.to_path_buf(),
+                detail: "another build is using this work directory now: wait for it, or give another --work-dir"
+                    .into(),
+            });
+        }
+        return Err(Error::io("locking the work directory", dir, e));
+    }
+    Ok(handle)
 }
 
 /// The part of an out-of-core build that keeps its checkpoint: which level comes next, which
@@ -435,6 +484,8 @@ pub struct Driver {
     resumed: Option<u32>,
     /// The last level found nothing: only the merges of every block and the header remain.
     searched: bool,
+    /// The work directory's lock, held while the driver lives.
+    _lock: File,
 }
 
 impl Driver {
@@ -449,10 +500,21 @@ impl Driver {
         if !supported(index) {
             return Err(Error::BadShape(format!("{} is too small to be built out of core", index.shape())));
         }
+        let existed = dir.exists();
         fs::create_dir_all(dir).map_err(|e| Error::io("creating the work directory", dir, e))?;
+        let lock = lock(dir)?;
         let plan = plan_text(index);
         let work = Work::new(dir, &plan);
-        let (state, resumed) = open_or_start(index, &work, &plan, events)?;
+        if !work.path("build.plan").exists() && finished_leftovers(dir) {
+            // a finished build killed while it removed its work files: nothing to resume
+            remove_work_files(dir);
+        }
+        let (state, resumed) = open_or_start(index, &work, &plan, events).inspect_err(|_| {
+            if !existed {
+                // a build refused or failed as it started leaves no directory it made
+                let _ = fs::remove_dir(dir);
+            }
+        })?;
         if let Some(depth) = resumed {
             events(Event::Resumed { depth, reached: state.histogram.iter().sum() });
         }
@@ -466,6 +528,7 @@ impl Driver {
             start: Instant::now(),
             resumed,
             searched: false,
+            _lock: lock,
         })
     }
 
@@ -623,7 +686,13 @@ fn open_or_start(
                 return Err(another_table(index, &plan_path, &found));
             }
             let cp_path = work.path("checkpoint");
-            let text = fs::read_to_string(&cp_path).map_err(|e| Error::io("reading", &cp_path, e))?;
+            let text = match fs::read_to_string(&cp_path) {
+                Ok(text) => text,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    return Err(work.damaged(&cp_path, "it is missing"));
+                }
+                Err(e) => return Err(Error::io("reading", &cp_path, e)),
+            };
             let state = Checkpoint::parse(&text, work.plan_id, cells)
                 .ok_or_else(|| work.damaged(&cp_path, "its checksum or its fields are wrong"))?;
             // temporary files of a build killed while writing them
@@ -636,7 +705,18 @@ fn open_or_start(
             }
             // the codes as the last merges left them
             let part = work.path("table.part");
-            let file = File::open(&part).map_err(|e| Error::io("opening", &part, e))?;
+            if state.finished && !part.exists() {
+                // a finished build, its table renamed, killed before its work files were removed
+                remove_work_files(&work.dir);
+                return open_or_start(index, work, plan, events);
+            }
+            let file = match File::open(&part) {
+                Ok(file) => file,
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    return Err(work.damaged(&part, "it is missing"));
+                }
+                Err(e) => return Err(Error::io("opening", &part, e)),
+            };
             let want = PAYLOAD_OFFSET as u64 + payload_len(index.len());
             let len = file.metadata().map_err(|e| Error::io("opening", &part, e))?.len();
             if len != want {
@@ -664,51 +744,80 @@ fn open_or_start(
                         .into(),
                 });
             }
-            let part = work.path("table.part");
-            let len = payload_len(index.len());
-            events(Event::Preparing { bytes: len });
-            {
-                let file = File::create(&part).map_err(|e| Error::io("creating", &part, e))?;
-                let bytes = PAYLOAD_OFFSET as u64 + len;
-                crate::table::format::allocate(&file, bytes)
-                    .map_err(|e| Error::io("allocating", &part, crate::table::format::explain_allocation(e, bytes)))?;
-                let buffer = io_buffer(block);
-                let mut out = BufWriter::with_capacity(buffer, &file);
-                let ones = vec![0xffu8; buffer];
-                let mut left = len;
-                out.write_all(&[0u8; PAYLOAD_OFFSET]).map_err(|e| Error::io("writing", &part, e))?;
-                while left > 0 {
-                    let n = left.min(buffer as u64) as usize;
-                    out.write_all(&ones[..n]).map_err(|e| Error::io("writing", &part, e))?;
-                    left -= n as u64;
-                }
-                out.flush().map_err(|e| Error::io("writing", &part, e))?;
-                work.written.fetch_add(PAYLOAD_OFFSET as u64 + len, Relaxed);
+            // the work files must fit on their disk (`SLIDETABLE_AVAILABLE_DISK` gives tests a figure)
+            let needed = disk(index.len(), cells);
+            if let Some(available) = crate::table::lookup::available_disk(&work.dir).filter(|&a| a < needed) {
+                return Err(Error::NotEnoughDisk {
+                    what: format!("building the {} table out of core", index.shape()),
+                    path: work.dir.clone(),
+                    needed,
+                    available,
+                    hint: "; give --work-dir a directory on a larger disk".into(),
+                });
             }
-            // the goal is level 0; the other blocks of its parity have empty frontiers
-            let goal = index.index(index.goal()).expect("the goal reaches itself");
-            let parity = parities(index.shape(), index.goal().blank());
-            let frontier = Frontier::new(block);
-            for b in (0..cells).filter(|&b| parity[b] == 0) {
-                frontier.clear();
-                if b as u64 == goal / block {
-                    frontier.insert(goal % block);
-                }
-                write_front(work, b, 0, &frontier)?;
+            let started = start(index, work, plan, events);
+            if started.is_err() {
+                // nothing half-made is left: the codes file may be as large as the table
+                remove_work_files(&work.dir);
             }
-            let state = Checkpoint {
-                histogram: vec![1],
-                merged: vec![0; cells],
-                crcs: vec![Some(crc32_of_ones(payload_len(block))); cells],
-                finished: false,
-            };
-            work.write_small("checkpoint", &state.text(work.plan_id))?;
-            // the plan last: a directory with a plan has a checkpoint
-            work.write_small("build.plan", plan)?;
-            Ok((state, None))
+            started
         }
         Err(e) => Err(Error::io("reading", &plan_path, e)),
     }
+}
+
+/// Starts a build in the empty work directory: the codes file (every entry unreached), the
+/// goal's frontier, the checkpoint, and the plan last (a directory with a plan has a checkpoint).
+fn start(
+    index: &StateIndex,
+    work: &Work,
+    plan: &str,
+    events: &mut impl FnMut(Event),
+) -> Result<(Checkpoint, Option<u32>), Error> {
+    let cells = index.shape().cells();
+    let block = index.len() / cells as u64;
+    let part = work.path("table.part");
+    let len = payload_len(index.len());
+    events(Event::Preparing { bytes: len });
+    {
+        let file = File::create(&part).map_err(|e| Error::io("creating", &part, e))?;
+        let bytes = PAYLOAD_OFFSET as u64 + len;
+        crate::table::format::allocate(&file, bytes)
+            .map_err(|e| Error::io("allocating", &part, crate::table::format::explain_allocation(e, bytes)))?;
+        let buffer = io_buffer(block);
+        let mut out = BufWriter::with_capacity(buffer, &file);
+        let ones = vec![0xffu8; buffer];
+        let mut left = len;
+        out.write_all(&[0u8; PAYLOAD_OFFSET]).map_err(|e| Error::io("writing", &part, e))?;
+        while left > 0 {
+            let n = left.min(buffer as u64) as usize;
+            out.write_all(&ones[..n]).map_err(|e| Error::io("writing", &part, e))?;
+            left -= n as u64;
+        }
+        out.flush().map_err(|e| Error::io("writing", &part, e))?;
+        work.written.fetch_add(PAYLOAD_OFFSET as u64 + len, Relaxed);
+    }
+    // the goal is level 0; the other blocks of its parity have empty frontiers
+    let goal = index.index(index.goal()).expect("the goal reaches itself");
+    let parity = parities(index.shape(), index.goal().blank());
+    let frontier = Frontier::new(block);
+    for b in (0..cells).filter(|&b| parity[b] == 0) {
+        frontier.clear();
+        if b as u64 == goal / block {
+            frontier.insert(goal % block);
+        }
+        write_front(work, b, 0, &frontier)?;
+    }
+    let state = Checkpoint {
+        histogram: vec![1],
+        merged: vec![0; cells],
+        crcs: vec![Some(crc32_of_ones(payload_len(block))); cells],
+        finished: false,
+    };
+    work.write_small("checkpoint", &state.text(work.plan_id))?;
+    // the plan last: a directory with a plan has a checkpoint
+    work.write_small("build.plan", plan)?;
+    Ok((state, None))
 }
 
 /// The refusal of an out-of-core build with `available` bytes of memory, `needed` being needed.

@@ -324,7 +324,11 @@ pub fn build_file_planned(
     use crate::table::disk::{self, DiskIo, Event};
     let shape = goal.shape();
     let width = width.unwrap_or(Width::default_for(shape));
+    // a build stopped or killed goes on where it was, whatever the memory now
+    let resumable = StateIndex::new(goal).is_ok_and(|index| disk::supported(&index))
+        && work_dir.map(Path::to_path_buf).unwrap_or_else(|| default_work_dir(path)).join("build.plan").exists();
     match (check_build_memory(shape, width, memory), width) {
+        (_, Width::TwoBit) if resumable => return build_out_of_core(goal, path, memory, work_dir, events, stop),
         (Ok(()), _) => {}
         // a byte table is built in memory only: say when two bits would go out of core
         (Err(e), Width::Byte) => {
@@ -368,25 +372,24 @@ fn build_out_of_core(
     let budget = memory.unwrap_or(u64::MAX);
     let dir = work_dir.map(Path::to_path_buf).unwrap_or_else(|| default_work_dir(path));
     let target = crate::table::format::final_name(path)?;
-    let what = format!("building the {shape} table out of core");
+    // a table put on another file system is copied there at the end: its room is checked now
+    let table_bytes = PAYLOAD_OFFSET as u64 + residue::payload_len(states);
+    if let Some(free) = other_file_system(&dir, &target).then(|| available_disk(&target)).flatten() {
+        if free < table_bytes {
+            return Err(Error::NotEnoughDisk {
+                what: format!("writing the {shape} table"),
+                path: target.parent().map(Path::to_path_buf).unwrap_or_default(),
+                needed: table_bytes,
+                available: free,
+                hint: " (the work directory is on another disk, so the table is copied there at the end)".into(),
+            });
+        }
+    }
     let needed = disk::memory(states, shape.cells(), 0);
     if needed > budget {
         return Err(disk::not_enough_memory(&index, needed, budget));
     }
-    if !dir.join("build.plan").exists() {
-        let needed = disk::disk(states, shape.cells());
-        if let Some(available) = available_disk(&dir) {
-            if needed > available {
-                return Err(Error::NotEnoughDisk {
-                    what,
-                    path: dir,
-                    needed,
-                    available,
-                    hint: "; give --work-dir a directory on a larger disk".into(),
-                });
-            }
-        }
-    }
+    // the work files' disk is checked when the build starts (`disk::Driver::open`)
     let built = disk::build(&index, &dir, budget, &mut events, stop).map_err(|e| match e {
         Error::BuildCancelled { depth } => Error::BuildInterrupted { depth, dir: dir.clone() },
         e => e,
@@ -395,6 +398,19 @@ fn build_out_of_core(
     disk::clean(&dir);
     let table = open(&target)?;
     Ok((table, Executed::OutOfCore { work_dir: dir, resumed: built.resumed, disk: built.disk }))
+}
+
+/// Whether `file`'s directory and `dir` (or the nearest of their ancestors that exist) are on
+/// different file systems.
+#[cfg(unix)]
+fn other_file_system(dir: &Path, file: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let device = |p: &Path| {
+        let absolute = std::path::absolute(p).ok()?;
+        absolute.ancestors().find_map(|a| std::fs::metadata(a).ok()).map(|m| m.dev())
+    };
+    let parent = file.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    matches!((device(dir), device(parent)), (Some(a), Some(b)) if a != b)
 }
 
 /// Fills a payload by the search of `width`, and returns the header that describes it.

@@ -68,6 +68,7 @@ class Table:
         path: Optional[str] = None,
         progress: Optional[Callable[[dict[str, Any]], Any]] = None,
         bits: Optional[int] = None,
+        work_dir: Optional[str] = None,
     ) -> Table: ...
     @staticmethod
     def open(path: str, mmap: bool = True) -> Table: ...

@@ -786,10 +786,10 @@ def _build_worker(puzzle: st.Puzzle, work_dir: str, memory: Optional[int], tag: 
             need = _core.build_worker_memory(puzzle._p)
             if memory < need:
                 raise MemoryError(
-                    f"a worker of the {puzzle.rows}x{puzzle.cols} build needs {need / 2**30:.1f} GiB of memory "
+                    f"a worker of the {puzzle.rows}x{puzzle.cols} build needs {_size(need)} of memory "
                     f"(three one-bit bitmaps of a blank block, or a block's codes and one bitmap, and the move "
                     f"tables), but may use "
-                    f"{memory / 2**30:.1f} GiB: give the workers a larger memory_limit"
+                    f"{_size(memory)}: give the workers a larger memory_limit"
                 )
             mine = (_core.BuildWorker(puzzle._p, work_dir, memory), threading.Lock())
             _BUILD_WORKERS[key] = mine
@@ -894,8 +894,20 @@ def build_table(
     (36, 1)
     >>> client.close()
     """
+    if not isinstance(puzzle, st.Puzzle):
+        raise TypeError(f"puzzle must be a slidetable.Puzzle (st.Puzzle(3, 4)), not {type(puzzle).__name__}")
     if bits != 2:
         raise ValueError(f"bits={bits}: the sharded build writes two-bit tables only (bits=2)")
+    if memory is not None:
+        if isinstance(memory, bool) or not isinstance(memory, int) or memory <= 0:
+            raise ValueError(f"memory={memory!r}: give a positive whole number of bytes, like 4 << 30")
+        need = _core.build_worker_memory(puzzle._p)
+        if memory < need:
+            raise MemoryError(
+                f"a worker of the {puzzle.rows}x{puzzle.cols} build needs {_size(need)} of memory (three one-bit "
+                f"bitmaps of a blank block, or a block's codes and one bitmap, and the move tables), but "
+                f"memory={memory} gives it {_size(memory)}"
+            )
     client = _client(client)
     path = os.path.abspath(os.fspath(path))
     work = os.path.abspath(os.fspath(work_dir)) if work_dir is not None else path + ".work"
@@ -939,6 +951,11 @@ def build_table(
     return st.Table.open(path)
 
 
+def _size(n: int) -> str:
+    """Bytes as GiB, or MiB below one GiB (as the command line says them)."""
+    return f"{n / 2**30:.1f} GiB" if n >= 2**30 else f"{n / 2**20:.1f} MiB"
+
+
 def _main(argv: Optional[list[str]] = None) -> int:
     """``python -m slidetable.dask build ...``: ``build_table`` from the command line."""
     import argparse
@@ -972,13 +989,22 @@ def _main(argv: Optional[list[str]] = None) -> int:
         puzzle = st.Puzzle(int(rows), int(cols), goal=args.goal)
     except ValueError as e:
         parser.error(f"--board {args.board}: {e}")
-    if args.local:
-        cluster = distributed.LocalCluster(n_workers=args.local, threads_per_worker=1, dashboard_address=None)
-        client = distributed.Client(cluster)
-    elif args.scheduler_file:
-        client = distributed.Client(scheduler_file=args.scheduler_file)
-    else:
-        client = distributed.Client(args.scheduler)
+    if args.local is not None and args.local < 1:
+        parser.error(f"--local {args.local}: give a number of worker processes, 1 or more")
+    if args.memory is not None and not args.memory > 0:
+        parser.error(f"--memory {args.memory}: give the GiB each worker may use, more than 0")
+    try:
+        if args.local:
+            cluster = distributed.LocalCluster(n_workers=args.local, threads_per_worker=1, dashboard_address=None)
+            client = distributed.Client(cluster)
+        elif args.scheduler_file:
+            client = distributed.Client(scheduler_file=args.scheduler_file)
+        else:
+            client = distributed.Client(args.scheduler)
+    except (OSError, ValueError) as e:
+        where = args.scheduler or args.scheduler_file or "a LocalCluster"
+        print(f"python -m slidetable.dask: cannot reach the scheduler ({where}): {e}", file=sys.stderr)
+        return 1
     start = time.perf_counter()
 
     def note(p: dict[str, Any]) -> None:

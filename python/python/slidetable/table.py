@@ -56,23 +56,31 @@ class Table:
         path: Union[str, os.PathLike[str], None] = None,
         progress: Optional[Callable[[dict[str, Any]], Any]] = None,
         bits: Optional[int] = None,
+        work_dir: Union[str, os.PathLike[str], None] = None,
     ) -> "Table":
         """Builds the table by breadth-first search from the goal, in memory or into a file.
 
         Parameters
         ----------
         puzzle : Puzzle
-            The board shape (up to 12 cells: 3x4 has 239,500,800 states, 12! / 2) and its goal.
+            The board shape and its goal: up to 12 cells at a byte a state (3x4 has 239,500,800
+            states, 12! / 2), up to 15 at two bits (the 2x7, 3x5: with ``path``).
         path : str or os.PathLike, optional
             The file to write (``table build``'s format, read by ``open`` and the CLI),
             written to a temporary file and renamed: an existing file is untouched if the build
-            fails. The table returned is then that file, memory-mapped. Default: in memory.
+            fails. The table returned is then that file, memory-mapped. Default: in memory. A
+            two-bit table that does not fit in the memory available is then built out of core,
+            in files in ``work_dir``, as ``table build`` does: a build stopped (Ctrl-C) or
+            killed goes on from its last complete depth when called again the same way.
         progress : callable, optional
             Called after each depth with a dict: ``depth``, ``level_states``, ``reached``,
             ``total``, ``seconds``.
         bits : int, optional
             Bits a state: 8 (the distance itself) or 2 (the distance modulo 3, a quarter of the
-            size; ``table build --bits``). Default: 8 up to 12 cells, 2 for the 2x7 and 7x2.
+            size; ``table build --bits``). Default: 8 up to 12 cells, 2 past them.
+        work_dir : str or os.PathLike, optional
+            Where an out-of-core build keeps its work files (``table build --work-dir``).
+            Default: ``path`` with ``.work`` added.
 
         Returns
         -------
@@ -84,7 +92,8 @@ class Table:
         TypeError
             ``puzzle`` not a ``Puzzle``.
         ValueError
-            A board of more than 12 cells (the message lists the shapes that have tables).
+            A board of more than 15 cells (the message lists the shapes that have tables); a
+            table whose memory or disk will not do (the message says what it needs).
         OSError
             ``path`` cannot be written (``FileNotFoundError`` for a missing directory, ...).
         KeyboardInterrupt
@@ -111,7 +120,17 @@ class Table:
             raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
         if bits is not None and bits not in (2, 8):
             raise ValueError(f"bits={bits!r}: a table has 8 bits a state or 2")
-        return cls(_core.Table.build(puzzle._p, None if path is None else os.fspath(path), progress, bits))
+        if work_dir is not None and path is None:
+            raise ValueError("work_dir= is for a build into a file: give path= too")
+        return cls(
+            _core.Table.build(
+                puzzle._p,
+                None if path is None else os.fspath(path),
+                progress,
+                bits,
+                None if work_dir is None else os.fspath(work_dir),
+            )
+        )
 
     @classmethod
     def open(cls, path: Union[str, os.PathLike[str]], mmap: bool = True) -> "Table":
