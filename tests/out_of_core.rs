@@ -138,6 +138,36 @@ fn a_killed_build_run_again_resumes_to_the_same_file() {
     assert!(!work.exists());
 }
 
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_the_build_says_how_to_go_on_and_the_same_command_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let work = dir.path().join("work");
+    let args = ["build", "--board", "3x4", "--bits", "2", "--max-memory", "40M", "--work-dir", "work", "-o", "c.table"];
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("table"))
+        .current_dir(dir.path())
+        .args(args)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while !work.join("front-00-0014").exists() && !work.join("front-01-0014").exists() {
+        assert!(started.elapsed().as_secs() < 120, "no level 14 after two minutes");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    // SAFETY: kill(2) with the child's own pid, which has not been waited for
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("levels done are kept in work: run the same command to resume"), "{stderr}");
+    assert!(!dir.path().join("c.table").exists());
+    let resumed = table(dir.path()).args(args).arg("-q").assert().success();
+    assert!(String::from_utf8_lossy(&resumed.get_output().stdout).contains("resumed after depth"));
+    assert!(std::fs::read(dir.path().join("c.table")).unwrap() == in_memory(&goal(3, 4, Goal::BlankLast), dir.path()));
+}
+
 /// A 3x3 build stopped after depth 12, its work directory left in `dir/work`.
 fn stopped_3x3(dir: &Path) -> (Board, PathBuf, PathBuf) {
     let goal = goal(3, 3, Goal::BlankLast);

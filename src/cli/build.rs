@@ -209,7 +209,9 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
     };
     let start = Instant::now();
     let mut searched = Duration::ZERO;
-    let stop = std::sync::atomic::AtomicBool::new(false);
+    // Ctrl-C stops the build at its next check and says how to go on (a second one ends it at once)
+    let stop = &INTERRUPTED;
+    stop_on_ctrl_c();
     let memory = args.max_memory.or_else(slidetable::solver::available_memory);
     let log_levels = !args.quiet && bar.is_none() && shape.cells() > 12;
     let work_dir = args.work_dir.clone().unwrap_or_else(|| slidetable::table::default_work_dir(&path));
@@ -273,7 +275,7 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
             }
             _ => {}
         },
-        &stop,
+        stop,
     )
     .with_context(|| format!("building {} (any existing file there is untouched)", path.display()))?;
     if let Some(bar) = bar {
@@ -415,6 +417,31 @@ fn build_pruner(args: &BuildArgs, len: usize) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Set by the first Ctrl-C (SIGINT) of a table build: the build stops at its next check, an
+/// out-of-core one keeping its levels for the same command to resume.
+static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// Makes the first Ctrl-C set [`INTERRUPTED`] instead of ending the process; the handler is
+/// reset as it runs, so a second Ctrl-C ends it as before.
+fn stop_on_ctrl_c() {
+    #[cfg(unix)]
+    {
+        extern "C" fn on_interrupt(_: libc::c_int) {
+            // an atomic store is async-signal-safe
+            INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+        // SAFETY: the action is zeroed and then filled as sigaction(2) requires; the handler
+        // only stores to an atomic, which a signal handler may do.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESETHAND;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+        }
+    }
 }
 
 #[cfg(test)]

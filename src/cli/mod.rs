@@ -324,7 +324,8 @@ pub fn parse_board_for(table: &Table<TableBytes>, path: &Path, text: &str) -> Re
     })
 }
 
-/// The exit status for an error: 2 for bad input, 3 for files and I/O, 4 for a search's limit.
+/// The exit status for an error: 2 for bad input, 3 for files and I/O, 4 for a search's limit, 130
+/// for a build stopped by Ctrl-C.
 pub fn exit_code(err: &anyhow::Error) -> u8 {
     for cause in err.chain() {
         if let Some(e) = cause.downcast_ref::<Error>() {
@@ -340,6 +341,8 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
                 | Error::NotEnoughStates { .. }
                 | Error::BadOption(_) => EXIT_USAGE,
                 Error::SearchLimit { .. } | Error::DeadEnds { .. } => EXIT_GAVE_UP,
+                // stopped by Ctrl-C: the shell's status for a process ended by SIGINT
+                Error::BuildInterrupted { .. } | Error::BuildCancelled { .. } => 130,
                 _ => EXIT_FILE,
             };
         }
