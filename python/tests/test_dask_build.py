@@ -85,7 +85,7 @@ def test_refusals(client: Any, tmp_path: Path) -> None:
     with pytest.raises(MemoryError, match=r"needs 30\.4 MiB of memory .* memory=1000 gives it 0\.0 MiB"):
         sd.build_table(st.Puzzle(3, 4), tmp_path / "t.table", client=client, memory=1000)
     assert not (tmp_path / "t.table.work").exists()
-    for bad in (-5, 0, 1.5, "4G"):
+    for bad in (-5, 0, 1.5, "4G", 10**30):
         with pytest.raises(ValueError, match="positive whole number of bytes"):
             sd.build_table(st.Puzzle(3, 4), tmp_path / "t.table", client=client, memory=bad)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="slidetable.Puzzle"):
@@ -119,6 +119,14 @@ def test_the_command_line_entry_point(tmp_path: Path) -> None:
         capture_output=True, text=True, timeout=300,
     )
     assert zero.returncode == 2 and "--local 0" in zero.stderr, zero.stderr[-2000:]
+    for huge in ("1e30", "inf"):
+        out = subprocess.run(
+            [sys.executable, "-m", "slidetable.dask", "build", "--board", "2x4", "--local", "1", "--memory", huge,
+             "-o", str(tmp_path / "w.table")],
+            capture_output=True, text=True, timeout=300,
+        )
+        assert out.returncode == 2 and f"--memory {float(huge)}" in out.stderr, out.stderr[-2000:]
+        assert not (tmp_path / "w.table.work").exists()
 
 
 def test_a_build_whose_disk_will_not_do_is_refused_before_it_starts(

@@ -899,7 +899,7 @@ def build_table(
     if bits != 2:
         raise ValueError(f"bits={bits}: the sharded build writes two-bit tables only (bits=2)")
     if memory is not None:
-        if isinstance(memory, bool) or not isinstance(memory, int) or memory <= 0:
+        if isinstance(memory, bool) or not isinstance(memory, int) or not 0 < memory < 2**63:
             raise ValueError(f"memory={memory!r}: give a positive whole number of bytes, like 4 << 30")
         need = _core.build_worker_memory(puzzle._p)
         if memory < need:
@@ -991,8 +991,8 @@ def _main(argv: Optional[list[str]] = None) -> int:
         parser.error(f"--board {args.board}: {e}")
     if args.local is not None and args.local < 1:
         parser.error(f"--local {args.local}: give a number of worker processes, 1 or more")
-    if args.memory is not None and not args.memory > 0:
-        parser.error(f"--memory {args.memory}: give the GiB each worker may use, more than 0")
+    if args.memory is not None and not 0 < args.memory < 2**33:
+        parser.error(f"--memory {args.memory}: give the GiB each worker may use, more than 0 (and less than 2^33)")
     try:
         if args.local:
             cluster = distributed.LocalCluster(n_workers=args.local, threads_per_worker=1, dashboard_address=None)
