@@ -1002,8 +1002,8 @@ def _main(argv: Optional[list[str]] = None) -> int:
         else:
             client = distributed.Client(args.scheduler)
     except (OSError, ValueError) as e:
-        where = args.scheduler or args.scheduler_file or "a LocalCluster"
-        print(f"python -m slidetable.dask: cannot reach the scheduler ({where}): {e}", file=sys.stderr)
+        place = args.scheduler or args.scheduler_file or "a LocalCluster"
+        print(f"python -m slidetable.dask: cannot reach the scheduler ({place}): {e}", file=sys.stderr)
         return 1
     start = time.perf_counter()
 
