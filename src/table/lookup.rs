@@ -324,11 +324,11 @@ pub fn build_file_planned(
     use crate::table::disk::{self, DiskIo, Event};
     let shape = goal.shape();
     let width = width.unwrap_or(Width::default_for(shape));
+    let dir = work_dir.map(Path::to_path_buf).unwrap_or_else(|| default_work_dir(path));
     // a build stopped or killed goes on where it was, whatever the memory now
-    let resumable = StateIndex::new(goal).is_ok_and(|index| disk::supported(&index))
-        && work_dir.map(Path::to_path_buf).unwrap_or_else(|| default_work_dir(path)).join("build.plan").exists();
+    let resumable = StateIndex::new(goal).is_ok_and(|index| disk::supported(&index)) && dir.join("build.plan").exists();
     match (check_build_memory(shape, width, memory), width) {
-        (_, Width::TwoBit) if resumable => return build_out_of_core(goal, path, memory, work_dir, events, stop),
+        (_, Width::TwoBit) if resumable => return build_out_of_core(goal, path, memory, dir, events, stop),
         (Ok(()), _) => {}
         // a byte table is built in memory only: say when two bits would go out of core
         (Err(e), Width::Byte) => {
@@ -342,7 +342,7 @@ pub fn build_file_planned(
                 e => e,
             });
         }
-        (Err(_), Width::TwoBit) => return build_out_of_core(goal, path, memory, work_dir, events, stop),
+        (Err(_), Width::TwoBit) => return build_out_of_core(goal, path, memory, dir, events, stop),
     }
     let table = build_file_with(
         goal,
@@ -361,7 +361,7 @@ fn build_out_of_core(
     goal: &Board,
     path: &Path,
     memory: Option<u64>,
-    work_dir: Option<&Path>,
+    dir: std::path::PathBuf,
     mut events: impl FnMut(crate::table::disk::Event),
     stop: &AtomicBool,
 ) -> Result<(Table<Mmap>, Executed), Error> {
@@ -370,7 +370,6 @@ fn build_out_of_core(
     let index = StateIndex::new(goal)?;
     let states = index.len();
     let budget = memory.unwrap_or(u64::MAX);
-    let dir = work_dir.map(Path::to_path_buf).unwrap_or_else(|| default_work_dir(path));
     let target = crate::table::format::final_name(path)?;
     // a table put on another file system is copied there at the end: its room is checked now
     let table_bytes = PAYLOAD_OFFSET as u64 + residue::payload_len(states);

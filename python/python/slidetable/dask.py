@@ -785,12 +785,7 @@ def _build_worker(puzzle: st.Puzzle, work_dir: str, memory: Optional[int], tag: 
                 memory = _core.available_memory() or 4 << 30
             need = _core.build_worker_memory(puzzle._p)
             if memory < need:
-                raise MemoryError(
-                    f"a worker of the {puzzle.rows}x{puzzle.cols} build needs {_size(need)} of memory "
-                    f"(three one-bit bitmaps of a blank block, or a block's codes and one bitmap, and the move "
-                    f"tables), but may use "
-                    f"{_size(memory)}: give the workers a larger memory_limit"
-                )
+                raise _worker_too_small(puzzle, need, f"may use {_size(memory)}: give the workers a larger memory_limit")
             mine = (_core.BuildWorker(puzzle._p, work_dir, memory), threading.Lock())
             _BUILD_WORKERS[key] = mine
     return mine
@@ -903,11 +898,7 @@ def build_table(
             raise ValueError(f"memory={memory!r}: give a positive whole number of bytes, like 4 << 30")
         need = _core.build_worker_memory(puzzle._p)
         if memory < need:
-            raise MemoryError(
-                f"a worker of the {puzzle.rows}x{puzzle.cols} build needs {_size(need)} of memory (three one-bit "
-                f"bitmaps of a blank block, or a block's codes and one bitmap, and the move tables), but "
-                f"memory={memory} gives it {_size(memory)}"
-            )
+            raise _worker_too_small(puzzle, need, f"memory={memory} gives it {_size(memory)}")
     client = _client(client)
     path = os.path.abspath(os.fspath(path))
     work = os.path.abspath(os.fspath(work_dir)) if work_dir is not None else path + ".work"
@@ -949,6 +940,14 @@ def build_table(
     part = driver.finish()
     _core.install_table(part, path, work)
     return st.Table.open(path)
+
+
+def _worker_too_small(puzzle: st.Puzzle, need: int, given: str) -> MemoryError:
+    """The refusal of a worker whose memory will not do: what it needs, then ``given``."""
+    return MemoryError(
+        f"a worker of the {puzzle.rows}x{puzzle.cols} build needs {_size(need)} of memory (three one-bit bitmaps "
+        f"of a blank block, or a block's codes and one bitmap, and the move tables), but {given}"
+    )
 
 
 def _size(n: int) -> str:
