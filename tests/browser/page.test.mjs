@@ -247,8 +247,8 @@ pageTest('the 3x3 heat map is drawn within a second', async (page) => {
   const at = await page.locator('#heatmap').evaluate((c) => {
     const r = c.getBoundingClientRect();
     const k = r.width / c.width;
-    const { left, top, cell } = c.dataset;
-    return { x: k * (Number(left) + 18.5 * Number(cell)), y: k * (Number(top) + 20.5 * Number(cell)) };
+    const { left, top, cw, ch } = c.dataset;
+    return { x: k * (Number(left) + 18.5 * Number(cw)), y: k * (Number(top) + 20.5 * Number(ch)) };
   });
   await page.click('#heatmap', { position: at });
   await page.waitForFunction(() => /h\* = 20, linear conflict: h = 18/.test(document.querySelector('#example-text').textContent));

@@ -193,6 +193,8 @@ async function start(at) {
   $('astar-view').hidden = false;
   stale();
   go(Math.min(at, lastStep()));
+  // on a projector the class sees the controls, the open list and the tree at once
+  if (presenting()) $('astar-view').scrollIntoView({ block: 'start' });
 }
 
 function lastStep() {
@@ -871,8 +873,9 @@ function fitTree(c) {
   const most = presenting() ? 1400 : 640;
   const w = room > 0 ? Math.max(260, Math.min(most, Math.floor(room))) : 640;
   // taller than wide on a phone; else about two thirds as tall as wide, within the window
-  const h = w < 520 ? Math.round(w * 1.2) : w <= 640 ? 420
+  let h = w < 520 ? Math.round(w * 1.2) : w <= 640 ? 420
     : Math.max(420, Math.min(Math.round(w * 0.66), Math.round(window.innerHeight * 0.8)));
+  if (presenting()) h = stageHeight(c, w);
   if (!(c.width === w && c.height === h && c.style.width)) {
     c.width = w;
     c.height = h;
@@ -880,6 +883,27 @@ function fitTree(c) {
     c.style.height = `${h}px`;
   }
   return room > 0;
+}
+
+/**
+ * In presentation mode, the tree's height: what is left of the window under the step controls
+ * once they are scrolled to its top, so that the controls, the open list and the tree are seen
+ * together on a projector. The open list of a single run (beside the tree) takes the same height.
+ */
+function stageHeight(c, w) {
+  const controls = document.querySelector('.step-controls').getBoundingClientRect();
+  const top = c.getBoundingClientRect().top - controls.top;
+  const h = Math.max(220, Math.min(Math.round(w * 0.9), Math.floor(window.innerHeight - top - 8)));
+  const one = c.closest('.astar-pair:not(.two)');
+  if (one) {
+    for (const box of one.querySelectorAll('.open-scroll')) {
+      const t = box.getBoundingClientRect().top - controls.top;
+      box.style.height = `${Math.max(160, Math.floor(window.innerHeight - t - 60))}px`;
+    }
+  } else {
+    for (const box of c.closest('.astar-pair').querySelectorAll('.open-scroll')) box.style.height = '';
+  }
+  return h;
 }
 
 /** Whether the page is in presentation mode (large type for a projector). */

@@ -47,6 +47,9 @@ function ramp(t) {
 
 const fmt = (n) => n.toLocaleString('en-US');
 
+/** The tint of the overestimating side of a heat map (h > h*). */
+const OVER_TINT = '#ffe3e3';
+
 /** A share (0 to 1) as a percentage with two significant digits below 1% (0.048%, not 0.0%). */
 function share(x) {
   const p = 100 * x;
@@ -60,6 +63,9 @@ export function init(a) {
   app.choose($('heatmap-heuristic'), app.param('hh', 'manhattan'), 'manhattan', 'hh');
   app.choose($('heatmap2-heuristic'), app.param('hh2', 'hamming'), 'hamming', 'hh2');
   app.param('heat', '');
+  app.param('hlog', '0');
+  $('histogram-log').checked = app.state.panel.hlog === '1';
+  $('histogram-log').addEventListener('change', () => app.setParams({ hlog: $('histogram-log').checked ? '1' : '0' }));
   const refresh = () => {
     if (stats && (stats.shape !== app.state.shape || stats.goalName !== app.state.goal)) forget();
     if (app.state.tab !== 'space') return;
@@ -80,6 +86,10 @@ export function init(a) {
     const p = state.panel;
     if (p.hh !== before.panel.hh) app.choose($('heatmap-heuristic'), p.hh, 'manhattan', 'hh');
     if (p.hh2 !== before.panel.hh2) app.choose($('heatmap2-heuristic'), p.hh2, 'hamming', 'hh2');
+    if (p.hlog !== before.panel.hlog) {
+      $('histogram-log').checked = p.hlog === '1';
+      if (stats && state.tab === 'space') drawStats();
+    }
   });
   $('heatmap-heuristic').addEventListener('change', () => app.setParams({ hh: $('heatmap-heuristic').value }));
   $('heatmap2-heuristic').addEventListener('change', () => app.setParams({ hh2: $('heatmap2-heuristic').value }));
@@ -217,8 +227,9 @@ function drawStats() {
   const k = big();
   HIST = Object.fromEntries(Object.entries(HIST0).map(([side, v]) => [side, Math.round(v * k)]));
   const room = c.parentElement ? c.parentElement.clientWidth : 0;
-  const w = k > 1 && room > 0 ? Math.max(580, Math.min(1000, room)) : 580;
-  const h = k > 1 ? Math.round(w * 0.55) : 320;
+  // a phone's chart drawn at the width it has, not shrunk: its lettering stays at its size
+  const w = room <= 0 ? 580 : k > 1 ? Math.max(580, Math.min(1000, room)) : Math.max(280, Math.min(580, room));
+  const h = k > 1 ? Math.round(w * 0.55) : w < 580 ? Math.max(240, Math.round(w * 0.7)) : 320;
   if (c.width !== w || c.height !== h) {
     c.width = w;
     c.height = h;
@@ -226,7 +237,9 @@ function drawStats() {
   const mark = drawHistogram(c.getContext('2d'), c.width, c.height);
   $('stats-here').textContent = mark === null || mark === undefined
     ? ''
-    : `The board shown is ${mark} moves from the goal (orange): ${fmt(stats.histogram[mark])} states share its depth.`;
+    : `The board shown is ${mark} moves from the goal (orange): ${fmt(stats.histogram[mark])} states share its depth, `
+      + `and ${fmt(within(mark))} lie within ${mark} moves (${share(within(mark) / stats.states)} of all): what a search that `
+      + `looks at every board up to its depth may visit.`;
 }
 
 /** The depth chart for slides: three times the screen's pixels, with a title. */
@@ -258,14 +271,20 @@ function drawHistogram(ctx, w, h) {
   const n = stats.histogram.length;
   const max = Math.max(...stats.histogram);
   const plotH = h - HIST.top - HIST.bottom;
+  // the height of a count: linear, or on a log scale where 1 state is a tenth of a decade above
+  // the axis (the handful of boards near the goal and at the far end show)
+  const log = $('histogram-log').checked;
+  const decades = Math.ceil(Math.log10(Math.max(10, max)));
+  const height = (v) => (log ? (v > 0 ? (plotH * (Math.log10(v) + 1)) / (decades + 1) : 0) : (plotH * v) / max);
   const bw = (w - HIST.left - HIST.right) / n;
   const mark = here();
   ctx.font = font(13);
   // the y axis: states, with round ticks and faint grid lines
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
-  for (const v of ticks(max)) {
-    const y = h - HIST.bottom - (plotH * v) / max;
+  const marks = log ? Array.from({ length: decades + 1 }, (_, k) => 10 ** k) : ticks(max);
+  for (const v of marks) {
+    const y = h - HIST.bottom - height(v);
     ctx.strokeStyle = '#e9ecef';
     ctx.beginPath();
     ctx.moveTo(HIST.left, y);
@@ -278,13 +297,13 @@ function drawHistogram(ctx, w, h) {
   ctx.translate(14 * big(), HIST.top + plotH / 2);
   ctx.rotate(-Math.PI / 2);
   ctx.textAlign = 'center';
-  ctx.fillText('states', 0, 0);
+  ctx.fillText(log ? 'states (log scale)' : 'states', 0, 0);
   ctx.restore();
   ctx.textAlign = 'center';
   ctx.textBaseline = 'alphabetic';
   const every = bw >= 24 * big() ? 1 : bw >= 12 * big() ? 2 : 5;
   stats.histogram.forEach((count, d) => {
-    const bh = (plotH * count) / max;
+    const bh = height(count);
     const x = HIST.left + d * bw;
     ctx.fillStyle = d === mark ? '#c2410c' : d === histCursor ? '#0b3d6b' : '#1864ab';
     ctx.fillRect(x + 0.5, h - HIST.bottom - bh, Math.max(1, bw - 2), Math.max(count ? 1 : 0, bh));
@@ -314,10 +333,18 @@ function depthAt(e) {
   return d >= 0 && d < stats.histogram.length ? d : null;
 }
 
+/** The states within `d` moves of the goal (depths 0 to `d`): the running total. */
+function within(d) {
+  let sum = 0;
+  for (let k = 0; k <= d && k < stats.histogram.length; k++) sum += stats.histogram[k];
+  return sum;
+}
+
 function histReadout(d) {
   const n = stats.histogram[d];
-  const share = (100 * n) / stats.states;
-  $('stats-readout').textContent = `distance ${d}: ${fmt(n)} state${n === 1 ? '' : 's'} (${share < 0.01 && n ? '<0.01' : share.toFixed(2)}% of all)`;
+  const all = within(d);
+  $('stats-readout').textContent = `distance ${d}: ${fmt(n)} state${n === 1 ? '' : 's'} (${share(n / stats.states)} of all); `
+    + `within ${d} move${d === 1 ? '' : 's'}: ${fmt(all)} (${share(all / stats.states)})`;
 }
 
 /** Draws the maps asked for, side by side; big tables take seconds, said as they go. */
@@ -436,19 +463,26 @@ function paint(i, into = null) {
   const m = maps[i];
   const a = m.answer;
   const rows = a.counts.length;
-  let cols = rows;
-  for (const mm of maps) if (mm) cols = Math.max(cols, ...mm.answer.counts.map((r) => r.length));
+  // each map as wide as its own estimates go (Nilsson's reach past 60, misplaced tiles stop at
+  // 8), its cells as wide as that allows; the rows (h*) as tall in both maps, so that a row
+  // reads across from one to the other
+  const colsOf = (mm) => Math.max(mm.answer.counts.length, ...mm.answer.counts.map((r) => r.length));
+  const cols = colsOf(m);
   const c = $(CANVASES[i]);
   LEFT = Math.round(48 * big());
   TOP = Math.round(44 * big());
-  let cell = m.cell;
   if (!into) {
-    const room = Math.max(260, Math.min(560, (c.parentElement.parentElement.clientWidth || 600) / (maps[0] && maps[1] ? 2 : 1) - 16));
-    cell = Math.max(5, Math.min(20, Math.floor(Math.min((room - LEFT - 8) / cols, 520 / rows))));
-    m.cell = cell;
+    const total = c.parentElement.parentElement.clientWidth || 600;
+    // two maps side by side only where two fit (a phone stacks them, each the full width)
+    const side = maps[0] && maps[1] && total >= 2 * 300 + 16;
+    const room = Math.max(200, Math.min(560, side ? total / 2 - 16 : total - 8));
+    const cwOf = (mm) => Math.max(4, Math.min(20, Math.floor((room - LEFT - 8) / colsOf(mm))));
+    m.cw = cwOf(m);
+    m.ch = Math.max(5, Math.min(20, Math.floor(520 / rows), Math.max(...maps.filter(Boolean).map(cwOf))));
   }
-  const width = LEFT + cols * cell + 8;
-  const height = TOP + rows * cell + 8;
+  const { cw, ch } = m;
+  const width = LEFT + cols * cw + 8;
+  const height = TOP + rows * ch + 8;
   let ctx;
   if (into) {
     ctx = into.ctx;
@@ -456,7 +490,7 @@ function paint(i, into = null) {
     ctx.translate(into.x, into.y);
   } else {
     c.hidden = false;
-    Object.assign(c.dataset, { left: String(LEFT), top: String(TOP), cell: String(cell) });
+    Object.assign(c.dataset, { left: String(LEFT), top: String(TOP), cw: String(cw), ch: String(ch) });
     c.width = width;
     c.height = height;
     // the figure as wide as its map (its caption wraps to it), never wider than the room
@@ -466,55 +500,56 @@ function paint(i, into = null) {
   ctx.fillStyle = '#fff';
   ctx.fillRect(0, 0, width, height);
   const logMax = Math.log(maxCount());
+  // the overestimating side (h > h*) tinted red behind the cells: each cell keeps its colour,
+  // readable however small it is
+  ctx.fillStyle = OVER_TINT;
+  for (let d = 0; d < rows; d++) if (d + 1 < cols) ctx.fillRect(LEFT + (d + 1) * cw, TOP + d * ch, (cols - d - 1) * cw, ch);
   ctx.font = font(12);
   ctx.textAlign = 'right';
   ctx.textBaseline = 'middle';
-  const every = cell >= 14 ? 5 : 10;
+  const everyRow = ch >= 14 ? 5 : 10;
+  const everyCol = cw >= 14 ? 5 : cw >= 6 ? 10 : 20;
   for (let d = 0; d < rows; d++) {
-    const y = TOP + d * cell;
+    const y = TOP + d * ch;
     a.counts[d].forEach((n, h) => {
       if (!n) return;
-      const x = LEFT + h * cell;
       ctx.fillStyle = ramp(logMax > 0 ? Math.log(n) / logMax : 1);
-      ctx.fillRect(x, y, cell - 1, cell - 1);
-      if (h > d) {
-        ctx.strokeStyle = '#c92a2a';
-        ctx.lineWidth = 2;
-        ctx.strokeRect(x + 1, y + 1, cell - 3, cell - 3);
-      }
+      ctx.fillRect(LEFT + h * cw, y, Math.max(1, cw - 1), Math.max(1, ch - 1));
     });
-    if (d % every === 0) {
+    if (d % everyRow === 0) {
       ctx.fillStyle = '#222';
-      ctx.fillText(String(d), LEFT - 4, y + cell / 2);
+      ctx.fillText(String(d), LEFT - 4, y + ch / 2);
     }
   }
   ctx.textAlign = 'center';
   ctx.textBaseline = 'alphabetic';
   ctx.fillStyle = '#222';
-  for (let h = 0; h < cols; h += every) ctx.fillText(String(h), LEFT + h * cell + cell / 2, TOP - 4);
+  for (let h = 0; h < cols; h += everyCol) ctx.fillText(String(h), LEFT + h * cw + cw / 2, TOP - 4);
   ctx.textAlign = 'left';
   ctx.font = font(13, true);
-  ctx.fillText(`h, ${heuristicName(a)} \u2192`, LEFT, 16 * big());
+  // the axes' titles, shortened where the map is too small for the whole of them
+  const fits = (texts, room) => texts.find((t) => ctx.measureText(t).width <= room) || texts[texts.length - 1];
+  ctx.fillText(fits([`h, ${heuristicName(a)} \u2192`, `h, ${a.heuristic} \u2192`, 'h \u2192'], width - LEFT), LEFT, 16 * big());
   ctx.save();
   ctx.translate(16 * big(), TOP);
   ctx.rotate(Math.PI / 2);
-  ctx.fillText('h*, the exact distance \u2192', 0, 0);
+  ctx.fillText(fits(['h*, the exact distance \u2192', 'h*, exact \u2192', 'h* \u2192'], height - TOP), 0, 0);
   ctx.restore();
   // the diagonal h = h*: exact estimates
   ctx.strokeStyle = '#000';
   ctx.lineWidth = 1.5;
-  for (let d = 0; d < Math.min(rows, cols); d++) ctx.strokeRect(LEFT + d * cell - 0.5, TOP + d * cell - 0.5, cell, cell);
-  const ring = (d, h, colour, width) => {
+  for (let d = 0; d < Math.min(rows, cols); d++) ctx.strokeRect(LEFT + d * cw - 0.5, TOP + d * ch - 0.5, cw, ch);
+  const ring = (d, h, colour, lw) => {
     ctx.strokeStyle = colour;
-    ctx.lineWidth = width;
-    ctx.strokeRect(LEFT + h * cell - 2, TOP + d * cell - 2, cell + 3, cell + 3);
+    ctx.lineWidth = lw;
+    ctx.strokeRect(LEFT + h * cw - 2, TOP + d * ch - 2, cw + 3, ch + 3);
   };
   // the board shown
   const mark = boardCell(a.heuristic);
   if (mark) {
     ring(mark.d, mark.h, '#e8590c', 3);
     ctx.beginPath();
-    ctx.arc(LEFT + mark.h * cell + cell / 2, TOP + mark.d * cell + cell / 2, Math.max(3, cell / 2 + 4), 0, 2 * Math.PI);
+    ctx.arc(LEFT + mark.h * cw + cw / 2, TOP + mark.d * ch + ch / 2, Math.max(3, Math.max(cw, ch) / 2 + 4), 0, 2 * Math.PI);
     ctx.stroke();
   }
   if (into) {
@@ -554,8 +589,8 @@ function cellAt(i, e) {
   // the canvas may be drawn smaller than its pixels (max-width), so scale the point back
   const x = ((e.clientX - r.left) * c.width) / r.width;
   const y = ((e.clientY - r.top) * c.height) / r.height;
-  const h = Math.floor((x - LEFT) / m.cell);
-  const d = Math.floor((y - TOP) / m.cell);
+  const h = Math.floor((x - LEFT) / m.cw);
+  const d = Math.floor((y - TOP) / m.ch);
   if (d < 0 || h < 0 || d >= m.answer.counts.length || h > 2000) return null;
   return { d, h };
 }
@@ -668,7 +703,7 @@ function joined() {
   ctx.fillStyle = '#111';
   ctx.fillText(`${fmt(maxCount())} states (log scale)`, barX + 208, y + 8);
   const marked = shown.some((i) => boardCell(maps[i].answer.heuristic));
-  ctx.fillText(`Black outline: h = h* (exact). Red box: h > h* (an overestimate).${marked ? ' Orange ring: the board shown.' : ''}`, PAD, y + 36);
+  ctx.fillText(`Black outline: h = h* (exact). Tinted red: h > h* (an overestimate).${marked ? ' Orange ring: the board shown.' : ''}`, PAD, y + 36);
   return out;
 }
 
