@@ -110,3 +110,30 @@ pageTest('on a touch screen the help speaks of taps and swipes, and a swipe move
   await page.tap('#board [data-tile="8"]');
   await page.waitForFunction(() => document.querySelector('#distance').dataset.moves === '2');
 }, { page: phone });
+
+pageTest('on a touch screen every tap right after a fast swipe moves its tile (the first one was lost)', async (page) => {
+  await page.goto(`${base}/?board=1+2+3+4+5+6+7+8+0&shape=3x3`);
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.distance === '0');
+  const b = await page.locator('#board').boundingBox();
+  const cdp = await page.context().newCDPSession(page);
+  const touch = (type, x, y) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+  // a real touch swipe, fast: the tile left of the blank (8) slides right
+  await touch('touchStart', b.x + 40, b.y + b.height / 2);
+  await touch('touchMove', b.x + 160, b.y + b.height / 2);
+  await touch('touchEnd');
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.moves === '1');
+  // then four taps, a tenth of a second apart, each on a tile beside the blank in its row
+  for (let k = 0; k < 4; k++) {
+    const box = await page.evaluate(() => {
+      const cells = [...document.querySelectorAll('#board [data-cell]')];
+      const blank = cells.findIndex((c) => !c.dataset.tile || c.dataset.tile === '0');
+      const r = cells[blank % 3 === 0 ? blank + 1 : blank - 1].getBoundingClientRect();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    });
+    await touch('touchStart', box.x, box.y);
+    await touch('touchEnd');
+    await page.waitForTimeout(100);
+  }
+  await page.waitForFunction(() => document.querySelector('#distance').dataset.moves === '5', null, { timeout: 2000 })
+    .catch(async () => assert.fail(`${await page.getAttribute('#distance', 'data-moves')} moves after a swipe and four taps, not 5`));
+}, { page: phone });

@@ -263,13 +263,13 @@ export const app = {
   },
 
   /**
-   * A new game on `shape`: a scramble at the shape's default depth (`asked`: that scramble's
-   * answer already asked for, or null).
+   * A new game on `shape`: a scramble at the shape's default depth, or its farthest when that is
+   * nearer (`asked`: that scramble's answer already asked for, or null).
    */
   async reset(shape, goal = app.state.goal, history = 'push', asked = null) {
     $('depth').value = DEFAULT_DEPTH[shape] || 20;
     $('seed').value = '';
-    return play.scramble(shape, goal, history, asked);
+    return play.scramble(shape, goal, history, asked, true);
   },
 
   /**

@@ -13,7 +13,8 @@ let built = '';
 let hint = 0;
 let hintFor = '';
 let summaryFor = '';
-let swiped = false;
+/** Whether the last pointer gesture on the board was acted on (its click, if one follows, is not). */
+let handled = false;
 /** The optimal solution being played: `{ moves, next, expect, timer }`, or null. */
 let autoplay = null;
 /** The moves "play an optimal solution" made: `{ line, count }`, `line` the game's start and the
@@ -78,9 +79,12 @@ export function init(a) {
   $('board-svg').addEventListener('click', saveSvg);
   document.addEventListener('keydown', onKey);
   const board = $('board');
+  // Taps and swipes are read from pointer events: a touch screen's click comes late or not at
+  // all after a fast swipe (taps in the second after one were lost). A click still moves a tile
+  // when no pointer gesture made it (a screen reader's activation, a script's click()).
   board.addEventListener('click', (e) => {
-    if (swiped) {
-      swiped = false;
+    if (handled) {
+      handled = false;
       return;
     }
     const cell = e.target.closest('[data-cell]');
@@ -95,19 +99,28 @@ export function init(a) {
   });
   let from = null;
   board.addEventListener('pointerdown', (e) => {
-    from = { x: e.clientX, y: e.clientY };
-    swiped = false;
+    if (e.button !== 0) return;
+    from = { x: e.clientX, y: e.clientY, cell: e.target.closest('[data-cell]') };
+    handled = false;
+  });
+  board.addEventListener('pointercancel', () => {
+    from = null;
   });
   board.addEventListener('pointerup', (e) => {
     if (!from) return;
     const dx = e.clientX - from.x;
     const dy = e.clientY - from.y;
+    const { cell } = from;
     from = null;
-    if (Math.max(Math.abs(dx), Math.abs(dy)) < 30) return;
+    // the click that ends this gesture (if one comes) is not another tap
+    handled = true;
+    if (Math.max(Math.abs(dx), Math.abs(dy)) < 30) {
+      // a tap: on the tile it started on
+      if (cell) clickCell(Number(cell.dataset.cell));
+      return;
+    }
     // a swipe slides the tile in the swipe's direction: the blank moves the other way
     const dir = Math.abs(dx) > Math.abs(dy) ? (dx < 0 ? 'R' : 'L') : (dy < 0 ? 'D' : 'U');
-    // the click that ends this gesture is not a tap
-    swiped = true;
     stopAutoplay();
     app.move(dir);
   });
@@ -121,7 +134,7 @@ export function init(a) {
  * A new board at the depth and seed asked for; true when it could. `asked`: the answer of this
  * scramble already asked for (a promise of it, null if it failed), or null.
  */
-export async function scramble(shape = app.state.shape, goal = app.state.goal, history = 'push', asked = null) {
+export async function scramble(shape = app.state.shape, goal = app.state.goal, history = 'push', asked = null, nearest = false) {
   const depthText = $('depth').value.trim();
   const seedText = $('seed').value.trim();
   // checked here, in words: the server's own refusal would speak of JSON and integer types
@@ -138,7 +151,16 @@ export async function scramble(shape = app.state.shape, goal = app.state.goal, h
   const body = { shape, goal, depth, position: true };
   if (seedText !== '') body.seed = Number(seedText);
   const mine = app.askBoard();
-  const s = (asked && await asked) || await app.guard(() => call('/api/scramble', body));
+  // a new game on a small board (the 2x2's farthest boards are 6 moves out) takes the farthest
+  // distance there is when the default is past it; a distance the user typed is refused instead
+  const ask = () => call('/api/scramble', body).catch((e) => {
+    const farthest = /the farthest are (\d+)/.exec(e.message);
+    if (!nearest || !farthest || Number(farthest[1]) >= depth) throw e;
+    body.depth = Number(farthest[1]);
+    $('depth').value = farthest[1];
+    return call('/api/scramble', body);
+  });
+  const s = (asked && await asked) || await app.guard(ask);
   // a board asked for since (or Back, Forward) wins over this slower answer
   if (!s || !app.latestBoard(mine)) return false;
   $('seed').value = s.seed;
