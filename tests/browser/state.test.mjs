@@ -286,6 +286,11 @@ pageTest('bad settings are refused in words, and the runs shown say they are of 
   // a menu given a value it does not offer shows its default, never a blank, and says so
   assert.equal(await page.inputValue('#astar-heuristic'), 'manhattan');
   assert.match(await page.textContent('#message'), /`bogus` is not a choice of "heuristic": Manhattan/);
+  // a cap past the limits in a link is brought within them, and said (a run is made, not refused)
+  assert.match(await page.textContent('#message'), /cap on expansions `-5` is not a whole number from 1 to 20,000: 20,000 instead/);
+  assert.equal(await page.inputValue('#astar-cap'), '20000');
+  // typed by hand, it is refused when the run is asked for
+  await page.fill('#astar-cap', '-5');
   await page.click('#astar-run');
   await page.waitForFunction(() => /cap on expansions is a whole number/.test(document.querySelector('#message').textContent));
   assert.doesNotMatch(await page.textContent('#message'), /usize|JSON/);

@@ -261,7 +261,8 @@ pub fn describe(space: &Space, board: &Board) -> Result<Value, Error> {
         Ok(d) => d,
         Err(Error::SearchLimit { generated, .. }) => {
             note = json!(format!(
-                "finding the exact distance needs a long search (more than {generated} nodes): run a solve job"
+                "finding the exact distance needs a long search (more than {} nodes): run a solve job",
+                crate::cli::thousands(generated)
             ));
             None
         }

@@ -74,7 +74,7 @@ Tables are looked for in --dir under the names `table build` gives them: perfect
 built in memory at first use (about ten seconds and 240 MB for 3x4; never for 2x7 and 7x2, whose
 two-bit tables of 10.9 GB are only mapped from --dir, not counted against --max-memory, and have
 no heat maps), and pattern tables for 4x4
-and 5x5 (for 4x4, 6-6-3 is built at first use when none is found, in about 2 s). Pattern tables
+and 5x5 (for 4x4, 6-6-3 is built at first use when none is found: about 8 s on 2 cores). Pattern tables
 built at first use are saved in --dir for the named goals only; for a goal given as a board they
 are kept in memory only, so that clients choosing goals cannot fill the disk with them. What the
 server keeps (tables, built or mapped, and heat maps) stays within --max-memory (1G by default):

@@ -199,7 +199,7 @@ impl Space {
 /// so saving their tables would let clients fill the disk (about 4 MB a goal on 3x4, 11 MB on
 /// 4x4); those are kept in memory instead, counted in [`Space::bytes`] against the budget. What
 /// the named goals save is bounded (three goals a shape) and spares later servers the build
-/// (4x4's 6-6-3: about 2 s).
+/// (4x4's 6-6-3: about 8 s at the page's first use on 2 cores).
 pub fn saves_built(goal: &Goal) -> bool {
     !matches!(goal, Goal::Custom(_))
 }

@@ -730,7 +730,8 @@ async function start() {
     if (r * c > 12 && known && known.exact) return `opening the ${shape} board (${goal}) and its table\u2026`;
     return r * c <= 12
       ? `opening the ${shape} board (${goal}): its table is made at first use (3x4 and 2x6: about ten seconds)\u2026`
-      : `opening the ${shape} board (${goal}): it has no perfect table; its pattern tables are made at first use\u2026`;
+      : `opening the ${shape} board (${goal}): it has no perfect table; its pattern tables are made at first use`
+        + `${r === 4 && c === 4 ? ' (about 8 seconds on 2 cores)' : ''}\u2026`;
   };
   const bare = window.location.search === '';
   if (!bare) await loadPanels();
@@ -739,11 +740,15 @@ async function start() {
   const change = async (shape, goal) => {
     shapeSelect.disabled = true;
     goalSelect.disabled = true;
-    const slow = setTimeout(() => app.say(openingNote(shape, goal)), 400);
+    const slow = setTimeout(() => {
+      app.say(openingNote(shape, goal));
+      document.body.classList.add('opening');
+    }, 400);
     try {
       if (await app.reset(shape, goal)) app.ok();
     } finally {
       clearTimeout(slow);
+      document.body.classList.remove('opening');
       if (/^opening the/.test($('message').textContent)) app.say('');
       shapeSelect.disabled = false;
       goalSelect.disabled = false;

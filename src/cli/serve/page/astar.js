@@ -23,15 +23,23 @@ let made = null;
 let restored = false;
 
 const SHOWN = 12;
+/**
+ * The cap on expansions the form starts with: the most the server allows, so that the lesson's
+ * boards (12 to 16 moves) finish even with the zero heuristic (uniform cost expanded up to 14,313
+ * nodes on 60 random 16-move 3x3 boards).
+ */
+const CAP = 20000;
 const SNAPSHOT = 256;
 const COLOUR = { must: '#1864ab', may: '#b35c00', never: '#5c636a', plain: '#1864ab' };
+/** The solution's path in the tree (for IDA*, the path searched now). */
+const PATH_COLOUR = '#2b8a3e';
 const LETTER_STATUS = { n: 'new', b: 'better', r: 'reopened', w: 'worse', c: 'closed' };
 
 export function init(a) {
   app = a;
   $ = a.$;
   settings = [['astar-algorithm', 'alg', 'astar'], ['astar-heuristic', 'ah', 'manhattan'], ['astar-heuristic2', 'ah2', ''],
-    ['astar-weight', 'aw', '1'], ['astar-cap', 'acap', '2000'], ['astar-speed', 'aspeed', '3']];
+    ['astar-weight', 'aw', '1'], ['astar-cap', 'acap', String(CAP)], ['astar-speed', 'aspeed', '3']];
   for (const [id, key, fallback] of settings) {
     setField(id, app.param(key, fallback), fallback, key);
     $(id).addEventListener('change', () => {
@@ -41,6 +49,7 @@ export function init(a) {
     });
   }
   $('astar-weight-label').hidden = $('astar-algorithm').value === 'idastar';
+  capFromLink();
   app.param('astep', '');
   $('astar-run').addEventListener('click', () => start(0));
   $('astar-rerun').addEventListener('click', () => start(0));
@@ -64,7 +73,11 @@ export function init(a) {
   app.onState((state, before) => {
     // the form shows the settings the state holds (a link, Back, a reload)
     for (const [id, key, fallback] of settings) {
-      if (state.panel[key] !== undefined && $(id).value !== state.panel[key]) setField(id, state.panel[key], fallback, key);
+      if (state.panel[key] !== undefined && $(id).value !== state.panel[key]) {
+        setField(id, state.panel[key], fallback, key);
+        // a cap that came from a link (or Back), not typed: brought within the limits
+        if (id === 'astar-cap') capFromLink();
+      }
     }
     $('astar-weight-label').hidden = $('astar-algorithm').value === 'idastar';
     if (state.tab === 'astar' && !runs.length && !restored && state.panel.astep !== '' && state.start) {
@@ -96,6 +109,21 @@ export function init(a) {
   });
 }
 
+/**
+ * A link's cap on expansions past what the server allows (or not a whole number) is brought to the
+ * nearest it allows, and said: the run it asks for is made, not refused into an empty panel.
+ */
+function capFromLink() {
+  const text = $('astar-cap').value.trim();
+  const max = CAP;
+  if (text === '' || (/^\d+$/.test(text) && Number(text) >= 1 && Number(text) <= max)) return;
+  const to = /^\d+$/.test(text) && Number(text) > max ? max : CAP;
+  $('astar-cap').value = String(to);
+  queueMicrotask(() => app.setParams({ acap: String(to) }));
+  app.linkProblem(`the link's cap on expansions \`${text.slice(0, 20)}\` is not a whole number from 1 to ${max.toLocaleString('en-US')}: `
+    + `${to.toLocaleString('en-US')} instead`);
+}
+
 /** The form's fields kept in the URL: [element id, URL key, default]. */
 let settings = [];
 
@@ -105,7 +133,7 @@ function readSettings() {
     algorithm: $('astar-algorithm').value,
     heuristics: [$('astar-heuristic').value, $('astar-heuristic2').value].filter((h, i) => i === 0 || h),
     weight: number('astar-weight', 1),
-    cap: number('astar-cap', 2000),
+    cap: number('astar-cap', CAP),
   };
 }
 
@@ -563,8 +591,8 @@ function makeView(m, index) {
     const font = (px, bold) => `${bold ? 'bold ' : ''}${px}px system-ui, "DejaVu Sans", sans-serif`;
     const measure = document.createElement('canvas').getContext('2d');
     const heading = `${title.textContent}, board ${m.start.join(' ')}, step ${view.k}`;
-    const key = m.kind === 'idastar' ? 'filled: expanded; ring: on the path searched now; faint: cut off by the bound; orange: the path'
-      : `filled: expanded; ring: open; faint: dropped; black ring: the last expanded${view.k === m.steps && m.solution ? '; orange: the solution' : ''}`;
+    const key = m.kind === 'idastar' ? 'filled: expanded; ring: on the path searched now; faint: cut off by the bound; green: the path'
+      : `filled: expanded; ring: open; faint: dropped; black ring: the last expanded${view.k === m.steps && m.solution ? '; green: the solution' : ''}`;
     measure.font = font(14, true);
     const headLines = wrapText(measure, heading, ew - 12);
     measure.font = font(12);
@@ -707,7 +735,7 @@ function showAstar(view, k) {
     p.tally.textContent = 'must / may / never: hidden (practice)';
   }
   if (done) {
-    p.now.textContent = `Step ${k}: the goal (node ${m.solution[m.solution.length - 1]}) is taken off the open list: the search ends. The solution path is drawn in orange.`;
+    p.now.textContent = `Step ${k}: the goal (node ${m.solution[m.solution.length - 1]}) is taken off the open list: the search ends. The solution path is drawn in green.`;
   } else if (k > 0) {
     const e = m.expand[k - 1];
     const parts = [];
@@ -1043,7 +1071,8 @@ function drawTree(view) {
   // the solution, once reached (for IDA*, the path searched now), and the node just expanded
   const path = m.kind === 'idastar' ? view.path : view.k === m.steps && m.solution ? m.solution : null;
   if (path && path.length > 1) {
-    ctx.strokeStyle = '#e8590c';
+    // green, as the page's optimal moves are: the tree's orange-brown is "may"
+    ctx.strokeStyle = PATH_COLOUR;
     ctx.lineWidth = 4;
     // round joins and caps: a mitred join at a sharp bend spikes far past the node
     ctx.lineJoin = 'round';
@@ -1187,7 +1216,7 @@ function showIda(view, k) {
   if (k === 0) {
     p.now.textContent = `Iteration 1 starts at the start with bound ${it.bound} = h of the start: IDA* searches depth-first every path whose f = g + h stays within the bound.`;
   } else if (found) {
-    p.now.textContent = `Node ${k} is the goal, reached within bound ${it.bound}: the search ends with a solution${shown ? ` of ${m.g[k]} move${m.g[k] === 1 ? '' : 's'}` : ''} (the orange path).`;
+    p.now.textContent = `Node ${k} is the goal, reached within bound ${it.bound}: the search ends with a solution${shown ? ` of ${m.g[k]} move${m.g[k] === 1 ? '' : 's'}` : ''} (the green path).`;
   } else if (kind === 'c') {
     p.now.textContent = `Node ${k} (g ${m.g[k]} + h ${m.h[k]} = f ${fk}) is over the bound ${it.bound}: cut off, not expanded.`
       + ` The least f cut off in this iteration becomes the next bound${it.next_bound !== null && it.next_bound !== undefined ? ` (${it.next_bound})` : ''}.`;

@@ -510,7 +510,13 @@ function findDistance() {
   if (!pos) return;
   const out = $('distance');
   app.job('solve', '/api/jobs/solve', { board: pos.text, shape: pos.shape, goal: app.state.goal }, (name, data) => {
+    // the search's progress beside the button too, not only in the line at the top of the page
+    if (name === 'progress' && app.text() === pos.text && data.generated !== undefined) {
+      $('note').textContent = `searching: ${data.generated.toLocaleString('en-US')} nodes generated, ${data.seconds.toFixed(0)} s `
+        + '(cancel in the line at the top)';
+    }
     if (name === 'result' && app.text() === pos.text) {
+      $('note').textContent = '';
       const d = app.state.practice && !app.answers() ? 'found (hidden)' : `${data.length}${data.optimal ? '' : ' (not proven optimal)'}`;
       out.textContent = `distance: ${d}, moves: ${app.state.moves.length}`;
     }
