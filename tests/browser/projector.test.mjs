@@ -44,12 +44,13 @@ function offScreen(page) {
 }
 
 for (const [width, height] of [[1366, 768], [1280, 720]]) {
-  pageTest(`presentation at ${width}x${height}: A*'s controls, open lists and trees on one screen, one run or two, all through the run`, async (page) => {
+  pageTest(`presentation at ${width}x${height}: A*'s (and IDA*'s) controls, open lists and trees on one screen, one run or two, all through the run`, async (page) => {
     await page.goto(`${base}/?present=1&ah=hamming&ah2=manhattan`);
     await shown(page);
     await scramble(page, 14, 3);
-    for (const beside of ['manhattan', '']) {
+    for (const [algorithm, beside] of [['astar', 'manhattan'], ['astar', ''], ['idastar', 'manhattan'], ['idastar', '']]) {
       await page.click('#tab-btn-astar');
+      await page.selectOption('#astar-algorithm', algorithm);
       await page.selectOption('#astar-heuristic2', beside);
       await page.click('#astar-run');
       await page.waitForSelector('#astar-view:not([hidden])');
@@ -60,7 +61,7 @@ for (const [width, height] of [[1366, 768], [1280, 720]]) {
       }], ['at the end', () => page.click('#astar-last')]]) {
         if (act) await act();
         await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
-        for (const p of await offScreen(page)) problems.push(`${beside ? 'two runs' : 'one run'}, ${what}: ${p}`);
+        for (const p of await offScreen(page)) problems.push(`${algorithm}, ${beside ? 'two runs' : 'one run'}, ${what}: ${p}`);
       }
       assert.deepEqual(problems, []);
     }

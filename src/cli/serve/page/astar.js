@@ -1117,7 +1117,9 @@ function drawTree(view) {
     ctx.fillText('g = 0 at the top, one row per move', 6, H - 6);
     return;
   }
-  const foot = W < 560 ? 'g = 0 at the top; the buttons zoom' : 'g = 0 at the top, one row per move; scroll or use the buttons to zoom';
+  // the longest of these that fits the width (a projector's large lettering in a half-width tree)
+  const foot = ['g = 0 at the top, one row per move; scroll or use the buttons to zoom', 'g = 0 at the top; the buttons zoom',
+    'g = 0 at the top'].find((t) => ctx.measureText(t).width <= W - 12) || 'g = 0 at the top';
   ctx.fillText(z.scale > 1 ? `zoom x${z.scale.toFixed(1)}: drag to pan` : foot, 6, H - 6);
 }
 
