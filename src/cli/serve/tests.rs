@@ -636,6 +636,13 @@ async fn boards_without_a_table_are_searched() {
     let sc = api(&s, "/api/scramble", json!({"shape": "4x4", "depth": 30, "seed": 2})).await.json();
     assert!(sc["distance"].is_null());
     assert_eq!(board(&sc["board"]).shape(), Shape::new(4, 4).expect("4x4"));
+    // the position of a board past the quick search (a 5x5 200 random moves out) says so, its
+    // count with separators
+    let sc = api(&s, "/api/scramble", json!({"shape": "5x5", "depth": 200, "seed": 1})).await.json();
+    let far = api(&s, "/api/position", json!({"board": sc["board"], "shape": "5x5"})).await.json();
+    let note = far["note"].as_str().unwrap_or_else(|| panic!("a note: {far}"));
+    let count = note.split("more than ").nth(1).and_then(|t| t.split(' ').next()).expect("a count");
+    assert!(count.contains(',') && count.replace(',', "").parse::<u64>().is_ok(), "{note}");
 }
 
 /// `GET /api/info`'s `memory`.

@@ -903,7 +903,13 @@ function fitTree(c) {
   // taller than wide on a phone; else about two thirds as tall as wide, within the window
   let h = w < 520 ? Math.round(w * 1.2) : w <= 640 ? 420
     : Math.max(420, Math.min(Math.round(w * 0.66), Math.round(window.innerHeight * 0.8)));
-  if (presenting()) h = stageHeight(c, w);
+  // (a projector's screen; presentation mode on a phone keeps the phone's layout)
+  if (presenting() && window.innerWidth >= 900) {
+    h = stageHeight(c, w);
+  } else if (c.closest('.astar-pair')) {
+    // out of presentation mode the open list's box takes its usual height again
+    for (const box of c.closest('.astar-pair').querySelectorAll('.open-scroll')) box.style.height = '';
+  }
   if (!(c.width === w && c.height === h && c.style.width)) {
     c.width = w;
     c.height = h;
