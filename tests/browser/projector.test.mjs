@@ -64,7 +64,25 @@ for (const [width, height] of [[1366, 768], [1280, 720]]) {
         for (const p of await offScreen(page)) problems.push(`${algorithm}, ${beside ? 'two runs' : 'one run'}, ${what}: ${p}`);
       }
       assert.deepEqual(problems, []);
+      if (beside) {
+        // two runs: each open list shows four rows or more (a row a line, its board on a click)
+        const rows = await page.$$eval('.open-scroll', (boxes) => boxes.map((b) => {
+          const top = b.getBoundingClientRect();
+          return [...b.querySelectorAll('tbody tr')].filter((r) => r.getBoundingClientRect().bottom <= top.bottom + 1).length;
+        }));
+        assert.ok(rows.every((n) => n >= 4) || algorithm === 'idastar', `open list rows in view: ${rows}`);
+      }
+      // a node clicked in the tree: its values within the window, not under its edge
+      const tree = await page.locator('.tree-box canvas').first().boundingBox();
+      await page.mouse.click(tree.x + tree.width / 2, tree.y + 20);
+      await page.keyboard.press('Enter').catch(() => {});
+      const detail = await page.$eval('.node-detail', (d) => ({ text: d.textContent, bottom: d.getBoundingClientRect().bottom }));
+      if (detail.text) assert.ok(detail.bottom <= height, `the node's values end at ${detail.bottom} of ${height}`);
     }
+    // a setting changed after a run: said beside the controls, in view
+    await page.selectOption('#astar-algorithm', 'astar');
+    await page.waitForSelector('#astar-stale:not([hidden])');
+    assert.match(await page.textContent('#astar-stale-text'), /settings before/);
     // Play: the board's bottom row above the fold; the inspector's last column not cut off
     await page.click('#tab-btn-play');
     const play = await page.evaluate(() => {
@@ -79,6 +97,11 @@ for (const [width, height] of [[1366, 768], [1280, 720]]) {
     await page.waitForFunction(() => /181,440 states/.test(document.querySelector('#stats-summary').textContent));
     const chart = await page.$eval('#histogram', (c) => c.getBoundingClientRect().bottom + window.scrollY);
     assert.ok(chart <= height, `the depth chart ends at ${chart} of ${height}`);
+    // and its readings (the running total the lesson asks for) and the log scale beside it
+    for (const sel of ['#stats-here', '#stats-readout', '#histogram-log']) {
+      const bottom = await page.$eval(sel, (e) => e.getBoundingClientRect().bottom + window.scrollY);
+      assert.ok(bottom <= height, `${sel} ends at ${bottom} of ${height}`);
+    }
   }, { page: { viewport: { width, height } }, timeout: 60000 });
 }
 
@@ -149,6 +172,21 @@ pageTest('the lesson plan of docs/teaching.md, step by step, in presentation mod
   const nilsson = await page.$eval('#heatmap2', (c) => Number(c.dataset.cw));
   const manhattan = await page.$eval('#heatmap', (c) => Number(c.dataset.cw));
   assert.ok(nilsson >= 6 && manhattan >= 12, `cells ${manhattan} px (left) and ${nilsson} px (Nilsson) wide`);
+  // a menu changed redraws the maps drawn (never a map under another heuristic's name)
+  await page.selectOption('#heatmap2-heuristic', 'linear-conflict');
+  await page.waitForFunction(() => /^linear conflict/i.test(document.querySelector('#heatmap2-summary').textContent));
+  // a cell clicked (h* = 20, misplaced tiles h = 6): the board drawn from it is brought into view
+  const at = await page.$eval('#heatmap', (c) => {
+    const r = c.getBoundingClientRect();
+    const { left, top, cw, ch } = c.dataset;
+    return { x: Number(left) + 6.5 * Number(cw), y: Number(top) + 20.5 * Number(ch), k: r.width / c.width };
+  });
+  await page.click('#heatmap', { position: { x: at.x * at.k, y: at.y * at.k } });
+  await page.waitForSelector('#example:not([hidden])');
+  await page.waitForFunction(() => {
+    const r = document.querySelector('#example').getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight;
+  });
   // 3. A* step by step: misplaced tiles beside Manhattan on a 14-move board; the definitions
   // open beside the run; the zero heuristic finishes with the form's own cap
   await scramble(page, 14, 3);
@@ -159,6 +197,8 @@ pageTest('the lesson plan of docs/teaching.md, step by step, in presentation mod
   await page.click('#astar-run');
   await page.waitForSelector('#astar-view:not([hidden])');
   await page.click('#astar-last');
+  // the last step says what it expanded, then that the goal comes off the open list
+  assert.match(await page.textContent('#astar-now'), /^Step \d+ expanded node \d+ .*\. Then the goal \(node \d+\) is taken off the open list/);
   const tallies = await page.$$eval('.tally', (ts) => ts.map((t) => ({ ...t.dataset })));
   assert.ok(Number(tallies[0].must) + Number(tallies[0].may) > Number(tallies[1].must) + Number(tallies[1].may),
     `Manhattan expands fewer nodes: ${JSON.stringify(tallies)}`);

@@ -16,7 +16,8 @@ const $ = (id) => document.getElementById(id);
 const TABS = ['play', 'space', 'astar', 'compare', 'textbook'];
 const MOVE = { U: [-1, 0], D: [1, 0], L: [0, -1], R: [0, 1] };
 /** Scramble depth a new game on a shape starts at. */
-const DEFAULT_DEPTH = { '4x4': 12, '5x5': 8 };
+// the 2x2's twelve boards form one cycle: the farthest is 6 moves away whatever the goal
+const DEFAULT_DEPTH = { '2x2': 6, '4x4': 12, '5x5': 8 };
 /** Positions kept in the cache (a few hundred bytes each). */
 const CACHE = 2000;
 

@@ -30,7 +30,8 @@ const SHOWN = 12;
  */
 const CAP = 20000;
 const SNAPSHOT = 256;
-const COLOUR = { must: '#1864ab', may: '#b35c00', never: '#5c636a', plain: '#1864ab' };
+/** The classes' colours; "plain" (practice mode, the classes hidden) is none of them. */
+const COLOUR = { must: '#1864ab', may: '#b35c00', never: '#5c636a', plain: '#343a40' };
 /** The solution's path in the tree (for IDA*, the path searched now). */
 const PATH_COLOUR = '#2b8a3e';
 const LETTER_STATUS = { n: 'new', b: 'better', r: 'reopened', w: 'worse', c: 'closed' };
@@ -181,9 +182,19 @@ function stale() {
     return;
   }
   const now = `${app.state.shape}|${app.state.goal}|${app.text()}`;
-  const off = made.key !== now;
-  $('astar-stale').hidden = !off;
-  if (off) $('astar-stale-text').textContent = `These runs are on an earlier board (${made.text}), not the one shown now.`;
+  const board = made.key !== now;
+  // the form's settings changed since the runs were made (a search, a heuristic, the weight)
+  const settings = !board && made.settings !== settingsKey();
+  $('astar-stale').hidden = !board && !settings;
+  if (board) $('astar-stale-text').textContent = `These runs are on an earlier board (${made.text}), not the one shown now.`;
+  else if (settings) $('astar-stale-text').textContent = 'These runs are of the settings before: the form now asks for another search.';
+}
+
+/** The settings a run is made of, as a key (an empty field reads as its default). */
+function settingsKey() {
+  const v = (id) => $(id).value.trim();
+  const weight = v('astar-algorithm') === 'astar' ? (v('astar-weight') || '1') : '';
+  return [v('astar-algorithm'), v('astar-heuristic'), v('astar-heuristic2'), weight, v('astar-cap') || String(CAP)].join('|');
 }
 
 async function start(at) {
@@ -209,7 +220,7 @@ async function start(at) {
   }
   const cols = app.dims().cols;
   const start0 = app.cells();
-  made = { key: `${shape}|${goal}|${text}`, text, cols, start: start0, algorithm: s.algorithm };
+  made = { key: `${shape}|${goal}|${text}`, text, cols, start: start0, algorithm: s.algorithm, settings: settingsKey() };
   $('astar-pair').replaceChildren();
   runs = answers.map((answer, i) => {
     const model = s.algorithm === 'idastar' ? idaModel(answer, start0, cols) : astarModel(answer, start0, cols);
@@ -222,7 +233,8 @@ async function start(at) {
   stale();
   go(Math.min(at, lastStep()));
   // on a projector the class sees the controls, the open list and the tree at once
-  if (presenting()) $('astar-view').scrollIntoView({ block: 'start' });
+  // (not while the message line says something went wrong: it would scroll out of sight)
+  if (presenting() && !$('message').classList.contains('error')) $('astar-view').scrollIntoView({ block: 'start' });
 }
 
 function lastStep() {
@@ -533,7 +545,7 @@ function makeView(m, index) {
   const now = el('p', { id: id('now'), class: 'quiet' });
   const openBody = el('tbody', { id: id('open') });
   const head = el('tr');
-  for (const t of ['node', 'board', 'g', 'h', 'f', 'h*', 'class']) head.append(el('th', { scope: 'col', text: t }));
+  for (const t of ['node', 'board', 'g', 'h', 'f', 'h*', 'class']) head.append(el('th', { scope: 'col', text: t, ...(t === 'board' ? { class: 'col-board' } : {}) }));
   const table = el('table', { class: 'grid open-list' }, el('caption', { text: m.kind === 'idastar' ? 'The path being searched (the depth-first stack), root first' : "The open list, in A*'s order: the first is expanded next" }), el('thead', {}, head), openBody);
   const more = el('p', { id: id('more'), class: 'quiet' });
   const canvas = el('canvas', { id: id('tree'), width: '640', height: '420', tabindex: '0', role: 'img',
@@ -558,7 +570,7 @@ function makeView(m, index) {
     const z = view.zoom;
     const L = view.layout || { x: new Float32Array(m.n), slots: 1, depth: 1 };
     const sx = ((w - 2 * pad) / L.slots) * z.scale;
-    const sy = ((h - 2 * pad - footRoom()) / L.depth) * Math.max(1, z.scale / 4);
+    const sy = ((h - 2 * pad - footRoom()) / L.depth) * Math.max(1, z.scale / 2);
     return [pad + (L.x[i] + 0.5) * sx - z.ox, pad + m.g[i] * sy - z.oy, sx, sy];
   };
   view.toScreen = toScreen;
@@ -568,7 +580,8 @@ function makeView(m, index) {
     z.scale = Math.max(1, Math.min(Math.max(1, (view.layout ? view.layout.slots : 1) / 2), z.scale * factor));
     const k = z.scale / before;
     z.ox = (z.ox + cx) * k - cx;
-    z.oy = z.scale <= 4 && before <= 4 ? z.oy : (z.oy + cy) * Math.max(1, z.scale / 4) / Math.max(1, before / 4) - cy;
+    // the rows spread too from x2 on (a deep tree in a short box: its levels readable)
+    z.oy = z.scale <= 2 && before <= 2 ? z.oy : (z.oy + cy) * Math.max(1, z.scale / 2) / Math.max(1, before / 2) - cy;
     if (z.scale === 1) {
       z.ox = 0;
       z.oy = 0;
@@ -734,9 +747,10 @@ function showAstar(view, k) {
   } else {
     p.tally.textContent = 'must / may / never: hidden (practice)';
   }
-  if (done) {
-    p.now.textContent = `Step ${k}: the goal (node ${m.solution[m.solution.length - 1]}) is taken off the open list: the search ends. The solution path is drawn in green.`;
-  } else if (k > 0) {
+  // what step k did: the node it expanded and its children; at the last step, then, the goal
+  // taken off the open list
+  let did = '';
+  if (k > 0) {
     const e = m.expand[k - 1];
     const parts = [];
     for (let j = m.first[k - 1]; j < m.first[k - 1] + m.count[k - 1]; j++) {
@@ -750,7 +764,12 @@ function showAstar(view, k) {
       }[s];
       parts.push(`node ${j} ${what}`);
     }
-    p.now.textContent = `Step ${k} expanded node ${e} (f = ${fmt(f(m, e))}): ${parts.join('; ')}.`;
+    did = `Step ${k} expanded node ${e} (f = ${fmt(f(m, e))}): ${parts.join('; ')}.`;
+  }
+  if (done) {
+    p.now.textContent = `${did ? `${did} Then the` : `Step ${k}: the`} goal (node ${m.solution[m.solution.length - 1]}) is taken off the open list: the search ends. The solution path is drawn in green.`;
+  } else if (k > 0) {
+    p.now.textContent = did;
   } else {
     p.now.textContent = 'Before the first step: the open list holds the start alone.';
   }
@@ -769,7 +788,7 @@ function fillRows(view, ids, firstIsNext) {
   while (body.rows.length > ids.length) body.lastChild.remove();
   while (body.rows.length < ids.length) {
     const tr = el('tr');
-    for (let c = 0; c < 7; c++) tr.append(el('td', c >= 2 && c <= 5 ? { class: 'num' } : {}));
+    for (let c = 0; c < 7; c++) tr.append(el('td', c >= 2 && c <= 5 ? { class: 'num' } : c === 1 ? { class: 'col-board' } : {}));
     tr.addEventListener('click', () => select(view, Number(tr.dataset.node)));
     body.append(tr);
   }
@@ -969,7 +988,7 @@ function drawTree(view) {
   const z = view.zoom;
   const pad = 16;
   const sx = ((W - 2 * pad) / L.slots) * z.scale;
-  const sy = ((H - 2 * pad - footRoom()) / L.depth) * Math.max(1, z.scale / 4);
+  const sy = ((H - 2 * pad - footRoom()) / L.depth) * Math.max(1, z.scale / 2);
   const X = (i) => pad + (L.x[i] + 0.5) * sx - z.ox;
   const Y = (i) => pad + m.g[i] * sy - z.oy;
   const big = n > 3000 && sx < 3;
@@ -1027,7 +1046,8 @@ function drawTree(view) {
   } else {
     ctx.fillStyle = '#fff';
     ctx.fillRect(0, 0, W, H);
-    ctx.strokeStyle = '#ced4da';
+    // the edges darker on a projector, whose washed-out greys vanish
+    ctx.strokeStyle = presenting() ? '#868e96' : '#ced4da';
     ctx.lineWidth = 1;
     ctx.beginPath();
     for (let x = 1; x < n; x++) {

@@ -53,6 +53,8 @@ const OVER_TINT = '#ffe3e3';
 /** A share (0 to 1) as a percentage with two significant digits below 1% (0.048%, not 0.0%). */
 function share(x) {
   const p = 100 * x;
+  // short of all is never shown as all: 181,438 of 181,440 is 99.999%, not 100.0%
+  if (x < 1 && p.toFixed(1) === '100.0') return `${(Math.floor(p * 1000) / 1000).toFixed(3)}%`;
   if (p === 0 || p >= 1) return `${p.toFixed(1)}%`;
   return `${p.toPrecision(2)}%`;
 }
@@ -91,8 +93,16 @@ export function init(a) {
       if (stats && state.tab === 'space') drawStats();
     }
   });
-  $('heatmap-heuristic').addEventListener('change', () => app.setParams({ hh: $('heatmap-heuristic').value }));
-  $('heatmap2-heuristic').addEventListener('change', () => app.setParams({ hh2: $('heatmap2-heuristic').value }));
+  // maps already drawn follow the menus: a map never stands under another heuristic's name
+  const redrawn = () => (maps[0] || maps[1]) && drawHeatmaps();
+  $('heatmap-heuristic').addEventListener('change', () => {
+    app.setParams({ hh: $('heatmap-heuristic').value });
+    redrawn();
+  });
+  $('heatmap2-heuristic').addEventListener('change', () => {
+    app.setParams({ hh2: $('heatmap2-heuristic').value });
+    redrawn();
+  });
   $('heatmap-draw').addEventListener('click', drawHeatmaps);
   CANVASES.forEach((id, i) => {
     const c = $(id);
@@ -229,7 +239,9 @@ function drawStats() {
   const room = c.parentElement ? c.parentElement.clientWidth : 0;
   // a phone's chart drawn at the width it has, not shrunk: its lettering stays at its size
   const w = room <= 0 ? 580 : k > 1 ? Math.max(580, Math.min(1000, room)) : Math.max(280, Math.min(580, room));
-  const h = k > 1 ? Math.round(w * 0.55) : w < 580 ? Math.max(240, Math.round(w * 0.7)) : 320;
+  // presentation mode: no taller than the window leaves under the header and the title
+  const h = k > 1 ? Math.max(300, Math.min(Math.round(w * 0.55), window.innerHeight - 190))
+    : w < 580 ? Math.max(240, Math.round(w * 0.7)) : 320;
   if (c.width !== w || c.height !== h) {
     c.width = w;
     c.height = h;
@@ -237,7 +249,8 @@ function drawStats() {
   const mark = drawHistogram(c.getContext('2d'), c.width, c.height);
   $('stats-here').textContent = mark === null || mark === undefined
     ? ''
-    : `The board shown is ${mark} moves from the goal (orange): ${fmt(stats.histogram[mark])} states share its depth, `
+    : `The board shown is ${mark} moves from the goal (orange): ${fmt(stats.histogram[mark])} `
+      + `state${stats.histogram[mark] === 1 ? '' : 's'} ${stats.histogram[mark] === 1 ? 'has' : 'share'} its depth, `
       + `and ${fmt(within(mark))} lie within ${mark} moves (${share(within(mark) / stats.states)} of all): what a search that `
       + `looks at every board up to its depth may visit.`;
 }
@@ -478,7 +491,9 @@ function paint(i, into = null) {
     const room = Math.max(200, Math.min(560, side ? total / 2 - 16 : total - 8));
     const cwOf = (mm) => Math.max(4, Math.min(20, Math.floor((room - LEFT - 8) / colsOf(mm))));
     m.cw = cwOf(m);
-    m.ch = Math.max(5, Math.min(20, Math.floor(520 / rows), Math.max(...maps.filter(Boolean).map(cwOf))));
+    // rows no taller than lets a map fit the window (a projector's 720 px), and as tall in both
+    const tall = big() > 1 ? Math.min(520, window.innerHeight - TOP - 140) : 520;
+    m.ch = Math.max(5, Math.min(20, Math.floor(tall / rows), Math.max(...maps.filter(Boolean).map(cwOf))));
   }
   const { cw, ch } = m;
   const width = LEFT + cols * cw + 8;
@@ -647,6 +662,9 @@ async function pick(i, d, h, skip) {
   // the readout said the same of this cell: the example says it now, once
   if ($('heatmap-readout').textContent.startsWith(text)) $('heatmap-readout').textContent = '';
   $('example').hidden = false;
+  // the board drawn is brought into view (it lies under the maps, below the fold of a projector
+  // or a phone)
+  $('example').scrollIntoView({ block: 'nearest' });
   $('example-next').hidden = n < 2;
   $('example-play').dataset.board = ex.text;
   $('example-play').dataset.shape = stats.shape;
