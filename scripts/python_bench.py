@@ -301,9 +301,24 @@ def bench_datasets(args) -> None:
     print(f"labelled_walks: median {statistics.median(runs):.1f} s for {args.walks:,} boards (target <= 30 s)")
 
 
+def bench_pictures(args) -> None:
+    p = st.Puzzle(3, 3)
+    boards = random_solvable(p, 1000, 0)
+    pictures = [p.picture(b) for b in boards]
+    secs = median_time(lambda: [x.to_svg() for x in pictures], args.repeat)
+    print(f"1,000 3x3 boards' SVGs: median {secs * 1e3:.1f} ms of {args.repeat} (target <= 500 ms)")
+    made = median_time(lambda: [p.picture(b).to_svg() for b in boards], args.repeat)
+    print(f"  with each picture made from its array too: {made * 1e3:.1f} ms")
+    table = st.Table.build(p)
+    sol = table.solve([8, 6, 7, 2, 5, 4, 3, 0, 1])  # one of the two boards 31 moves out
+    html = sol._repr_html_()
+    print(f"the 3x3's hardest board ({sol.length} moves): its Solution's HTML (start and animation) is "
+          f"{len(html.encode()):,} bytes (target <= 50 KB)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["distance", "pdb", "batch", "dask", "slidingpuzzle", "bwas", "gym", "datasets"])
+    ap.add_argument("what", choices=["distance", "pdb", "batch", "dask", "slidingpuzzle", "bwas", "gym", "datasets", "pictures"])
     ap.add_argument("--walks", type=int, default=10_000, help="datasets: boards from random walks")
     ap.add_argument("--repeat-walks", type=int, default=3, help="datasets: runs of the labelling")
     ap.add_argument("--lam", type=float, default=0.6, help="bwas: DeepCubeA's lambda (weight 1/lambda)")
@@ -320,7 +335,7 @@ def main() -> None:
     args = ap.parse_args()
     {"distance": bench_distance, "pdb": bench_pdb, "batch": bench_batch, "dask": bench_dask,
      "slidingpuzzle": bench_slidingpuzzle, "bwas": bench_bwas, "gym": bench_gym,
-     "datasets": bench_datasets}[args.what](args)
+     "datasets": bench_datasets, "pictures": bench_pictures}[args.what](args)
 
 
 if __name__ == "__main__":

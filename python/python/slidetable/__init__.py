@@ -32,6 +32,8 @@ Every public name is importable from ``slidetable`` itself; the modules hold the
 * ``slidetable.grading``: ``Grade``, ``grade`` (a heuristic against the truth);
 * ``slidetable.datasets``: depth-balanced samples and labelled random walks;
 * ``slidetable.lab``: the published instance sets and the textbook's experiment;
+* ``slidetable.pictures``: boards as SVG (``picture``), solutions played as animations, and the
+  HTML Jupyter shows for the package's objects;
 * ``slidetable.gym`` (needs Gymnasium) and ``slidetable.dask`` (needs Dask's ``distributed``).
 
 Types
@@ -74,6 +76,7 @@ from .conventions import MOVES, actions_to_moves, moves_to_actions, to_blank_mov
 from .datasets import Dataset, balanced_sample, labelled_walks
 from .grading import Grade, grade
 from .lab import Experiment, Instances, experiment, instances
+from .pictures import BoardPicture, picture
 from .puzzle import HEURISTICS, Puzzle, apply, expand, heuristic, is_solvable, parse, random_walk
 from .search import BATCH_ALGORITHMS, DEFAULT_BATCH_SIZE, HeuristicFn, PatternDB, Solver, solve, solve_batch
 from .solution import BatchResult, Solution
@@ -91,6 +94,8 @@ __all__ = [
     "BatchResult",
     "BATCH_ALGORITHMS",
     "Dataset",
+    "BoardPicture",
+    "picture",
     "balanced_sample",
     "labelled_walks",
     "Grade",

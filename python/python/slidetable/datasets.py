@@ -90,6 +90,18 @@ class Dataset:
         span = f"distances {int(d.min())}-{int(d.max())}" if len(d) else "empty"
         return f"Dataset({self.puzzle!r}, {len(self)} boards, {span})"
 
+    def _repr_html_(self) -> str:
+        from .pictures import table_html
+
+        d = self.distances
+        rows = [
+            ("puzzle", f"{self.puzzle.rows}x{self.puzzle.cols}, goal {self.puzzle.goal_name}"),
+            ("boards", f"{len(self):,}"),
+            ("distances", f"{int(d.min())} to {int(d.max())}, mean {float(d.mean()):.2f}" if len(d) else "none"),
+            ("move labels", f"{self.convention} convention"),
+        ]
+        return table_html(rows, "Dataset")
+
     def in_convention(self, convention: Convention) -> "Dataset":
         """The same data set with its move labels in ``convention``.
 

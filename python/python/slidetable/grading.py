@@ -153,6 +153,20 @@ class Grade:
             f"policy {100 * self.total_policy_accuracy:.1f}%, {verdict})"
         )
 
+    def _repr_html_(self) -> str:
+        from .pictures import table_html
+
+        verdict = ("admissible" if self.admissible else "not admissible") + (", consistent" if self.consistent else ", not consistent")
+        rows = [
+            ("graded on", self._where()),
+            ("MAE / RMSE", f"{self.total_mae:.3f} / {self.total_rmse:.3f}"),
+            ("mean h* - h", f"{self.total_mean_error:+.3f}"),
+            ("under / over / exact", f"{100 * self.total_under_share:.1f}% / {100 * self.total_over_share:.1f}% / {100 * self.total_exact_share:.1f}%"),
+            ("policy accuracy", f"{100 * self.total_policy_accuracy:.1f}%"),
+            ("verdict", verdict),
+        ]
+        return table_html(rows, f"Grade of {self.name}")
+
     def summary(self) -> str:
         """The headline measures, then one row per depth, as plain text (monospace).
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import warnings
-from typing import Any, Optional, Sequence, Union, cast, overload
+from typing import TYPE_CHECKING, Any, Optional, Sequence, Union, cast, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +24,9 @@ from ._common import (
     _seed,
 )
 from .conventions import _TILE_TO_BLANK, _blank_moves, _convention
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .pictures import BoardPicture
 
 __all__ = ["HEURISTICS", "Puzzle", "parse", "is_solvable", "apply", "expand", "random_walk", "heuristic"]
 
@@ -137,6 +140,49 @@ class Puzzle:
 
     def __repr__(self) -> str:
         return f"Puzzle({self.rows}, {self.cols}, goal={self.goal_name!r})"
+
+    def _repr_html_(self) -> str:
+        from .pictures import board_svg
+
+        goal = [int(v) for v in self._p.goal_cells]
+        svg = board_svg(goal, self.rows, self.cols, goal, 32, f"the goal, {self.goal_name}")
+        return (
+            f"<div class='slidetable'><b>Puzzle {self.rows}x{self.cols}</b>, goal {self.goal_name}"
+            f"<div style='margin-top:0.3em'>{svg}</div></div>"
+        )
+
+    def picture(self, board: BoardLike, size: Optional[int] = None) -> "BoardPicture":
+        """A picture of one board of this puzzle, shown by Jupyter as SVG (``to_svg()``,
+        ``save(path)`` for a paper): tiles already where the goal has them light blue.
+
+        Parameters
+        ----------
+        board : array_like of int
+            One board, ``(cells,)`` or ``(rows, cols)``: any integer dtype, ``0`` the blank.
+        size : int, optional
+            Pixels a cell (at least 8; 48 by default up to 5 columns, smaller past it).
+
+        Returns
+        -------
+        BoardPicture
+            Drawn by Jupyter; ``to_svg()`` and ``save(path)``.
+
+        Raises
+        ------
+        TypeError
+            A non-integer dtype.
+        ValueError
+            A batch, a wrong shape, a tile out of range or repeated.
+
+        Examples
+        --------
+        >>> import slidetable as st
+        >>> st.Puzzle(2, 3).picture([1, 2, 3, 4, 0, 5])
+        BoardPicture(2x3: 1 2 3 / 4 _ 5)
+        """
+        from .pictures import BoardPicture
+
+        return BoardPicture(board, self, size)
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Puzzle) and self.shape == other.shape and self._p.goal_cells == other._p.goal_cells

@@ -723,7 +723,7 @@ class Solver:
         if r is None:
             _warn_unreachable(state, self.puzzle, "solve", self._assumed, stacklevel=4 if self._assumed else 3)
             return None
-        return _solution(r, convention, self.puzzle.goal_name)
+        return _solution(r, convention, self.puzzle.goal_name, self.puzzle._out(self.puzzle._one(state)), self.puzzle)
 
     def solve_batch(
         self,
@@ -879,7 +879,7 @@ class Solver:
         )
 
 
-def _solution(r: dict, convention: Convention, goal: str = "") -> Solution:
+def _solution(r: dict, convention: Convention, goal: str = "", start: Optional[np.ndarray] = None, puzzle: Optional[Puzzle] = None) -> Solution:
     moves = r["moves"]
     return Solution(
         moves=to_tile_moves(moves) if convention == "tile" else moves,
@@ -897,6 +897,8 @@ def _solution(r: dict, convention: Convention, goal: str = "") -> Solution:
         evaluated=r.get("evaluated"),
         heuristic_seconds=r.get("heuristic_seconds"),
         search_seconds=r.get("search_seconds"),
+        start=start,
+        puzzle=puzzle,
     )
 
 

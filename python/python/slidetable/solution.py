@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import numpy as np
 import numpy.typing as npt
 
 from ._common import Convention
-from .conventions import moves_to_actions
+from .conventions import moves_to_actions, to_blank_moves
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .puzzle import Puzzle
 
 __all__ = ["Solution", "BatchResult"]
 
@@ -67,6 +70,74 @@ class Solution:
     """Batch searches: seconds inside the heuristic (a function's own time, apart from the search's)."""
     search_seconds: Optional[float] = None
     """Batch searches: the search's own seconds, ``seconds - heuristic_seconds``."""
+    start: Optional[npt.NDArray[np.integer]] = dataclasses.field(default=None, compare=False, repr=False)
+    """The board solved (ndarray of its cells), where the call that made this solution had it:
+    what a picture of the solution starts from. Not part of the comparison."""
+    puzzle: Optional["Puzzle"] = dataclasses.field(default=None, compare=False, repr=False)
+    """The puzzle (shape and goal) of ``start``."""
+
+    def to_svg(self, size: Optional[int] = None, seconds_per_move: float = 0.5) -> str:
+        """An SVG (str) that plays the solution from its start: each move slides a tile, a move
+        every ``seconds_per_move``, the start and the goal held a moment, then again. SVG's own
+        animation, no JavaScript; a browser or Jupyter plays it. Needs ``start`` (solutions from
+        ``solve``, ``Solver.solve`` and ``Table.solve`` have it).
+
+        Parameters
+        ----------
+        size : int, optional
+            Pixels a cell (at least 8; 48 by default up to 5 columns, smaller past it).
+        seconds_per_move : float
+            The time a move takes (0.5 s by default).
+
+        Returns
+        -------
+        str
+            An SVG document; Jupyter shows it (with the start) as the solution's HTML.
+
+        Raises
+        ------
+        ValueError
+            The solution does not know its start board (one made by hand), or a cell under 8 pixels.
+
+        Examples
+        --------
+        >>> import slidetable as st
+        >>> sol = st.Table.build(st.Puzzle(2, 2)).solve([0, 3, 2, 1])
+        >>> sol.to_svg().count("animateTransform")
+        3
+        """
+        from .pictures import solution_svg
+
+        if self.start is None or self.puzzle is None:
+            raise ValueError("this solution does not know its start board: solve the board with st.solve, Solver.solve or Table.solve")
+        blank_moves = self.moves if self.convention == "blank" else to_blank_moves(self.moves)
+        p = self.puzzle
+        return solution_svg([int(v) for v in self.start], p.rows, p.cols, blank_moves, [int(v) for v in p.goal], size, seconds_per_move)
+
+    def _repr_html_(self) -> Optional[str]:
+        if self.start is None or self.puzzle is None:
+            return None
+        import html
+
+        from .pictures import board_svg
+
+        p = self.puzzle
+        start = board_svg([int(v) for v in self.start], p.rows, p.cols, [int(v) for v in p.goal], 32, "the start")
+        proven = {True: "optimal", False: "not proven optimal", None: "optimality not known"}[self.optimal]
+        if self.algorithm == "table":
+            found = "read down the perfect table"
+        else:
+            found = f"{self.algorithm}" + (f" with {self.heuristic}" if self.heuristic != self.algorithm else "")
+            found += f"; {self.generated:,} nodes generated, {self.expanded:,} expanded; {self.seconds:.3g} s"
+        head = f"<b>Solution: {self.length} moves ({proven})</b>, {html.escape(found)}"
+        moves = html.escape(self.moves) or "(the start is the goal)"
+        return (
+            "<div class='slidetable'>" + head
+            + "<div style='display:flex;gap:1em;align-items:flex-start;margin-top:0.4em'>"
+            + f"<figure style='margin:0'>{start}<figcaption>start</figcaption></figure>"
+            + f"<figure style='margin:0'>{self.to_svg()}<figcaption>played ({self.convention} moves: <code>{moves}</code>)</figcaption></figure>"
+            + "</div></div>"
+        )
 
     @property
     def actions(self) -> npt.NDArray[np.int8]:
@@ -132,3 +203,17 @@ class BatchResult:
 
     def __len__(self) -> int:
         return int(self.lengths.shape[0])
+
+    def _repr_html_(self) -> str:
+        from .pictures import table_html
+
+        solved = self.lengths >= 0
+        n = len(self)
+        rows = [
+            ("boards", f"{n:,}: {int(solved.sum()):,} solved, {int((self.lengths == -1).sum()):,} unsolvable, {int((self.lengths == -2).sum()):,} failed"),
+            ("proven optimal", f"{int(self.optimal.sum()):,}"),
+            ("mean length", f"{float(self.lengths[solved].mean()):.2f} moves" if solved.any() else "none"),
+            ("nodes generated", f"{int(self.generated.sum()):,} in all, mean {float(self.generated.mean()):,.0f}" if n else "none"),
+            ("time", f"{self.wall_seconds:.3g} s (tables {self.load_seconds:.3g} s)"),
+        ]
+        return table_html(rows, "BatchResult")

@@ -202,6 +202,18 @@ class Table:
         where = f", path={self.path!r}" if self.path else ""
         return f"Table({self.puzzle!r}, entries={len(self)}, max_depth={self.max_depth}{where})"
 
+    def _repr_html_(self) -> str:
+        from .pictures import table_html
+
+        p = self.puzzle
+        rows = [
+            ("board", f"{p.rows}x{p.cols}, goal {p.goal_name}"),
+            ("states", f"{len(self):,}"),
+            ("farthest", f"{self.max_depth} moves"),
+            ("file", str(self.path) if self.path else "built in memory"),
+        ]
+        return table_html(rows, "Table: the exact distance of every state")
+
     def _boards(self, states: BoardLike) -> tuple[np.ndarray, bool]:
         return self.puzzle._boards(states, np.uint8)
 
@@ -337,13 +349,14 @@ class Table:
         True
         """
         _convention(convention)
-        moves = self._t.solve(self.puzzle._one(state))
+        cells = self.puzzle._one(state)
+        moves = self._t.solve(cells)
         if moves is None:
             return None
         moves = to_tile_moves(moves) if convention == "tile" else moves
         return Solution(
             moves, convention, len(moves), True, 0, 0, 0.0, "table", "table", goal=self.puzzle.goal_name,
-            optimal_length=len(moves),
+            optimal_length=len(moves), start=self.puzzle._out(cells), puzzle=self.puzzle,
         )
 
     def count_solutions(self, state: BoardLike) -> Optional[int]:
