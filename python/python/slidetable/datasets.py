@@ -90,6 +90,67 @@ class Dataset:
         span = f"distances {int(d.min())}-{int(d.max())}" if len(d) else "empty"
         return f"Dataset({self.puzzle!r}, {len(self)} boards, {span})"
 
+    def _frame_columns(self) -> dict:
+        cols: dict = {f"c{i}": np.ascontiguousarray(self.boards[:, i]) for i in range(self.boards.shape[1])}
+        cols["distance"] = np.asarray(self.distances)
+        cols["first_move"] = np.asarray(self.first_moves)
+        if self.optimal_moves is not None:
+            for k, letter in enumerate("UDLR"):
+                cols[f"optimal_{letter}"] = np.ascontiguousarray(self.optimal_moves[:, k])
+        if self.walk_lengths is not None:
+            cols["walk_length"] = np.asarray(self.walk_lengths)
+        return cols
+
+    def to_pandas(self) -> Any:
+        """The data set as a pandas DataFrame: a row per board, its cells as columns ``c0`` to
+        ``c{cells-1}`` (the boards' dtype), then ``distance``, ``first_move`` (an action number,
+        -1 at the goal), ``optimal_U`` ... ``optimal_R`` (bool, where known) and ``walk_length``
+        (walks only), all in ``convention``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per board.
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed (``pip install pandas``); it is not a dependency of slidetable.
+
+        Examples
+        --------
+        >>> import slidetable as st
+        >>> df = st.balanced_sample(st.Table.build(st.Puzzle(2, 2)), 1, seed=1).to_pandas()
+        >>> list(df.columns)[:6], df["distance"].tolist()
+        (['c0', 'c1', 'c2', 'c3', 'distance', 'first_move'], [0, 1, 2, 3, 4, 5, 6])
+        """
+        from ._frames import pandas_frame
+
+        return pandas_frame(self._frame_columns(), "Dataset")
+
+    def to_polars(self) -> Any:
+        """The data set as a polars DataFrame: the columns of ``to_pandas``.
+
+        Returns
+        -------
+        polars.DataFrame
+            One row per board.
+
+        Raises
+        ------
+        ImportError
+            polars is not installed (``pip install polars``); it is not a dependency of slidetable.
+
+        Examples
+        --------
+        >>> import slidetable as st
+        >>> st.balanced_sample(st.Table.build(st.Puzzle(2, 2)), 1, seed=1).to_polars()["distance"].to_list()
+        [0, 1, 2, 3, 4, 5, 6]
+        """
+        from ._frames import polars_frame
+
+        return polars_frame(self._frame_columns(), "Dataset")
+
     def _repr_html_(self) -> str:
         from .pictures import table_html
 

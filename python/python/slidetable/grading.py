@@ -153,6 +153,67 @@ class Grade:
             f"policy {100 * self.total_policy_accuracy:.1f}%, {verdict})"
         )
 
+    def _columns(self) -> dict:
+        n = len(self.states)
+        cols: dict = {"depth": np.arange(n, dtype=np.int32)}
+        for name in ["states", "mean_h", "mean_exact", "mean_error", "mae", "rmse", "exact_share", "under_share", "over_share",
+                     "overestimates", "max_overestimate", "worst_overestimate", "edges", "inconsistent_edges",
+                     "max_edge_difference", "policy_accuracy"]:
+            v = getattr(self, name)
+            if len(v) == n:
+                cols[name] = np.asarray(v)
+        return cols
+
+    def to_pandas(self) -> Any:
+        """The per-depth measures as a pandas DataFrame: a row per exact distance (``depth``),
+        a column per measure (``states``, ``mean_h``, ``mae``, ``rmse``, ``exact_share``,
+        ``under_share``, ``over_share``, ``overestimates``, ``policy_accuracy``, ...), their
+        dtypes those of the arrays.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per depth graded.
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed (``pip install pandas``); it is not a dependency of slidetable.
+
+        Examples
+        --------
+        >>> import slidetable as st
+        >>> df = st.Table.build(st.Puzzle(3, 3)).grade("manhattan").to_pandas()
+        >>> int(df.loc[31, "states"]), float(df.loc[31, "mean_h"]), str(df["states"].dtype)
+        (2, 21.0, 'uint64')
+        """
+        from ._frames import pandas_frame
+
+        return pandas_frame(self._columns(), "Grade")
+
+    def to_polars(self) -> Any:
+        """The per-depth measures as a polars DataFrame: the columns of ``to_pandas``.
+
+        Returns
+        -------
+        polars.DataFrame
+            One row per depth graded.
+
+        Raises
+        ------
+        ImportError
+            polars is not installed (``pip install polars``); it is not a dependency of slidetable.
+
+        Examples
+        --------
+        >>> import slidetable as st
+        >>> st.Table.build(st.Puzzle(2, 2)).grade("misplaced").to_polars().height
+        7
+        """
+        from ._frames import polars_frame
+
+        return polars_frame(self._columns(), "Grade")
+
     def _repr_html_(self) -> str:
         from .pictures import table_html
 

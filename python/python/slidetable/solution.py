@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 import numpy.typing as npt
@@ -203,6 +203,69 @@ class BatchResult:
 
     def __len__(self) -> int:
         return int(self.lengths.shape[0])
+
+    def _columns(self) -> dict:
+        cols: dict = {
+            "length": np.asarray(self.lengths), "moves": list(self.moves), "generated": np.asarray(self.generated),
+            "expanded": np.asarray(self.expanded), "seconds": np.asarray(self.seconds), "optimal": np.asarray(self.optimal),
+            "error": list(self.errors),
+        }
+        for name in ["optimal_lengths", "heuristic_calls", "evaluated", "heuristic_seconds", "search_seconds"]:
+            v = getattr(self, name)
+            if v is not None:
+                cols[name.removesuffix("s") if name == "optimal_lengths" else name] = np.asarray(v)
+        return cols
+
+    def to_pandas(self) -> Any:
+        """The results as a pandas DataFrame: a row per board, in input order; ``length``
+        (``UNSOLVABLE`` -1, ``FAILED`` -2), ``moves`` and ``error`` (strings, missing where None),
+        ``generated``, ``expanded``, ``seconds``, ``optimal``, and the batch searches' columns
+        where filled (``optimal_length``, ``heuristic_calls``, ...), their dtypes the arrays'.
+
+        Returns
+        -------
+        pandas.DataFrame
+            One row per board.
+
+        Raises
+        ------
+        ImportError
+            pandas is not installed (``pip install pandas``); it is not a dependency of slidetable.
+
+        Examples
+        --------
+        >>> import slidetable as st
+        >>> r = st.solve_batch([[1, 2, 3, 4, 5, 6, 0, 7, 8], [2, 1, 3, 4, 5, 6, 7, 8, 0]], puzzle=st.Puzzle(3, 3))
+        >>> r.to_pandas()[["length", "moves", "optimal"]].values.tolist()
+        [[2, 'RR', True], [-1, <NA>, False]]
+        """
+        from ._frames import pandas_frame
+
+        return pandas_frame(self._columns(), "BatchResult")
+
+    def to_polars(self) -> Any:
+        """The results as a polars DataFrame: the columns of ``to_pandas``.
+
+        Returns
+        -------
+        polars.DataFrame
+            One row per board.
+
+        Raises
+        ------
+        ImportError
+            polars is not installed (``pip install polars``); it is not a dependency of slidetable.
+
+        Examples
+        --------
+        >>> import slidetable as st
+        >>> r = st.solve_batch([[1, 2, 3, 4, 5, 6, 0, 7, 8]], puzzle=st.Puzzle(3, 3))
+        >>> r.to_polars()["moves"].to_list()
+        ['RR']
+        """
+        from ._frames import polars_frame
+
+        return polars_frame(self._columns(), "BatchResult")
 
     def _repr_html_(self) -> str:
         from .pictures import table_html

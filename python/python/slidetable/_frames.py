@@ -1,0 +1,32 @@
+"""Data frames of the package's results, for pandas and polars users: neither is a dependency.
+``to_pandas()`` and ``to_polars()`` on ``Grade``, ``BatchResult`` and ``Dataset`` hand the same
+typed columns (numpy arrays, their dtypes kept) to whichever library is installed, and say how to
+install it when it is not."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import numpy as np
+
+__all__: list[str] = []
+
+
+def pandas_frame(columns: dict[str, Any], what: str) -> Any:
+    """A pandas DataFrame of ``columns`` (name -> array or list), in their order."""
+    try:
+        # imported by name: neither library (nor its type stubs) is a dependency
+        pd: Any = importlib.import_module("pandas")
+    except ImportError:
+        raise ImportError(f"{what}.to_pandas() needs pandas: pip install pandas (or slidetable[pandas])") from None
+    return pd.DataFrame({k: (v if isinstance(v, np.ndarray) else pd.array(v, dtype="string")) for k, v in columns.items()})
+
+
+def polars_frame(columns: dict[str, Any], what: str) -> Any:
+    """A polars DataFrame of ``columns`` (name -> array or list), in their order."""
+    try:
+        pl: Any = importlib.import_module("polars")
+    except ImportError:
+        raise ImportError(f"{what}.to_polars() needs polars: pip install polars (or slidetable[polars])") from None
+    return pl.DataFrame({k: (pl.Series(k, v) if isinstance(v, np.ndarray) else pl.Series(k, v, dtype=pl.Utf8)) for k, v in columns.items()})
