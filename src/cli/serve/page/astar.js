@@ -233,8 +233,12 @@ async function start(at) {
   stale();
   go(Math.min(at, lastStep()));
   // on a projector the class sees the controls, the open list and the tree at once
-  // (not while the message line says something went wrong: it would scroll out of sight)
-  if (presenting() && !$('message').classList.contains('error')) $('astar-view').scrollIntoView({ block: 'start' });
+  // (not while the message line says something went wrong: it would scroll out of sight); on
+  // other screens, brought into view when it starts below the window (a phone's long form)
+  const top = $('astar-view').getBoundingClientRect().top;
+  if (!$('message').classList.contains('error') && (presenting() ? window.innerWidth >= 900 : top > window.innerHeight - 80)) {
+    $('astar-view').scrollIntoView({ block: 'start' });
+  }
 }
 
 function lastStep() {
@@ -570,7 +574,7 @@ function makeView(m, index) {
     const z = view.zoom;
     const L = view.layout || { x: new Float32Array(m.n), slots: 1, depth: 1 };
     const sx = ((w - 2 * pad) / L.slots) * z.scale;
-    const sy = ((h - 2 * pad - footRoom()) / L.depth) * Math.max(1, z.scale / 2);
+    const sy = ((h - 2 * pad - footRoom()) / L.depth) * rowZoom(z.scale);
     return [pad + (L.x[i] + 0.5) * sx - z.ox, pad + m.g[i] * sy - z.oy, sx, sy];
   };
   view.toScreen = toScreen;
@@ -580,8 +584,8 @@ function makeView(m, index) {
     z.scale = Math.max(1, Math.min(Math.max(1, (view.layout ? view.layout.slots : 1) / 2), z.scale * factor));
     const k = z.scale / before;
     z.ox = (z.ox + cx) * k - cx;
-    // the rows spread too from x2 on (a deep tree in a short box: its levels readable)
-    z.oy = z.scale <= 2 && before <= 2 ? z.oy : (z.oy + cy) * Math.max(1, z.scale / 2) / Math.max(1, before / 2) - cy;
+    // the rows spread too (a deep tree in a short box: its levels readable)
+    z.oy = rowZoom(z.scale) === rowZoom(before) ? z.oy : (z.oy + cy) * rowZoom(z.scale) / rowZoom(before) - cy;
     if (z.scale === 1) {
       z.ox = 0;
       z.oy = 0;
@@ -907,6 +911,9 @@ function abgr(hex) {
 const CLASSES = ['must', 'may', 'never', 'plain'];
 const STATES = ['closed', 'open', 'dropped'];
 
+/** How much a zoom of `scale` (sideways) spreads the tree's rows: a little less, from x2 on. */
+const rowZoom = (scale) => Math.max(1, scale * 0.75);
+
 /** The room under the tree's last row: its labels, then the line about zooming. */
 const footRoom = () => (presenting() ? 84 : 50);
 
@@ -988,7 +995,7 @@ function drawTree(view) {
   const z = view.zoom;
   const pad = 16;
   const sx = ((W - 2 * pad) / L.slots) * z.scale;
-  const sy = ((H - 2 * pad - footRoom()) / L.depth) * Math.max(1, z.scale / 2);
+  const sy = ((H - 2 * pad - footRoom()) / L.depth) * rowZoom(z.scale);
   const X = (i) => pad + (L.x[i] + 0.5) * sx - z.ox;
   const Y = (i) => pad + m.g[i] * sy - z.oy;
   const big = n > 3000 && sx < 3;

@@ -127,6 +127,16 @@ export function init(a) {
     });
     c.addEventListener('blur', () => maps[i] && paint(i));
   });
+  // drawn again for the room it has after the window changes size (a projector, a phone turned)
+  let resized = null;
+  window.addEventListener('resize', () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => {
+      if (app.state.tab !== 'space' || !stats) return;
+      drawStats();
+      for (let i = 0; i < 2; i++) if (maps[i]) paint(i);
+    }, 150);
+  });
   $('histogram').addEventListener('mousemove', (e) => {
     const d = depthAt(e);
     if (d !== null) histReadout(d);
@@ -249,10 +259,10 @@ function drawStats() {
   const mark = drawHistogram(c.getContext('2d'), c.width, c.height);
   $('stats-here').textContent = mark === null || mark === undefined
     ? ''
-    : `The board shown is ${mark} moves from the goal (orange): ${fmt(stats.histogram[mark])} `
+    : `The board shown is ${mark} move${mark === 1 ? '' : 's'} from the goal (orange): ${fmt(stats.histogram[mark])} `
       + `state${stats.histogram[mark] === 1 ? '' : 's'} ${stats.histogram[mark] === 1 ? 'has' : 'share'} its depth, `
-      + `and ${fmt(within(mark))} lie within ${mark} moves (${share(within(mark) / stats.states)} of all): what a search that `
-      + `looks at every board up to its depth may visit.`;
+      + `and ${fmt(within(mark))} ${within(mark) === 1 ? 'lies' : 'lie'} within ${mark} move${mark === 1 ? '' : 's'} `
+      + `(${share(within(mark) / stats.states)} of all): what a search that looks at every board up to its depth may visit.`;
 }
 
 /** The depth chart for slides: three times the screen's pixels, with a title. */
