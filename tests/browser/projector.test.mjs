@@ -248,3 +248,26 @@ pageTest('on a phone, a run started below the fold is brought into view', async 
     return r.top >= -1 && r.top < window.innerHeight / 2;
   });
 }, { page: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } });
+
+pageTest('Back to a link of other settings shows the run that link makes, as a reload of it does', async (page) => {
+  await page.goto(`${base}/?tab=astar&board=4+1+8+7+3+2+0+6+5&shape=3x3&ah=hamming`);
+  await shown(page);
+  await page.click('#astar-run');
+  await page.waitForSelector('#astar-view:not([hidden])');
+  for (let k = 0; k < 3; k++) await page.click('#astar-forward');
+  // the search changed by hand: the runs shown wait for "run", said
+  await page.selectOption('#astar-algorithm', 'idastar');
+  await page.waitForSelector('#astar-stale:not([hidden])');
+  assert.match(await page.textContent('.astar-one h2'), /^A\* /);
+  const link = page.url();
+  assert.match(link, /alg=idastar/);
+  // away (a new history entry) and Back: the link's settings are run, at its step
+  await page.click('#tab-btn-play');
+  await page.goBack();
+  await page.waitForFunction(() => /^IDA\*/.test(document.querySelector('.astar-one h2').textContent));
+  await page.waitForSelector('#astar-stale', { state: 'hidden' });
+  const back = await page.textContent('#astar-step');
+  await page.goto(link);
+  await page.waitForFunction(() => /^IDA\*/.test((document.querySelector('.astar-one h2') || {}).textContent || ''));
+  assert.equal(await page.textContent('#astar-step'), back);
+});

@@ -19,6 +19,8 @@ let step = 0;
 let timer = null;
 /** The board, shape, goal and settings the runs were made with. */
 let made = null;
+/** Whether the form's settings are being changed by hand (not by a link, Back or Forward). */
+let typed = false;
 /** Whether the run a link asked for (its `astep`) was made again already. */
 let restored = false;
 
@@ -44,7 +46,9 @@ export function init(a) {
   for (const [id, key, fallback] of settings) {
     setField(id, app.param(key, fallback), fallback, key);
     $(id).addEventListener('change', () => {
+      typed = true;
       app.setParams({ [key]: $(id).value });
+      typed = false;
       if (id === 'astar-speed' && timer) play();
       if (id === 'astar-algorithm') $('astar-weight-label').hidden = $(id).value === 'idastar';
     });
@@ -84,6 +88,11 @@ export function init(a) {
     if (state.tab === 'astar' && !runs.length && !restored && state.panel.astep !== '' && state.start) {
       // a reload (or a link) on this tab: the run again, at its step
       restored = true;
+      start(Number(state.panel.astep) || 0);
+    } else if (state.tab === 'astar' && runs.length && made && !typed && state.panel.astep !== ''
+        && made.key === `${state.shape}|${state.goal}|${app.text()}` && made.settings !== settingsKey()) {
+      // Back or Forward to settings other than the runs shown: those runs are made, as a reload
+      // of the same link would make them (the form changed by hand waits for "run")
       start(Number(state.panel.astep) || 0);
     }
     if (state.present !== before.present) resizes += 1;
@@ -198,7 +207,19 @@ function settingsKey() {
 }
 
 async function start(at) {
-  if (!app.state.start) return;
+  if (!app.state.start || starting) return;
+  starting = true;
+  try {
+    await startRun(at);
+  } finally {
+    starting = false;
+  }
+}
+
+/** A run being made (its answers awaited): another is not started meanwhile. */
+let starting = false;
+
+async function startRun(at) {
   pause();
   const s = readSettings();
   const bad = refused(s);
