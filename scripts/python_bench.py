@@ -316,9 +316,25 @@ def bench_pictures(args) -> None:
           f"{len(html.encode()):,} bytes (target <= 50 KB)")
 
 
+def bench_progress(args) -> None:
+    p = st.Puzzle(3, 4)
+    runs: dict[str, list[float]] = {"no bar (progress=False)": [], "the bar (progress=True)": []}
+    for rep in range(args.repeat_builds):
+        order = [("no bar (progress=False)", False), ("the bar (progress=True)", True)]
+        for name, progress in order if rep % 2 == 0 else order[::-1]:  # neither always first
+            t = time.perf_counter()
+            st.Table.build(p, progress=progress)
+            runs[name].append(time.perf_counter() - t)
+            print(f"  run {rep + 1}, {name}: {runs[name][-1]:.2f} s", file=sys.stderr if progress else sys.stdout)
+    for name, secs in runs.items():
+        print(f"3x4 Table.build, {name}: median {statistics.median(secs):.2f} s of {len(secs)}")
+    ratio = statistics.median(runs["the bar (progress=True)"]) / statistics.median(runs["no bar (progress=False)"])
+    print(f"with the bar / without: {ratio:.3f} (target: no slower)")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("what", choices=["distance", "pdb", "batch", "dask", "slidingpuzzle", "bwas", "gym", "datasets", "pictures"])
+    ap.add_argument("what", choices=["distance", "pdb", "batch", "dask", "slidingpuzzle", "bwas", "gym", "datasets", "pictures", "progress"])
     ap.add_argument("--walks", type=int, default=10_000, help="datasets: boards from random walks")
     ap.add_argument("--repeat-walks", type=int, default=3, help="datasets: runs of the labelling")
     ap.add_argument("--lam", type=float, default=0.6, help="bwas: DeepCubeA's lambda (weight 1/lambda)")
@@ -327,6 +343,7 @@ def main() -> None:
     ap.add_argument("--dir", default="tables", help="where the 7-8 tables are")
     ap.add_argument("--build", action="store_true", help="build missing 7-8 tables (100 s, 2 GB of memory)")
     ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--repeat-builds", type=int, default=3, help="progress: builds of the 3x4 with and without the bar")
     ap.add_argument("--boards", type=int, default=1000)
     ap.add_argument("--fifteen", type=int, default=20)
     ap.add_argument("--timeout", type=float, default=300, help="seconds slidingpuzzle gets for one 15-puzzle")
@@ -335,7 +352,7 @@ def main() -> None:
     args = ap.parse_args()
     {"distance": bench_distance, "pdb": bench_pdb, "batch": bench_batch, "dask": bench_dask,
      "slidingpuzzle": bench_slidingpuzzle, "bwas": bench_bwas, "gym": bench_gym,
-     "datasets": bench_datasets, "pictures": bench_pictures}[args.what](args)
+     "datasets": bench_datasets, "pictures": bench_pictures, "progress": bench_progress}[args.what](args)
 
 
 if __name__ == "__main__":

@@ -513,7 +513,7 @@ def solve_batch(
     convention: Convention = "blank",
     reflect: bool = True,
     build_missing: bool = True,
-    progress: Optional[Callable[[int, int], Any]] = None,
+    progress: Union[bool, Callable[[int, int], Any], None] = None,
     timeout: Optional[float] = None,
     share_tables: bool = True,
 ) -> st.BatchResult:
@@ -567,9 +567,11 @@ def solve_batch(
     build_missing : bool, default True
         Build the tables missing from ``dir`` on the workers (rather than fail). Better: build
         them once beforehand (see the module's notes).
-    progress : callable, optional
-        Called as ``progress(done_boards, total_boards)``: once before any task finishes (with
-        the boards taken from ``results_file``), then after each chunk.
+    progress : bool or callable, optional
+        A bar of the boards solved (``tqdm.auto``: a widget in Jupyter, text in a terminal)
+        once the run has gone a second (the default, None); ``True`` from the start; ``False``
+        none; or a function called as ``progress(done_boards, total_boards)``: once before any
+        task finishes (with the boards taken from ``results_file``), then after each chunk.
     timeout : float, optional
         Seconds the whole run may take; past them ``TimeoutError`` is raised and the remaining
         tasks are cancelled (the chunks already written to ``results_file`` stay there).
@@ -647,8 +649,10 @@ def solve_batch(
     options = {"algorithm": algorithm, "weight": weight, "max_nodes": max_nodes, "max_memory": max_memory, "threads": threads}
     todo = [i for i in range(len(starts)) if i not in done]
     boards_done = sum(len(done[i]["lengths"]) for i in done)
-    if progress is not None:
-        progress(boards_done, total)
+    from ._progress import Count
+
+    bar = Count(progress, "boards solved on the cluster", " boards")
+    bar(boards_done, total)
     load_seconds = 0.0
     wall = 0.0
     if todo:
@@ -682,9 +686,9 @@ def solve_batch(
                         os.fsync(out.fileno())
                     load_seconds = max(load_seconds, float(r["load_seconds"]))
                     boards_done += rec["count"]
-                    if progress is not None:
-                        progress(boards_done, total)
+                    bar(boards_done, total)
             finally:
+                bar.close()
                 left = [f for f in futures if not f.done()]
                 if left:
                     c.cancel(left)
@@ -692,6 +696,7 @@ def solve_batch(
         finally:
             if out is not None:
                 out.close()
+    bar.close()
     missing = [i for i in range(len(starts)) if i not in done]
     if missing:  # cannot happen: every future was waited for
         raise RuntimeError(f"chunks {missing[:10]} have no result")

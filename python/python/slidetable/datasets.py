@@ -439,7 +439,7 @@ def labelled_walks(
     dir: Union[str, os.PathLike] = ".",
     results: Union[str, os.PathLike, None] = None,
     chunk: int = 1000,
-    progress: Optional[Callable[[int, int], Any]] = None,
+    progress: Union[bool, Callable[[int, int], Any], None] = None,
 ) -> Dataset:
     """``count`` boards made by random walks from the goal, labelled with exact distances by an
     optimal solver (on every core), for boards past a perfect table such as the 15-puzzle.
@@ -473,8 +473,10 @@ def labelled_walks(
     chunk : int
         Boards per chunk: solved together, reported to ``progress`` and kept in ``results``
         (at least 1; the boards depend on it, as on ``seed``).
-    progress : callable, optional
-        Called with ``(boards done, count)`` after each chunk.
+    progress : bool or callable, optional
+        A bar of the boards labelled (``tqdm.auto``: a widget in Jupyter, text in a terminal)
+        once the call has run a second (the default, None); ``True`` from the start;
+        ``False`` none; or a function called with ``(boards done, count)`` after each chunk.
 
     Returns
     -------
@@ -544,51 +546,53 @@ def labelled_walks(
     parts = []
     chunks = (count + chunk - 1) // chunk
     done = 0
-    for c in range(chunks):
-        n = min(chunk, count - c * chunk)
-        path = None if folder is None else os.path.join(folder, f"chunk-{c:05d}.npz")
-        if path is not None and os.path.exists(path):
-            with np.load(path) as f:
-                if str(f["settings"]) != key:
-                    raise ValueError(
-                        f"{path} holds boards of other settings (puzzle, count, steps, seed or chunk): "
-                        f"give another results directory, or empty this one"
-                    )
-                part = {k: f[k] for k in ("boards", "distances", "first_moves", "walk_lengths", "optimal_moves")}
-        else:
-            boards, lengths = _walks(puzzle, n, (lo, hi), seed, c)
-            if table is not None:
-                moves = table.optimal_moves(boards)
-                part = {
-                    "boards": boards,
-                    "distances": table.distance(boards).astype(np.int16),
-                    "first_moves": _first_of(moves),
-                    "walk_lengths": lengths,
-                    "optimal_moves": moves,
-                }
+    from ._progress import Count
+
+    with Count(progress, f"{puzzle.rows}x{puzzle.cols} boards labelled", " boards") as bar:
+        for c in range(chunks):
+            n = min(chunk, count - c * chunk)
+            path = None if folder is None else os.path.join(folder, f"chunk-{c:05d}.npz")
+            if path is not None and os.path.exists(path):
+                with np.load(path) as f:
+                    if str(f["settings"]) != key:
+                        raise ValueError(
+                            f"{path} holds boards of other settings (puzzle, count, steps, seed or chunk): "
+                            f"give another results directory, or empty this one"
+                        )
+                    part = {k: f[k] for k in ("boards", "distances", "first_moves", "walk_lengths", "optimal_moves")}
             else:
-                assert solver is not None
-                r = solver.solve_batch(boards)
-                if not r.optimal.all():
-                    bad = int(np.argmin(r.optimal))
-                    why = r.errors[bad] or "the search does not prove its solutions optimal"
-                    raise ValueError(f"board {c * chunk + bad} was not solved optimally ({why}): give an optimal solver")
-                first = np.array([MOVES.index(m[0]) if m else -1 for m in r.moves], dtype=np.int8)
-                part = {
-                    "boards": boards,
-                    "distances": r.lengths.astype(np.int16),
-                    "first_moves": first,
-                    "walk_lengths": lengths,
-                    "optimal_moves": np.zeros((0, 4), bool),
-                }
-            if path is not None:
-                tmp = path + ".tmp.npz"
-                np.savez(tmp, settings=np.array(key), **part)
-                os.replace(tmp, path)
-        parts.append(part)
-        done += n
-        if progress is not None:
-            progress(done, count)
+                boards, lengths = _walks(puzzle, n, (lo, hi), seed, c)
+                if table is not None:
+                    moves = table.optimal_moves(boards)
+                    part = {
+                        "boards": boards,
+                        "distances": table.distance(boards).astype(np.int16),
+                        "first_moves": _first_of(moves),
+                        "walk_lengths": lengths,
+                        "optimal_moves": moves,
+                    }
+                else:
+                    assert solver is not None
+                    r = solver.solve_batch(boards)
+                    if not r.optimal.all():
+                        bad = int(np.argmin(r.optimal))
+                        why = r.errors[bad] or "the search does not prove its solutions optimal"
+                        raise ValueError(f"board {c * chunk + bad} was not solved optimally ({why}): give an optimal solver")
+                    first = np.array([MOVES.index(m[0]) if m else -1 for m in r.moves], dtype=np.int8)
+                    part = {
+                        "boards": boards,
+                        "distances": r.lengths.astype(np.int16),
+                        "first_moves": first,
+                        "walk_lengths": lengths,
+                        "optimal_moves": np.zeros((0, 4), bool),
+                    }
+                if path is not None:
+                    tmp = path + ".tmp.npz"
+                    np.savez(tmp, settings=np.array(key), **part)
+                    os.replace(tmp, path)
+            parts.append(part)
+            done += n
+            bar(done, count)
 
     def cat(k: str, dtype: Any, width: Optional[int] = None) -> np.ndarray:
         arrays = [p[k] for p in parts]

@@ -138,7 +138,7 @@ class PatternDB:
         partition: str = "auto",
         dir: Union[str, os.PathLike] = ".",
         zero: Union[bool, str] = False,
-        progress: Optional[Callable[[dict], Any]] = None,
+        progress: Union[bool, Callable[[dict], Any], None] = None,
         reflect: bool = True,
         share: bool = False,
     ) -> "PatternDB":
@@ -166,8 +166,10 @@ class PatternDB:
             Zero-aware tables (an entry per placement and region of the blank; never below the
             classic entry, often above): ``True`` or ``"bits"`` one bit an entry, ``"bytes"``
             the distance itself. ``load`` prefers them when both kinds are present.
-        progress : callable, optional
-            Called after each depth of each table with a dict: ``table`` (from 1) of
+        progress : bool or callable, optional
+            A bar per table of the states reached (``tqdm.auto``) once the build has run a
+            second (the default, None); ``True`` from the start; ``False`` none; or a function
+            called after each depth of each table with a dict: ``table`` (from 1) of
             ``tables``, ``tiles``, ``depth``, ``level_states``, ``reached``, ``total`` (an
             upper bound on the states), ``seconds`` (of this table). An exception it raises
             stops the build and is raised here.
@@ -212,8 +214,9 @@ class PatternDB:
             raise TypeError(f"partition must be a name or groups of tiles, not {type(partition).__name__}")
         if partition.strip() == "list":
             raise ValueError("partition='list' is the command line's listing: PatternDB.partitions(puzzle) lists them")
-        if progress is not None and not callable(progress):
-            raise TypeError(f"progress must be a function of a dict, not {type(progress).__name__}")
+        from ._progress import Levels
+
+        levels = Levels(progress, f"{puzzle.rows}x{puzzle.cols} pattern tables {partition}")
         if zero is False or zero is None:
             bits: Optional[bool] = None
         elif zero is True or zero == "bits":
@@ -223,7 +226,8 @@ class PatternDB:
         else:
             raise ValueError(f"zero={zero!r}: give False, True (one bit an entry), 'bits' or 'bytes'")
         path = _dir(dir)
-        _core.build_patterns(puzzle._p, partition, path, bits, progress)
+        with levels:
+            _core.build_patterns(puzzle._p, partition, path, bits, levels)
         return cls.load(puzzle, partition, dir, build_missing=False, reflect=reflect, share=share)
 
     @staticmethod

@@ -54,7 +54,7 @@ class Table:
         cls,
         puzzle: Puzzle,
         path: Union[str, os.PathLike[str], None] = None,
-        progress: Optional[Callable[[dict[str, Any]], Any]] = None,
+        progress: Union[bool, Callable[[dict[str, Any]], Any], None] = None,
         bits: Optional[int] = None,
         work_dir: Union[str, os.PathLike[str], None] = None,
     ) -> "Table":
@@ -72,9 +72,12 @@ class Table:
             two-bit table that does not fit in the memory available is then built out of core,
             in files in ``work_dir``, as ``table build`` does: a build stopped (Ctrl-C) or
             killed goes on from its last complete depth when called again the same way.
-        progress : callable, optional
-            Called after each depth with a dict: ``depth``, ``level_states``, ``reached``,
-            ``total``, ``seconds``.
+        progress : bool or callable, optional
+            A bar of the states reached (``tqdm.auto``: a widget in Jupyter, text in a
+            terminal) once the build has run a second (the default, None); ``True`` from the
+            start; ``False`` none; or a function called after each depth with a dict: ``depth``,
+            ``level_states``, ``reached``, ``total``, ``seconds``. Without tqdm installed, no
+            bar.
         bits : int, optional
             Bits a state: 8 (the distance itself) or 2 (the distance modulo 3, a quarter of the
             size; ``table build --bits``). Default: 8 up to 12 cells, 2 past them.
@@ -122,15 +125,18 @@ class Table:
             raise ValueError(f"bits={bits!r}: a table has 8 bits a state or 2")
         if work_dir is not None and path is None:
             raise ValueError("work_dir= is for a build into a file: give path= too")
-        return cls(
-            _core.Table.build(
-                puzzle._p,
-                None if path is None else os.fspath(path),
-                progress,
-                bits,
-                None if work_dir is None else os.fspath(work_dir),
+        from ._progress import Levels
+
+        with Levels(progress, f"{puzzle.rows}x{puzzle.cols} table") as levels:
+            return cls(
+                _core.Table.build(
+                    puzzle._p,
+                    None if path is None else os.fspath(path),
+                    levels,
+                    bits,
+                    None if work_dir is None else os.fspath(work_dir),
+                )
             )
-        )
 
     @classmethod
     def open(cls, path: Union[str, os.PathLike[str]], mmap: bool = True) -> "Table":
