@@ -34,6 +34,8 @@ Every public name is importable from ``slidetable`` itself; the modules hold the
 * ``slidetable.lab``: the published instance sets and the textbook's experiment;
 * ``slidetable.pictures``: boards as SVG (``picture``), solutions played as animations, and the
   HTML Jupyter shows for the package's objects;
+* ``slidetable.plots``: matplotlib plots (the extra ``[plot]``): a table's distribution, a grade,
+  searches' nodes by depth, a heuristic's heat map;
 * ``slidetable.gym`` (needs Gymnasium) and ``slidetable.dask`` (needs Dask's ``distributed``).
 
 Types
@@ -76,6 +78,7 @@ from .conventions import MOVES, actions_to_moves, moves_to_actions, to_blank_mov
 from .datasets import Dataset, balanced_sample, labelled_walks
 from .grading import Grade, grade
 from .lab import Experiment, Instances, experiment, instances
+from . import plots
 from .pictures import BoardPicture, picture
 from .puzzle import HEURISTICS, Puzzle, apply, expand, heuristic, is_solvable, parse, random_walk
 from .search import BATCH_ALGORITHMS, DEFAULT_BATCH_SIZE, HeuristicFn, PatternDB, Solver, solve, solve_batch

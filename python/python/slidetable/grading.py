@@ -214,6 +214,36 @@ class Grade:
 
         return polars_frame(self._columns(), "Grade")
 
+    def plot(self, ax: Any = None) -> Any:
+        """The mean estimate at each true distance against ``h = h*``, with the band of its
+        error, with matplotlib (``slidetable.plots.grade``).
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw; default a new figure's.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The Axes drawn into.
+
+        Raises
+        ------
+        ImportError
+            matplotlib is not installed (``pip install matplotlib``, or ``slidetable[plot]``).
+
+        Examples
+        --------
+        >>> import slidetable as st, matplotlib
+        >>> matplotlib.use("Agg")
+        >>> st.Table.build(st.Puzzle(3, 3)).grade("misplaced").plot().get_ylabel()
+        'h, the estimate'
+        """
+        from .plots import grade
+
+        return grade(self, ax)
+
     def _repr_html_(self) -> str:
         from .pictures import table_html
 

@@ -574,6 +574,37 @@ class Table:
         down to the goal)."""
         return 8 if np.frombuffer(self._t, dtype=np.uint8).size == len(self) else 2
 
+    def plot(self, log: bool = False, ax: Any = None) -> Any:
+        """The states at each distance as bars, with matplotlib (``slidetable.plots.distribution``).
+
+        Parameters
+        ----------
+        log : bool
+            A log scale for the counts.
+        ax : matplotlib Axes, optional
+            Where to draw; default a new figure's.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            The Axes drawn into.
+
+        Raises
+        ------
+        ImportError
+            matplotlib is not installed (``pip install matplotlib``, or ``slidetable[plot]``).
+
+        Examples
+        --------
+        >>> import slidetable as st, matplotlib
+        >>> matplotlib.use("Agg")
+        >>> st.Table.build(st.Puzzle(2, 3)).plot().get_xlabel()
+        'distance from the goal (moves)'
+        """
+        from .plots import distribution
+
+        return distribution(self, log, ax)
+
     def as_array(self) -> np.ndarray[tuple[int], np.dtype[np.uint8]]:
         """The entries as stored: a read-only view of the table's own memory.
 
