@@ -9,6 +9,7 @@ and without tqdm installed the calls run as before, without a bar.
 from __future__ import annotations
 
 import importlib
+import warnings
 from typing import Any, Callable, Optional
 
 __all__: list[str] = []
@@ -18,8 +19,12 @@ DELAY = 1.0
 
 
 def _tqdm() -> Optional[Any]:
+    """tqdm.auto's bar: a widget in Jupyter when ipywidgets is there (the extra ``[notebook]``),
+    else text; its warning that ipywidgets is missing is not repeated in every notebook."""
     try:
-        return importlib.import_module("tqdm.auto").tqdm
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return importlib.import_module("tqdm.auto").tqdm
     except ImportError:
         return None
 
