@@ -35,7 +35,7 @@ them light blue. `to_svg()` gives the SVG as a string and `save(path)` writes it
     ("md", """## The exact distance of every board
 
 `Table.build` runs a breadth-first search from the goal: 181,440 boards in milliseconds here, a
-progress bar when a build takes more than a second (the 3x4's 239,500,800 take about three).
+progress bar when a build takes more than a second (the 3x4's 239,500,800 take a few seconds).
 The table shows its figures, and plots its distribution: figure 3 of the 1987 report."""),
     ("code", """table = st.Table.build(p)
 table"""),

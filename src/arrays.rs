@@ -409,6 +409,23 @@ pub enum Outcome {
 /// # Panics
 /// If `options.threads` is not 1 (the boards, not one search, are spread over the threads).
 pub fn solve_many(solver: &Solver, cells: &[u16], options: &Options) -> Result<Vec<Outcome>, RowError> {
+    solve_many_with(solver, cells, options, &|| {})
+}
+
+/// [`solve_many`], calling `done` (on the thread that searched it) as each board's search ends:
+/// a progress bar counts the calls.
+///
+/// # Errors
+/// As [`solve_many`].
+///
+/// # Panics
+/// As [`solve_many`].
+pub fn solve_many_with(
+    solver: &Solver,
+    cells: &[u16],
+    options: &Options,
+    done: &(dyn Fn() + Sync),
+) -> Result<Vec<Outcome>, RowError> {
     assert_eq!(options.threads, 1, "solve_many runs one thread per search");
     let shape = solver.goal_board().shape();
     let n = shape.cells();
@@ -421,11 +438,13 @@ pub fn solve_many(solver: &Solver, cells: &[u16], options: &Options) -> Result<V
                 Ok(b) => b,
                 Err(e) => return Outcome::Failed(e),
             };
-            match solver.solve(&board, options) {
+            let outcome = match solver.solve(&board, options) {
                 Ok(Some(found)) => Outcome::Solved(found),
                 Ok(None) => Outcome::Unsolvable,
                 Err(e) => Outcome::Failed(e),
-            }
+            };
+            done();
+            outcome
         })
         .collect();
     if let Some(row) = outcomes.iter().position(|o| matches!(o, Outcome::Failed(Error::Cancelled { .. }))) {

@@ -336,7 +336,7 @@ pub(crate) fn interruptible<T: Send, M: Send>(
     py: Python<'_>,
     cancel: &(dyn Fn() + Sync),
     mut report: impl FnMut(Python<'_>, M) -> PyResult<()> + Send,
-    work: impl FnOnce(&dyn Fn(M)) -> T + Send,
+    work: impl FnOnce(&(dyn Fn(M) + Sync)) -> T + Send,
 ) -> PyResult<T> {
     enum Msg<T, M> {
         Done(T),

@@ -4,7 +4,7 @@
 //! `table build --pattern` and `table build --prune` make, into the same files.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -377,7 +377,7 @@ impl Solver {
 
     /// Solves many boards in parallel: a dict of arrays (lengths with -1 for unsolvable and -2 for
     /// a failed search, generated, expanded, seconds, optimal) and lists (moves, errors).
-    #[pyo3(signature = (cells, algorithm, weight, max_nodes, max_memory, threads))]
+    #[pyo3(signature = (cells, algorithm, weight, max_nodes, max_memory, threads, progress=None))]
     #[allow(clippy::too_many_arguments)]
     fn solve_batch<'py>(
         &self,
@@ -388,9 +388,11 @@ impl Solver {
         max_nodes: Option<u64>,
         max_memory: Option<u64>,
         threads: Option<usize>,
+        progress: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let shape = self.solver.goal_board().shape();
         let rows = rows(shape, &cells)?;
+        let total = rows.len() / shape.cells().max(1);
         let watch = Arc::new(Watch::new());
         let mut options = self.options(algorithm, weight, max_nodes, max_memory)?;
         // the boards run side by side: each gets its share of the memory limit
@@ -399,12 +401,30 @@ impl Solver {
         options.watch = Some(watch.clone());
         let algorithm_used = options.algorithm;
         let started = Instant::now();
-        let outcomes = interruptible(
-            py,
-            &|| watch.cancel(),
-            |_, ()| Ok(()),
-            |_| on_pool(threads, || arrays::solve_many(&self.solver, rows, &options)),
-        )?
+        // `progress(done, total)` as boards finish: at most every tenth of a second (a batch of
+        // quick boards would otherwise send a message a board), and once at the end
+        let finished = AtomicUsize::new(0);
+        let last = AtomicU64::new(0);
+        let report = |py: Python<'_>, done: usize| -> PyResult<()> {
+            if let Some(f) = &progress {
+                f.call1(py, (done, total))?;
+            }
+            Ok(())
+        };
+        let outcomes = interruptible(py, &|| watch.cancel(), report, |note| {
+            let done = || {
+                let k = finished.fetch_add(1, Ordering::Relaxed) + 1;
+                let now = started.elapsed().as_millis() as u64;
+                let before = last.load(Ordering::Relaxed);
+                if k == total
+                    || (now >= before + 100
+                        && last.compare_exchange(before, now, Ordering::Relaxed, Ordering::Relaxed).is_ok())
+                {
+                    note(k);
+                }
+            };
+            on_pool(threads, || arrays::solve_many_with(&self.solver, rows, &options, &done))
+        })?
         .map_err(error)?
         .map_err(row_error)?;
         let wall = started.elapsed().as_secs_f64();

@@ -2,7 +2,7 @@
 
 use std::os::raw::c_int;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::Instant;
 
 use numpy::prelude::*;
@@ -298,14 +298,41 @@ impl Table {
         .map_err(error)
     }
 
-    /// A classic heuristic graded on every state and edge.
-    fn grade<'py>(&self, py: Python<'py>, name: &str) -> PyResult<Bound<'py, PyDict>> {
+    /// A classic heuristic graded on every state and edge; `progress(done, total)` (steps: every
+    /// state twice) at most ten times a second; Ctrl-C stops it within a chunk of states.
+    #[pyo3(signature = (name, progress=None))]
+    fn grade<'py>(&self, py: Python<'py>, name: &str, progress: Option<Py<PyAny>>) -> PyResult<Bound<'py, PyDict>> {
         let h = slidetable::heuristic::Heuristic::from_name(name).ok_or_else(|| {
             PyValueError::new_err(format!(
                 "unknown heuristic `{name}`: use misplaced (hamming), manhattan, linear-conflict or nilsson, or a function"
             ))
         })?;
-        let g = detach(py, || grade::grade(&self.table, h)).map_err(error)?;
+        let total = 2 * self.table.index().len();
+        let stop = AtomicBool::new(false);
+        let done = AtomicU64::new(0);
+        let last = AtomicU64::new(0);
+        let started = std::time::Instant::now();
+        let report = |py: Python<'_>, k: u64| -> PyResult<()> {
+            if let Some(f) = &progress {
+                f.call1(py, (k, total))?;
+            }
+            Ok(())
+        };
+        let g = interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| {
+            let step = |k: u64| {
+                let now = done.fetch_add(k, Ordering::Relaxed) + k;
+                let ms = started.elapsed().as_millis() as u64;
+                let before = last.load(Ordering::Relaxed);
+                if now == total
+                    || (ms >= before + 100
+                        && last.compare_exchange(before, ms, Ordering::Relaxed, Ordering::Relaxed).is_ok())
+                {
+                    note(now);
+                }
+            };
+            grade::grade_until(&self.table, h, step, &stop)
+        })?
+        .map_err(error)?;
         let d = grade_dict(py, &g.by_depth, &g.total)?;
         d.set_item("at_goal", g.at_goal)?;
         Ok(d)
@@ -315,16 +342,19 @@ impl Table {
     /// or float64.
     fn grade_estimates<'py>(&self, py: Python<'py>, estimates: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
         let t = &self.table;
+        // Ctrl-C stops the pass over every state (seconds on 12 cells) within a chunk of states
+        let stop = AtomicBool::new(false);
+        let cancel = || stop.store(true, Ordering::Relaxed);
         let graded = if let Ok(a) = estimates.extract::<PyReadonlyArray1<'py, u8>>() {
             let hs = slice(&a)?;
-            detach(py, || grade::grade_estimates(t, hs, |_| {}))
+            interruptible(py, &cancel, |_, ()| Ok(()), |_| grade::grade_estimates_until(t, hs, |_| {}, &stop))?
         } else if let Ok(a) = estimates.extract::<PyReadonlyArray1<'py, f32>>() {
             let hs = slice(&a)?;
-            detach(py, || grade::grade_estimates(t, hs, |_| {}))
+            interruptible(py, &cancel, |_, ()| Ok(()), |_| grade::grade_estimates_until(t, hs, |_| {}, &stop))?
         } else {
             let a = estimates.extract::<PyReadonlyArray1<'py, f64>>()?;
             let hs = slice(&a)?;
-            detach(py, || grade::grade_estimates(t, hs, |_| {}))
+            interruptible(py, &cancel, |_, ()| Ok(()), |_| grade::grade_estimates_until(t, hs, |_| {}, &stop))?
         };
         let (by_depth, total) = graded.map_err(error)?;
         grade_dict(py, &by_depth, &total)

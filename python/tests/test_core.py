@@ -300,6 +300,8 @@ def test_bad_boards_raise_with_the_cli_words(eight):
         eight.distance([8, 6, 7, 2, 5, 4, 3, 9, 1])
     with pytest.raises(ValueError, match="board 2: bad board: tile 6 appears more than once"):
         eight.distance([HARDEST, HARDEST, [8, 6, 6, 2, 5, 4, 3, 0, 1]])
+    with pytest.raises(ValueError, match=r"a 2x3 board given \(6 tiles\), but this puzzle is 3x3 \(9 cells\): give st.Puzzle\(2, 3\)"):
+        st.Table.build(st.Puzzle(3, 3)).distance([[1, 2, 3], [4, 5, 0]])
     with pytest.raises(ValueError, match="16 tiles given, but a 3x3 board has 9 cells"):
         eight.distance(list(range(16)))
     with pytest.raises(ValueError, match="3x3"):

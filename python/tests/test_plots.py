@@ -70,8 +70,21 @@ def test_the_heat_map_counts_every_state(table, tmp_path):
     learned = st.plots.heatmap(table, lambda b: table.puzzle.heuristic(b, "misplaced") * 1.5)
     assert learned.images[0].get_array().sum() == 181_440
     assert saved(ax, tmp_path / "h.png") > 5_000
-    with pytest.raises(ValueError, match="past max_states"):
+    with pytest.raises(ValueError, match="past max_states=1,000.*draw a sample, states="):
         st.plots.heatmap(table, max_states=1000)
+
+
+def test_a_fractional_heuristic_counts_its_overestimates_as_the_grade_does(table):
+    def learned(b):
+        return 1.2 * table.puzzle.heuristic(b, "manhattan")
+
+    ax = st.plots.heatmap(table, learned, name="1.2 x Manhattan")
+    over = table.grade(learned).total_overestimates
+    assert f"{over:,} overestimates of all 181,440 states" in ax.get_title() and ax.get_title().startswith("1.2 x Manhattan")
+    assert "nearest whole number" in ax.get_xlabel()
+    sample = table.unrank(np.random.default_rng(0).integers(0, len(table), 5000))
+    part = st.plots.heatmap(table, "manhattan", states=sample)
+    assert part.images[0].get_array().sum() == 5000 and "5,000 boards" in part.get_title()
 
 
 def test_without_matplotlib_a_plot_says_how_to_install_it(table, monkeypatch):

@@ -71,3 +71,51 @@ def test_ctrl_c_stops_a_build_with_its_bar_on(capsys):
     # the bar was closed: the next build's bar starts at zero, on its own line
     st.Table.build(st.Puzzle(2, 3), progress=True)
     assert "2x3 table" in capsys.readouterr().err
+
+
+def test_grading_a_function_over_every_state_counts_states(capsys):
+    t = st.Table.build(st.Puzzle(3, 3))
+    seen = []
+    t.grade(lambda b: t.puzzle.heuristic(b, "manhattan"), batch_size=50_000, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(50_000, 181_440), (100_000, 181_440), (150_000, 181_440), (181_440, 181_440)]
+    t.grade(lambda b: t.puzzle.heuristic(b, "manhattan"), progress=True)
+    assert "grading <lambda>" in capsys.readouterr().err
+    with pytest.raises(TypeError, match="progress must be"):
+        t.grade("manhattan", progress="yes")
+
+
+def test_a_batch_counts_boards_as_they_finish(capsys):
+    p = st.Puzzle(3, 3)
+    boards = st.Table.build(p).sample(22, 40, seed=4)
+    seen = []
+    r = st.solve_batch(boards, p, heuristic="misplaced", algorithm="astar", progress=lambda done, total: seen.append((done, total)))
+    assert (r.lengths == 22).all()
+    assert seen and seen[-1] == (40, 40) and all(t == 40 for _, t in seen)
+    assert [d for d, _ in seen] == sorted(d for d, _ in seen)
+    st.solve_batch(boards[:4], p, progress=True)
+    assert "boards solved" in capsys.readouterr().err
+    # the batch searches (a function as the heuristic) count too
+    seen.clear()
+    st.Solver(p, heuristic=lambda b: p.heuristic(b, "manhattan")).solve_batch(boards[:5], progress=lambda d, t: seen.append(d))
+    assert seen[-1] == 5
+
+
+def test_grading_by_name_reports_and_stops_on_ctrl_c():
+    t = st.Table.build(st.Puzzle(3, 3))
+    seen = []
+    t.grade("manhattan", progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (2 * 181_440, 2 * 181_440)
+    # the 2x5's 1,814,400 states twice over: stopped a moment in
+    big = st.Table.build(st.Puzzle(2, 5))
+    timer = threading.Timer(0.05, lambda: os.kill(os.getpid(), signal.SIGINT))
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        timer.start()
+        started = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt):
+            for _ in range(50):  # whichever grade the signal falls in
+                big.grade("linear-conflict")
+        assert time.perf_counter() - started < 5
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)

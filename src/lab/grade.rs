@@ -28,6 +28,8 @@
 //! edges are the given boards' moves, each counted at its board's depth, so over every state of a
 //! table each edge is seen from both ends (twice the whole-table count).
 
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use rayon::prelude::*;
 
 use crate::arrays::RowError;
@@ -259,6 +261,19 @@ pub fn grade_with_progress<D: AsRef<[u8]> + Sync>(
     h: Heuristic,
     progress: impl Fn(u64) + Sync,
 ) -> Result<Grade, Error> {
+    grade_until(table, h, progress, &AtomicBool::new(false))
+}
+
+/// As [`grade_with_progress`], stopping soon after `stop` is set (a chunk of states later).
+///
+/// # Errors
+/// Those of [`grade`]; [`Error::Cancelled`] when stopped.
+pub fn grade_until<D: AsRef<[u8]> + Sync>(
+    table: &Table<D>,
+    h: Heuristic,
+    progress: impl Fn(u64) + Sync,
+    stop: &AtomicBool,
+) -> Result<Grade, Error> {
     table.check_expandable()?;
     let index = table.index();
     let est = Estimator::new(table.goal());
@@ -267,6 +282,9 @@ pub fn grade_with_progress<D: AsRef<[u8]> + Sync>(
     // Every estimate, one byte per state.
     let mut hs = vec![0u8; n as usize];
     hs.par_chunks_mut(CHUNK as usize).enumerate().try_for_each(|(c, out)| {
+        if stop.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled { generated: 0 });
+        }
         let first = c as u64 * CHUNK;
         for (k, slot) in out.iter_mut().enumerate() {
             let i = first + k as u64;
@@ -282,7 +300,7 @@ pub fn grade_with_progress<D: AsRef<[u8]> + Sync>(
         Ok::<(), Error>(())
     })?;
 
-    let (by_depth, total) = grade_estimates(table, &hs, progress)?;
+    let (by_depth, total) = grade_estimates_until(table, &hs, progress, stop)?;
     let at_goal = est.estimate(h, table.goal().cells());
     Ok(Grade { heuristic: h, by_depth, total, at_goal })
 }
@@ -304,9 +322,26 @@ where
     D: AsRef<[u8]> + Sync,
     E: Copy + Into<f64> + Sync,
 {
+    grade_estimates_until(table, estimates, progress, &AtomicBool::new(false))
+}
+
+/// As [`grade_estimates`], stopping soon after `stop` is set (a chunk of states later).
+///
+/// # Errors
+/// Those of [`grade_estimates`]; [`Error::Cancelled`] when stopped.
+pub fn grade_estimates_until<D, E>(
+    table: &Table<D>,
+    estimates: &[E],
+    progress: impl Fn(u64) + Sync,
+    stop: &AtomicBool,
+) -> Result<(Vec<DepthGrade>, DepthGrade), Error>
+where
+    D: AsRef<[u8]> + Sync,
+    E: Copy + Into<f64> + Sync,
+{
     if table.is_two_bit() {
         // every distance is read, most of them several times: expand once
-        return grade_estimates(&table.to_byte_table()?, estimates, progress);
+        return grade_estimates_until(&table.to_byte_table()?, estimates, progress, stop);
     }
     let index = table.index();
     let n = index.len();
@@ -320,6 +355,9 @@ where
     let by_depth = (0..n.div_ceil(CHUNK))
         .into_par_iter()
         .map(|c| {
+            if stop.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled { generated: 0 });
+            }
             let mut acc = vec![DepthGrade::default(); max as usize + 1];
             let mut kids = Vec::with_capacity(4);
             for i in c * CHUNK..((c + 1) * CHUNK).min(n) {

@@ -2,19 +2,21 @@
 Jupyter, text in a terminal) shown once a call has run for a second, nothing with
 ``progress=False``, or the caller's own function.
 
-The bar is tqdm's, imported when a long call starts: ``import slidetable`` never imports it,
-and without tqdm installed the calls run as before, without a bar.
+The bar is tqdm's, imported when a long call has run a second: ``import slidetable`` never
+imports it, a short call never makes one (no widget left in a notebook's metadata), and without
+tqdm installed the calls run as before, without a bar. The bar's clock starts with the call.
 """
 
 from __future__ import annotations
 
 import importlib
+import time
 import warnings
 from typing import Any, Callable, Optional
 
 __all__: list[str] = []
 
-#: Seconds a call runs before its bar shows (tqdm's ``delay``): short calls print nothing.
+#: Seconds a call runs before its bar shows: short calls print nothing.
 DELAY = 1.0
 
 
@@ -36,87 +38,79 @@ def check(progress: Any) -> None:
     raise TypeError(f"progress must be True, False, None (a bar after a second) or a function, not {type(progress).__name__}")
 
 
-class Levels:
-    """A breadth-first build's progress (a dict after each depth: ``depth``, ``reached``,
-    ``total``, ...) to a bar of states reached, or to the caller's function."""
+class _Bar:
+    """What both kinds of progress share: the choice (bar, nothing, a function), the bar made
+    once the call has run ``DELAY`` seconds (at once with ``progress=True``), its clock started
+    with the call, and its closing."""
 
-    def __init__(self, progress: Any, desc: str):
+    def __init__(self, progress: Any, desc: str, unit: str):
         check(progress)
-        self.user: Optional[Callable[[dict], Any]] = progress if callable(progress) and not isinstance(progress, bool) else None
+        self.user: Any = progress if callable(progress) and not isinstance(progress, bool) else None
         self.desc = desc
+        self.unit = unit
         self.bar: Any = None
         self.wanted = progress is None or progress is True
         self.delay = 0.0 if progress is True else DELAY
+        self.started = time.time()
+
+    def _show(self, done: int, total: int, desc: str) -> bool:
+        """Moves the bar to ``done`` of ``total``, making it when the call has run long enough;
+        False when there is no bar to move."""
+        if self.bar is None:
+            if not self.wanted or time.time() - self.started < self.delay:
+                return False
+            tqdm = _tqdm()
+            if tqdm is None:
+                self.wanted = False
+                return False
+            self.bar = tqdm(total=int(total), desc=desc, unit=self.unit, unit_scale=True, dynamic_ncols=True)
+            # the clock of the call, not of the bar: the time before it showed counts
+            self.bar.start_t = self.started
+        self.bar.update(int(done) - self.bar.n)
+        return True
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+    def __enter__(self) -> Any:
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+
+class Levels(_Bar):
+    """A breadth-first build's progress (a dict after each depth: ``depth``, ``reached``,
+    ``total``, ...) to a bar of states reached, a bar per table of a pattern build, or to the
+    caller's function."""
+
+    def __init__(self, progress: Any, desc: str):
+        super().__init__(progress, desc, " states")
         self.table: Any = None
 
     def __call__(self, p: dict) -> None:
         if self.user is not None:
             self.user(p)
             return
-        if not self.wanted:
-            return
-        # a pattern build's tables one after the other: a bar each
         table = p.get("table")
-        if self.bar is not None and table is not None and table != self.table:
+        if self.bar is not None and table != self.table:
             self.close()
-        if self.bar is None:
-            tqdm = _tqdm()
-            if tqdm is None:
-                self.wanted = False
-                return
-            desc = self.desc if table is None else f"{self.desc}: table {table} of {p.get('tables', '?')} (tiles {p.get('tiles', '')})"
-            self.bar = tqdm(total=int(p["total"]), desc=desc, unit=" states", unit_scale=True, delay=self.delay, dynamic_ncols=True)
-            self.table = table
-        self.bar.set_postfix(depth=int(p["depth"]), refresh=False)
-        # update (not n and refresh): tqdm shows a delayed bar from an update only
-        self.bar.update(int(p["reached"]) - self.bar.n)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
-
-    def __enter__(self) -> "Levels":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+            self.started = time.time()
+        self.table = table
+        desc = self.desc if table is None else f"{self.desc}: table {table} of {p.get('tables', '?')} (tiles {p.get('tiles', '')})"
+        if self.bar is not None or self._show(0, int(p["total"]), desc):
+            self.bar.set_postfix(depth=int(p["depth"]), refresh=False)
+            self._show(int(p["reached"]), int(p["total"]), desc)
 
 
-class Count:
-    """Work counted in items (boards labelled, boards solved): ``progress(done, total)`` to a
-    bar, or to the caller's function."""
-
-    def __init__(self, progress: Any, desc: str, unit: str):
-        check(progress)
-        self.user: Optional[Callable[[int, int], Any]] = progress if callable(progress) and not isinstance(progress, bool) else None
-        self.desc = desc
-        self.unit = unit
-        self.bar: Any = None
-        self.wanted = progress is None or progress is True
-        self.delay = 0.0 if progress is True else DELAY
+class Count(_Bar):
+    """Work counted in items (boards labelled, boards solved, states graded):
+    ``progress(done, total)`` to a bar, or to the caller's function."""
 
     def __call__(self, done: int, total: int) -> None:
         if self.user is not None:
             self.user(done, total)
             return
-        if not self.wanted:
-            return
-        if self.bar is None:
-            tqdm = _tqdm()
-            if tqdm is None:
-                self.wanted = False
-                return
-            self.bar = tqdm(total=int(total), desc=self.desc, unit=self.unit, unit_scale=True, delay=self.delay, dynamic_ncols=True)
-        self.bar.update(int(done) - self.bar.n)
-
-    def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
-
-    def __enter__(self) -> "Count":
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        self.close()
+        self._show(done, total, self.desc)

@@ -15,7 +15,7 @@ matplotlib is imported when a plot is drawn: ``import slidetable`` never needs i
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any, Mapping, Union, cast
+from typing import TYPE_CHECKING, Any, Mapping, Optional, Union, cast
 
 import numpy as np
 
@@ -186,9 +186,18 @@ def nodes(results: Mapping[str, "BatchResult"], depths: Any, ax: Any = None) -> 
     return ax
 
 
-def heatmap(table: "Table", heuristic: Union[str, Any] = "manhattan", ax: Any = None, max_states: int = 2_000_000) -> Any:
-    """The states at each (h*, h) of a heuristic, every state of the table estimated: darker for
-    more (log scale), the diagonal ``h = h*`` drawn; cells right of it are overestimates.
+def heatmap(
+    table: "Table",
+    heuristic: Union[str, Any] = "manhattan",
+    ax: Any = None,
+    max_states: int = 2_000_000,
+    states: Any = None,
+    name: Optional[str] = None,
+) -> Any:
+    """The states at each (h*, h) of a heuristic, every state of the table estimated (or the
+    boards ``states``): darker for more (log scale), the diagonal ``h = h*`` drawn; cells right
+    of it are overestimates. A fractional estimate is drawn in the column of its nearest whole
+    number; the title's count of overestimates is exact (``h > h*``, as ``Grade`` counts them).
 
     Parameters
     ----------
@@ -201,7 +210,12 @@ def heatmap(table: "Table", heuristic: Union[str, Any] = "manhattan", ax: Any = 
     ax : matplotlib Axes, optional
         Where to draw; default a new figure's.
     max_states : int
-        The largest table drawn (every state is estimated).
+        The largest table drawn whole (every state is estimated); past it, give ``states``.
+    states : array_like of int, optional
+        Boards to draw instead of every state: a sample of a big table, e.g.
+        ``table.unrank(np.random.default_rng(0).integers(0, len(table), 100_000))``.
+    name : str, optional
+        The heuristic's name in the title and on the axis (default: its name, or the function's).
 
     Returns
     -------
@@ -213,7 +227,7 @@ def heatmap(table: "Table", heuristic: Union[str, Any] = "manhattan", ax: Any = 
     ImportError
         matplotlib is not installed.
     ValueError
-        A table past ``max_states``.
+        A table past ``max_states`` without ``states``.
 
     Examples
     --------
@@ -223,17 +237,26 @@ def heatmap(table: "Table", heuristic: Union[str, Any] = "manhattan", ax: Any = 
     >>> ax.images[0].get_array().shape
     (32, 32)
     """
-    n = len(table)
-    if n > max_states:
-        raise ValueError(f"the table has {n:,} states, past max_states={max_states:,}: a heat map estimates every state")
-    boards = table.unrank(np.arange(n))
+    if states is None:
+        n = len(table)
+        if n > max_states:
+            raise ValueError(
+                f"the table has {n:,} states, past max_states={max_states:,}: a heat map estimates every state; draw a sample, "
+                "states=table.unrank(np.random.default_rng(0).integers(0, len(table), 100_000))"
+            )
+        boards = table.unrank(np.arange(n))
+    else:
+        boards = table.puzzle._boards(states, np.uint8)[0]
+        n = len(boards)
     exact = table.distance(boards).astype(np.int64)
     if callable(heuristic):
-        h = np.rint(np.asarray(heuristic(boards), dtype=np.float64).reshape(-1)).astype(np.int64)
-        name = getattr(heuristic, "__name__", "h")
+        value = np.asarray(heuristic(boards), dtype=np.float64).reshape(-1)
+        name = name or getattr(heuristic, "__name__", "h")
     else:
-        h = np.asarray(table.puzzle.heuristic(boards, cast(Any, heuristic)), dtype=np.int64)
-        name = str(heuristic)
+        value = np.asarray(table.puzzle.heuristic(boards, cast(Any, heuristic)), dtype=np.float64)
+        name = name or str(heuristic)
+    over = int((value > exact).sum())
+    h = np.rint(value).astype(np.int64)
     rows = int(exact.max()) + 1
     cols = max(rows, int(h.max(initial=0)) + 1)
     counts = np.zeros((rows, cols), dtype=np.int64)
@@ -245,8 +268,9 @@ def heatmap(table: "Table", heuristic: Union[str, Any] = "manhattan", ax: Any = 
                       interpolation="nearest")
     ax.plot([-0.5, rows - 0.5], [-0.5, rows - 0.5], color="black", linewidth=1)
     ax.figure.colorbar(image, ax=ax, label="states (log scale)")
-    ax.set_xlabel(f"h, {name}")
+    whole = bool((value == h).all())
+    ax.set_xlabel(f"h, {name}" + ("" if whole else " (to the nearest whole number)"))
     ax.set_ylabel("h*, the exact distance")
-    over = int(counts[np.triu_indices(rows, 1, cols)].sum())
-    ax.set_title(f"{name}: {over:,} overestimates" if over else f"{name}: admissible on all {n:,} states")
+    where = f"all {n:,} states" if states is None else f"{n:,} boards"
+    ax.set_title(f"{name}: {over:,} overestimates of {where}" if over else f"{name}: admissible on {where}")
     return ax

@@ -217,6 +217,12 @@ class Puzzle:
         elif a.ndim != 2:
             raise ValueError(f"a batch of boards is (N, {n}) or (N, {self.rows}, {self.cols}), not {a.shape}")
         if a.shape[1] != n:
+            if a.ndim == 2 and not single and a.size < 2 * n:
+                # (2, 3) for a 3x3: a board of another shape, not two boards of 3 tiles
+                raise ValueError(
+                    f"a {a.shape[0]}x{a.shape[1]} board given ({a.size} tiles), but this puzzle is "
+                    f"{self.rows}x{self.cols} ({n} cells): give st.Puzzle({a.shape[0]}, {a.shape[1]}) for it"
+                )
             raise ValueError(f"{a.shape[1]} tiles given, but a {self.rows}x{self.cols} board has {n} cells")
         # values that the conversion to `dtype` could wrap are refused here; the rest (a tile
         # too large for the board, a repeat) is the library's check, board by board

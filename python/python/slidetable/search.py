@@ -740,6 +740,7 @@ class Solver:
         convention: Convention = "blank",
         batch_size: Optional[int] = None,
         optimal: Optional[bool] = None,
+        progress: Union[bool, Callable[[int, int], Any], None] = None,
     ) -> BatchResult:
         """Solves many boards in parallel (one board per thread at a time, ``threads`` threads,
         default all cores); results in input order. A board whose search fails (a limit) is
@@ -770,6 +771,11 @@ class Solver:
             As ``solve``; ``max_nodes`` and ``max_memory`` are per board.
         threads : int, optional
             Boards searched at once (default: all cores); batch searches take one board at a time.
+        progress : bool or callable, optional
+            A bar of the boards solved (``tqdm.auto``: a widget in Jupyter, text in a terminal)
+            once the batch has run a second (the default, None); ``True`` from the start;
+            ``False`` none; or a function called with ``(boards done, boards)`` as they finish
+            (at most ten times a second, and at the end).
 
         Returns
         -------
@@ -796,19 +802,23 @@ class Solver:
         _convention(convention)
         a, w = self._options(algorithm, weight, max_nodes, max_memory, threads)
         boards, _ = self.puzzle._boards(states, np.uint16)
-        if self._batched(a, batch_size):
-            result = self._solve_batch_batched(boards, a, w, batch_size, max_nodes, max_memory, convention, optimal)
-        else:
-            result = self._solve_batch_plain(boards, a, w, max_nodes, max_memory, threads, convention)
+        from ._progress import Count
+
+        with Count(progress, "boards solved", " boards") as bar:
+            if self._batched(a, batch_size):
+                result = self._solve_batch_batched(boards, a, w, batch_size, max_nodes, max_memory, convention, optimal, bar)
+            else:
+                result = self._solve_batch_plain(boards, a, w, max_nodes, max_memory, threads, convention, bar)
         unsolvable = result.lengths == UNSOLVABLE
         if unsolvable.any():
             _warn_unreachable(boards, self.puzzle, "solve_batch", self._assumed, stacklevel=4 if self._assumed else 3)
         return result
 
     def _solve_batch_plain(
-        self, boards: np.ndarray, a: str, w: Optional[float], max_nodes: Any, max_memory: Any, threads: Any, convention: Convention
+        self, boards: np.ndarray, a: str, w: Optional[float], max_nodes: Any, max_memory: Any, threads: Any, convention: Convention,
+        bar: Any = None,
     ) -> BatchResult:
-        r = self._s.solve_batch(boards, a, w, max_nodes, max_memory, threads)
+        r = self._s.solve_batch(boards, a, w, max_nodes, max_memory, threads, bar)
         moves = [None if m is None else (to_tile_moves(m) if convention == "tile" else m) for m in r["moves"]]
         return BatchResult(
             lengths=r["lengths"].astype(np.int32),
@@ -834,6 +844,7 @@ class Solver:
         max_memory: Any,
         convention: Convention,
         optimal: Optional[bool],
+        bar: Any = None,
     ) -> BatchResult:
         plan = self._batch_plan(a, w, batch_size)
         n = len(boards)
@@ -846,6 +857,8 @@ class Solver:
         errors: list = [None] * n
         started = time.perf_counter()
         for i, board in enumerate(boards):
+            if bar is not None and i:
+                bar(i, n)
             cells = [int(c) for c in board]
             try:
                 r = self._batch_one(cells, plan, max_nodes, max_memory, optimal)
@@ -863,6 +876,8 @@ class Solver:
             proven[i] = bool(r["optimal"])
             if r["optimal_length"] is not None:
                 best[i] = r["optimal_length"]
+        if bar is not None:
+            bar(n, n)
         return BatchResult(
             lengths=lengths,
             moves=moves,
@@ -997,6 +1012,7 @@ def solve_batch(
     convention: Convention = "blank",
     batch_size: Optional[int] = None,
     optimal: Optional[bool] = None,
+    progress: Union[bool, Callable[[int, int], Any], None] = None,
 ) -> BatchResult:
     """Solves many boards in parallel with the tables loaded once.
 
@@ -1028,6 +1044,9 @@ def solve_batch(
         As ``Solver.solve_batch``.
     optimal
         As ``Solver.solve_batch``.
+    progress
+        As ``Solver.solve_batch``: a bar of the boards solved after a second, ``True``,
+        ``False``, or a function of ``(done, total)``.
 
     Returns
     -------
@@ -1048,4 +1067,4 @@ def solve_batch(
     """
     s = Solver(_puzzle_of(states, puzzle), heuristic, partition, dir)
     s._assumed = puzzle is None
-    return s.solve_batch(states, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal)
+    return s.solve_batch(states, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal, progress)
