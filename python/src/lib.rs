@@ -14,8 +14,9 @@
 //! hint is worded here from them; the rest of the library's command-line words (`--pattern 7-8`,
 //! `` `table build ...` ``) are translated to the argument or call a Python user would write.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use pyo3::create_exception;
 use pyo3::exceptions::{
@@ -327,6 +328,33 @@ pub(crate) fn rows<'a, T: numpy::Element>(
 /// global one, whose threads a forked child does not have).
 pub(crate) fn detach<T: Send>(py: Python<'_>, work: impl FnOnce() -> T + Send) -> T {
     py.detach(|| pool::install(work))
+}
+
+/// Work done by many threads, counted, and told to a progress callback at most every tenth of a
+/// second (a batch of quick items would otherwise send a message an item), and once at the end.
+pub(crate) struct Tally {
+    total: u64,
+    done: AtomicU64,
+    started: Instant,
+    last_ms: AtomicU64,
+}
+
+impl Tally {
+    pub(crate) fn new(total: u64) -> Tally {
+        Tally { total, done: AtomicU64::new(0), started: Instant::now(), last_ms: AtomicU64::new(0) }
+    }
+
+    /// Counts `k` more done; the count so far when it is time to tell it (the thread that wins
+    /// the tenth of a second tells it), else None.
+    pub(crate) fn add(&self, k: u64) -> Option<u64> {
+        let now = self.done.fetch_add(k, Ordering::Relaxed) + k;
+        let ms = self.started.elapsed().as_millis() as u64;
+        let before = self.last_ms.load(Ordering::Relaxed);
+        let due = now == self.total
+            || (ms >= before + 100
+                && self.last_ms.compare_exchange(before, ms, Ordering::Relaxed, Ordering::Relaxed).is_ok());
+        due.then_some(now)
+    }
 }
 
 /// Runs `work` on a worker thread with the GIL released, passing `report` each message the work

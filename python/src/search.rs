@@ -4,7 +4,7 @@
 //! `table build --pattern` and `table build --prune` make, into the same files.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -25,7 +25,7 @@ use slidetable::table::pattern::build_group_file_until;
 use slidetable::{Board, Progress};
 
 use crate::puzzle::Puzzle;
-use crate::{detach, error, interruptible, message, python_words, row_error, rows};
+use crate::{detach, error, interruptible, message, python_words, row_error, rows, Tally};
 
 /// What the CLI would print on stderr, as one line for a Python callback.
 fn notice_text(n: &Notice) -> String {
@@ -401,11 +401,9 @@ impl Solver {
         options.watch = Some(watch.clone());
         let algorithm_used = options.algorithm;
         let started = Instant::now();
-        // `progress(done, total)` as boards finish: at most every tenth of a second (a batch of
-        // quick boards would otherwise send a message a board), and once at the end
-        let finished = AtomicUsize::new(0);
-        let last = AtomicU64::new(0);
-        let report = |py: Python<'_>, done: usize| -> PyResult<()> {
+        // `progress(done, total)` as boards finish
+        let tally = Tally::new(total as u64);
+        let report = |py: Python<'_>, done: u64| -> PyResult<()> {
             if let Some(f) = &progress {
                 f.call1(py, (done, total))?;
             }
@@ -413,13 +411,7 @@ impl Solver {
         };
         let outcomes = interruptible(py, &|| watch.cancel(), report, |note| {
             let done = || {
-                let k = finished.fetch_add(1, Ordering::Relaxed) + 1;
-                let now = started.elapsed().as_millis() as u64;
-                let before = last.load(Ordering::Relaxed);
-                if k == total
-                    || (now >= before + 100
-                        && last.compare_exchange(before, now, Ordering::Relaxed, Ordering::Relaxed).is_ok())
-                {
+                if let Some(k) = tally.add(1) {
                     note(k);
                 }
             };

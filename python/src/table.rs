@@ -2,7 +2,7 @@
 
 use std::os::raw::c_int;
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use numpy::prelude::*;
@@ -17,7 +17,7 @@ use slidetable::solver::TableBytes as Bytes;
 use slidetable::{arrays, Board, Progress};
 
 use crate::puzzle::Puzzle;
-use crate::{detach, error, interruptible, row_error, rows};
+use crate::{detach, error, interruptible, row_error, rows, Tally};
 
 /// A perfect table.
 #[pyclass(frozen, module = "slidetable._core")]
@@ -309,9 +309,7 @@ impl Table {
         })?;
         let total = 2 * self.table.index().len();
         let stop = AtomicBool::new(false);
-        let done = AtomicU64::new(0);
-        let last = AtomicU64::new(0);
-        let started = std::time::Instant::now();
+        let tally = Tally::new(total);
         let report = |py: Python<'_>, k: u64| -> PyResult<()> {
             if let Some(f) = &progress {
                 f.call1(py, (k, total))?;
@@ -320,13 +318,7 @@ impl Table {
         };
         let g = interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| {
             let step = |k: u64| {
-                let now = done.fetch_add(k, Ordering::Relaxed) + k;
-                let ms = started.elapsed().as_millis() as u64;
-                let before = last.load(Ordering::Relaxed);
-                if now == total
-                    || (ms >= before + 100
-                        && last.compare_exchange(before, ms, Ordering::Relaxed, Ordering::Relaxed).is_ok())
-                {
+                if let Some(now) = tally.add(k) {
                     note(now);
                 }
             };

@@ -53,21 +53,22 @@ class _Bar:
         self.delay = 0.0 if progress is True else DELAY
         self.started = time.time()
 
-    def _show(self, done: int, total: int, desc: str) -> bool:
-        """Moves the bar to ``done`` of ``total``, making it when the call has run long enough;
-        False when there is no bar to move."""
+    def _show(self, done: int, total: int, desc: str, **postfix: Any) -> None:
+        """Moves the bar to ``done`` of ``total`` (with ``postfix`` beside it), making it when
+        the call has run long enough."""
         if self.bar is None:
             if not self.wanted or time.time() - self.started < self.delay:
-                return False
+                return
             tqdm = _tqdm()
             if tqdm is None:
                 self.wanted = False
-                return False
+                return
             self.bar = tqdm(total=int(total), desc=desc, unit=self.unit, unit_scale=True, dynamic_ncols=True)
             # the clock of the call, not of the bar: the time before it showed counts
             self.bar.start_t = self.started
+        if postfix:
+            self.bar.set_postfix(postfix, refresh=False)
         self.bar.update(int(done) - self.bar.n)
-        return True
 
     def close(self) -> None:
         if self.bar is not None:
@@ -100,9 +101,7 @@ class Levels(_Bar):
             self.started = time.time()
         self.table = table
         desc = self.desc if table is None else f"{self.desc}: table {table} of {p.get('tables', '?')} (tiles {p.get('tiles', '')})"
-        if self.bar is not None or self._show(0, int(p["total"]), desc):
-            self.bar.set_postfix(depth=int(p["depth"]), refresh=False)
-            self._show(int(p["reached"]), int(p["total"]), desc)
+        self._show(int(p["reached"]), int(p["total"]), desc, depth=int(p["depth"]))
 
 
 class Count(_Bar):

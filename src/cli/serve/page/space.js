@@ -257,12 +257,15 @@ function drawStats() {
     c.height = h;
   }
   const mark = drawHistogram(c.getContext('2d'), c.width, c.height);
-  $('stats-here').textContent = mark === null || mark === undefined
-    ? ''
-    : `The board shown is ${mark} move${mark === 1 ? '' : 's'} from the goal (orange): ${fmt(stats.histogram[mark])} `
-      + `state${stats.histogram[mark] === 1 ? '' : 's'} ${stats.histogram[mark] === 1 ? 'has' : 'share'} its depth, `
-      + `and ${fmt(within(mark))} ${within(mark) === 1 ? 'lies' : 'lie'} within ${mark} move${mark === 1 ? '' : 's'} `
-      + `(${share(within(mark) / stats.states)} of all): what a search that looks at every board up to its depth may visit.`;
+  if (mark === null || mark === undefined) {
+    $('stats-here').textContent = '';
+    return;
+  }
+  const [n, all] = [stats.histogram[mark], within(mark)];
+  $('stats-here').textContent = `The board shown is ${mark} move${mark === 1 ? '' : 's'} from the goal (orange): ${fmt(n)} `
+    + `state${n === 1 ? '' : 's'} ${n === 1 ? 'has' : 'share'} its depth, `
+    + `and ${fmt(all)} ${all === 1 ? 'lies' : 'lie'} within ${mark} move${mark === 1 ? '' : 's'} `
+    + `(${share(all / stats.states)} of all): what a search that looks at every board up to its depth may visit.`;
 }
 
 /** The depth chart for slides: three times the screen's pixels, with a title. */
