@@ -39,7 +39,7 @@ use std::fs::{self, File, OpenOptions};
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use byteorder::{ByteOrder, WriteBytesExt, LE};
 use rayon::prelude::*;
@@ -452,23 +452,37 @@ fn finished_leftovers(dir: &Path) -> bool {
 
 /// An exclusive lock on the work directory `dir` (held while the returned file is open), so
 /// that two builds never share one: the second is refused in one line.
+///
+/// A lock held by someone else is tried again for up to [`LOCK_PATIENCE`] before the refusal:
+/// a process that this one forks shares the lock's open file until it executes its program, so
+/// a build that stops while another thread starts a program leaves its lock held for that
+/// moment, and a build started again at once would be refused for a lock nobody keeps.
 fn lock(dir: &Path) -> Result<File, Error> {
     use std::os::unix::io::AsRawFd;
     let handle = File::open(dir).map_err(|e| Error::io("opening the work directory", dir, e))?;
-    // SAFETY: flock only reads its integer arguments; the descriptor is open and owned by `handle`.
-    if unsafe { libc::flock(handle.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+    let start = Instant::now();
+    loop {
+        // SAFETY: flock only reads its integer arguments; the descriptor is open and owned by `handle`.
+        if unsafe { libc::flock(handle.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+            return Ok(handle);
+        }
         let e = std::io::Error::last_os_error();
-        if e.raw_os_error() == Some(libc::EWOULDBLOCK) {
+        if e.raw_os_error() != Some(libc::EWOULDBLOCK) {
+            return Err(Error::io("locking the work directory", dir, e));
+        }
+        if start.elapsed() >= LOCK_PATIENCE {
             return Err(Error::Checkpoint {
                 path: dir.to_path_buf(),
                 detail: "another build is using this work directory now: wait for it, or give another --work-dir"
                     .into(),
             });
         }
-        return Err(Error::io("locking the work directory", dir, e));
+        std::thread::sleep(Duration::from_millis(20));
     }
-    Ok(handle)
 }
+
+/// How long [`lock`] waits for a work directory's lock before it says another build has it.
+const LOCK_PATIENCE: Duration = Duration::from_secs(2);
 
 /// The part of an out-of-core build that keeps its checkpoint: which level comes next, which
 /// targets it has, which blocks' codes are due a merge, the histogram, and at the end the table
