@@ -537,17 +537,38 @@ pub fn build_patterns(
 /// writes it into `dir` under the name a solver looks for, as `table build --prune`: returns
 /// (path, forbidden strings, states).
 #[pyfunction]
-pub fn build_pruner(py: Python<'_>, puzzle: &Puzzle, length: usize, dir: PathBuf) -> PyResult<(String, u64, usize)> {
+#[pyo3(signature = (puzzle, length, dir, progress=None))]
+pub fn build_pruner(
+    py: Python<'_>,
+    puzzle: &Puzzle,
+    length: usize,
+    dir: PathBuf,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<(String, u64, usize)> {
     if !(2..=24).contains(&length) {
         return Err(PyValueError::new_err(format!("length {length} is out of range: give 2 to 24 moves")));
     }
     let shape = puzzle.shape;
     let path = dir.join(MovePruner::file_name(shape, length));
-    let made = detach(py, || {
-        let machine = MovePruner::generate(shape, length)?;
+    let total = shape.cells() as u64;
+    let stop = AtomicBool::new(false);
+    let tally = Tally::new(total);
+    let report = |py: Python<'_>, k: u64| -> PyResult<()> {
+        if let Some(f) = &progress {
+            f.call1(py, (k, total))?;
+        }
+        Ok(())
+    };
+    let made = interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| {
+        let step = |k: u64| {
+            if let Some(now) = tally.add(k) {
+                note(now);
+            }
+        };
+        let machine = MovePruner::generate_until(shape, length, step, &stop)?;
         machine.write(&path).map_err(|e| slidetable::Error::in_file("writing", &path, e))?;
         Ok::<_, slidetable::Error>((machine.patterns(), machine.states()))
-    });
+    })?;
     let (patterns, states) = made.map_err(error)?;
     Ok((path.display().to_string(), patterns, states))
 }

@@ -266,8 +266,10 @@ impl Table {
         PyArray1::from_vec(py, boards).reshape([count, n])
     }
 
-    /// A depth-balanced sample (`lab::sample::sample_balanced`): the boards and their depths.
-    #[pyo3(signature = (per_depth, depths, replace, seed))]
+    /// A depth-balanced sample (`lab::sample::sample_balanced`): the boards and their depths;
+    /// `progress(done, total)` (entries of the table scanned) at most ten times a second;
+    /// Ctrl-C stops the scan within a few million entries.
+    #[pyo3(signature = (per_depth, depths, replace, seed, progress=None))]
     fn sample_balanced<'py>(
         &self,
         py: Python<'py>,
@@ -275,15 +277,31 @@ impl Table {
         depths: Option<Vec<u32>>,
         replace: bool,
         seed: u64,
+        progress: Option<Py<PyAny>>,
     ) -> PyResult<Sampled<'py>> {
         let n = self.table.index().shape().cells();
-        let (boards, ds) = detach(py, || {
-            let picked = sample::sample_balanced(&self.table, per_depth, depths.as_deref(), replace, seed)?;
+        let total = self.table.index().len();
+        let stop = AtomicBool::new(false);
+        let tally = Tally::new(total);
+        let report = |py: Python<'_>, k: u64| -> PyResult<()> {
+            if let Some(f) = &progress {
+                f.call1(py, (k, total))?;
+            }
+            Ok(())
+        };
+        let (boards, ds) = interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| {
+            let step = |k: u64| {
+                if let Some(now) = tally.add(k) {
+                    note(now);
+                }
+            };
+            let picked =
+                sample::sample_balanced_until(&self.table, per_depth, depths.as_deref(), replace, seed, step, &stop)?;
             let indices: Vec<u64> = picked.iter().map(|p| p.0).collect();
             let mut out = vec![0u8; indices.len() * n];
             arrays::unrank(self.table.index(), &indices, &mut out).map_err(|e| *e.error)?;
             Ok::<_, slidetable::Error>((out, picked.iter().map(|p| p.1).collect::<Vec<u8>>()))
-        })
+        })?
         .map_err(error)?;
         let count = ds.len();
         Ok((PyArray1::from_vec(py, boards).reshape([count, n])?, PyArray1::from_vec(py, ds)))

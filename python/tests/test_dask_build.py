@@ -41,6 +41,18 @@ def test_the_sharded_build_writes_the_in_memory_file(client: Any, tmp_path: Path
     table.verify()
 
 
+def test_the_sharded_build_shows_a_bar_of_states_reached(client: Any, tmp_path: Path, capsys: Any) -> None:
+    pytest.importorskip("tqdm")
+    sd.build_table(st.Puzzle(2, 4), tmp_path / "dask.table", client=client, progress=True)
+    err = capsys.readouterr().err
+    assert "2x4 table on the cluster" in err and "20.2k/20.2k" in err and "depth=36" in err
+    sd.build_table(st.Puzzle(2, 4), tmp_path / "quiet.table", client=client, progress=False)
+    assert capsys.readouterr().err == ""
+    with pytest.raises(TypeError, match="progress must be"):
+        sd.build_table(st.Puzzle(2, 4), tmp_path / "no.table", client=client, progress="yes")
+    assert not (tmp_path / "no.table.work").exists()
+
+
 def test_a_worker_killed_mid_build_costs_its_task_only(client: Any, tmp_path: Path) -> None:
     puzzle = st.Puzzle(3, 4)
     pids = client.run(os.getpid)

@@ -119,3 +119,85 @@ def test_grading_by_name_reports_and_stops_on_ctrl_c():
     finally:
         timer.cancel()
         signal.signal(signal.SIGINT, previous)
+
+
+def _stopped_by_ctrl_c(call, after=0.2):
+    """Runs ``call`` with SIGINT sent ``after`` seconds in: it must raise KeyboardInterrupt
+    within five seconds of the start."""
+    timer = threading.Timer(after, lambda: os.kill(os.getpid(), signal.SIGINT))
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        timer.start()
+        started = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt):
+            call()
+        took = time.perf_counter() - started
+        assert after <= took < 5, f"stopped {took:.2f} s in"
+    finally:
+        timer.cancel()
+        signal.signal(signal.SIGINT, previous)
+
+
+@pytest.fixture(scope="module")
+def two_by_six():
+    # 239,500,800 states: a balanced sample scans them all (a few tenths of a second)
+    return st.Table.build(st.Puzzle(2, 6), progress=False)
+
+
+def test_a_balanced_sample_counts_the_states_scanned_and_stops_on_ctrl_c(two_by_six, capsys):
+    seen = []
+    d = st.balanced_sample(two_by_six, 3, depths=[1, 2, 40], progress=lambda done, total: seen.append((done, total)))
+    assert d.distances.tolist() == [1, 1, 2, 2, 2, 40, 40, 40]
+    assert len(seen) >= 2 and seen[-1] == (239_500_800, 239_500_800)
+    assert [a for a, _ in seen] == sorted(a for a, _ in seen)
+    st.balanced_sample(two_by_six, 3, depths=[1, 2], progress=True)
+    assert "2x6 balanced sample" in capsys.readouterr().err
+    with pytest.raises(TypeError, match="progress must be"):
+        st.balanced_sample(two_by_six, 3, progress="yes")
+
+    def sample_again_and_again():
+        for seed in range(100):  # whichever scan the signal falls in
+            st.balanced_sample(two_by_six, 3, depths=[1, 2], seed=seed, progress=True)
+
+    _stopped_by_ctrl_c(sample_again_and_again, after=0.1)
+
+
+def test_the_pruning_machine_counts_cells_and_stops_on_ctrl_c(tmp_path, capsys):
+    seen = []
+    st.PatternDB.build_pruner(st.Puzzle(3, 3), 10, dir=tmp_path, progress=lambda done, total: seen.append((done, total)))
+    assert seen[-1] == (9, 9) and all(t == 9 for _, t in seen)
+    st.PatternDB.build_pruner(st.Puzzle(3, 3), 8, dir=tmp_path, progress=True)
+    assert "3x3 move-pruning machine, 8 moves" in capsys.readouterr().err
+    # the 5x5's machine for 14 moves: about 13 s on two cores; stopped, it writes nothing
+    bigger = tmp_path / "big"
+    bigger.mkdir()
+    _stopped_by_ctrl_c(lambda: st.PatternDB.build_pruner(st.Puzzle(5, 5), 14, dir=bigger, progress=True))
+    assert list(bigger.iterdir()) == []
+
+
+def test_grading_boards_counts_estimates_and_searches(capsys):
+    p = st.Puzzle(3, 3)
+    held_out = st.Table.build(p).sample(20, 100, seed=7)
+    seen = []
+    st.grade(lambda b: p.heuristic(b, "manhattan"), held_out, batch_size=64, progress=lambda d, t: seen.append((d, t)))
+    kids = int(p.expand(held_out)[1].sum())
+    assert seen[0] == (64, 100 + kids) and seen[-1] == (100 + kids, 100 + kids)
+    seen.clear()
+    st.grade("manhattan", held_out[:10], solver=st.Solver(p), progress=lambda d, t: seen.append((d, t)))
+    total = seen[-1][1]
+    assert seen[-1] == (total, total) and total > 10 + int(p.expand(held_out[:10])[1].sum())
+    st.grade("manhattan", held_out, progress=True)
+    assert "grading manhattan" in capsys.readouterr().err
+
+
+def test_ctrl_c_stops_a_batch_labelled_walks_and_pattern_tables_with_their_bars_on(tmp_path):
+    p = st.Puzzle(4, 4)
+    hard = p.random_walk(20, 301, seed=5)
+    _stopped_by_ctrl_c(lambda: st.solve_batch(hard, p, heuristic="manhattan", algorithm="idastar", progress=True))
+    solver = st.Solver(p, heuristic="manhattan")
+    _stopped_by_ctrl_c(lambda: st.labelled_walks(p, 20, 301, solver=solver, dir=tmp_path, progress=True))
+    # the 7-8 tables of the 15-puzzle: a minute's build, stopped at once; no table is left
+    tables = tmp_path / "tables"
+    tables.mkdir()
+    _stopped_by_ctrl_c(lambda: st.PatternDB.build(st.Puzzle(4, 4, "blank-first"), "7-8", dir=tables, progress=True))
+    assert list(tables.iterdir()) == []

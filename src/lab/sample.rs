@@ -12,6 +12,7 @@
 //! order) into its index. Memory is O(`count`); time is one pass over the payload.
 
 use std::collections::HashSet;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::error::Error;
 use crate::table::Table;
@@ -197,8 +198,30 @@ pub fn sample_balanced<D: AsRef<[u8]>>(
     replace: bool,
     seed: u64,
 ) -> Result<Vec<(u64, u8)>, Error> {
+    sample_balanced_until(table, per_depth, depths, replace, seed, |_| {}, &AtomicBool::new(false))
+}
+
+/// States scanned between two calls of [`sample_balanced_until`]'s `progress` (and two looks
+/// at its `stop`): a few milliseconds.
+const SCAN_CHUNK: usize = 1 << 22;
+
+/// As [`sample_balanced`], calling `progress(k)` as each `k` more entries of the payload are
+/// scanned (the table's length in all, the last call reaching it) and stopping soon after
+/// `stop` is set (a few million entries later).
+///
+/// # Errors
+/// Those of [`sample_balanced`]; [`Error::Cancelled`] when stopped.
+pub fn sample_balanced_until<D: AsRef<[u8]>>(
+    table: &Table<D>,
+    per_depth: u64,
+    depths: Option<&[u32]>,
+    replace: bool,
+    seed: u64,
+    mut progress: impl FnMut(u64),
+    stop: &AtomicBool,
+) -> Result<Vec<(u64, u8)>, Error> {
     if table.is_two_bit() {
-        return sample_balanced(&table.to_byte_table()?, per_depth, depths, replace, seed);
+        return sample_balanced_until(&table.to_byte_table()?, per_depth, depths, replace, seed, progress, stop);
     }
     let histogram = table.histogram();
     let mut chosen: Vec<u8> = match depths {
@@ -237,18 +260,35 @@ pub fn sample_balanced<D: AsRef<[u8]>>(
     let mut next = [0usize; 256];
     let mut seen = [0u64; 256];
     let mut left = total;
-    for (i, &d) in table.payload().iter().enumerate() {
+    let payload = table.payload();
+    let mut scanned = 0u64;
+    for (c, chunk) in payload.chunks(SCAN_CHUNK).enumerate() {
         if left == 0 {
             break;
         }
-        let list = &wanted[d as usize];
-        let at = &mut next[d as usize];
-        while *at < list.len() && list[*at].0 == seen[d as usize] {
-            out[list[*at].1] = (i as u64, d);
-            *at += 1;
-            left -= 1;
+        if stop.load(Ordering::Relaxed) {
+            return Err(Error::Cancelled { generated: 0 });
         }
-        seen[d as usize] += 1;
+        let first = c * SCAN_CHUNK;
+        for (k, &d) in chunk.iter().enumerate() {
+            if left == 0 {
+                break;
+            }
+            let list = &wanted[d as usize];
+            let at = &mut next[d as usize];
+            while *at < list.len() && list[*at].0 == seen[d as usize] {
+                out[list[*at].1] = ((first + k) as u64, d);
+                *at += 1;
+                left -= 1;
+            }
+            seen[d as usize] += 1;
+        }
+        progress(chunk.len() as u64);
+        scanned += chunk.len() as u64;
+    }
+    if left == 0 && scanned < payload.len() as u64 {
+        // every state wanted was found before the end: the rest need no scan
+        progress(payload.len() as u64 - scanned);
     }
     if left > 0 {
         let d = (0..256).find(|&d| next[d] < wanted[d].len()).unwrap_or(0);
@@ -289,6 +329,21 @@ mod tests {
         // a depth past the table gives nothing, one past 255 is refused
         assert!(sample_balanced(&table, 4, Some(&[40]), false, 1).unwrap().is_empty());
         assert!(sample_balanced(&table, 4, Some(&[256]), false, 1).is_err());
+    }
+
+    #[test]
+    fn a_balanced_sample_reports_the_whole_scan_and_stops_when_told() {
+        let goal = crate::Goal::BlankLast.board(crate::Shape::EIGHT).unwrap();
+        let table = crate::build(&goal, |_| {}).unwrap();
+        let never = AtomicBool::new(false);
+        for per in [1u64, 100_000] {
+            let mut scanned = 0;
+            let got = sample_balanced_until(&table, per, None, false, 3, |k| scanned += k, &never).unwrap();
+            assert_eq!(got, sample_balanced(&table, per, None, false, 3).unwrap());
+            assert_eq!(scanned, table.index().len(), "{per} a depth: the progress adds up to the table");
+        }
+        let stopped = sample_balanced_until(&table, 5, None, false, 3, |_| {}, &AtomicBool::new(true));
+        assert!(matches!(stopped, Err(Error::Cancelled { .. })), "{stopped:?}");
     }
 
     #[test]

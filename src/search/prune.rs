@@ -43,6 +43,7 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use byteorder::{ByteOrder, LittleEndian as LE};
 use rayon::prelude::*;
@@ -104,6 +105,21 @@ impl MovePruner {
     /// # Errors
     /// [`Error::BadShape`] for more than [`MAX_CELLS`] cells or `max_len` over [`MAX_LEN`].
     pub fn generate(shape: Shape, max_len: usize) -> Result<MovePruner, Error> {
+        MovePruner::generate_until(shape, max_len, |_| {}, &AtomicBool::new(false))
+    }
+
+    /// As [`MovePruner::generate`], calling `progress(1)` as each cell's strings are found (the
+    /// shape's cells in all; the machine is put together after the last) and stopping soon after
+    /// `stop` is set.
+    ///
+    /// # Errors
+    /// Those of [`MovePruner::generate`]; [`Error::Cancelled`] when stopped.
+    pub fn generate_until(
+        shape: Shape,
+        max_len: usize,
+        progress: impl Fn(u64) + Sync,
+        stop: &AtomicBool,
+    ) -> Result<MovePruner, Error> {
         let n = shape.cells();
         if n > MAX_CELLS {
             return Err(Error::BadShape(format!("{shape}: move pruning goes up to {MAX_CELLS} cells")));
@@ -113,7 +129,14 @@ impl MovePruner {
                 "move pruning looks for strings of at most {MAX_LEN} moves, not {max_len}"
             )));
         }
-        let found: Vec<Vec<Vec<u8>>> = (0..n).into_par_iter().map(|c| forbidden_from(shape, c, max_len)).collect();
+        let found: Vec<Vec<Vec<u8>>> = (0..n)
+            .into_par_iter()
+            .map(|c| {
+                let list = forbidden_from(shape, c, max_len, stop)?;
+                progress(1);
+                Ok(list)
+            })
+            .collect::<Result<_, Error>>()?;
         // drop every string whose proper suffix is itself forbidden: the machine stops there first
         let mut all: HashSet<(usize, &[u8])> = HashSet::new();
         for (c, list) in found.iter().enumerate() {
@@ -300,7 +323,7 @@ fn step(shape: Shape, cell: usize, d: u8) -> Option<usize> {
 
 /// The forbidden strings from `start` (see the module doc), each a list of indices into
 /// [`Dir::ALL`].
-fn forbidden_from(shape: Shape, start: usize, max_len: usize) -> Vec<Vec<u8>> {
+fn forbidden_from(shape: Shape, start: usize, max_len: usize, stop: &AtomicBool) -> Result<Vec<Vec<u8>>, Error> {
     let n = shape.cells();
     let identity: Vec<u8> = (0..n as u8).collect();
     let mut seen: FxSet<Box<[u8]>> = FxSet::default();
@@ -310,7 +333,10 @@ fn forbidden_from(shape: Shape, start: usize, max_len: usize) -> Vec<Vec<u8>> {
     let mut forbidden = Vec::new();
     for _ in 0..max_len {
         let mut next_level = Vec::new();
-        for (moves, arr, blank) in &level {
+        for (k, (moves, arr, blank)) in level.iter().enumerate() {
+            if k % 4096 == 0 && stop.load(Ordering::Relaxed) {
+                return Err(Error::Cancelled { generated: 0 });
+            }
             for d in 0..4u8 {
                 let Some(to) = step(shape, *blank, d) else { continue };
                 let mut child = arr.clone();
@@ -327,7 +353,7 @@ fn forbidden_from(shape: Shape, start: usize, max_len: usize) -> Vec<Vec<u8>> {
         }
         level = next_level;
     }
-    forbidden
+    Ok(forbidden)
 }
 
 /// The Aho-Corasick machine of the forbidden strings `(start cell, moves)`, flattened to

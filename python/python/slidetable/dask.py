@@ -822,7 +822,7 @@ def build_table(
     bits: int = 2,
     work_dir: Union[str, "os.PathLike[str]", None] = None,
     memory: Optional[int] = None,
-    progress: Optional[Callable[[dict[str, Any]], None]] = None,
+    progress: Union[bool, Callable[[dict[str, Any]], Any], None] = None,
 ) -> st.Table:
     """Builds the perfect table of ``puzzle`` on a Dask cluster, blank block by blank block, into
     the file ``path``; the same file, byte for byte, as ``table build`` or ``Table.build`` writes.
@@ -865,10 +865,12 @@ def build_table(
         one-bit bitmaps of a blank block (or, to merge, a block's codes and one bitmap) and the
         move tables: 1.8 GiB for the 2x7, 15.6 GiB for the 3x5; more lets it keep decoded source
         frontiers between its targets.
-    progress : callable, optional
-        Called with a dict after each level (``depth``, ``level_states``, ``reached``,
-        ``total``, ``seconds``) and, once, with ``resumed`` (a depth) when the build goes on
-        with one found in ``work_dir``.
+    progress : bool or callable, optional
+        By default a ``tqdm`` bar of the states reached (level by level) shows once the build
+        has run a second; ``True`` shows it at once, ``False`` shows nothing. A function is
+        called with a dict after each level (``depth``, ``level_states``, ``reached``,
+        ``total``, ``seconds``) and, once, with ``resumed`` (a depth) and ``reached`` when the
+        build goes on with one found in ``work_dir``.
 
     Returns
     -------
@@ -880,8 +882,13 @@ def build_table(
     ValueError
         ``bits`` other than 2, a board too small or too large, a work directory that holds a
         build of another table or a damaged work file.
+    TypeError
+        ``puzzle`` not a ``Puzzle``; ``progress`` none of the above.
     MemoryError
         A worker whose memory will not do (raised from the task).
+    KeyboardInterrupt
+        Ctrl-C (the kernel's interrupt): the build stops; called again with the same
+        ``work_dir`` it resumes after the last level finished.
 
     Examples
     --------
@@ -904,12 +911,16 @@ def build_table(
         need = _core.build_worker_memory(puzzle._p)
         if memory < need:
             raise _worker_too_small(puzzle, need, f"memory={memory} gives it {_size(memory)}")
+    from ._progress import Levels, check
+
+    check(progress)
     client = _client(client)
     path = os.path.abspath(os.fspath(path))
     work = os.path.abspath(os.fspath(work_dir)) if work_dir is not None else path + ".work"
     driver = _core.BuildDriver(puzzle._p, work)
-    if driver.resumed is not None and progress is not None:
-        progress({"resumed": driver.resumed[0], "reached": driver.resumed[1]})
+    levels = Levels(progress, f"{puzzle.rows}x{puzzle.cols} table on the cluster")
+    if driver.resumed is not None and levels.user is not None:
+        levels.user({"resumed": driver.resumed[0], "reached": driver.resumed[1]})
     workers = sorted(client.scheduler_info()["workers"])
     tag = uuid.uuid4().hex[:8]
 
@@ -928,20 +939,21 @@ def build_table(
             )
         return [int(f.result()) for f in futures]
 
-    while True:
-        due = driver.merges_due()
-        if due:
-            driver.begin_merges(due)
-            for (block, _, last), crc in zip(due, run(due, _merge_task, "merge")):
-                driver.end_merge(block, last, crc)
-        if driver.searched:
-            break
-        depth = driver.depth
-        targets = driver.targets()
-        found = sum(run([(depth, t) for t in targets], _expand_task, "expand"))
-        note = driver.level_done(found)
-        if note is not None and progress is not None:
-            progress(note)
+    with levels:
+        while True:
+            due = driver.merges_due()
+            if due:
+                driver.begin_merges(due)
+                for (block, _, last), crc in zip(due, run(due, _merge_task, "merge")):
+                    driver.end_merge(block, last, crc)
+            if driver.searched:
+                break
+            depth = driver.depth
+            targets = driver.targets()
+            found = sum(run([(depth, t) for t in targets], _expand_task, "expand"))
+            note = driver.level_done(found)
+            if note is not None:
+                levels(note)
     part = driver.finish()
     _core.install_table(part, path, work)
     return st.Table.open(path)

@@ -350,6 +350,7 @@ def balanced_sample(
     depths: Optional[Sequence[int]] = None,
     replace: bool = False,
     seed: int = 1,
+    progress: Union[bool, Callable[[int, int], Any], None] = None,
 ) -> Dataset:
     """``per_depth`` boards from each depth of ``table``, with their distances and optimal moves.
 
@@ -370,6 +371,12 @@ def balanced_sample(
     seed : int
         The same seed gives the same boards, in the same order: depth by depth, each depth's
         boards in random order. 0 to 2**64 - 1.
+    progress : bool or callable, optional
+        The sample is one scan of the table (about a second on 3x4, 239.5 million states):
+        by default a ``tqdm`` bar of the states scanned shows once it has run a second;
+        ``True`` shows it at once, ``False`` shows nothing, and a function is called as
+        ``progress(scanned, total)`` at most ten times a second. Ctrl-C stops the scan
+        within a few million states.
 
     Returns
     -------
@@ -384,7 +391,9 @@ def balanced_sample(
         A negative ``per_depth``, a depth past 255, a seed past 2**64 - 1.
     TypeError
         ``table`` not a ``Table``; ``per_depth``, a depth or ``seed`` not an integer;
-        ``replace`` not True or False.
+        ``replace`` not True or False; ``progress`` none of the above.
+    KeyboardInterrupt
+        Ctrl-C (the kernel's interrupt) during the scan.
 
     Examples
     --------
@@ -402,7 +411,10 @@ def balanced_sample(
     ds = None if depths is None else [_int(d, "a depth") for d in depths]
     if ds is not None and len(set(ds)) != len(ds):
         raise ValueError(f"depths {ds} name a depth twice: give each depth once (per_depth boards are drawn at each)")
-    boards, found = table._t.sample_balanced(per, ds, replace, _seed(seed))
+    from ._progress import Count
+
+    with Count(progress, f"{table.puzzle.rows}x{table.puzzle.cols} balanced sample", " states") as bar:
+        boards, found = table._t.sample_balanced(per, ds, replace, _seed(seed), bar)
     moves = table.optimal_moves(boards) if len(boards) else np.zeros((0, 4), bool)
     return Dataset(
         puzzle=table.puzzle,

@@ -367,10 +367,20 @@ def _bytes_hold(v: np.ndarray) -> bool:
     return bool(np.isfinite(v).all() and (v == np.round(v)).all() and (v.size == 0 or (v.min() >= 0 and v.max() <= 254)))
 
 
-def _evaluate(h: Union[HeuristicName, Callable[[Boards], npt.ArrayLike]], puzzle: Puzzle, boards: np.ndarray, batch_size: int) -> np.ndarray:
-    """``h`` on ``boards`` ((N, cells) uint8) as float64, a function called ``batch_size`` boards at a time."""
+def _evaluate(
+    h: Union[HeuristicName, Callable[[Boards], npt.ArrayLike]],
+    puzzle: Puzzle,
+    boards: np.ndarray,
+    batch_size: int,
+    done: Optional[Callable[[int], None]] = None,
+) -> np.ndarray:
+    """``h`` on ``boards`` ((N, cells) uint8) as float64, a function called ``batch_size`` boards
+    at a time; ``done(k)`` after each ``k`` boards."""
     if isinstance(h, str):
-        return np.asarray(puzzle.heuristic(boards, h), dtype=np.float64).reshape(len(boards))
+        out = np.asarray(puzzle.heuristic(boards, h), dtype=np.float64).reshape(len(boards))
+        if done is not None:
+            done(len(boards))
+        return out
     if not callable(h):
         raise TypeError(f"h must be a heuristic name or a function of a batch of boards, not {type(h).__name__}")
     out = np.empty(len(boards), dtype=np.float64)
@@ -379,6 +389,8 @@ def _evaluate(h: Union[HeuristicName, Callable[[Boards], npt.ArrayLike]], puzzle
         # a copy for each call: a function that writes into its input (an in-place tensor
         # operation) changes neither the caller's boards nor the ones graded
         out[start:stop] = _estimates_of(h(np.array(boards[start:stop])), stop - start)
+        if done is not None:
+            done(stop - start)
     return out
 
 
@@ -389,6 +401,7 @@ def grade(
     table: Optional["Table"] = None,
     solver: Optional["Solver"] = None,
     batch_size: int = 65536,
+    progress: Union[bool, Callable[[int, int], Any], None] = None,
 ) -> Grade:
     """Grades a heuristic on given boards (a held-out set) against their exact distances.
 
@@ -418,6 +431,11 @@ def grade(
         tables). Its searches must be optimal.
     batch_size : int
         Boards per call of a function ``h`` (at least 1).
+    progress : bool or callable, optional
+        By default a ``tqdm`` bar shows once the call has run a second, counting the boards
+        ``h`` has estimated (the boards and their children) and, with ``solver``, the boards
+        solved; ``True`` shows it at once, ``False`` shows nothing, and a function is called
+        as ``progress(done, total)`` in those units.
 
     Returns
     -------
@@ -436,9 +454,12 @@ def grade(
     TypeError
         A non-integer dtype; ``h`` neither a name nor callable, or returning something that is
         not numbers; ``puzzle``, ``table`` or ``solver`` of the wrong type; ``batch_size`` not
-        an integer.
+        an integer; ``progress`` none of the above.
+    KeyboardInterrupt
+        Ctrl-C (the kernel's interrupt): between two calls of a function ``h``, or within a
+        second while the solver searches.
     Exception
-        Whatever a function ``h`` raises.
+        Whatever a function ``h`` (or ``progress``) raises.
 
     Examples
     --------
@@ -465,29 +486,44 @@ def grade(
         puzzle = source.puzzle
     puzzle = _puzzle_of(states, puzzle)
     batch_size = _int(batch_size, "batch_size", 1)
+    from ._progress import Count, check
+
+    check(progress)
     boards, _ = puzzle._boards(states, np.uint8)
     n = len(boards)
     kids, valid = puzzle.expand(boards) if n else (np.zeros((0, 4, puzzle.cells)), np.zeros((0, 4), dtype=bool))
     kids = kids.astype(np.uint8)
-    hb = _evaluate(h, puzzle, boards, batch_size)
-    hc = np.zeros((n, 4), dtype=np.float64)
-    hc[valid] = _evaluate(h, puzzle, kids[valid], batch_size)
-    at_goal = float(_evaluate(h, puzzle, puzzle.goal[None, :].astype(np.uint8), 1)[0])
     name = _name_of(h)
-    if solver is None:
-        if table is None:
-            if puzzle.cells > 10:
-                raise ValueError(
-                    f"no exact distances for {puzzle.rows}x{puzzle.cols} boards: pass table= (a table of "
-                    f"up to 12 cells, Table.open) or solver= (a slidetable.Solver with pattern tables)"
-                )
-            table = _memory_table(puzzle)
-        return _grade(name, table._t.grade_boards(boards, hb, hc), at_goal, "boards")
-    if solver._h is not None:
+    if solver is None and table is None and puzzle.cells > 10:
+        raise ValueError(
+            f"no exact distances for {puzzle.rows}x{puzzle.cols} boards: pass table= (a table of "
+            f"up to 12 cells, Table.open) or solver= (a slidetable.Solver with pattern tables)"
+        )
+    if solver is not None and solver._h is not None:
         raise ValueError("solver= must search with its own tables, not a heuristic function: make it with heuristic='auto'")
-    every = np.concatenate([boards, kids[valid]])
-    uniq, inverse = np.unique(every, axis=0, return_inverse=True)
-    r = solver.solve_batch(uniq)
+    estimated = n + int(valid.sum())
+    uniq = inverse = None
+    if solver is not None:
+        every = np.concatenate([boards, kids[valid]])
+        uniq, inverse = np.unique(every, axis=0, return_inverse=True)
+    total = estimated + (0 if uniq is None else len(uniq))
+    with Count(progress, f"grading {name}", " boards") as bar:
+        counted = [0]
+
+        def done(k: int) -> None:
+            counted[0] += k
+            bar(counted[0], total)
+
+        hb = _evaluate(h, puzzle, boards, batch_size, done)
+        hc = np.zeros((n, 4), dtype=np.float64)
+        hc[valid] = _evaluate(h, puzzle, kids[valid], batch_size, done)
+        at_goal = float(_evaluate(h, puzzle, puzzle.goal[None, :].astype(np.uint8), 1)[0])
+        if solver is None:
+            if table is None:
+                table = _memory_table(puzzle)
+            return _grade(name, table._t.grade_boards(boards, hb, hc), at_goal, "boards")
+        assert uniq is not None and inverse is not None
+        r = solver.solve_batch(uniq, progress=lambda k, _: bar(estimated + k, total))
     lengths = np.asarray(r.lengths)[inverse.reshape(-1)]
     if (lengths[:n] < 0).any():
         row = int(np.argmax(lengths[:n] < 0))

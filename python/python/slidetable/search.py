@@ -231,7 +231,12 @@ class PatternDB:
         return cls.load(puzzle, partition, dir, build_missing=False, reflect=reflect, share=share)
 
     @staticmethod
-    def build_pruner(puzzle: Puzzle, length: int, dir: Union[str, os.PathLike] = ".") -> str:
+    def build_pruner(
+        puzzle: Puzzle,
+        length: int,
+        dir: Union[str, os.PathLike] = ".",
+        progress: Union[bool, Callable[[int, int], Any], None] = None,
+    ) -> str:
         """Makes the move-pruning machine of ``puzzle``'s board shape for strings of up to
         ``length`` moves (every string with a shorter or equal-but-earlier equivalent is never
         searched), as ``table build --prune``, and writes it into ``dir``, where a
@@ -247,6 +252,12 @@ class PatternDB:
             The longest move strings compared, 2 to 24.
         dir : str or os.PathLike
             The existing directory the machine is written to.
+        progress : bool or callable, optional
+            By default a ``tqdm`` bar of the board's cells done (each cell's strings are found
+            in turn, two at a time on two cores) shows once the call has run a second;
+            ``True`` shows it at once, ``False`` shows nothing, and a function is called as
+            ``progress(cells_done, cells)`` at most ten times a second. Ctrl-C stops the
+            call soon after, and nothing is written.
 
         Returns
         -------
@@ -256,9 +267,12 @@ class PatternDB:
         Raises
         ------
         TypeError
-            ``puzzle`` is not a ``Puzzle``, ``length`` not an integer.
+            ``puzzle`` is not a ``Puzzle``, ``length`` not an integer, ``progress`` none of the
+            above.
         ValueError
             ``length`` outside 2 to 24.
+        KeyboardInterrupt
+            Ctrl-C (the kernel's interrupt) while the machine is made.
         FileNotFoundError, NotADirectoryError
             ``dir`` is not a directory.
         OSError
@@ -273,7 +287,12 @@ class PatternDB:
         """
         if not isinstance(puzzle, Puzzle):
             raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
-        path, _, _ = _core.build_pruner(puzzle._p, _int(length, "length"), _dir(dir))
+        from ._progress import Count
+
+        length = _int(length, "length")
+        where = _dir(dir)
+        with Count(progress, f"{puzzle.rows}x{puzzle.cols} move-pruning machine, {length} moves", " cells") as bar:
+            path, _, _ = _core.build_pruner(puzzle._p, length, where, bar)
         return str(path)
 
     @staticmethod
