@@ -533,6 +533,52 @@ fn pattern_ida_is_optimal_on_the_8_puzzle() {
     assert!(solve(&swapped, &goal, Guide::Patterns(&pdb), &Options::new(Algorithm::IdaStar)).unwrap().is_none());
 }
 
+/// The counts and the solution of a search on several threads are those of the search on one,
+/// run after run: IDA* (children by estimate and in fixed order, plain and zero-aware tables,
+/// pruned by a machine) and A*+IDA*, on every 3x3 depth (goals met above the parallel frontier
+/// included) and on random 4x4 boards.
+#[test]
+fn threads_change_neither_the_counts_nor_the_solution() {
+    use slidetable::search::prune::MovePruner;
+    use std::sync::Arc;
+    let key =
+        |f: &slidetable::search::Found| (f.moves.clone(), f.stats.generated, f.stats.expanded, f.stats.iterations);
+    let check = |start: &Board, goal: &Board, pdb: &PatternSet, base: &Options, runs: usize| {
+        let one = solve(start, goal, Guide::Patterns(pdb), &Options { threads: 1, ..base.clone() }).unwrap().unwrap();
+        for threads in [2, 3, 4] {
+            for _ in 0..runs {
+                let many =
+                    solve(start, goal, Guide::Patterns(pdb), &Options { threads, ..base.clone() }).unwrap().unwrap();
+                assert_eq!(key(&many), key(&one), "{start} {:?} on {threads} threads", base.algorithm);
+            }
+        }
+    };
+    let goal3 = goal(shape(3, 3), "blank-first");
+    let table = build(&goal3, |_| {}).unwrap();
+    let plain3 = set(&goal3, "4-4", true);
+    for depth in 0..=31u8 {
+        for i in sample_depth(&table, depth, 2.min(table.histogram()[depth as usize] as usize), 5).unwrap() {
+            let start = table.index().board(i);
+            for order in [ChildOrder::ByEstimate, ChildOrder::Fixed] {
+                check(&start, &goal3, &plain3, &Options { order, ..Options::new(Algorithm::IdaStar) }, 1);
+            }
+        }
+    }
+    let goal4 = goal(shape(4, 4), "blank-first");
+    let zero4 = zset(&goal4, "5-5-5", true, true);
+    let plain4 = set(&goal4, "5-5-5", false);
+    let prune4 = Arc::new(MovePruner::generate(shape(4, 4), 10).unwrap());
+    let mut rng = SplitMix64::new(51);
+    for _ in 0..8 {
+        let start = walk(&goal4, 100, &mut rng);
+        let ida = Options { prune: Some(Arc::clone(&prune4)), ..Options::new(Algorithm::IdaStar) };
+        check(&start, &goal4, &zero4, &ida, 3);
+        check(&start, &goal4, &plain4, &Options { order: ChildOrder::Fixed, ..Options::new(Algorithm::IdaStar) }, 2);
+        let both = Options { algorithm: Algorithm::AStarIda, max_bytes: Some(200_000), ..ida.clone() };
+        check(&start, &goal4, &zero4, &both, 2);
+    }
+}
+
 /// On 4x4 boards, IDA* with 5-5-5 (sequential and on two threads, reflected or not) agrees with
 /// IDA* with linear conflict on the optimal length; so does 5x4 with `auto`.
 #[test]

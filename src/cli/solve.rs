@@ -153,7 +153,8 @@ pub struct SolveArgs {
     /// With -H pdb: do not also look up the board reflected about the diagonal.
     #[arg(long)]
     no_reflect: bool,
-    /// Threads for one search (IDA* with pattern databases splits its subtrees among them);
+    /// Threads for one search (IDA* with pattern databases splits its subtrees among them; the
+    /// nodes counted and the solution are those of the search on one thread, whatever N);
     /// with --batch, boards are solved in parallel instead, one thread each. [default: all cores]
     #[arg(long, value_name = "N")]
     threads: Option<usize>,

@@ -685,7 +685,8 @@ class Solver:
             Raise ``SearchLimitError`` past this many generated nodes or bytes
             (``astar-ida``: ``max_memory`` is its ``A*`` part's budget, not a limit).
         threads : int, optional
-            Threads of one ``IDA*`` search with pattern tables (default: all cores).
+            Threads of one ``IDA*`` search with pattern tables (default: all cores). The
+            counts and the solution are the one-thread search's, whatever ``threads``.
         convention : {"blank", "tile"}
             The convention of the solution's moves: the direction the blank moves (the CLI's)
             or the tile's (DeepCubeA's, most environments').
