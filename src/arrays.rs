@@ -387,6 +387,39 @@ pub fn random_walks(goal: &Board, count: usize, steps: usize, seed: u64, out: &m
     });
 }
 
+/// Boards drawn uniformly at random from every board that can reach `goal` (half of the
+/// arrangements of its tiles), as many as `out` holds, written end to end: no table is needed,
+/// on any board. Draw `k` (the `first`-th is written first) depends only on `seed` and `k`, so
+/// the draws can be made a piece at a time; they are independent, so a small board repeats its
+/// states (the 2x2 has 12).
+///
+/// How: a Fisher-Yates shuffle of the goal's tiles (SplitMix64) is uniform over every
+/// arrangement; when it cannot reach the goal, its first two tiles (in reading order, the blank
+/// left where it is) are swapped. That swap changes the permutation's parity and not the
+/// blank's row, so it pairs each arrangement that cannot reach the goal with exactly one that
+/// can: every reachable board is drawn with the same probability, 2 / cells!.
+///
+/// # Panics
+/// If `out` does not hold a whole number of boards.
+pub fn random_boards(goal: &Board, seed: u64, first: u64, out: &mut [u16]) {
+    let n = goal.shape().cells();
+    assert!(out.len().is_multiple_of(n), "whole boards");
+    out.par_chunks_mut(n).enumerate().for_each(|(k, cells)| {
+        let k = first + k as u64;
+        let mut rng = SplitMix64::new(seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        cells.copy_from_slice(goal.cells());
+        for i in (1..n).rev() {
+            cells.swap(i, rng.below(i as u64 + 1) as usize);
+        }
+        let board = Board::new(goal.shape(), cells.to_vec()).expect("a shuffle of the goal's tiles is a board");
+        if !board.is_solvable_to(goal) {
+            let mut tiles = (0..n).filter(|&c| cells[c] != 0);
+            let (a, b) = (tiles.next().expect("two tiles"), tiles.next().expect("two tiles"));
+            cells.swap(a, b);
+        }
+    });
+}
+
 /// What became of one board of [`solve_many`].
 #[derive(Debug)]
 pub enum Outcome {
@@ -461,6 +494,40 @@ mod tests {
 
     fn table() -> Table<Vec<u8>> {
         crate::build(&Goal::BlankLast.board(Shape::new(2, 3).unwrap()).unwrap(), |_| {}).unwrap()
+    }
+
+    #[test]
+    fn random_boards_are_uniform_over_the_reachable_states() {
+        use std::collections::HashMap;
+        for (rows, cols, goal) in [(2, 3, Goal::BlankLast), (3, 2, Goal::BlankFirst), (2, 2, Goal::BlankLast)] {
+            let goal = goal.board(Shape::new(rows, cols).unwrap()).unwrap();
+            let n = goal.shape().cells();
+            let reachable = crate::build(&goal, |_| {}).unwrap().index().len() as usize;
+            let per = 200;
+            let draws = reachable * per;
+            let mut out = vec![0u16; draws * n];
+            random_boards(&goal, 11, 0, &mut out);
+            let mut seen: HashMap<&[u16], usize> = HashMap::new();
+            for cells in out.chunks(n) {
+                let board = Board::new(goal.shape(), cells.to_vec()).unwrap();
+                assert!(board.is_solvable_to(&goal), "{board} cannot reach {goal}");
+                *seen.entry(cells).or_default() += 1;
+            }
+            assert_eq!(seen.len(), reachable, "{rows}x{cols}: every reachable state is drawn");
+            // each count is binomial(draws, 1/reachable): mean 200, standard deviation about 14
+            let (low, high) = (seen.values().min().unwrap(), seen.values().max().unwrap());
+            assert!(*low > per - 70 && *high < per + 70, "{rows}x{cols}: counts from {low} to {high}");
+        }
+        // the same seed, the same boards; another seed, others
+        let goal = Goal::BlankLast.board(Shape::new(4, 4).unwrap()).unwrap();
+        let (mut a, mut b, mut c) = (vec![0u16; 5 * 16], vec![0u16; 5 * 16], vec![0u16; 5 * 16]);
+        random_boards(&goal, 3, 0, &mut a);
+        random_boards(&goal, 3, 0, &mut b);
+        random_boards(&goal, 4, 0, &mut c);
+        assert!(a == b && a != c);
+        // drawn a piece at a time, the same boards
+        random_boards(&goal, 3, 2, &mut c[..3 * 16]);
+        assert_eq!(a[2 * 16..], c[..3 * 16]);
     }
 
     #[test]

@@ -30,6 +30,64 @@ fn sample_prints_boards_at_the_depth_that_query_batch_reads() {
     assert_eq!(first.join(" "), out.lines().next().unwrap());
 }
 
+/// `--uniform`: boards of any shape that reach the goal, the distances of the 3x3's following
+/// the table's distribution, the same boards for the same seed in every output, no table made.
+#[test]
+fn uniform_samples_follow_the_whole_distribution_and_need_no_table() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = stdout(table(dir.path()).args(["sample", "--uniform", "-n", "20000", "-s", "5"]));
+    assert!(!dir.path().join("eight.table").exists(), "no table is needed");
+    assert_eq!(out, stdout(table(dir.path()).args(["sample", "--uniform", "-n", "20000", "-s", "5"])));
+    assert_ne!(out, stdout(table(dir.path()).args(["sample", "--uniform", "-n", "20000", "-s", "6"])));
+    let answers = stdout(table(dir.path()).args(["query", "--batch"]).write_stdin(out.clone()));
+    let mut counts = vec![0f64; 32];
+    for line in answers.lines() {
+        counts[line.parse::<usize>().unwrap()] += 1.0;
+    }
+    // against the table's histogram: chi-square over the depths holding 5 or more expected boards
+    // (about 20 of them); 60 is far past any chance deviation, a walk's clustering far past 60
+    let stats = stdout(table(dir.path()).args(["stats", "--json"]));
+    let v: serde_json::Value = serde_json::from_str(&stats).unwrap();
+    let histogram: Vec<f64> =
+        v["distribution"].as_array().unwrap().iter().map(|x| x["states"].as_f64().unwrap()).collect();
+    let total: f64 = histogram.iter().sum();
+    let mut chi2 = 0.0;
+    for (d, &held) in histogram.iter().enumerate() {
+        let expected = 20000.0 * held / total;
+        if expected >= 5.0 {
+            chi2 += (counts[d] - expected).powi(2) / expected;
+        }
+    }
+    assert!(chi2 < 60.0, "chi-square {chi2:.1}: {counts:?}");
+    // the JSON and the files hold the same boards
+    let json = stdout(table(dir.path()).args(["sample", "--uniform", "-n", "3", "-s", "5", "--json"]));
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!((v["uniform"].as_bool(), v["depth"].is_null()), (Some(true), true));
+    let first: Vec<String> = v["boards"][0].as_array().unwrap().iter().map(|t| t.to_string()).collect();
+    assert_eq!(first.join(" "), out.lines().next().unwrap());
+    // any shape, any goal; every board reaches it (a search stopped at its node limit, exit 4,
+    // not refused by the parity rule, exit 1)
+    let big =
+        stdout(table(dir.path()).args(["sample", "--uniform", "--board", "4x4", "--goal", "blank-first", "-n", "20"]));
+    assert_eq!(big.lines().count(), 20);
+    for line in big.lines() {
+        let tiles: Vec<&str> = line.split(' ').collect();
+        table(dir.path())
+            .args(["solve", "--board", "4x4", "--goal", "blank-first", "-H", "manhattan", "--max-nodes", "1"])
+            .args(&tiles)
+            .assert()
+            .code(4);
+    }
+    table(dir.path())
+        .args(["sample", "-n", "3"])
+        .assert()
+        .code(2)
+        .stderr(contains("give --depth D"))
+        .stderr(contains("--uniform"))
+        .stderr(one_line_error());
+    table(dir.path()).args(["sample", "--uniform", "--depth", "3"]).assert().code(2);
+}
+
 #[test]
 fn sample_refuses_what_the_table_does_not_have() {
     let dir = tempfile::tempdir().unwrap();

@@ -186,6 +186,19 @@ impl Puzzle {
         PyArray1::from_vec(py, out).reshape([count, c])
     }
 
+    /// `count` boards drawn uniformly from every board that can reach the goal
+    /// (`arrays::random_boards`).
+    fn random_boards<'py>(&self, py: Python<'py>, count: usize, seed: u64) -> PyResult<Bound<'py, PyArray2<u16>>> {
+        let c = self.shape.cells();
+        let too_many = || format!("{count} boards of {c} cells do not fit in memory");
+        let len = count.checked_mul(c).ok_or_else(|| PyValueError::new_err(too_many()))?;
+        let mut out: Vec<u16> = Vec::new();
+        out.try_reserve_exact(len).map_err(|_| PyMemoryError::new_err(too_many()))?;
+        out.resize(len, 0);
+        detach(py, || arrays::random_boards(&self.goal_board, seed, 0, &mut out));
+        PyArray1::from_vec(py, out).reshape([count, c])
+    }
+
     /// Why a board cannot reach the goal (the parity rule), or None if it can.
     fn unsolvable_reason(&self, cells: Vec<u16>) -> PyResult<Option<String>> {
         let board = self.board(cells)?;

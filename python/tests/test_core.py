@@ -133,6 +133,30 @@ def test_sample_is_uniform_at_the_depth_and_reproducible(eight):
         eight.sample(31, 3)
 
 
+def test_random_boards_are_uniform_over_the_reachable_states(eight):
+    p = eight.puzzle
+    boards = p.random_boards(40_000, seed=3)
+    assert boards.shape == (40_000, 9) and boards.dtype == p.dtype and p.is_solvable(boards).all()
+    assert (boards == p.random_boards(40_000, seed=3)).all() and not (boards == p.random_boards(40_000, seed=4)).all()
+    # their distances follow the whole table's distribution (chi-square over the depths with 5
+    # or more expected boards; a random walk's are far off)
+    expected = eight.histogram() * 40_000 / eight.histogram().sum()
+    got = np.bincount(eight.distance(boards), minlength=len(expected))
+    keep = expected >= 5
+    assert ((got[keep] - expected[keep]) ** 2 / expected[keep]).sum() < 60
+    walks = p.random_walk(40_000, 30, seed=3)
+    got = np.bincount(eight.distance(walks), minlength=len(expected))
+    assert ((got[keep] - expected[keep]) ** 2 / expected[keep]).sum() > 1000
+    # any board, no table; 0 boards; refusals
+    big = st.Puzzle(5, 5, "blank-first").random_boards(3, seed=1)
+    assert big.shape == (3, 25) and st.Puzzle(5, 5, "blank-first").is_solvable(big).all()
+    assert p.random_boards(0).shape == (0, 9)
+    with pytest.raises(ValueError):
+        p.random_boards(-1)
+    with pytest.raises(TypeError):
+        p.random_boards(2.5)
+
+
 def test_solutions_are_optimal_and_counted(eight):
     p = eight.puzzle
     sol = eight.solve(HARDEST)

@@ -493,6 +493,54 @@ class Puzzle:
         n, steps = _int(n, "n"), _int(steps, "steps")
         return self._p.random_walks(n, steps, _seed(seed)).astype(self.dtype, copy=False)
 
+    def random_boards(self, n: int, seed: int = 0) -> Boards:
+        """``n`` boards drawn uniformly at random from every board that can reach the goal.
+
+        What "random boards" usually means: each of the puzzle's reachable states (half of the
+        arrangements of its tiles, 181,440 on the 3x3) is equally likely, so their distances
+        follow the whole state space's distribution (the 3x3's mean is 21.97 moves). No table
+        is needed, on any board. A random walk (``random_walk``) is not uniform: its ends
+        cluster near the goal. For boards at one exact distance use ``Table.sample``; for as
+        many at each distance, ``balanced_sample``.
+
+        The draws are independent (a small board repeats its states: the 2x2 has 12) and
+        reproducible from ``seed``.
+
+        Parameters
+        ----------
+        n : int
+            The number of boards (0 or more).
+        seed : int
+            The seed, 0 to 2**64 - 1: the same seed gives the same boards (the same as
+            ``table sample --uniform --seed``'s).
+
+        Returns
+        -------
+        ndarray, shape (n, cells), dtype ``dtype``
+            One board per row.
+
+        Raises
+        ------
+        TypeError
+            ``n`` or ``seed`` not an integer.
+        ValueError
+            A negative ``n``, a seed out of range.
+        MemoryError
+            ``n`` boards do not fit in memory.
+
+        Examples
+        --------
+        >>> import slidetable as st
+        >>> p = st.Puzzle(3, 3)
+        >>> boards = p.random_boards(10_000, seed=1)
+        >>> bool(p.is_solvable(boards).all())
+        True
+        >>> bool(21.5 < st.Table.build(p).distance(boards).mean() < 22.5)
+        True
+        """
+        n = _int(n, "n")
+        return self._p.random_boards(n, _seed(seed)).astype(self.dtype, copy=False)
+
     @overload
     def heuristic(self, states: OneBoard, name: HeuristicName = "manhattan") -> int: ...
     @overload
