@@ -88,6 +88,30 @@ fn uniform_samples_follow_the_whole_distribution_and_need_no_table() {
     table(dir.path()).args(["sample", "--uniform", "--depth", "3"]).assert().code(2);
 }
 
+/// `solve --batch --instances`: the shipped sets from any directory, with their shape and goal.
+#[test]
+fn a_batch_of_shipped_instances_needs_no_file_and_takes_their_goal() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, boards) in [("korf100", 100), ("korf24", 50)] {
+        let out = table(dir.path())
+            .args(["solve", "--batch", "--instances", name, "-H", "manhattan", "--max-nodes", "100"])
+            .assert()
+            .get_output()
+            .stdout
+            .clone();
+        let out = String::from_utf8(out).unwrap();
+        assert!(out.contains(&format!("# total: {boards} boards, 0 solved, 0 unsolvable, {boards} errors")), "{out}");
+        assert!(!out.contains("cannot reach"), "{out}");
+    }
+    table(dir.path())
+        .args(["solve", "--batch", "--instances", "korf"])
+        .assert()
+        .code(2)
+        .stderr(contains("use korf100 or korf24"))
+        .stderr(one_line_error());
+    table(dir.path()).args(["solve", "--instances", "korf100"]).assert().code(2);
+}
+
 #[test]
 fn sample_refuses_what_the_table_does_not_have() {
     let dir = tempfile::tempdir().unwrap();

@@ -67,6 +67,7 @@ Examples:
   table solve --board 2x4 1 2 3 4 5 6 0 7 --algorithm weighted --weight 1.5
   table solve --goal blank-first -H pdb --pattern 5-5-5 0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15
   table solve --file data/puzzle4x4-44.txt -H pdb --pattern 5-5-5+6-6-3 --algorithm astar-ida
+  table solve --batch --instances korf100 -H pdb --pattern 6-6-3
   grep -v '^#' data/korf100.tsv | cut -f3 | table solve --batch --goal blank-first -H pdb";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -174,6 +175,11 @@ pub struct SolveArgs {
     /// per board, then the totals.
     #[arg(long, conflicts_with_all = ["preset", "steps", "format"])]
     batch: bool,
+    /// With --batch: solve a set of instances shipped with the tool instead of --file:
+    /// `korf100` (Korf's 100 15-puzzles, 1985) or `korf24` (Korf & Felner's 50 24-puzzles,
+    /// 2002). Their goal (blank first) is the default --goal.
+    #[arg(long, value_name = "NAME", requires = "batch", conflicts_with = "file")]
+    pub(super) instances: Option<String>,
     /// Weighted A*: the weight w of h in g + w*h (0 to 1000, at most three decimals). [default: 2]
     #[arg(long, value_name = "W", allow_negative_numbers = true)]
     weight: Option<f64>,

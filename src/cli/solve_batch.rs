@@ -52,8 +52,13 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             "--batch reads boards from --file or standard input, one per line, not from arguments".into()
         ));
     }
-    let text = match &args.input.file {
-        Some(p) if p.as_os_str() != "-" => {
+    let shipped = match &args.instances {
+        Some(name) => Some(slidetable::lab::instances::instances(name)?),
+        None => None,
+    };
+    let text = match (&shipped, &args.input.file) {
+        (Some((_, set)), _) => set.iter().map(|i| i.board.to_numbers() + "\n").collect(),
+        (None, Some(p)) if p.as_os_str() != "-" => {
             std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?
         }
         _ => io::read_to_string(io::stdin().lock()).context("reading boards from standard input")?,
@@ -67,18 +72,20 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let Some(&(_, first)) = lines.first() else {
         bail!(UsageError("--batch: no boards in the input (one board per line; # starts a comment)".into()));
     };
-    let shape = match args.board.shape_arg()? {
-        Some(s) => s,
-        None => match Board::square_shape_of(first) {
+    let shape = match (args.board.shape_arg()?, &shipped) {
+        (Some(s), _) => s,
+        (None, Some((_, set))) => set[0].board.shape(),
+        (None, None) => match Board::square_shape_of(first) {
             Some(s) => s,
             None => bail!(UsageError(format!(
                 "--batch: `{first}` is not a square number of tiles: give the shape with --board RxC"
             ))),
         },
     };
-    let goal = match &args.board.goal {
-        Some(g) => Goal::parse(shape, g)?,
-        None => Goal::BlankLast,
+    let goal = match (&args.board.goal, shipped) {
+        (Some(g), _) => Goal::parse(shape, g)?,
+        (None, Some((goal, _))) => goal,
+        (None, None) => Goal::BlankLast,
     };
     // a usage mistake is said before any table is looked for or built
     let algorithm = args.algorithm()?;
