@@ -46,6 +46,20 @@ pub enum Error {
         hint: String,
     },
 
+    /// Memory the system would not give, although the machine's free memory looked enough: a
+    /// limit on this process (`ulimit -v`, a container's) is lower.
+    #[error("{what}: the system would not give it {} of memory (a limit on this process, such as `ulimit -v` or a container's, is below the {} the machine has free){hint}", gib(*bytes), gib(*available))]
+    MemoryRefused {
+        /// What was to be done ("building the 2x7 table in memory").
+        what: String,
+        /// Bytes asked for.
+        bytes: u64,
+        /// Bytes the machine has available.
+        available: u64,
+        /// What to do instead, with its leading "; ", or empty.
+        hint: String,
+    },
+
     /// A build whose work files would not fit on the disk of their directory, refused before it
     /// starts.
     #[error("{what} needs {} of disk in {} at its peak, but only {} is free there{hint}", gb(*needed), path.display(), gb(*available))]

@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 use pyo3::create_exception;
 use pyo3::exceptions::{
-    PyFileNotFoundError, PyIsADirectoryError, PyKeyboardInterrupt, PyOSError, PyPermissionError, PyRuntimeError,
-    PyValueError,
+    PyFileNotFoundError, PyIsADirectoryError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyPermissionError,
+    PyRuntimeError, PyValueError,
 };
 use pyo3::prelude::*;
 
@@ -74,6 +74,7 @@ pub(crate) fn error(e: slidetable::Error) -> PyErr {
         E::SearchLimit { generated, bytes, .. } => search_stopped(text, generated, Some(bytes)),
         E::DeadEnds { generated, .. } => search_stopped(text, generated, None),
         E::Cancelled { .. } | E::BuildCancelled { .. } => PyKeyboardInterrupt::new_err(text),
+        E::NotEnoughMemory { .. } | E::MemoryRefused { .. } => PyMemoryError::new_err(text),
         _ => PyValueError::new_err(text),
     }
 }

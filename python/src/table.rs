@@ -372,12 +372,16 @@ impl Table {
 
     /// Estimates of given boards `(N, cells)` and of their children `(N, 4)` (in `U D L R` order
     /// of the blank's moves; read where the move is legal) graded against this table.
+    /// `progress(done, total)` (boards looked up) at most ten times a second; Ctrl-C stops it
+    /// within a few thousand boards.
+    #[pyo3(signature = (cells, estimates, child_estimates, progress=None))]
     fn grade_boards<'py>(
         &self,
         py: Python<'py>,
         cells: PyReadonlyArray2<'py, u8>,
         estimates: PyReadonlyArray1<'py, f64>,
         child_estimates: PyReadonlyArray2<'py, f64>,
+        progress: Option<Py<PyAny>>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let boards = rows(self.table.index().shape(), &cells)?;
         let (hs, kids) = (slice(&estimates)?, slice2(&child_estimates)?);
@@ -389,7 +393,24 @@ impl Table {
                 kids.len()
             )));
         }
-        let (by_depth, total) = detach(py, || grade::grade_boards(&self.table, boards, hs, kids)).map_err(row_error)?;
+        let total = n as u64;
+        let stop = AtomicBool::new(false);
+        let tally = Tally::new(total);
+        let report = |py: Python<'_>, k: u64| -> PyResult<()> {
+            if let Some(f) = &progress {
+                f.call1(py, (k, total))?;
+            }
+            Ok(())
+        };
+        let graded = interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| {
+            let step = |k: u64| {
+                if let Some(now) = tally.add(k) {
+                    note(now);
+                }
+            };
+            grade::grade_boards_until(&self.table, boards, hs, kids, step, &stop)
+        })?;
+        let (by_depth, total) = graded.map_err(row_error)?;
         grade_dict(py, &by_depth, &total)
     }
 

@@ -22,13 +22,18 @@ def test_a_grade_is_a_row_per_depth_with_the_arrays_dtypes(table):
     g = table.grade("manhattan")
     df = g.to_pandas()
     assert len(df) == 32 and df["depth"].tolist() == list(range(32))
-    assert df["states"].sum() == 181_440 and df["states"].dtype == np.uint64
-    assert df["mae"].dtype == np.float64 and df["overestimates"].dtype == np.uint64
+    assert df["states"].sum() == 181_440 and df["states"].dtype == np.int64 and df["depth"].dtype == np.int16
+    assert df["mae"].dtype == np.float64 and df["overestimates"].dtype == np.int64
+    # counts subtract without wrapping round
+    assert (df["overestimates"] - df["states"]).min() == -int(g.states.max())
     assert np.allclose(df["mean_h"].to_numpy(), g.mean_h)
     assert df.loc[0, "mean_h"] == 0.0
     p = g.to_polars()
-    assert p.height == 32 and p["states"].dtype == pl.UInt64 and p["policy_accuracy"].dtype == pl.Float64
+    assert p.height == 32 and p["states"].dtype == pl.Int64 and p["policy_accuracy"].dtype == pl.Float64
     assert p.columns == list(df.columns)
+    # a held-out set's empty depths are not rows of zeros
+    held = st.grade("manhattan", table.sample(20, 50, seed=1))
+    assert held.to_pandas()["depth"].tolist() == [20] and held.to_polars().height == 1
 
 
 def test_a_batch_is_a_row_per_board_in_input_order():
@@ -36,7 +41,7 @@ def test_a_batch_is_a_row_per_board_in_input_order():
     df = r.to_pandas()
     assert df["length"].tolist() == [2, -1, 1] and df["length"].dtype == np.int32
     assert df["moves"].tolist()[0] == "RR" and df["moves"].isna().tolist() == [False, True, False]
-    assert df["error"].isna().all() and df["optimal"].dtype == bool and df["generated"].dtype == np.uint64
+    assert df["error"].isna().all() and df["optimal"].dtype == bool and df["generated"].dtype == np.int64
     p = r.to_polars()
     assert p["moves"].to_list() == ["RR", None, "R"] and p["length"].dtype == pl.Int32
 

@@ -34,7 +34,8 @@ pub const EXIT_NO: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 /// Exit status: a table file or I/O problem (missing, corrupt, unwritable).
 pub const EXIT_FILE: u8 = 3;
-/// Exit status: a search stopped at its limit (`--max-nodes`, `--max-memory`).
+/// Exit status: a limit met: a search stopped at `--max-nodes` or `--max-memory`, or a build
+/// refused for the memory or disk it would need.
 pub const EXIT_GAVE_UP: u8 = 4;
 
 /// Perfect lookup tables for sliding-tile puzzles.
@@ -48,7 +49,8 @@ pub const EXIT_GAVE_UP: u8 = 4;
 /// named by the direction the blank moves: U D L R.
 ///
 /// Exit status: 0 success; 1 the answer is no (unsolvable board, table fails verification);
-/// 2 malformed input or arguments; 3 table file or I/O problem; 4 a search gave up at its limit.
+/// 2 malformed input or arguments; 3 table file or I/O problem; 4 a limit met (a search's
+/// nodes or memory, or the memory or disk a build would need).
 #[derive(Parser, Debug)]
 #[command(name = "table", version, about, long_about, max_term_width = 100)]
 #[command(after_help = "Start with `table build`, then `table query 8 6 7 2 5 4 3 0 1` and `table stats`.")]
@@ -340,7 +342,12 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
                 | Error::TableShape { .. }
                 | Error::NotEnoughStates { .. }
                 | Error::BadOption(_) => EXIT_USAGE,
-                Error::SearchLimit { .. } | Error::DeadEnds { .. } => EXIT_GAVE_UP,
+                // a limit met: a search's nodes, or the memory or disk a build would need
+                Error::SearchLimit { .. }
+                | Error::DeadEnds { .. }
+                | Error::NotEnoughMemory { .. }
+                | Error::MemoryRefused { .. }
+                | Error::NotEnoughDisk { .. } => EXIT_GAVE_UP,
                 // stopped by Ctrl-C: the shell's status for a process ended by SIGINT
                 Error::BuildInterrupted { .. } | Error::BuildCancelled { .. } => 130,
                 _ => EXIT_FILE,

@@ -488,6 +488,28 @@ pub fn grade_boards<D: AsRef<[u8]> + Sync>(
     estimates: &[f64],
     child_estimates: &[f64],
 ) -> Result<(Vec<DepthGrade>, DepthGrade), RowError> {
+    grade_boards_until(table, cells, estimates, child_estimates, |_| {}, &AtomicBool::new(false))
+}
+
+/// Boards looked up between two calls of [`grade_boards_until`]'s `progress`.
+const BOARDS_CHUNK: usize = 4096;
+
+/// As [`grade_boards`], calling `progress(k)` as each `k` more boards' distances are looked up
+/// (the boards' number in all) and stopping soon after `stop` is set.
+///
+/// # Errors
+/// Those of [`grade_boards`]; [`Error::Cancelled`] (in a [`RowError`]) when stopped.
+///
+/// # Panics
+/// As [`grade_boards`].
+pub fn grade_boards_until<D: AsRef<[u8]> + Sync>(
+    table: &Table<D>,
+    cells: &[u8],
+    estimates: &[f64],
+    child_estimates: &[f64],
+    progress: impl Fn(u64) + Sync,
+    stop: &AtomicBool,
+) -> Result<(Vec<DepthGrade>, DepthGrade), RowError> {
     let shape = table.index().shape();
     let n = shape.cells();
     if !cells.len().is_multiple_of(n) {
@@ -499,30 +521,40 @@ pub fn grade_boards<D: AsRef<[u8]> + Sync>(
     let mut valid = vec![false; 4 * boards];
     let mut child_exact = vec![0u32; 4 * boards];
     let err = |row: usize, e: Error| RowError { row, error: Box::new(e) };
-    exact.par_iter_mut().zip(valid.par_chunks_mut(4).zip(child_exact.par_chunks_mut(4))).enumerate().try_for_each(
-        |(row, (d, (flags, kids)))| {
-            let board = Board::new(shape, cells[row * n..(row + 1) * n].iter().map(|&t| t as u16).collect())
-                .map_err(|e| err(row, e))?;
-            *d = match table.distance(&board).map_err(|e| err(row, e))? {
-                Some(d) => d as u32,
-                None => {
-                    return Err(err(
-                        row,
-                        Error::BadOption(format!(
-                            "{board} cannot reach the goal {}: grade boards that can",
-                            table.goal()
-                        )),
-                    ))
-                }
-            };
-            for (k, dir) in Dir::ALL.into_iter().enumerate() {
-                if let Some(child) = board.moved(dir) {
-                    flags[k] = true;
-                    kids[k] = table.distance(&child).map_err(|e| err(row, e))?.map_or(0, u32::from);
+    exact
+        .par_chunks_mut(BOARDS_CHUNK)
+        .zip(valid.par_chunks_mut(4 * BOARDS_CHUNK).zip(child_exact.par_chunks_mut(4 * BOARDS_CHUNK)))
+        .enumerate()
+        .try_for_each(|(c, (ds, (flags, kids)))| {
+            let first = c * BOARDS_CHUNK;
+            if stop.load(Ordering::Relaxed) {
+                return Err(err(first, Error::Cancelled { generated: 0 }));
+            }
+            for (k, d) in ds.iter_mut().enumerate() {
+                let row = first + k;
+                let board = Board::new(shape, cells[row * n..(row + 1) * n].iter().map(|&t| t as u16).collect())
+                    .map_err(|e| err(row, e))?;
+                *d = match table.distance(&board).map_err(|e| err(row, e))? {
+                    Some(d) => d as u32,
+                    None => {
+                        return Err(err(
+                            row,
+                            Error::BadOption(format!(
+                                "{board} cannot reach the goal {}: grade boards that can",
+                                table.goal()
+                            )),
+                        ))
+                    }
+                };
+                for (j, dir) in Dir::ALL.into_iter().enumerate() {
+                    if let Some(child) = board.moved(dir) {
+                        flags[4 * k + j] = true;
+                        kids[4 * k + j] = table.distance(&child).map_err(|e| err(row, e))?.map_or(0, u32::from);
+                    }
                 }
             }
+            progress(ds.len() as u64);
             Ok(())
-        },
-    )?;
+        })?;
     grade_given(&Given { exact: &exact, estimates, valid: &valid, child_exact: &child_exact, child_estimates })
 }

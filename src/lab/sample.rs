@@ -238,6 +238,23 @@ pub fn sample_balanced_until<D: AsRef<[u8]>>(
         None => (0..histogram.len()).map(|d| d as u8).collect(),
     };
     chosen.retain(|&d| histogram.get(d as usize).is_some_and(|&n| n > 0));
+    // what the sample will hold, refused before any of it is made when memory will not do: a
+    // rank, its place and its state a board, and the board itself for the caller
+    let planned: u64 = chosen
+        .iter()
+        .map(|&d| if replace { per_depth } else { per_depth.min(histogram[d as usize]) })
+        .fold(0u64, u64::saturating_add);
+    let needed = planned.saturating_mul(40 + table.index().shape().cells() as u64);
+    let available = crate::solver::available_memory();
+    let refused = || Error::NotEnoughMemory {
+        what: format!("a sample of {planned} boards"),
+        needed,
+        available: available.unwrap_or(0),
+        hint: "; ask for fewer boards a depth".into(),
+    };
+    if available.is_some_and(|a| needed > a) || usize::try_from(needed).is_err() {
+        return Err(refused());
+    }
     let mut rng = SplitMix64::new(seed);
     // per depth: the ranks wanted (the r-th state at that depth in index order), each with its
     // place in the output
@@ -256,7 +273,9 @@ pub fn sample_balanced_until<D: AsRef<[u8]>>(
         list.sort_unstable();
         total += k as usize;
     }
-    let mut out = vec![(0u64, 0u8); total];
+    let mut out = Vec::new();
+    out.try_reserve_exact(total).map_err(|_| refused())?;
+    out.resize(total, (0u64, 0u8));
     let mut next = [0usize; 256];
     let mut seen = [0u64; 256];
     let mut left = total;

@@ -156,11 +156,15 @@ pub fn build_with(
     // asked for first, so that a table past what the system will give is an error, not an abort
     // (the 3x5's 163.5 GB on a machine of 24 GiB)
     if Vec::<u8>::new().try_reserve_exact(total).is_err() {
-        return Err(Error::NotEnoughMemory {
-            what: format!("building the {} table in memory", index.shape()),
-            needed: build_memory(index.shape(), width),
-            available: crate::solver::available_memory().unwrap_or(0),
-            hint: "; `table build` (or `slidetable.dask.build_table`) builds it into a file, out of core".into(),
+        let what = format!("building the {} table in memory", index.shape());
+        let needed = build_memory(index.shape(), width);
+        let hint = "; `table build` (or `slidetable.dask.build_table`) builds it into a file, out of core".to_string();
+        return Err(match crate::solver::available_memory() {
+            // the machine has the room: something else (a ulimit, a container) said no
+            Some(available) if needed <= available => {
+                Error::MemoryRefused { what, bytes: total as u64, available, hint }
+            }
+            available => Error::NotEnoughMemory { what, needed, available: available.unwrap_or(0), hint },
         });
     }
     let mut data = vec![0u8; total];

@@ -105,7 +105,11 @@ class Table:
     def grade(self, name: str, progress: Optional[Callable[[int, int], Any]] = None) -> dict[str, Any]: ...
     def grade_estimates(self, estimates: npt.NDArray[Any]) -> dict[str, Any]: ...
     def grade_boards(
-        self, cells: npt.NDArray[np.uint8], estimates: npt.NDArray[np.float64], child_estimates: npt.NDArray[np.float64]
+        self,
+        cells: npt.NDArray[np.uint8],
+        estimates: npt.NDArray[np.float64],
+        child_estimates: npt.NDArray[np.float64],
+        progress: Optional[Callable[[int, int], Any]] = None,
     ) -> dict[str, Any]: ...
     @staticmethod
     def grade_given(

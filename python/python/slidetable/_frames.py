@@ -13,6 +13,12 @@ import numpy as np
 __all__: list[str] = []
 
 
+def _signed(v: np.ndarray) -> np.ndarray:
+    """Counts kept as uint64 become int64 in a frame: ``df.overestimates - df.states`` must not
+    wrap round to 18446744073709551615 (every count here is far below 2**63)."""
+    return v.astype(np.int64) if v.dtype == np.uint64 else v
+
+
 def pandas_frame(columns: dict[str, Any], what: str) -> Any:
     """A pandas DataFrame of ``columns`` (name -> array or list), in their order."""
     try:
@@ -20,7 +26,7 @@ def pandas_frame(columns: dict[str, Any], what: str) -> Any:
         pd: Any = importlib.import_module("pandas")
     except ImportError:
         raise ImportError(f"{what}.to_pandas() needs pandas: pip install pandas (or slidetable[pandas])") from None
-    return pd.DataFrame({k: (v if isinstance(v, np.ndarray) else pd.array(v, dtype="string")) for k, v in columns.items()})
+    return pd.DataFrame({k: (_signed(v) if isinstance(v, np.ndarray) else pd.array(v, dtype="string")) for k, v in columns.items()})
 
 
 def polars_frame(columns: dict[str, Any], what: str) -> Any:
@@ -29,4 +35,6 @@ def polars_frame(columns: dict[str, Any], what: str) -> Any:
         pl: Any = importlib.import_module("polars")
     except ImportError:
         raise ImportError(f"{what}.to_polars() needs polars: pip install polars (or slidetable[polars])") from None
-    return pl.DataFrame({k: (pl.Series(k, v) if isinstance(v, np.ndarray) else pl.Series(k, v, dtype=pl.Utf8)) for k, v in columns.items()})
+    return pl.DataFrame(
+        {k: (pl.Series(k, _signed(v)) if isinstance(v, np.ndarray) else pl.Series(k, v, dtype=pl.Utf8)) for k, v in columns.items()}
+    )

@@ -651,7 +651,7 @@ def solve_batch(
     boards_done = sum(len(done[i]["lengths"]) for i in done)
     from ._progress import Count
 
-    bar = Count(progress, "boards solved on the cluster", " boards")
+    bar = Count(progress, f"{puzzle.rows}x{puzzle.cols} boards solved on the cluster", " boards")
     bar(boards_done, total)
     load_seconds = 0.0
     wall = 0.0

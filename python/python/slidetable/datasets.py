@@ -536,6 +536,8 @@ def labelled_walks(
         lo = hi = _int(steps, "steps")
     if lo > hi:
         raise ValueError(f"steps ({lo}, {hi}): lo must not exceed hi")
+    if hi > np.iinfo(np.int16).max:
+        raise ValueError(f"steps {hi} is past 32,767, the longest walk a data set records (walk_lengths are int16)")
     seed = _seed(seed)
     table = None
     if solver is None:
@@ -585,7 +587,7 @@ def labelled_walks(
                     }
                 else:
                     assert solver is not None
-                    r = solver.solve_batch(boards)
+                    r = solver.solve_batch(boards, progress=False)
                     if not r.optimal.all():
                         bad = int(np.argmin(r.optimal))
                         why = r.errors[bad] or "the search does not prove its solutions optimal"

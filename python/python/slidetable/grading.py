@@ -148,27 +148,31 @@ class Grade:
         )
         return (
             f"Grade({self.name!r} on {self._where()}: MAE {self.total_mae:.3f}, RMSE {self.total_rmse:.3f}, "
-            f"h*-h {self.total_mean_error:+.3f}, under/over/exact {100 * self.total_under_share:.1f}%/"
-            f"{100 * self.total_over_share:.1f}%/{100 * self.total_exact_share:.1f}%, "
+            f"h*-h {self.total_mean_error:+.3f}, under/over/exact {_share(self.total_under_share)}/"
+            f"{_share(self.total_over_share)}/{_share(self.total_exact_share)}, "
             f"policy {100 * self.total_policy_accuracy:.1f}%, {verdict})"
         )
 
     def _columns(self) -> dict:
+        """The per-depth arrays, a row per depth that holds states (a held-out set's empty
+        depths, zeros throughout, are left out)."""
         n = len(self.states)
-        cols: dict = {"depth": np.arange(n, dtype=np.int32)}
+        held = np.asarray(self.states) > 0
+        cols: dict = {"depth": np.arange(n, dtype=np.int16)[held]}
         for name in ["states", "mean_h", "mean_exact", "mean_error", "mae", "rmse", "exact_share", "under_share", "over_share",
                      "overestimates", "max_overestimate", "worst_overestimate", "edges", "inconsistent_edges",
                      "max_edge_difference", "policy_accuracy"]:
             v = getattr(self, name)
             if len(v) == n:
-                cols[name] = np.asarray(v)
+                cols[name] = np.asarray(v)[held]
         return cols
 
     def to_pandas(self) -> Any:
-        """The per-depth measures as a pandas DataFrame: a row per exact distance (``depth``),
-        a column per measure (``states``, ``mean_h``, ``mae``, ``rmse``, ``exact_share``,
-        ``under_share``, ``over_share``, ``overestimates``, ``policy_accuracy``, ...), their
-        dtypes those of the arrays.
+        """The per-depth measures as a pandas DataFrame: a row per exact distance that holds
+        states (``depth``, int16; a held-out set's empty depths are left out), a column per
+        measure (``states``, ``mean_h``, ``mae``, ``rmse``, ``exact_share``, ``under_share``,
+        ``over_share``, ``overestimates``, ``policy_accuracy``, ...), their dtypes those of the
+        arrays, the counts as int64.
 
         Returns
         -------
@@ -185,7 +189,7 @@ class Grade:
         >>> import slidetable as st
         >>> df = st.Table.build(st.Puzzle(3, 3)).grade("manhattan").to_pandas()
         >>> int(df.loc[31, "states"]), float(df.loc[31, "mean_h"]), str(df["states"].dtype)
-        (2, 21.0, 'uint64')
+        (2, 21.0, 'int64')
         """
         from ._frames import pandas_frame
 
@@ -252,7 +256,7 @@ class Grade:
             ("graded on", self._where()),
             ("MAE / RMSE", f"{self.total_mae:.3f} / {self.total_rmse:.3f}"),
             ("mean h* - h", f"{self.total_mean_error:+.3f}"),
-            ("under / over / exact", f"{100 * self.total_under_share:.1f}% / {100 * self.total_over_share:.1f}% / {100 * self.total_exact_share:.1f}%"),
+            ("under / over / exact", f"{_share(self.total_under_share)} / {_share(self.total_over_share)} / {_share(self.total_exact_share)}"),
             ("policy accuracy", f"{100 * self.total_policy_accuracy:.1f}%"),
             ("verdict", verdict),
         ]
@@ -307,6 +311,16 @@ class Grade:
             f"{pct(self.total_over_share):>7}  {pct(self.total_exact_share):>7}  {pct(self.total_policy_accuracy):>7}"
         )
         return "\n".join(lines)
+
+
+def _share(x: float) -> str:
+    """A share as a percentage to one decimal, a share that is not nothing never shown as 0.0%
+    (nor one short of everything as 100.0%): one overestimate in millions reads <0.1%."""
+    if 0 < x < 0.0005:
+        return "<0.1%"
+    if 0.9995 <= x < 1:
+        return ">99.9%"
+    return f"{100 * x:.1f}%"
 
 
 def _grade(name: str, d: dict, at_goal: float, scope: str = "table") -> Grade:
@@ -433,9 +447,10 @@ def grade(
         Boards per call of a function ``h`` (at least 1).
     progress : bool or callable, optional
         By default a ``tqdm`` bar shows once the call has run a second, counting the boards
-        ``h`` has estimated (the boards and their children) and, with ``solver``, the boards
-        solved; ``True`` shows it at once, ``False`` shows nothing, and a function is called
-        as ``progress(done, total)`` in those units.
+        ``h`` has estimated (the boards and their children), then the boards whose distances
+        are looked up in the table (or, with ``solver``, the boards solved); ``True`` shows it
+        at once, ``False`` shows nothing, and a function is called as ``progress(done,
+        total)`` in those units.
 
     Returns
     -------
@@ -491,6 +506,8 @@ def grade(
     check(progress)
     boards, _ = puzzle._boards(states, np.uint8)
     n = len(boards)
+    if n == 0:
+        raise ValueError("no boards to grade: a grade of none has no verdict; give one board or more")
     kids, valid = puzzle.expand(boards) if n else (np.zeros((0, 4, puzzle.cells)), np.zeros((0, 4), dtype=bool))
     kids = kids.astype(np.uint8)
     name = _name_of(h)
@@ -506,8 +523,10 @@ def grade(
     if solver is not None:
         every = np.concatenate([boards, kids[valid]])
         uniq, inverse = np.unique(every, axis=0, return_inverse=True)
-    total = estimated + (0 if uniq is None else len(uniq))
-    with Count(progress, f"grading {name}", " boards") as bar:
+    # the estimates of the boards and their children, then each board's distances looked up
+    # in the table (with its children's) or found by the solver
+    total = estimated + (n if uniq is None else len(uniq))
+    with Count(progress, f"{puzzle.rows}x{puzzle.cols} grading {name} (each board and its children)", " boards") as bar:
         counted = [0]
 
         def done(k: int) -> None:
@@ -521,7 +540,8 @@ def grade(
         if solver is None:
             if table is None:
                 table = _memory_table(puzzle)
-            return _grade(name, table._t.grade_boards(boards, hb, hc), at_goal, "boards")
+            d = table._t.grade_boards(boards, hb, hc, lambda k, _: bar(estimated + k, total))
+            return _grade(name, d, at_goal, "boards")
         assert uniq is not None and inverse is not None
         r = solver.solve_batch(uniq, progress=lambda k, _: bar(estimated + k, total))
     lengths = np.asarray(r.lengths)[inverse.reshape(-1)]

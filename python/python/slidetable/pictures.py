@@ -25,6 +25,7 @@ True
 from __future__ import annotations
 
 import html
+import math
 import os
 from typing import TYPE_CHECKING, Optional, Sequence
 
@@ -49,18 +50,24 @@ FONT = 'font-family="DejaVu Sans, Verdana, sans-serif" font-weight="bold"'
 def _cell_size(rows: int, cols: int, size: Optional[int]) -> int:
     """Pixels a cell: ``size`` if given, else 48 up to 5 columns and smaller past it."""
     if size is not None:
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+            raise TypeError(f"size must be a whole number of pixels, not {type(size).__name__}")
         if size < 8:
             raise ValueError(f"a cell is at least 8 pixels, not {size}")
         return int(size)
     return 48 if max(rows, cols) <= 5 else max(16, 240 // max(rows, cols))
 
 
-def _tile(n: int, x: float, y: float, s: int, home: bool) -> str:
+def _tile(n: int, x: float, y: float, s: int, home: bool, recolour: str = "") -> str:
+    """Tile ``n`` at ``(x, y)``, light blue when ``home``; ``recolour`` an ``<animate>`` of its
+    colour, if it changes."""
     font = max(8, round(s * 0.45))
     fill = HOME if home else TILE
+    rect = f'<rect width="{s}" height="{s}" rx="{max(2, s // 12)}" fill="{fill}"'
+    rect += f">{recolour}</rect>" if recolour else "/>"
     return (
         f'<g class="tile{" home" if home else ""}" data-tile="{n}" transform="translate({x:g},{y:g})">'
-        f'<rect width="{s}" height="{s}" rx="{max(2, s // 12)}" fill="{fill}"/>'
+        f"{rect}"
         f'<text x="{s / 2:g}" y="{s / 2:g}" dy="0.35em" text-anchor="middle" font-size="{font}" fill="{INK}" {FONT}>{n}</text>'
         "</g>"
     )
@@ -102,7 +109,12 @@ def board_svg(cells: Sequence[int], rows: int, cols: int, goal: Optional[Sequenc
 def solution_svg(cells: Sequence[int], rows: int, cols: int, moves: str, goal: Optional[Sequence[int]] = None, size: Optional[int] = None, seconds_per_move: float = 0.5) -> str:
     """An SVG that plays ``moves`` (the blank's, ``U D L R``) from ``cells``: each tile that moves
     slides with SVG's own ``animateTransform``, a move every ``seconds_per_move``, the start held
-    a moment before the first and the goal after the last, then again. No JavaScript."""
+    a moment before the first and the goal after the last, then again; a tile turns light blue
+    as it arrives where the goal has it, and back as it leaves. No JavaScript."""
+    if isinstance(seconds_per_move, bool) or not isinstance(seconds_per_move, (int, float)) or not (
+        math.isfinite(seconds_per_move) and seconds_per_move > 0
+    ):
+        raise ValueError(f"seconds_per_move must be a number of seconds above 0, not {seconds_per_move!r}")
     s = _cell_size(rows, cols, size)
     w, h, frame = _frame(rows, cols, s)
     board = [int(n) for n in cells]
@@ -136,16 +148,26 @@ def solution_svg(cells: Sequence[int], rows: int, cols: int, moves: str, goal: O
     for i in range(rows * cols):
         x, y = _at(i, cols, s)
         parts.append(f'<rect class="cell" x="{x}" y="{y}" width="{s}" height="{s}" fill="{FRAME}"/>')
+    keys = ";".join(f"{t:.4f}" for t in times)
     for n, p in sorted(paths.items()):
         x, y = _at(p[0], cols, s)
-        home = goal is not None and int(goal[p[-1]]) == n and p[-1] == p[0]
-        g = _tile(n, x, y, s, home)
+        homes = [goal is not None and int(goal[c]) == n for c in p]
+        recolour = ""
+        if len(set(homes)) > 1:
+            # the colour of each cell on its way, switched as the tile arrives (discrete steps
+            # on the slide's own times: the held start, each move, the held goal)
+            fills = ";".join(HOME if h else TILE for h in [homes[0]] + homes + [homes[-1]])
+            recolour = (
+                f'<animate attributeName="fill" values="{fills}" keyTimes="{keys}" calcMode="discrete" '
+                f'dur="{total:g}s" repeatCount="indefinite"/>'
+            )
+        g = _tile(n, x, y, s, homes[0], recolour)
         if len(set(p)) > 1 and n_moves:
             xy = [_at(c, cols, s) for c in p]
             values = ";".join(f"{a},{b}" for a, b in [xy[0]] + xy + [xy[-1]])
             anim = (
                 f'<animateTransform attributeName="transform" type="translate" values="{values}" '
-                f'keyTimes="{";".join(f"{t:.4f}" for t in times)}" dur="{total:g}s" repeatCount="indefinite"/>'
+                f'keyTimes="{keys}" dur="{total:g}s" repeatCount="indefinite"/>'
             )
             g = g[: -len("</g>")] + anim + "</g>"
         parts.append(g)
@@ -175,6 +197,10 @@ class BoardPicture:
             raise ValueError(f"not a board of the {puzzle.rows}x{puzzle.cols}: {cells} (each tile 0 to {puzzle.cells - 1} once)")
         self.board = puzzle._out(cells)
         """The board's cells, row-major, ``0`` the blank (ndarray)."""
+        if size is not None:
+            if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
+                raise TypeError(f"size must be a whole number of pixels, not {type(size).__name__}")
+            _cell_size(puzzle.rows, puzzle.cols, size)  # refused now, not when Jupyter draws it
         self.size = size
         self.title = title
 

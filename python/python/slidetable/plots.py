@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING, Any, Mapping, Optional, Union, cast
 
 import numpy as np
 
+from ._common import _estimates_of
+
 if TYPE_CHECKING:  # pragma: no cover
     from .grading import Grade
     from .solution import BatchResult
@@ -27,6 +29,15 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["distribution", "grade", "nodes", "heatmap"]
 
 BLUE = "#1864ab"
+#: The colours of the grades drawn into one Axes, in turn (blue first, then colour-blind-safe
+#: contrasts).
+GRADE_COLOURS = [BLUE, "#e8590c", "#2b8a3e", "#862e9c", "#c2255c", "#495057"]
+
+
+def _check(value: Any, kind: str, name: str) -> None:
+    """Refuses ``value`` unless it is the package's ``kind`` (Table, Grade), in a word."""
+    if type(value).__name__ != kind or not type(value).__module__.startswith("slidetable"):
+        raise TypeError(f"{name} must be a slidetable.{kind}, not {type(value).__name__}")
 
 
 def _axes(ax: Any) -> Any:
@@ -70,6 +81,9 @@ def distribution(table: "Table", log: bool = False, ax: Any = None) -> Any:
     >>> len(ax.patches), ax.get_yscale()
     (32, 'log')
     """
+    _check(table, "Table", "table")
+    if not isinstance(log, bool):
+        raise TypeError(f"log must be True or False, not {log!r}")
     h = table.histogram()
     ax = _axes(ax)
     ax.bar(np.arange(len(h)), h, color=BLUE, width=0.85)
@@ -87,7 +101,8 @@ def grade(g: "Grade", ax: Any = None) -> Any:
 
     The band is one standard deviation of the error either side of the mean; where the band
     crosses above the diagonal the heuristic overestimates some boards (``g.over_share`` per
-    depth says how many).
+    depth says how many). Grades drawn into the same ``ax`` are compared: each in its own
+    colour, named in the legend and the title.
 
     Parameters
     ----------
@@ -105,29 +120,39 @@ def grade(g: "Grade", ax: Any = None) -> Any:
     ------
     ImportError
         matplotlib is not installed.
+    TypeError
+        ``g`` is not a ``Grade``.
 
     Examples
     --------
     >>> import slidetable as st, matplotlib
     >>> matplotlib.use("Agg")
-    >>> ax = st.plots.grade(st.Table.build(st.Puzzle(3, 3)).grade("manhattan"))
+    >>> t = st.Table.build(st.Puzzle(3, 3))
+    >>> ax = st.plots.grade(t.grade("manhattan"))
+    >>> ax = st.plots.grade(t.grade("misplaced"), ax=ax)
     >>> [line.get_label() for line in ax.get_lines()]
-    ['h = h*', 'mean h (manhattan)']
+    ['h = h*', 'mean h (manhattan)', 'mean h (misplaced)']
     """
+    _check(g, "Grade", "g")
     ax = _axes(ax)
+    drawn = [line for line in ax.get_lines() if str(line.get_label()).startswith("mean h (")]
+    colour = GRADE_COLOURS[len(drawn) % len(GRADE_COLOURS)]
     seen = np.asarray(g.states) > 0
     depth = np.arange(len(g.states))[seen]
     mean = np.asarray(g.mean_h)[seen]
     top = float(max(depth.max(initial=0), mean.max(initial=0)))
-    ax.plot([0, top], [0, top], color="black", linewidth=1, linestyle="--", label="h = h*")
+    if not drawn:
+        ax.plot([0, top], [0, top], color="black", linewidth=1, linestyle="--", label="h = h*")
     if len(g.rmse) == len(g.states):
         err = np.asarray(g.mean_error)[seen]
         spread = np.sqrt(np.maximum(0.0, np.asarray(g.rmse)[seen] ** 2 - err**2))
-        ax.fill_between(depth, mean - spread, mean + spread, color=BLUE, alpha=0.2, linewidth=0, label="± one standard deviation")
-    ax.plot(depth, mean, color=BLUE, marker="o", markersize=3, label=f"mean h ({g.name})")
+        band = f"± one standard deviation ({g.name})"
+        ax.fill_between(depth, mean - spread, mean + spread, color=colour, alpha=0.2, linewidth=0, label=band)
+    ax.plot(depth, mean, color=colour, marker="o", markersize=3, label=f"mean h ({g.name})")
     ax.set_xlabel("h*, the exact distance")
     ax.set_ylabel("h, the estimate")
-    ax.set_title(f"{g.name}: MAE {g.total_mae:.2f}, {'admissible' if g.admissible else 'not admissible'}")
+    verdict = f"{g.name}: MAE {g.total_mae:.2f}, {'admissible' if g.admissible else 'not admissible'}"
+    ax.set_title(verdict if not drawn else f"{ax.get_title()}; {verdict}")
     ax.legend(loc="upper left")
     return ax
 
@@ -249,12 +274,20 @@ def heatmap(
         boards = table.puzzle._boards(states, np.uint8)[0]
         n = len(boards)
     exact = table.distance(boards).astype(np.int64)
+    if (exact < 0).any():
+        i = int(np.argmax(exact < 0))
+        raise ValueError(f"board {i}, {table.puzzle.grid(boards[i])!r}, cannot reach the goal: map boards that can")
     if callable(heuristic):
-        value = np.asarray(heuristic(boards), dtype=np.float64).reshape(-1)
+        value = _estimates_of(heuristic(np.array(boards)), n)
         name = name or getattr(heuristic, "__name__", "h")
     else:
         value = np.asarray(table.puzzle.heuristic(boards, cast(Any, heuristic)), dtype=np.float64)
         name = name or str(heuristic)
+    if not np.isfinite(value).all():
+        i = int(np.argmax(~np.isfinite(value)))
+        raise ValueError(
+            f"the heuristic gave {value[i]} for board {i}, {table.puzzle.grid(boards[i])!r}: a heat map needs finite numbers"
+        )
     over = int((value > exact).sum())
     h = np.rint(value).astype(np.int64)
     rows = int(exact.max()) + 1

@@ -217,7 +217,7 @@ class Puzzle:
         elif a.ndim != 2:
             raise ValueError(f"a batch of boards is (N, {n}) or (N, {self.rows}, {self.cols}), not {a.shape}")
         if a.shape[1] != n:
-            if a.ndim == 2 and not single and a.size < 2 * n:
+            if a.ndim == 2 and not single and a.size < 2 * n and min(a.shape) >= 2:
                 # (2, 3) for a 3x3: a board of another shape, not two boards of 3 tiles
                 raise ValueError(
                     f"a {a.shape[0]}x{a.shape[1]} board given ({a.size} tiles), but this puzzle is "

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import time
 from typing import Any, Callable, Optional, Union, overload
@@ -576,6 +577,19 @@ class Solver:
             raise ValueError(f"unknown algorithm {algorithm!r}: use one of {', '.join(_ALGORITHMS)}")
         if weight is not None and a not in ("auto", "weighted", "bwas"):
             raise ValueError("weight goes with algorithm='weighted' or 'bwas'")
+        if weight is not None:
+            # refused here, once, rather than as every board's error in a batch
+            if isinstance(weight, bool) or not isinstance(weight, (int, float, np.integer, np.floating)):
+                raise TypeError(f"weight must be a number, not {type(weight).__name__}")
+            w = float(weight)
+            if not (math.isfinite(w) and 0 <= w <= 1000):
+                raise ValueError(f"weight {w:g} is out of range: give a number from 0 to 1000")
+            if a == "weighted" and self._h is None and round(w * 1000) / 1000 != w:
+                # the library's weighted A* keys its open list in thousandths (a function's
+                # batch search takes any weight)
+                raise ValueError(
+                    f"weight {w:g} has more than three decimals: weighted A* counts weights in thousandths; give a multiple of 0.001"
+                )
         if a in ("astar-ida", "a*+ida*"):
             if self._h is not None:
                 raise ValueError(
@@ -824,7 +838,7 @@ class Solver:
         boards, _ = self.puzzle._boards(states, np.uint16)
         from ._progress import Count
 
-        with Count(progress, "boards solved", " boards") as bar:
+        with Count(progress, f"{self.puzzle.rows}x{self.puzzle.cols} boards solved", " boards") as bar:
             if self._batched(a, batch_size):
                 result = self._solve_batch_batched(boards, a, w, batch_size, max_nodes, max_memory, convention, optimal, bar)
             else:

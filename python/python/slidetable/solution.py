@@ -277,6 +277,6 @@ class BatchResult:
             ("proven optimal", f"{int(self.optimal.sum()):,}"),
             ("mean length", f"{float(self.lengths[solved].mean()):.2f} moves" if solved.any() else "none"),
             ("nodes generated", f"{int(self.generated.sum()):,} in all, mean {float(self.generated.mean()):,.0f}" if n else "none"),
-            ("time", f"{self.wall_seconds:.3g} s (tables {self.load_seconds:.3g} s)"),
+            ("time", f"{self.wall_seconds:.3g} s searching" + (f", and {self.load_seconds:.3g} s before it loading tables" if self.load_seconds else "")),
         ]
         return table_html(rows, "BatchResult")

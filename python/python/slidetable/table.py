@@ -656,8 +656,8 @@ class Table:
             Grading every state (a name: about 45 s on the 2x6's 239,500,800 on 2 cores; a
             network: minutes): a bar of the states done (``tqdm.auto``) once it has run a
             second (the default, None); ``True`` from the start; ``False`` none; or a function
-            called with ``(states done, states)`` (a name's grade goes over every state twice:
-            its count runs to twice the states). Given ``states`` are graded without one.
+            called with ``(states done, states)`` (a name's grade goes over every state twice,
+            estimating then grading: each pass counts half). With ``states``, as ``grade``'s.
 
         Returns
         -------
@@ -699,7 +699,7 @@ class Table:
         check(progress)
         batch_size = _int(batch_size, "batch_size", 1)
         if states is not None:
-            return grade(h, states, table=self, batch_size=batch_size)
+            return grade(h, states, table=self, batch_size=batch_size, progress=progress)
         cells = self.puzzle.rows * self.puzzle.cols
         if self.bits == 2 and cells > 12:
             raise ValueError(
@@ -710,8 +710,9 @@ class Table:
         if isinstance(h, str):
             from ._progress import Count
 
-            with Count(progress, f"grading {h}", " steps") as bar:
-                d = self._t.grade(h, bar)
+            with Count(progress, f"grading {h}", " states") as bar:
+                # two passes over every state (the estimates, then the grade): each counts half
+                d = self._t.grade(h, lambda done, total: bar(done // 2, total // 2))
             return _grade(h, d, d["at_goal"])
         if not callable(h):
             raise TypeError("h must be a heuristic name or a function of a batch of boards")
