@@ -34,8 +34,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ ${#runs[@]} -eq 0 ] && runs=(small memory budget laptop)
-CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_DEBUG=0 \
-  cargo build --release -q --bin table
+cargo build --release -q --bin table
 T="$PWD/target/release/table"
 mkdir -p "$dir"
 dir=$(cd "$dir" && pwd)

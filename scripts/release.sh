@@ -18,12 +18,10 @@
 # Every version printed must equal Cargo.toml's, which must equal python/pyproject.toml's and
 # python/Cargo.toml's. Prints a summary (artifact, size, check) and exits non-zero on any failure.
 #
-# Usage: scripts/release.sh [--check] [--fast] [--allow-dirty] [--out DIR]
+# Usage: scripts/release.sh [--check] [--allow-dirty] [--out DIR]
 #   --check        only the cheap checks, for CI (seconds): the versions agree, the licences are
 #                  there, the crate's file list carries what the build needs and nothing it should
 #                  not, and the packaged (unverified) .crate is under 10 MB
-#   --fast         build with CI's release profile (no LTO, 16 codegen units, no debug info): a
-#                  quicker rehearsal; the artifacts are then not the ones to ship
 #   --allow-dirty  build from a tree with uncommitted changes (the artifacts are then no commit's)
 #   --out DIR      where the artifacts go (default: target/release-artifacts)
 #
@@ -40,12 +38,9 @@ out=target/release-artifacts
 while [ $# -gt 0 ]; do
   case "$1" in
     --check) check_only=1; shift ;;
-    --fast)
-      export CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 CARGO_PROFILE_RELEASE_DEBUG=0
-      shift ;;
     --allow-dirty) allow_dirty=1; shift ;;
     --out) out="$2"; shift 2 ;;
-    *) echo "usage: scripts/release.sh [--check] [--fast] [--allow-dirty] [--out DIR]" >&2; exit 2 ;;
+    *) echo "usage: scripts/release.sh [--check] [--allow-dirty] [--out DIR]" >&2; exit 2 ;;
   esac
 done
 
