@@ -25,7 +25,7 @@ The table has one byte per state reachable from the goal: n!/2 states for a boar
 (181,440 for 3x3, 239,500,800 for 3x4). With --bits 2 it has two bits a state, the distance
 modulo 3 (a quarter of the size; a distance is then a walk down to the goal, each step to the
 neighbour whose residue is one less): the default past 12 cells. The 2x7 and 7x2, 43,589,145,600
-states in 10.9 GB, are built in memory with a one-bit-a-state frontier (16.4 GB at the peak)
+states in 10.9 GB, are built in memory with a one-bit-a-state frontier (15.9 GiB at the peak)
 when that fits; a two-bit table that does not fit in the memory available now (or the control
 group's limit, or --max-memory) is built out of core, in files in --work-dir: the 2x7 in 1.8 GiB,
 the 3x5 and 5x3 (653,837,184,000 states, 163.5 GB) in 15.6 GiB and 573 GB of disk. A build whose

@@ -181,7 +181,8 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         serde_json::to_writer(&mut out, &serde_json::json!({ "totals": t }))?;
         writeln!(out)?;
     } else {
-        let mean = if t.solved > 0 { t.generated / t.solved as u64 } else { 0 };
+        // rounded to the nearest node, as the published means are (not cut down)
+        let mean = if t.solved > 0 { (t.generated + t.solved as u64 / 2) / t.solved as u64 } else { 0 };
         writeln!(
             out,
             "# total: {} boards, {} solved, {} unsolvable, {} errors; {} nodes generated (mean {}); search {:.3} s summed, wall {:.3} s; {:.1} M nodes/s",

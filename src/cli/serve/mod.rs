@@ -330,6 +330,13 @@ pub fn run(args: ServeArgs) -> Result<()> {
         writeln!(out, "listening on {}", url.trim_end_matches('/'))?;
         out.flush()?;
     }
+    // said once: a server started in a home directory saves files there
+    let dir = std::fs::canonicalize(&args.dir).unwrap_or_else(|_| args.dir.clone());
+    eprintln!(
+        "table serve: tables are read from {}, and the pattern tables and heat maps it builds are saved there \
+         (--dir for another folder)",
+        dir.display()
+    );
     if args.open {
         open_browser(&url);
     }
