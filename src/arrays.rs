@@ -364,10 +364,21 @@ pub fn apply_moves(board: &mut Board, moves: &[Dir]) -> Result<(), Error> {
 /// # Panics
 /// If `out` does not hold `count` boards.
 pub fn random_walks(goal: &Board, count: usize, steps: usize, seed: u64, out: &mut [u16]) {
+    assert_eq!(out.len(), count * goal.shape().cells(), "one board per walk");
+    random_walks_from(goal, 0, steps, seed, out);
+}
+
+/// As [`random_walks`], walks `first`, `first + 1`, ... as many as `out` holds: the walks of
+/// one call made a piece at a time.
+///
+/// # Panics
+/// If `out` does not hold a whole number of boards.
+pub fn random_walks_from(goal: &Board, first: u64, steps: usize, seed: u64, out: &mut [u16]) {
     let n = goal.shape().cells();
-    assert_eq!(out.len(), count * n, "one board per walk");
+    assert!(out.len().is_multiple_of(n), "whole boards");
     out.par_chunks_mut(n).enumerate().for_each(|(k, cells)| {
-        let mut rng = SplitMix64::new(seed ^ (k as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let k = first + k as u64;
+        let mut rng = SplitMix64::new(seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let mut board = goal.clone();
         let mut last: Option<Dir> = None;
         for _ in 0..steps {
@@ -525,8 +536,11 @@ mod tests {
         random_boards(&goal, 3, 0, &mut b);
         random_boards(&goal, 4, 0, &mut c);
         assert!(a == b && a != c);
-        // drawn a piece at a time, the same boards
+        // drawn a piece at a time, the same boards; and the same walks
         random_boards(&goal, 3, 2, &mut c[..3 * 16]);
+        assert_eq!(a[2 * 16..], c[..3 * 16]);
+        random_walks(&goal, 5, 40, 3, &mut a);
+        random_walks_from(&goal, 2, 40, 3, &mut c[..3 * 16]);
         assert_eq!(a[2 * 16..], c[..3 * 16]);
     }
 

@@ -182,7 +182,12 @@ impl Puzzle {
         let mut out: Vec<u16> = Vec::new();
         out.try_reserve_exact(len).map_err(|_| PyMemoryError::new_err(too_many()))?;
         out.resize(len, 0);
-        detach(py, || arrays::random_walks(&self.goal_board, count, steps, seed, &mut out));
+        // a piece at a time, Ctrl-C looked at between pieces; the same walks whatever the pieces
+        const PIECE: usize = 1 << 18;
+        for (k, piece) in out.chunks_mut(PIECE * c.max(1)).enumerate() {
+            detach(py, || arrays::random_walks_from(&self.goal_board, (k * PIECE) as u64, steps, seed, piece));
+            py.check_signals()?;
+        }
         PyArray1::from_vec(py, out).reshape([count, c])
     }
 
@@ -195,7 +200,13 @@ impl Puzzle {
         let mut out: Vec<u16> = Vec::new();
         out.try_reserve_exact(len).map_err(|_| PyMemoryError::new_err(too_many()))?;
         out.resize(len, 0);
-        detach(py, || arrays::random_boards(&self.goal_board, seed, 0, &mut out));
+        // a piece at a time, Ctrl-C looked at between pieces (tens of millions of boards take
+        // seconds); the boards are those of one call, whatever the pieces
+        const PIECE: usize = 1 << 20;
+        for (k, piece) in out.chunks_mut(PIECE * c.max(1)).enumerate() {
+            detach(py, || arrays::random_boards(&self.goal_board, seed, (k * PIECE) as u64, piece));
+            py.check_signals()?;
+        }
         PyArray1::from_vec(py, out).reshape([count, c])
     }
 

@@ -91,7 +91,7 @@ def test_a_solutions_tiles_turn_blue_as_they_reach_home(eight):
 
 
 def test_odd_arguments_are_refused_when_given_not_when_drawn(eight):
-    with pytest.raises(ValueError, match="at least 8 pixels"):
+    with pytest.raises(ValueError, match="8 to 1000 pixels"):
         st.picture([1, 2, 3, 4, 5, 6, 7, 8, 0], size=-5)
     with pytest.raises(TypeError, match="whole number of pixels"):
         st.picture([1, 2, 3, 4, 5, 6, 7, 8, 0], size=20.5)
@@ -119,3 +119,53 @@ def test_a_share_that_is_not_nothing_never_reads_zero():
 
     g = t.grade(once_over)
     assert not g.admissible and "<0.1%" in repr(g) and "&lt;0.1%" in g._repr_html_()
+
+
+def test_the_third_trials_findings(eight, monkeypatch):
+    p = eight.puzzle
+    # grades of two lambdas told apart by name=
+    g1 = eight.grade(lambda b: p.heuristic(b, "manhattan"), name="manhattan (mine)")
+    g2 = st.grade(lambda b: p.heuristic(b, "misplaced"), eight.sample(20, 10, seed=1), name="misplaced (mine)")
+    assert (g1.name, g2.name) == ("manhattan (mine)", "misplaced (mine)") and "manhattan (mine)" in repr(g1)
+    with pytest.raises(TypeError, match="name must be a non-empty string"):
+        eight.grade("manhattan", name="")
+    # max_overestimate (uint32) subtracts without wrapping in a frame
+    pytest.importorskip("pandas")
+    df = eight.grade("nilsson").to_pandas()
+    assert df["max_overestimate"].dtype == np.int64 and (df["max_overestimate"] - 5).min() < 0
+    # a batch's repr is a summary, whatever its size
+    r = st.solve_batch(p.random_boards(300, seed=1), p, heuristic="manhattan")
+    assert len(repr(r)) < 400 and "300 boards" in repr(r) and "300 solved" in repr(r)
+    # text is pointed to parse
+    with pytest.raises(TypeError, match="puzzle.parse"):
+        eight.distance("8 6 7 / 2 5 4 / 3 _ 1")
+    # a numpy float is a number of seconds; a huge cell is refused
+    assert "dur=" in eight.solve([1, 2, 3, 4, 5, 6, 7, 0, 8]).to_svg(seconds_per_move=np.float32(0.25))
+    assert "<title>1 move: R</title>" in eight.solve([1, 2, 3, 4, 5, 6, 7, 0, 8]).to_svg()
+    with pytest.raises(ValueError, match="8 to 1000 pixels"):
+        st.picture([1, 2, 3, 4, 5, 6, 7, 8, 0], size=10**6)
+
+
+def test_ctrl_c_stops_random_boards_and_walks_without_a_panic():
+    # in a fresh process, where no array has been made yet (the panic needed that)
+    import subprocess
+    import sys
+
+    script = """
+import os, signal, sys, threading, time
+import slidetable as st
+p = st.Puzzle(3, 4)
+for call in (lambda: p.random_boards(20_000_000, seed=1), lambda: p.random_walk(4_000_000, 200, seed=1)):
+    threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    started = time.perf_counter()
+    try:
+        call()
+        print("finished", file=sys.stderr)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        print(f"stopped {time.perf_counter() - started:.2f}")
+"""
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0 and "Panic" not in out.stderr, out.stderr[-2000:]
+    took = [float(line.split()[1]) for line in out.stdout.split("\n") if line.startswith("stopped")]
+    assert len(took) == 2 and all(t < 2.5 for t in took), out.stdout

@@ -513,9 +513,20 @@ impl PendingFile {
             Some(file) => file,
             None => Pending::Named(temp_beside(path)?),
         };
-        let at = file.describe();
         allocate(file.file(), len).map_err(|e| Error::io("allocating", path, explain_allocation(e, len)))?;
-        let map = map_mut(file.file()).map_err(|e| Error::io("memory-mapping", &at, e))?;
+        let map = map_mut(file.file()).map_err(|e| {
+            if e.raw_os_error() == Some(libc::ENOMEM) {
+                // the machine's memory is not what is short: a mapping needs address space only
+                Error::MemoryRefused {
+                    what: format!("mapping the new table {} to fill it", path.display()),
+                    bytes: len,
+                    available: crate::solver::available_memory().unwrap_or(0),
+                    hint: String::new(),
+                }
+            } else {
+                Error::io("memory-mapping the new table", path, e)
+            }
+        })?;
         Ok(PendingFile { file, map, path: path.to_path_buf() })
     }
 

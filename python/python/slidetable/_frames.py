@@ -14,9 +14,10 @@ __all__: list[str] = []
 
 
 def _signed(v: np.ndarray) -> np.ndarray:
-    """Counts kept as uint64 become int64 in a frame: ``df.overestimates - df.states`` must not
-    wrap round to 18446744073709551615 (every count here is far below 2**63)."""
-    return v.astype(np.int64) if v.dtype == np.uint64 else v
+    """Counts and distances kept as uint32 or uint64 become int64 in a frame:
+    ``df.overestimates - df.states`` must not wrap round to 18446744073709551615 (every figure
+    here is far below 2**63). A board's cells (uint8) stay as they are."""
+    return v.astype(np.int64) if v.dtype in (np.uint32, np.uint64) else v
 
 
 def pandas_frame(columns: dict[str, Any], what: str) -> Any:

@@ -372,11 +372,12 @@ def balanced_sample(
         The same seed gives the same boards, in the same order: depth by depth, each depth's
         boards in random order. 0 to 2**64 - 1.
     progress : bool or callable, optional
-        The sample is one scan of the table (about a second on 3x4, 239.5 million states):
-        by default a ``tqdm`` bar of the states scanned shows once it has run a second;
-        ``True`` shows it at once, ``False`` shows nothing, and a function is called as
-        ``progress(scanned, total)`` at most ten times a second. Ctrl-C stops the scan
-        within a few million states.
+        The sample is one scan of the table (about a second on 3x4, 239.5 million states),
+        then each board's optimal moves: by default a ``tqdm`` bar of both (the states
+        scanned, then the boards labelled: ``len(table)`` plus the boards in all) shows once
+        the call has run a second; ``True`` shows it at once, ``False`` shows nothing, and a
+        function is called as ``progress(done, total)`` in those steps. Ctrl-C stops the scan
+        within a few million states, and the labelling within a million boards.
 
     Returns
     -------
@@ -413,9 +414,21 @@ def balanced_sample(
         raise ValueError(f"depths {ds} name a depth twice: give each depth once (per_depth boards are drawn at each)")
     from ._progress import Count
 
-    with Count(progress, f"{table.puzzle.rows}x{table.puzzle.cols} balanced sample", " states") as bar:
-        boards, found = table._t.sample_balanced(per, ds, replace, _seed(seed), bar)
-    moves = table.optimal_moves(boards) if len(boards) else np.zeros((0, 4), bool)
+    # the bar: the table's states scanned, then the boards drawn labelled with their optimal
+    # moves (a piece at a time, so Ctrl-C stops that part too)
+    hist = table.histogram()
+    chosen = range(len(hist)) if ds is None else [d for d in set(ds) if d < len(hist)]
+    planned = sum(per if replace else min(per, int(hist[d])) for d in chosen if hist[d] > 0)
+    n = len(table)
+    total = n + planned
+    with Count(progress, f"{table.puzzle.rows}x{table.puzzle.cols} balanced sample", " steps") as bar:
+        boards, found = table._t.sample_balanced(per, ds, replace, _seed(seed), lambda done, _: bar(done, total))
+        moves = np.zeros((len(boards), 4), dtype=bool)
+        piece = 1 << 20
+        for start in range(0, len(boards), piece):
+            stop = min(len(boards), start + piece)
+            moves[start:stop] = table.optimal_moves(boards[start:stop])
+            bar(n + stop, total)
     return Dataset(
         puzzle=table.puzzle,
         boards=boards,

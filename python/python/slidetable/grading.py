@@ -416,6 +416,7 @@ def grade(
     solver: Optional["Solver"] = None,
     batch_size: int = 65536,
     progress: Union[bool, Callable[[int, int], Any], None] = None,
+    name: Optional[str] = None,
 ) -> Grade:
     """Grades a heuristic on given boards (a held-out set) against their exact distances.
 
@@ -451,6 +452,9 @@ def grade(
         are looked up in the table (or, with ``solver``, the boards solved); ``True`` shows it
         at once, ``False`` shows nothing, and a function is called as ``progress(done,
         total)`` in those units.
+    name : str, optional
+        The grade's name (in its summary, plots and frames): by default the heuristic's name, or
+        a function's ``__name__`` (every lambda's is ``<lambda>``).
 
     Returns
     -------
@@ -488,6 +492,10 @@ def grade(
     from .search import Solver
     from .table import Table, _memory_table
 
+    if name is not None:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"name must be a non-empty string, not {name!r}")
+        return dataclasses.replace(grade(h, states, puzzle, table, solver, batch_size, progress), name=name)
     if table is not None and solver is not None:
         raise ValueError("give table= or solver=, not both: the exact distances come from one of them")
     if table is not None and not isinstance(table, Table):

@@ -52,8 +52,8 @@ def _cell_size(rows: int, cols: int, size: Optional[int]) -> int:
     if size is not None:
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)):
             raise TypeError(f"size must be a whole number of pixels, not {type(size).__name__}")
-        if size < 8:
-            raise ValueError(f"a cell is at least 8 pixels, not {size}")
+        if not 8 <= size <= 1000:
+            raise ValueError(f"a cell is 8 to 1000 pixels, not {size}")
         return int(size)
     return 48 if max(rows, cols) <= 5 else max(16, 240 // max(rows, cols))
 
@@ -111,7 +111,7 @@ def solution_svg(cells: Sequence[int], rows: int, cols: int, moves: str, goal: O
     slides with SVG's own ``animateTransform``, a move every ``seconds_per_move``, the start held
     a moment before the first and the goal after the last, then again; a tile turns light blue
     as it arrives where the goal has it, and back as it leaves. No JavaScript."""
-    if isinstance(seconds_per_move, bool) or not isinstance(seconds_per_move, (int, float)) or not (
+    if isinstance(seconds_per_move, bool) or not isinstance(seconds_per_move, (int, float, np.integer, np.floating)) or not (
         math.isfinite(seconds_per_move) and seconds_per_move > 0
     ):
         raise ValueError(f"seconds_per_move must be a number of seconds above 0, not {seconds_per_move!r}")
@@ -141,7 +141,7 @@ def solution_svg(cells: Sequence[int], rows: int, cols: int, moves: str, goal: O
     times = [0.0] + [(hold0 + k) * seconds_per_move / total for k in range(n_moves + 1)] + [1.0]
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" viewBox="0 0 {w} {h}" role="img">',
-        f"<title>{n_moves} moves: {html.escape(moves) or '(at the goal)'}</title>",
+        f"<title>{n_moves} move{'' if n_moves == 1 else 's'}: {html.escape(moves) or '(at the goal)'}</title>",
         frame,
     ]
     # the blank's cells are the frame's colour already: only the tiles are drawn

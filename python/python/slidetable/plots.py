@@ -152,7 +152,7 @@ def grade(g: "Grade", ax: Any = None) -> Any:
     ax.set_xlabel("h*, the exact distance")
     ax.set_ylabel("h, the estimate")
     verdict = f"{g.name}: MAE {g.total_mae:.2f}, {'admissible' if g.admissible else 'not admissible'}"
-    ax.set_title(verdict if not drawn else f"{ax.get_title()}; {verdict}")
+    ax.set_title(verdict if not drawn else f"{ax.get_title()}\n{verdict}")
     ax.legend(loc="upper left")
     return ax
 
@@ -182,6 +182,8 @@ def nodes(results: Mapping[str, "BatchResult"], depths: Any, ax: Any = None) -> 
         matplotlib is not installed.
     ValueError
         A result of another number of boards than ``depths``.
+    TypeError
+        ``results`` not a dict of ``BatchResult``.
 
     Examples
     --------
@@ -195,6 +197,10 @@ def nodes(results: Mapping[str, "BatchResult"], depths: Any, ax: Any = None) -> 
     >>> len(st.plots.nodes(runs, depths).get_lines())
     2
     """
+    if not isinstance(results, Mapping) or not results:
+        raise TypeError(f"results must be a dict of names to BatchResults (at least one), not {type(results).__name__}")
+    for r in results.values():
+        _check(r, "BatchResult", "each result")
     d = np.asarray(depths)
     ax = _axes(ax)
     for name, r in results.items():
@@ -252,7 +258,10 @@ def heatmap(
     ImportError
         matplotlib is not installed.
     ValueError
-        A table past ``max_states`` without ``states``.
+        A table past ``max_states`` without ``states``; a heuristic giving NaN or infinity;
+        a board that cannot reach the goal.
+    TypeError
+        ``table`` not a ``Table``; ``heuristic`` neither a name nor a function.
 
     Examples
     --------
@@ -262,6 +271,9 @@ def heatmap(
     >>> ax.images[0].get_array().shape
     (32, 32)
     """
+    _check(table, "Table", "table")
+    if not (isinstance(heuristic, str) or callable(heuristic)):
+        raise TypeError(f"heuristic must be a name or a function of a batch of boards, not {type(heuristic).__name__}")
     if states is None:
         n = len(table)
         if n > max_states:

@@ -202,6 +202,10 @@ class Puzzle:
         if a.dtype.kind not in "iu":
             if a.size == 0:  # [] is float64 to numpy: no boards at all
                 a = a.astype(np.int64).reshape(0, self.cells)
+            elif a.dtype.kind in "US":
+                raise TypeError(
+                    f"boards must be integer arrays (0 the blank), not text ({a.dtype}): read text with puzzle.parse(\"8 6 7 / 2 5 4 / 3 _ 1\")"
+                )
             else:
                 raise TypeError(f"boards must be integer arrays (0 the blank), not {a.dtype}")
         n = self.cells

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Optional
 import numpy as np
 import numpy.typing as npt
 
-from ._common import Convention
+from ._common import UNSOLVABLE, Convention
 from .conventions import moves_to_actions, to_blank_moves
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -204,6 +204,19 @@ class BatchResult:
     def __len__(self) -> int:
         return int(self.lengths.shape[0])
 
+    def __repr__(self) -> str:
+        # a summary, not every board's moves and error (3,000 boards made 97,000 characters)
+        n = len(self)
+        solved = int((self.lengths >= 0).sum())
+        failed = sum(e is not None for e in self.errors)
+        unsolvable = int((self.lengths == UNSOLVABLE).sum())
+        lengths = np.array2string(self.lengths, threshold=8, edgeitems=3)
+        return (
+            f"BatchResult({n:,} boards, goal {self.goal!r}: {solved:,} solved, {unsolvable:,} unsolvable, "
+            f"{failed:,} failed; lengths {lengths}; {int(self.generated.sum()):,} nodes generated; "
+            f"{self.wall_seconds:.3g} s)"
+        )
+
     def _columns(self) -> dict:
         cols: dict = {
             "length": np.asarray(self.lengths), "moves": list(self.moves), "generated": np.asarray(self.generated),
@@ -277,6 +290,6 @@ class BatchResult:
             ("proven optimal", f"{int(self.optimal.sum()):,}"),
             ("mean length", f"{float(self.lengths[solved].mean()):.2f} moves" if solved.any() else "none"),
             ("nodes generated", f"{int(self.generated.sum()):,} in all, mean {float(self.generated.mean()):,.0f}" if n else "none"),
-            ("time", f"{self.wall_seconds:.3g} s searching" + (f", and {self.load_seconds:.3g} s before it loading tables" if self.load_seconds else "")),
+            ("time", f"{self.wall_seconds:.3g} s searching" + (f", and {self.load_seconds:.3g} s before it making ready (tables, the heuristic)" if self.load_seconds else "")),
         ]
         return table_html(rows, "BatchResult")

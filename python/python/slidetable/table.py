@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import os
 from typing import Any, Callable, Optional, Sequence, Union, overload
@@ -634,6 +635,7 @@ class Table:
         batch_size: int = 65536,
         states: Optional[BoardLike] = None,
         progress: Union[bool, Callable[[int, int], Any], None] = None,
+        name: Optional[str] = None,
     ) -> Grade:
         """Grades a heuristic against this table's exact distances.
 
@@ -658,6 +660,9 @@ class Table:
             second (the default, None); ``True`` from the start; ``False`` none; or a function
             called with ``(states done, states)`` (a name's grade goes over every state twice,
             estimating then grading: each pass counts half). With ``states``, as ``grade``'s.
+        name : str, optional
+            The grade's name (in its summary, plots and frames): by default the heuristic's
+            name, or a function's ``__name__`` (every lambda's is ``<lambda>``).
 
         Returns
         -------
@@ -696,6 +701,10 @@ class Table:
         """
         from ._progress import check
 
+        if name is not None:
+            if not isinstance(name, str) or not name:
+                raise TypeError(f"name must be a non-empty string, not {name!r}")
+            return dataclasses.replace(self.grade(h, batch_size, states, progress), name=name)
         check(progress)
         batch_size = _int(batch_size, "batch_size", 1)
         if states is not None:
@@ -710,7 +719,7 @@ class Table:
         if isinstance(h, str):
             from ._progress import Count
 
-            with Count(progress, f"grading {h}", " states") as bar:
+            with Count(progress, f"{self.puzzle.rows}x{self.puzzle.cols} grading {h}", " states") as bar:
                 # two passes over every state (the estimates, then the grade): each counts half
                 d = self._t.grade(h, lambda done, total: bar(done // 2, total // 2))
             return _grade(h, d, d["at_goal"])
@@ -724,7 +733,7 @@ class Table:
         est: np.ndarray = np.empty(n, dtype=np.uint8)
         from ._progress import Count
 
-        with Count(progress, f"grading {_name_of(h)}", " states") as bar:
+        with Count(progress, f"{self.puzzle.rows}x{self.puzzle.cols} grading {_name_of(h)}", " states") as bar:
             for start in range(0, n, batch_size):
                 stop = min(n, start + batch_size)
                 boards = self.unrank(np.arange(start, stop, dtype=np.uint64))
