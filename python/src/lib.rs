@@ -14,7 +14,7 @@
 //! hint is worded here from them; the rest of the library's command-line words (`--pattern 7-8`,
 //! `` `table build ...` ``) are translated to the argument or call a Python user would write.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -356,6 +356,33 @@ impl Tally {
                 && self.last_ms.compare_exchange(before, ms, Ordering::Relaxed, Ordering::Relaxed).is_ok());
         due.then_some(now)
     }
+}
+
+/// [`interruptible`] for a work of `total` steps that takes a stop flag: Ctrl-C sets the flag,
+/// and the work's `step(k)` (k more steps done) reaches `progress(done, total)` at most ten times
+/// a second ([`Tally`]).
+pub(crate) fn counted<T: Send>(
+    py: Python<'_>,
+    total: u64,
+    progress: Option<&Py<PyAny>>,
+    work: impl FnOnce(&(dyn Fn(u64) + Sync), &AtomicBool) -> T + Send,
+) -> PyResult<T> {
+    let stop = AtomicBool::new(false);
+    let tally = Tally::new(total);
+    let report = |py: Python<'_>, done: u64| -> PyResult<()> {
+        if let Some(f) = progress {
+            f.call1(py, (done, total))?;
+        }
+        Ok(())
+    };
+    interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| {
+        let step = |k: u64| {
+            if let Some(now) = tally.add(k) {
+                note(now);
+            }
+        };
+        work(&step, &stop)
+    })
 }
 
 /// Runs `work` on a worker thread with the GIL released, passing `report` each message the work

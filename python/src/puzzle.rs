@@ -20,6 +20,29 @@ pub struct Puzzle {
 }
 
 impl Puzzle {
+    /// `count` boards of this shape, made by `fill(first, cells)` (the boards from number
+    /// `first` on, as many as `cells` holds) `piece` boards at a time with the GIL released,
+    /// Ctrl-C looked at between pieces: millions of boards take seconds.
+    fn made_in_pieces<'py>(
+        &self,
+        py: Python<'py>,
+        count: usize,
+        piece: usize,
+        fill: impl Fn(u64, &mut [u16]) + Sync,
+    ) -> PyResult<Bound<'py, PyArray2<u16>>> {
+        let c = self.shape.cells();
+        let too_many = || format!("{count} boards of {c} cells do not fit in memory");
+        let len = count.checked_mul(c).ok_or_else(|| PyValueError::new_err(too_many()))?;
+        let mut out: Vec<u16> = Vec::new();
+        out.try_reserve_exact(len).map_err(|_| PyMemoryError::new_err(too_many()))?;
+        out.resize(len, 0);
+        for (k, cells) in out.chunks_mut(piece * c.max(1)).enumerate() {
+            detach(py, || fill((k * piece) as u64, cells));
+            py.check_signals()?;
+        }
+        PyArray1::from_vec(py, out).reshape([count, c])
+    }
+
     pub fn board(&self, cells: Vec<u16>) -> PyResult<Board> {
         Board::new(self.shape, cells).map_err(error)
     }
@@ -176,38 +199,17 @@ impl Puzzle {
         steps: usize,
         seed: u64,
     ) -> PyResult<Bound<'py, PyArray2<u16>>> {
-        let c = self.shape.cells();
-        let too_many = || format!("{count} boards of {c} cells do not fit in memory");
-        let len = count.checked_mul(c).ok_or_else(|| PyValueError::new_err(too_many()))?;
-        let mut out: Vec<u16> = Vec::new();
-        out.try_reserve_exact(len).map_err(|_| PyMemoryError::new_err(too_many()))?;
-        out.resize(len, 0);
-        // a piece at a time, Ctrl-C looked at between pieces; the same walks whatever the pieces
-        const PIECE: usize = 1 << 18;
-        for (k, piece) in out.chunks_mut(PIECE * c.max(1)).enumerate() {
-            detach(py, || arrays::random_walks_from(&self.goal_board, (k * PIECE) as u64, steps, seed, piece));
-            py.check_signals()?;
-        }
-        PyArray1::from_vec(py, out).reshape([count, c])
+        let goal = &self.goal_board;
+        self.made_in_pieces(py, count, 1 << 18, |first, piece| {
+            arrays::random_walks_from(goal, first, steps, seed, piece)
+        })
     }
 
     /// `count` boards drawn uniformly from every board that can reach the goal
     /// (`arrays::random_boards`).
     fn random_boards<'py>(&self, py: Python<'py>, count: usize, seed: u64) -> PyResult<Bound<'py, PyArray2<u16>>> {
-        let c = self.shape.cells();
-        let too_many = || format!("{count} boards of {c} cells do not fit in memory");
-        let len = count.checked_mul(c).ok_or_else(|| PyValueError::new_err(too_many()))?;
-        let mut out: Vec<u16> = Vec::new();
-        out.try_reserve_exact(len).map_err(|_| PyMemoryError::new_err(too_many()))?;
-        out.resize(len, 0);
-        // a piece at a time, Ctrl-C looked at between pieces (tens of millions of boards take
-        // seconds); the boards are those of one call, whatever the pieces
-        const PIECE: usize = 1 << 20;
-        for (k, piece) in out.chunks_mut(PIECE * c.max(1)).enumerate() {
-            detach(py, || arrays::random_boards(&self.goal_board, seed, (k * PIECE) as u64, piece));
-            py.check_signals()?;
-        }
-        PyArray1::from_vec(py, out).reshape([count, c])
+        let goal = &self.goal_board;
+        self.made_in_pieces(py, count, 1 << 20, |first, piece| arrays::random_boards(goal, seed, first, piece))
     }
 
     /// Why a board cannot reach the goal (the parity rule), or None if it can.

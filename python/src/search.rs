@@ -25,7 +25,7 @@ use slidetable::table::pattern::build_group_file_until;
 use slidetable::{Board, Progress};
 
 use crate::puzzle::Puzzle;
-use crate::{detach, error, interruptible, message, python_words, row_error, rows, Tally};
+use crate::{counted, detach, error, interruptible, message, python_words, row_error, rows, Tally};
 
 /// What the CLI would print on stderr, as one line for a Python callback.
 fn notice_text(n: &Notice) -> String {
@@ -550,22 +550,8 @@ pub fn build_pruner(
     }
     let shape = puzzle.shape;
     let path = dir.join(MovePruner::file_name(shape, length));
-    let total = shape.cells() as u64;
-    let stop = AtomicBool::new(false);
-    let tally = Tally::new(total);
-    let report = |py: Python<'_>, k: u64| -> PyResult<()> {
-        if let Some(f) = &progress {
-            f.call1(py, (k, total))?;
-        }
-        Ok(())
-    };
-    let made = interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| {
-        let step = |k: u64| {
-            if let Some(now) = tally.add(k) {
-                note(now);
-            }
-        };
-        let machine = MovePruner::generate_until(shape, length, step, &stop)?;
+    let made = counted(py, shape.cells() as u64, progress.as_ref(), |step, stop| {
+        let machine = MovePruner::generate_until(shape, length, step, stop)?;
         machine.write(&path).map_err(|e| slidetable::Error::in_file("writing", &path, e))?;
         Ok::<_, slidetable::Error>((machine.patterns(), machine.states()))
     })?;

@@ -17,7 +17,7 @@ use slidetable::solver::TableBytes as Bytes;
 use slidetable::{arrays, Board, Progress};
 
 use crate::puzzle::Puzzle;
-use crate::{detach, error, interruptible, row_error, rows, Tally};
+use crate::{counted, detach, error, interruptible, row_error, rows};
 
 /// A perfect table.
 #[pyclass(frozen, module = "slidetable._core")]
@@ -281,22 +281,9 @@ impl Table {
     ) -> PyResult<Sampled<'py>> {
         let n = self.table.index().shape().cells();
         let total = self.table.index().len();
-        let stop = AtomicBool::new(false);
-        let tally = Tally::new(total);
-        let report = |py: Python<'_>, k: u64| -> PyResult<()> {
-            if let Some(f) = &progress {
-                f.call1(py, (k, total))?;
-            }
-            Ok(())
-        };
-        let (boards, ds) = interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| {
-            let step = |k: u64| {
-                if let Some(now) = tally.add(k) {
-                    note(now);
-                }
-            };
+        let (boards, ds) = counted(py, total, progress.as_ref(), |step, stop| {
             let picked =
-                sample::sample_balanced_until(&self.table, per_depth, depths.as_deref(), replace, seed, step, &stop)?;
+                sample::sample_balanced_until(&self.table, per_depth, depths.as_deref(), replace, seed, step, stop)?;
             let indices: Vec<u64> = picked.iter().map(|p| p.0).collect();
             let mut out = vec![0u8; indices.len() * n];
             arrays::unrank(self.table.index(), &indices, &mut out).map_err(|e| *e.error)?;
@@ -326,23 +313,8 @@ impl Table {
             ))
         })?;
         let total = 2 * self.table.index().len();
-        let stop = AtomicBool::new(false);
-        let tally = Tally::new(total);
-        let report = |py: Python<'_>, k: u64| -> PyResult<()> {
-            if let Some(f) = &progress {
-                f.call1(py, (k, total))?;
-            }
-            Ok(())
-        };
-        let g = interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| {
-            let step = |k: u64| {
-                if let Some(now) = tally.add(k) {
-                    note(now);
-                }
-            };
-            grade::grade_until(&self.table, h, step, &stop)
-        })?
-        .map_err(error)?;
+        let g = counted(py, total, progress.as_ref(), |step, stop| grade::grade_until(&self.table, h, step, stop))?
+            .map_err(error)?;
         let d = grade_dict(py, &g.by_depth, &g.total)?;
         d.set_item("at_goal", g.at_goal)?;
         Ok(d)
@@ -393,22 +365,8 @@ impl Table {
                 kids.len()
             )));
         }
-        let total = n as u64;
-        let stop = AtomicBool::new(false);
-        let tally = Tally::new(total);
-        let report = |py: Python<'_>, k: u64| -> PyResult<()> {
-            if let Some(f) = &progress {
-                f.call1(py, (k, total))?;
-            }
-            Ok(())
-        };
-        let graded = interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| {
-            let step = |k: u64| {
-                if let Some(now) = tally.add(k) {
-                    note(now);
-                }
-            };
-            grade::grade_boards_until(&self.table, boards, hs, kids, step, &stop)
+        let graded = counted(py, n as u64, progress.as_ref(), |step, stop| {
+            grade::grade_boards_until(&self.table, boards, hs, kids, step, stop)
         })?;
         let (by_depth, total) = graded.map_err(row_error)?;
         grade_dict(py, &by_depth, &total)
