@@ -6,7 +6,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
-cargo test --release --test big -- --ignored --test-threads 1
+cargo test --release --test integration big:: -- --ignored --test-threads 1
 cargo build --release --quiet
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT

@@ -1,7 +1,7 @@
 //! Batch queries: the fast driver against the plain one it replaces (`BufRead::lines`,
 //! `Board::parse`, `Table::distance` / `Table::solve`), line for line, and the real binary.
 
-mod fuzz_targets;
+use crate::fuzz_targets;
 
 use std::io::{self, BufReader, Cursor};
 use std::path::Path;

@@ -1,5 +1,6 @@
-//! The 12-cell tables: 239,500,800 states each. Too slow and too large for CI; run them with
-//! `scripts/big.sh` (or `cargo test --release --test big -- --ignored --test-threads 1`).
+//! The 12-cell tables: 239,500,800 states each. Too slow and too large for CI (which skips this
+//! module: `--skip big::`); run them with
+//! `scripts/big.sh` (or `cargo test --release --test integration big:: -- --ignored --test-threads 1`).
 
 use slidetable::{build, Goal, Shape, Table};
 

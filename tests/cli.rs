@@ -1,7 +1,7 @@
 //! The real binary, run the way a user would, in a scratch directory.
 
-mod common;
-mod fuzz_targets;
+use crate::common;
+use crate::fuzz_targets;
 
 use std::fs;
 

@@ -3,7 +3,7 @@
 //! the same targets are `scripts/fuzz.sh` (cargo-fuzz). Set `SLIDETABLE_FUZZ_CASES` for a longer
 //! run. A failing case is shrunk by proptest; add it below as a regression test.
 
-mod fuzz_targets;
+use crate::fuzz_targets;
 
 use std::sync::OnceLock;
 

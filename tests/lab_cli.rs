@@ -1,7 +1,7 @@
 //! The laboratory commands (`sample`, `count`, `heuristic`, `experiment`, `stats --plot`) run
 //! as a user would, in a scratch directory.
 
-mod common;
+use crate::common;
 
 use std::fs;
 

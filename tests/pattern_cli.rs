@@ -1,8 +1,8 @@
 //! Pattern tables through the real binary: build, query, stats, verify, solve -H pdb, --batch,
 //! and the errors a user meets.
 
-mod common;
-mod fuzz_targets;
+use crate::common;
+use crate::fuzz_targets;
 
 use std::fs;
 

@@ -2,7 +2,7 @@
 //! terminal emulator (vt100), driven start -> preset -> three moves -> hint -> undo -> quit; and
 //! without a terminal, one line and exit 2.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::sync::{Arc, Mutex};

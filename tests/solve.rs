@@ -1,7 +1,7 @@
 //! `table solve`, run the way a user would: known answers, the COS 226 output format, every
 //! algorithm and heuristic, and bad input.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::path::Path;

@@ -3,7 +3,7 @@
 //! proves them exact, catching a table that is consistent everywhere but wrong; a build that
 //! would not fit is refused before it starts.
 
-mod common;
+use crate::common;
 
 use std::sync::atomic::AtomicBool;
 
