@@ -108,6 +108,27 @@ fn malformed_boards_exit_2_with_one_line() {
 }
 
 #[test]
+fn a_board_too_large_for_a_table_is_refused_as_such() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = table(dir.path()).args(["build", "--board", "5x5"]).assert().code(2).stderr(one_line_error());
+    let err = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(err.starts_with("table: a perfect table for 5x5 would have 25!/2 entries"), "{err}");
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "nothing written");
+}
+
+#[test]
+fn solve_refuses_a_pattern_directory_that_is_not_there() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path())
+        .args(["solve", "--board", "4x4", "-H", "pdb", "--dir", "no-such-dir", "1 2 3 4 5 6 7 8 9 10 11 12 13 14 0 15"])
+        .assert()
+        .code(3)
+        .stderr(one_line_error())
+        .stderr(contains("--dir no-such-dir: does not exist (create it, or leave --dir out"));
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "no table built");
+}
+
+#[test]
 fn json_answer() {
     let dir = with_eight();
     let out = table(dir.path()).args(["query", "--json", "8 6 7 2 5 4 3 0 1"]).assert().success();
@@ -652,6 +673,19 @@ fn query_past_12_cells_points_to_solve_and_builds_nothing() {
         .stderr(one_line_error())
         .stderr(contains("14 tiles given: say which board with --board (2x7 or 7x2)"));
     assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "no table was built");
+    // 8 tiles, one short of a 3x3: the 3x3 is named beside the boards of 8 cells
+    table(dir.path())
+        .args(["query", "8 6 7 2 5 4 3 0"])
+        .assert()
+        .code(2)
+        .stderr(one_line_error())
+        .stderr(contains("(2x4 or 4x2), or give its table with --table; a 3x3 board takes 9, the blank included"));
+    // rows of 3, 3 and 2 are a 3x3 with a tile left out, not a question of which board
+    table(dir.path())
+        .args(["query", "8,6,7/2,5,4/3,0"])
+        .assert()
+        .code(2)
+        .stderr(contains("bad board: 8 tiles given, but a 3x3 board has 9 cells"));
     // a board a table holds: the table is built as before
     table(dir.path()).args(["query", "1 2 3 4 5 6 7 8 0"]).assert().success();
     assert!(dir.path().join("eight.table").exists());

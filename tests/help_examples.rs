@@ -45,7 +45,7 @@ fn scratch() -> (tempfile::TempDir, String) {
 }
 
 #[test]
-#[ignore = "slow (about 37 s): CI runs it; cargo test -- --include-ignored"]
+#[ignore = "slow (about 37 s): CI runs it; cargo test -- --include-ignored --skip big::"]
 fn every_help_example_runs_as_written() {
     let (dir, path) = scratch();
     let mut ran = 0;
@@ -157,7 +157,7 @@ fn page_commands(text: &str) -> Vec<(String, Option<Vec<String>>)> {
 /// except that a line `...` stands for any number of lines and timings (a number before `ms`, `s`
 /// or `µs`) may differ.
 #[test]
-#[ignore = "slow (about 32 s): CI runs it; cargo test -- --include-ignored"]
+#[ignore = "slow (about 32 s): CI runs it; cargo test -- --include-ignored --skip big::"]
 fn every_readme_and_guide_command_runs_as_written_and_prints_what_it_shows() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let (dir, path) = scratch();

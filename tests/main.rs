@@ -4,7 +4,8 @@
 //!
 //! The slowest tests (tens of seconds each: every mutant of a table, the 15-cell neighbours,
 //! every help example, the out-of-core boards to 3x4) are `#[ignore]`d with their reason; CI runs
-//! them all with `cargo test -- --include-ignored`.
+//! them all with `cargo test -- --include-ignored --skip big::` (big::, the 12-cell tables, is
+//! for scripts/big.sh).
 
 mod common;
 mod fuzz_targets;

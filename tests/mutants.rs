@@ -106,7 +106,7 @@ fn check_all(base: &Path, file_name: &str, mutants: Vec<(String, Vec<u8>)>, comm
 }
 
 #[test]
-#[ignore = "slow (about 38 s): CI runs it; cargo test -- --include-ignored"]
+#[ignore = "slow (about 38 s): CI runs it; cargo test -- --include-ignored --skip big::"]
 fn every_mutant_of_a_perfect_table_is_refused_by_every_command() {
     let base = tempfile::tempdir().unwrap();
     table(base.path()).args(["build", "--board", "2x3", "-o", "t.table", "-q"]).assert().success();
@@ -128,7 +128,7 @@ fn every_mutant_of_a_perfect_table_is_refused_by_every_command() {
 }
 
 #[test]
-#[ignore = "slow (about 36 s): CI runs it; cargo test -- --include-ignored"]
+#[ignore = "slow (about 36 s): CI runs it; cargo test -- --include-ignored --skip big::"]
 fn every_mutant_of_a_two_bit_table_is_refused_by_every_command() {
     let base = tempfile::tempdir().unwrap();
     table(base.path()).args(["build", "--board", "2x3", "--bits", "2", "-o", "t.table", "-q"]).assert().success();
@@ -153,7 +153,7 @@ fn every_mutant_of_a_two_bit_table_is_refused_by_every_command() {
 }
 
 #[test]
-#[ignore = "slow (about 60 s): CI runs it; cargo test -- --include-ignored"]
+#[ignore = "slow (about 60 s): CI runs it; cargo test -- --include-ignored --skip big::"]
 fn every_mutant_of_a_pattern_table_is_refused_by_every_command() {
     let base = tempfile::tempdir().unwrap();
     table(base.path())

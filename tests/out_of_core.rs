@@ -88,7 +88,7 @@ fn every_board_from_2x3_to_2x5_built_out_of_core_is_the_in_memory_file() {
 }
 
 #[test]
-#[ignore = "slow (about 25 s): CI runs it; cargo test -- --include-ignored"]
+#[ignore = "slow (about 25 s): CI runs it; cargo test -- --include-ignored --skip big::"]
 fn the_twelve_cell_boards_built_out_of_core_are_the_in_memory_file() {
     out_of_core_equals_in_memory(&[(3, 4), (2, 6)]);
 }
@@ -119,7 +119,7 @@ fn a_build_stopped_between_levels_or_inside_one_resumes_to_the_same_file() {
 }
 
 #[test]
-#[ignore = "slow (about 12 s): CI runs it; cargo test -- --include-ignored"]
+#[ignore = "slow (about 12 s): CI runs it; cargo test -- --include-ignored --skip big::"]
 fn a_killed_build_run_again_resumes_to_the_same_file() {
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join("work");
@@ -151,7 +151,7 @@ fn a_killed_build_run_again_resumes_to_the_same_file() {
 
 #[cfg(unix)]
 #[test]
-#[ignore = "slow (about 16 s): CI runs it; cargo test -- --include-ignored"]
+#[ignore = "slow (about 16 s): CI runs it; cargo test -- --include-ignored --skip big::"]
 fn ctrl_c_stops_the_build_says_how_to_go_on_and_the_same_command_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join("work");

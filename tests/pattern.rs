@@ -305,7 +305,7 @@ fn catalogues_parse_named_and_joined() {
 /// above the exact distance: on every 3x3 state and a sample of 3x4 states, classic and
 /// zero-aware tables.
 #[test]
-#[ignore = "slow (about 30 s): CI runs it; cargo test -- --include-ignored"]
+#[ignore = "slow (about 30 s): CI runs it; cargo test -- --include-ignored --skip big::"]
 fn catalogues_are_the_max_of_their_partitions_and_admissible() {
     for (s, g, parts, reflected) in [
         (shape(3, 3), "blank-first", &["4-4", "1,2,3/4,5,6/7,8", "1,3,6/2,4,5/7,8", "1,2,4,5/3,6,7,8"][..], true),
@@ -387,7 +387,7 @@ fn catalogue_ida_is_optimal() {
 /// On every 3x3 state, the sum over a partition (and its reflected maximum) is at most the exact
 /// distance; on 3x4, the same on a large uniform sample.
 #[test]
-#[ignore = "slow (about 9 s): CI runs it; cargo test -- --include-ignored"]
+#[ignore = "slow (about 9 s): CI runs it; cargo test -- --include-ignored --skip big::"]
 fn partition_sums_never_exceed_the_exact_distance() {
     for (s, g, partition, reflected) in [
         (shape(3, 3), "blank-first", "4-4", true),
@@ -450,7 +450,7 @@ fn zero_aware_sums_are_admissible_and_dominate_the_classic_ones() {
 /// solutions exactly as long as the table's distance; on random 4x4 boards, pruned and unpruned
 /// searches agree in length and pruning never adds nodes.
 #[test]
-#[ignore = "slow (about 9 s): CI runs it; cargo test -- --include-ignored"]
+#[ignore = "slow (about 9 s): CI runs it; cargo test -- --include-ignored --skip big::"]
 fn zero_aware_pruned_ida_is_optimal() {
     use slidetable::search::prune::MovePruner;
     use std::sync::Arc;
@@ -585,7 +585,7 @@ fn threads_change_neither_the_counts_nor_the_solution() {
 /// On 4x4 boards, IDA* with 5-5-5 (sequential and on two threads, reflected or not) agrees with
 /// IDA* with linear conflict on the optimal length; so does 5x4 with `auto`.
 #[test]
-#[ignore = "slow (about 7 s): CI runs it; cargo test -- --include-ignored"]
+#[ignore = "slow (about 7 s): CI runs it; cargo test -- --include-ignored --skip big::"]
 fn pattern_ida_agrees_with_linear_conflict() {
     let mut rng = SplitMix64::new(2002);
     let g44 = goal(shape(4, 4), "blank-first");
@@ -790,7 +790,7 @@ fn astar_ida_resumes_from_its_checkpoint() {
 /// separate tables; Korf & Felner's 6-6-6-6 needs two tables, small-t eleven; and a group
 /// whose goal splits the free cells serves no other.
 #[test]
-#[ignore = "slow (about 7 s): CI runs it; cargo test -- --include-ignored"]
+#[ignore = "slow (about 7 s): CI runs it; cargo test -- --include-ignored --skip big::"]
 fn symmetric_groups_share_a_table() {
     let g55 = goal(shape(5, 5), "blank-first");
     assert_eq!(Partition::parse(&g55, "6-6-6-6").unwrap().own_tables(), vec![0, 1]);

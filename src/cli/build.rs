@@ -277,7 +277,13 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         },
         stop,
     )
-    .with_context(|| format!("building {} (any existing file there is untouched)", path.display()))?;
+    // a board too large for any table is refused as such, not as a build under way
+    .map_err(|e| match e {
+        e @ slidetable::Error::TableTooLarge { .. } => anyhow::Error::new(e),
+        e => {
+            anyhow::Error::new(e).context(format!("building {} (any existing file there is untouched)", path.display()))
+        }
+    })?;
     if let Some(bar) = bar {
         bar.finish_and_clear();
     }

@@ -40,8 +40,10 @@ pub const EXIT_GAVE_UP: u8 = 4;
 
 /// Perfect lookup tables for sliding-tile puzzles.
 ///
-/// A table holds the exact distance to the goal of every reachable state of a board with up to 12
-/// cells (181,440 states for the 8-puzzle), one byte each. Build it once, then ask it anything.
+/// A table holds the exact distance to the goal of every reachable state of a board (181,440 states
+/// for the 8-puzzle): one byte each up to 12 cells, two bits each for the 2x7 and 3x5 (the 3x5 out
+/// of core, on disk). Build it once, then ask it anything. Past that (the 15-puzzle), `solve`
+/// searches with pattern tables.
 ///
 /// Boards are written as numbers separated by spaces, commas or slashes, or as one digit string;
 /// the blank is 0, _ or . (all of `8 6 7 2 5 4 3 0 1`, `8,6,7/2,5,4/3,0,1`, `867254301` and

@@ -200,14 +200,26 @@ fn past_the_tables(shape: Shape, given: &BoardArgs, board: &str) -> Result<()> {
 
 /// Refuses, before eight.table is looked for or built, tiles that make no square board and come
 /// without --board or --table: 14 tiles are a 2x7 or a 7x2, and the command cannot tell which.
+/// Rows of unequal length (`8,6,7/2,5,4/3,0`) are a board with a tile left out, not another
+/// board: the board parser judges them.
 fn which_board(text: &str) -> Result<()> {
-    let n = text.split(|c: char| c.is_whitespace() || ",;/[]()".contains(c)).filter(|t| !t.is_empty()).count();
-    let shapes: Vec<String> = (2..n).filter(|r| n % r == 0 && n / r >= 2).map(|r| format!("{r}x{}", n / r)).collect();
+    let count =
+        |t: &str| t.split(|c: char| c.is_whitespace() || ",;[]()".contains(c)).filter(|t| !t.is_empty()).count();
+    let rows: Vec<usize> = text.split('/').map(count).filter(|&r| r > 0).collect();
+    if rows.windows(2).any(|w| w[0] != w[1]) {
+        return Ok(());
+    }
+    let n: usize = rows.iter().sum();
+    let shapes: Vec<String> =
+        (2..n).filter(|r| n.is_multiple_of(*r) && n / r >= 2).map(|r| format!("{r}x{}", n / r)).collect();
     if n == 9 || shapes.is_empty() {
         return Ok(());
     }
+    // one tile short of a square board (8, 15, 24): most likely a tile or the blank left out
+    let side = (2..=5).find(|k| k * k == n + 1);
+    let square = side.map(|k| format!("; a {k}x{k} board takes {}, the blank included", k * k)).unwrap_or_default();
     bail!(UsageError(format!(
-        "{n} tiles given: say which board with --board ({}), or give its table with --table",
+        "{n} tiles given: say which board with --board ({}), or give its table with --table{square}",
         shapes.join(" or ")
     )))
 }

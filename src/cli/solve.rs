@@ -356,6 +356,11 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         print!("{}", preset_list());
         return Ok(ExitCode::SUCCESS);
     }
+    // a --dir that is not there would have every table built again on each run, unsaved
+    if let Some(dir) = args.dir.as_ref().filter(|d| !d.is_dir()) {
+        let what = if dir.exists() { "is not a directory" } else { "does not exist" };
+        anyhow::bail!("--dir {}: {what} (create it, or leave --dir out for the current directory)", dir.display());
+    }
     if args.batch {
         return super::solve_batch::run(&args);
     }

@@ -551,7 +551,7 @@ mod tests {
     }
 
     #[test]
-    #[ignore = "slow (about 14 s): CI runs it; cargo test -- --include-ignored"]
+    #[ignore = "slow (about 14 s): CI runs it; cargo test -- --include-ignored --skip big::"]
     fn pruned_search_reaches_every_3x3_position_at_its_distance() {
         use crate::puzzle::board::Board;
         let shape = Shape::new(3, 3).unwrap();
