@@ -1,5 +1,5 @@
-//! What the integration tests that run the real binary share.
-#![allow(dead_code)] // each test crate uses its own part
+//! What the integration tests share (most of it for running the real binary).
+#![allow(dead_code)] // without the cli feature, the modules that use some of these are left out
 
 use std::path::{Path, PathBuf};
 
