@@ -238,9 +238,15 @@ impl Solver {
     /// [`Error::BadOption`] for a partition with another heuristic or a partition that does not
     /// parse; [`Error::BadGoal`] for a goal that is not one of `shape`; [`Error::InFile`] for a
     /// named table that cannot be opened, [`Error::TableShape`] or [`Error::BadGoal`] for one of
-    /// another board; those of [`load_patterns`].
-    pub fn new(goal: &Goal, shape: Shape, config: &SolverConfig, notice: impl FnMut(Notice)) -> Result<Solver, Error> {
-        Solver::make(goal, shape, config, None, notice)
+    /// another board; [`Error::Io`] when `config.dir` is not a directory; those of
+    /// [`load_patterns`].
+    pub fn new(
+        goal: &Goal,
+        shape: Shape,
+        config: &SolverConfig,
+        mut notice: impl FnMut(Notice),
+    ) -> Result<Solver, Error> {
+        Solver::make(goal, shape, config, None, &mut notice)
     }
 
     /// As [`Solver::new`], with the perfect table already opened (`table` and where it came
@@ -254,9 +260,9 @@ impl Solver {
         shape: Shape,
         config: &SolverConfig,
         table: Option<(Table<TableBytes>, String)>,
-        notice: impl FnMut(Notice),
+        mut notice: impl FnMut(Notice),
     ) -> Result<Solver, Error> {
-        Solver::make(goal, shape, config, Some(table), notice)
+        Solver::make(goal, shape, config, Some(table), &mut notice)
     }
 
     /// `given`: `None` to find the perfect table, `Some` for the caller's (or none at all).
@@ -265,14 +271,24 @@ impl Solver {
         shape: Shape,
         config: &SolverConfig,
         given: Option<Option<Sourced>>,
-        mut notice: impl FnMut(Notice),
+        notice: &mut dyn FnMut(Notice),
     ) -> Result<Solver, Error> {
+        // a directory that is not there would have every small table built again on each run,
+        // and none saved
+        if !config.dir.is_dir() {
+            let (kind, what) = match config.dir.exists() {
+                true => (std::io::ErrorKind::NotADirectory, "not a directory"),
+                false => (std::io::ErrorKind::NotFound, "no such directory"),
+            };
+            let why = format!("{what} (create it, or leave it out for the current directory)");
+            return Err(Error::io("looking for pattern tables in", &config.dir, std::io::Error::new(kind, why)));
+        }
         let goal_board = goal.board(shape)?;
-        let heuristic = choose_heuristic(goal, &goal_board, config, &mut notice)?;
+        let heuristic = choose_heuristic(goal, &goal_board, config, notice)?;
         let table = match given {
             Some(Some((table, from))) => Some(check_table(table, from, &goal_board)?),
             Some(None) => None,
-            None => find_table(&goal_board, config.table.as_deref(), &mut notice)?,
+            None => find_table(&goal_board, config.table.as_deref(), notice)?,
         };
         let patterns = if heuristic == HeuristicKind::Pdb {
             let partition = match &config.partition {
@@ -288,12 +304,12 @@ impl Solver {
                 shared: config.share_tables,
                 save: true,
             };
-            Some(load_patterns(goal, &goal_board, &partition, &config.dir, load, &mut notice)?)
+            Some(load_patterns(goal, &goal_board, &partition, &config.dir, load, &mut *notice)?)
         } else {
             None
         };
         let pruner = match (&patterns, config.prune.unwrap_or_else(|| default_prune(shape))) {
-            (Some(_), len) if len > 2 => Some(Arc::new(load_pruner(shape, len, &config.dir, &mut notice)?)),
+            (Some(_), len) if len > 2 => Some(Arc::new(load_pruner(shape, len, &config.dir, &mut *notice)?)),
             _ => None,
         };
         let solver = Solver { goal: goal.clone(), goal_board, heuristic, patterns, table, pruner };
@@ -424,7 +440,7 @@ fn choose_heuristic(
     goal: &Goal,
     goal_board: &Board,
     config: &SolverConfig,
-    notice: &mut impl FnMut(Notice),
+    notice: &mut dyn FnMut(Notice),
 ) -> Result<HeuristicKind, Error> {
     if let Some(h) = config.heuristic {
         if config.partition.is_some() && h != HeuristicKind::Pdb {
@@ -469,7 +485,7 @@ fn check_table(table: Table<TableBytes>, from: String, goal: &Board) -> Result<S
 
 /// The perfect table for `goal`: the file `named`, the default-named file if it is there and
 /// usable, or for 9 cells and fewer one built in memory (milliseconds).
-fn find_table(goal: &Board, named: Option<&Path>, notice: &mut impl FnMut(Notice)) -> Result<Option<Sourced>, Error> {
+fn find_table(goal: &Board, named: Option<&Path>, notice: &mut dyn FnMut(Notice)) -> Result<Option<Sourced>, Error> {
     if let Some(path) = named {
         let table = open_table(path).map_err(|e| Error::in_file("opening", path, e))?;
         return check_table(table, path.display().to_string(), goal).map(Some);
@@ -545,6 +561,18 @@ pub fn load_patterns(
     dir: &Path,
     load: Load,
     mut notice: impl FnMut(Notice),
+) -> Result<PatternSet, Error> {
+    load_patterns_dyn(goal, goal_board, partition, dir, load, &mut notice)
+}
+
+// the body compiled once, whatever the caller's closure
+fn load_patterns_dyn(
+    goal: &Goal,
+    goal_board: &Board,
+    partition: &Partition,
+    dir: &Path,
+    load: Load,
+    notice: &mut dyn FnMut(Notice),
 ) -> Result<PatternSet, Error> {
     let Load { reflect, build_missing, shared, save } = load;
     let shape = goal_board.shape();

@@ -99,6 +99,25 @@ fn past_12_cells_without_tables_linear_conflict_and_a_hint() {
 }
 
 #[test]
+fn a_tables_directory_that_is_not_there_is_refused_before_anything_is_built() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    for (path, why) in [(dir.path().join("nowhere"), "no such directory"), (file, "not a directory")] {
+        let mut notices = Vec::new();
+        let config = SolverConfig { heuristic: Some(HeuristicKind::Pdb), ..config_in(&path) };
+        let Err(err) = Solver::new(&Goal::BlankFirst, four(), &config, collect(&mut notices)) else {
+            panic!("{path:?} taken")
+        };
+        assert!(matches!(err, Error::Io { .. }), "{err:?}");
+        let text = err.to_string();
+        assert!(text.starts_with("looking for pattern tables in ") && text.contains(why), "{text}");
+        assert!(notices.is_empty(), "nothing built: {notices:?}");
+    }
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1, "nothing written beside");
+}
+
+#[test]
 fn past_12_cells_with_a_partitions_tables_pattern_databases() {
     let dir = tempfile::tempdir().unwrap();
     five_five_five(dir.path());

@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use pyo3::create_exception;
 use pyo3::exceptions::{
-    PyFileNotFoundError, PyIsADirectoryError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyPermissionError,
+    PyFileNotFoundError, PyIsADirectoryError, PyNotADirectoryError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyPermissionError,
     PyRuntimeError, PyValueError,
 };
 use pyo3::prelude::*;
@@ -62,6 +62,7 @@ pub(crate) fn error(e: slidetable::Error) -> PyErr {
             std::io::ErrorKind::NotFound => PyFileNotFoundError::new_err(text),
             std::io::ErrorKind::PermissionDenied => PyPermissionError::new_err(text),
             std::io::ErrorKind::IsADirectory => PyIsADirectoryError::new_err(text),
+            std::io::ErrorKind::NotADirectory => PyNotADirectoryError::new_err(text),
             _ => PyOSError::new_err(text),
         },
         E::BadMagic

@@ -134,6 +134,16 @@ def test_ctrl_c_stops_the_build(tmp_path):
     assert os.listdir(tmp_path) == []
 
 
+def test_a_solver_refuses_a_tables_directory_that_is_not_there(tmp_path):
+    # refused at once, not every small table built and left unsaved
+    with pytest.raises(FileNotFoundError, match=r"nowhere: no such directory"):
+        st.Solver(P44, partition=SMALL, dir=tmp_path / "nowhere")
+    (tmp_path / "a-file").write_text("")
+    with pytest.raises(NotADirectoryError, match="not a directory"):
+        st.Solver(P44, dir=tmp_path / "a-file")
+    assert os.listdir(tmp_path) == ["a-file"]
+
+
 def test_build_refuses_bad_arguments(tmp_path):
     with pytest.raises(FileNotFoundError, match="no such directory"):
         st.PatternDB.build(P44, SMALL, dir=tmp_path / "nowhere")

@@ -74,6 +74,17 @@ pub fn fill_until(
     mut progress: impl FnMut(&Progress),
     stop: &AtomicBool,
 ) -> Result<Vec<u64>, Error> {
+    fill_dyn(index, table, &mut progress, stop)
+}
+
+// The search itself, compiled once: the callback behind a pointer, so that each caller's closure
+// does not instantiate the whole search again (in the tests and the CLI it did, 70 times over).
+fn fill_dyn(
+    index: &StateIndex,
+    table: &mut [u8],
+    progress: &mut dyn FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<Vec<u64>, Error> {
     let start = Instant::now();
     if table.len() as u64 != index.len() {
         return Err(Error::BadShape(format!("table of {} bytes for {} states", table.len(), index.len())));

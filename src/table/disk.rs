@@ -327,11 +327,22 @@ pub fn build(
     mut events: impl FnMut(Event),
     stop: &AtomicBool,
 ) -> Result<Built, Error> {
+    build_dyn(index, dir, memory_budget, &mut events, stop)
+}
+
+// the body compiled once, whatever the caller's closure
+fn build_dyn(
+    index: &StateIndex,
+    dir: &Path,
+    memory_budget: u64,
+    events: &mut dyn FnMut(Event),
+    stop: &AtomicBool,
+) -> Result<Built, Error> {
     let needed = memory(index.len(), index.shape().cells(), 0);
     if needed > memory_budget {
         return Err(not_enough_memory(index, needed, memory_budget));
     }
-    let mut driver = Driver::open(index, dir, &mut events)?;
+    let mut driver = Driver::open(index, dir, events)?;
     let mut worker = Worker::new(index, dir, memory_budget)?;
     let io = |driver: &Driver, worker: &Worker| {
         let (a, b) = (driver.io(), worker.io());
@@ -510,7 +521,7 @@ impl Driver {
     /// # Errors
     /// [`Error::Checkpoint`] for a work directory of another table, one not empty that holds no
     /// build, or a damaged work file; [`Error::Io`]; [`Error::BadShape`] (see [`supported`]).
-    pub fn open(index: &StateIndex, dir: &Path, events: &mut impl FnMut(Event)) -> Result<Driver, Error> {
+    pub fn open(index: &StateIndex, dir: &Path, events: &mut dyn FnMut(Event)) -> Result<Driver, Error> {
         if !supported(index) {
             return Err(Error::BadShape(format!("{} is too small to be built out of core", index.shape())));
         }
@@ -689,7 +700,7 @@ fn open_or_start(
     index: &StateIndex,
     work: &Work,
     plan: &str,
-    events: &mut impl FnMut(Event),
+    events: &mut dyn FnMut(Event),
 ) -> Result<(Checkpoint, Option<u32>), Error> {
     let cells = index.shape().cells();
     let block = index.len() / cells as u64;
@@ -786,7 +797,7 @@ fn start(
     index: &StateIndex,
     work: &Work,
     plan: &str,
-    events: &mut impl FnMut(Event),
+    events: &mut dyn FnMut(Event),
 ) -> Result<(Checkpoint, Option<u32>), Error> {
     let cells = index.shape().cells();
     let block = index.len() / cells as u64;

@@ -144,7 +144,17 @@ pub fn build_until(goal: &Board, progress: impl FnMut(&Progress), stop: &AtomicB
 pub fn build_with(
     goal: &Board,
     width: Width,
-    progress: impl FnMut(&Progress),
+    mut progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<Table<Vec<u8>>, Error> {
+    build_with_dyn(goal, width, &mut progress, stop)
+}
+
+// the body compiled once, whatever the caller's closure
+fn build_with_dyn(
+    goal: &Board,
+    width: Width,
+    progress: &mut dyn FnMut(&Progress),
     stop: &AtomicBool,
 ) -> Result<Table<Vec<u8>>, Error> {
     let index = StateIndex::new(goal)?;
@@ -219,7 +229,19 @@ pub fn build_file_with(
     path: &Path,
     width: Width,
     available: Option<u64>,
-    progress: impl FnMut(&Progress),
+    mut progress: impl FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<Table<Mmap>, Error> {
+    build_file_with_dyn(goal, path, width, available, &mut progress, stop)
+}
+
+// the body compiled once, whatever the caller's closure
+fn build_file_with_dyn(
+    goal: &Board,
+    path: &Path,
+    width: Width,
+    available: Option<u64>,
+    progress: &mut dyn FnMut(&Progress),
     stop: &AtomicBool,
 ) -> Result<Table<Mmap>, Error> {
     check_build_memory(goal.shape(), width, available)?;
@@ -325,6 +347,19 @@ pub fn build_file_planned(
     mut events: impl FnMut(crate::table::disk::Event),
     stop: &AtomicBool,
 ) -> Result<(Table<Mmap>, Executed), Error> {
+    build_file_planned_dyn(goal, path, width, memory, work_dir, &mut events, stop)
+}
+
+// the body compiled once, whatever the caller's closure
+fn build_file_planned_dyn(
+    goal: &Board,
+    path: &Path,
+    width: Option<Width>,
+    memory: Option<u64>,
+    work_dir: Option<&Path>,
+    events: &mut dyn FnMut(crate::table::disk::Event),
+    stop: &AtomicBool,
+) -> Result<(Table<Mmap>, Executed), Error> {
     use crate::table::disk::{self, DiskIo, Event};
     let shape = goal.shape();
     let width = width.unwrap_or(Width::default_for(shape));
@@ -366,7 +401,7 @@ fn build_out_of_core(
     path: &Path,
     memory: Option<u64>,
     dir: std::path::PathBuf,
-    mut events: impl FnMut(crate::table::disk::Event),
+    events: &mut dyn FnMut(crate::table::disk::Event),
     stop: &AtomicBool,
 ) -> Result<(Table<Mmap>, Executed), Error> {
     use crate::table::disk;
@@ -393,7 +428,7 @@ fn build_out_of_core(
         return Err(disk::not_enough_memory(&index, needed, budget));
     }
     // the work files' disk is checked when the build starts (`disk::Driver::open`)
-    let built = disk::build(&index, &dir, budget, &mut events, stop).map_err(|e| match e {
+    let built = disk::build(&index, &dir, budget, events, stop).map_err(|e| match e {
         Error::BuildCancelled { depth } => Error::BuildInterrupted { depth, dir: dir.clone() },
         e => e,
     })?;

@@ -70,11 +70,11 @@ pub fn working_bytes(index: &PatternIndex) -> u64 {
 pub fn build_pattern(
     goal: &Board,
     tiles: &[u16],
-    progress: impl FnMut(&Progress),
+    mut progress: impl FnMut(&Progress),
 ) -> Result<PatternTable<Vec<u8>>, Error> {
     let index = PatternIndex::new(goal.shape(), tiles)?;
     let mut data = vec![0u8; PAYLOAD_OFFSET + index.len() as usize];
-    fill_file(&index, None, goal, &mut data, progress, &AtomicBool::new(false))?;
+    fill_file(&index, None, goal, &mut data, &mut progress, &AtomicBool::new(false))?;
     PatternTable::from_parts(data, index, None)
 }
 
@@ -88,12 +88,12 @@ pub fn build_zero_pattern(
     goal: &Board,
     tiles: &[u16],
     bits: bool,
-    progress: impl FnMut(&Progress),
+    mut progress: impl FnMut(&Progress),
 ) -> Result<PatternTable<Vec<u8>>, Error> {
     let zero = ZeroIndex::new(goal.shape(), tiles)?;
     let len = if bits { zero.len().div_ceil(8) } else { zero.len() };
     let mut data = vec![0u8; PAYLOAD_OFFSET + len as usize];
-    fill_file(zero.placements(), Some((&zero, bits)), goal, &mut data, progress, &AtomicBool::new(false))?;
+    fill_file(zero.placements(), Some((&zero, bits)), goal, &mut data, &mut progress, &AtomicBool::new(false))?;
     PatternTable::from_parts(data, zero.placements().clone(), Some(zero))
 }
 
@@ -121,13 +121,13 @@ pub fn build_zero_pattern_file_until(
     tiles: &[u16],
     bits: bool,
     path: &Path,
-    progress: impl FnMut(&Progress),
+    mut progress: impl FnMut(&Progress),
     stop: &AtomicBool,
 ) -> Result<PatternTable<Mmap>, Error> {
     let zero = ZeroIndex::new(goal.shape(), tiles)?;
     let len = if bits { zero.len().div_ceil(8) } else { zero.len() };
     let mut pending = PendingFile::create(path, PAYLOAD_OFFSET as u64 + len)?;
-    fill_file(zero.placements(), Some((&zero, bits)), goal, pending.bytes_mut(), progress, stop)?;
+    fill_file(zero.placements(), Some((&zero, bits)), goal, pending.bytes_mut(), &mut progress, stop)?;
     let map = pending.commit()?;
     PatternTable::from_parts(map, zero.placements().clone(), Some(zero))
 }
@@ -156,12 +156,12 @@ pub fn build_pattern_file_until(
     goal: &Board,
     tiles: &[u16],
     path: &Path,
-    progress: impl FnMut(&Progress),
+    mut progress: impl FnMut(&Progress),
     stop: &AtomicBool,
 ) -> Result<PatternTable<Mmap>, Error> {
     let index = PatternIndex::new(goal.shape(), tiles)?;
     let mut pending = PendingFile::create(path, PAYLOAD_OFFSET as u64 + index.len())?;
-    fill_file(&index, None, goal, pending.bytes_mut(), progress, stop)?;
+    fill_file(&index, None, goal, pending.bytes_mut(), &mut progress, stop)?;
     let map = pending.commit()?;
     PatternTable::from_parts(map, index, None)
 }
@@ -202,7 +202,7 @@ fn fill_file(
     zero: Option<(&ZeroIndex, bool)>,
     goal: &Board,
     file: &mut [u8],
-    progress: impl FnMut(&Progress),
+    progress: &mut dyn FnMut(&Progress),
     stop: &AtomicBool,
 ) -> Result<(), Error> {
     let (head, payload) = file.split_at_mut(PAYLOAD_OFFSET);
@@ -769,9 +769,9 @@ pub fn fill(
     index: &PatternIndex,
     goal: &Board,
     out: &mut [u8],
-    progress: impl FnMut(&Progress),
+    mut progress: impl FnMut(&Progress),
 ) -> Result<Vec<u64>, Error> {
-    fill_until(index, goal, out, progress, &AtomicBool::new(false))
+    fill_until(index, goal, out, &mut progress, &AtomicBool::new(false))
 }
 
 /// [`fill`], stopping with [`Error::BuildCancelled`] after the first level at which `stop` is set.
@@ -779,7 +779,7 @@ fn fill_until(
     index: &PatternIndex,
     goal: &Board,
     out: &mut [u8],
-    progress: impl FnMut(&Progress),
+    progress: &mut dyn FnMut(&Progress),
     stop: &AtomicBool,
 ) -> Result<Vec<u64>, Error> {
     if goal.shape() != index.shape() || out.len() as u64 != index.len() {
@@ -835,9 +835,9 @@ pub fn fill_zero(
     index: &ZeroIndex,
     goal: &Board,
     out: &mut [u8],
-    progress: impl FnMut(&Progress),
+    mut progress: impl FnMut(&Progress),
 ) -> Result<Vec<u64>, Error> {
-    fill_zero_until(index, goal, out, progress, &AtomicBool::new(false))
+    fill_zero_until(index, goal, out, &mut progress, &AtomicBool::new(false))
 }
 
 /// [`fill_zero`], stopping with [`Error::BuildCancelled`] after the first level at which `stop`
@@ -846,7 +846,7 @@ fn fill_zero_until(
     index: &ZeroIndex,
     goal: &Board,
     out: &mut [u8],
-    progress: impl FnMut(&Progress),
+    progress: &mut dyn FnMut(&Progress),
     stop: &AtomicBool,
 ) -> Result<Vec<u64>, Error> {
     let placements = index.placements();
@@ -911,7 +911,7 @@ fn fill_zero_until(
 fn search(
     index: &PatternIndex,
     goal: &Board,
-    mut progress: impl FnMut(&Progress),
+    progress: &mut dyn FnMut(&Progress),
     stop: &AtomicBool,
 ) -> Result<Vec<AtomicU64>, Error> {
     let started = Instant::now();

@@ -110,6 +110,16 @@ pub fn fill_until(
     mut progress: impl FnMut(&Progress),
     stop: &AtomicBool,
 ) -> Result<Vec<u64>, Error> {
+    fill_dyn(index, payload, &mut progress, stop)
+}
+
+// The search itself, compiled once whatever the caller's closure (as `bfs::fill_dyn`).
+fn fill_dyn(
+    index: &StateIndex,
+    payload: &mut [u8],
+    progress: &mut dyn FnMut(&Progress),
+    stop: &AtomicBool,
+) -> Result<Vec<u64>, Error> {
     let start = Instant::now();
     let states = index.len();
     if payload.len() as u64 != payload_len(states) {
@@ -197,7 +207,7 @@ impl InMemory<'_> {
     fn levels(
         &mut self,
         blocks: &mut [&mut [u8]],
-        report: &mut impl FnMut(u32, u64, u64) -> Result<(), Error>,
+        report: &mut dyn FnMut(u32, u64, u64) -> Result<(), Error>,
     ) -> Result<Vec<u64>, Error> {
         let mut histogram = Vec::new();
         let mut reached = 0u64;
