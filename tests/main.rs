@@ -1,9 +1,10 @@
-//! The integration tests, one test binary of modules (one link of the library and its
-//! dependencies instead of two dozen: the README's `cargo test` compiles in minutes). Each
-//! module is the file of its name beside this one; `cargo test <module>::` runs one of them.
+//! The library's integration tests, one test binary of modules (one link of the library and its
+//! dependencies instead of a dozen: the README's `cargo test` compiles in minutes); those of the
+//! `table` binary are the other one, `tests/tool.rs`. Each module is the file of its name beside
+//! this one; `cargo test <module>::` runs one of them.
 //!
 //! The slowest tests (tens of seconds each: every mutant of a table, the 15-cell neighbours,
-//! every help example, the out-of-core boards to 3x4) are `#[ignore]`d with their reason; CI runs
+//! every help example, the out-of-core boards to 3x4, in both binaries) are `#[ignore]`d with their reason; CI runs
 //! them all with `cargo test -- --include-ignored --skip big::` (big::, the 12-cell tables, is
 //! for scripts/big.sh).
 
@@ -22,27 +23,3 @@ mod pattern;
 mod search;
 mod solver;
 mod two_bit;
-
-// the ones that run the `table` binary (the `cli` feature) or its server (`serve`)
-#[cfg(feature = "cli")]
-mod batch;
-#[cfg(feature = "cli")]
-mod cli;
-#[cfg(feature = "cli")]
-mod cli_reference;
-#[cfg(feature = "cli")]
-mod help_examples;
-#[cfg(feature = "cli")]
-mod lab_cli;
-#[cfg(feature = "cli")]
-mod mutants;
-#[cfg(feature = "cli")]
-mod out_of_core;
-#[cfg(feature = "cli")]
-mod pattern_cli;
-#[cfg(feature = "cli")]
-mod play;
-#[cfg(feature = "serve")]
-mod serve;
-#[cfg(feature = "cli")]
-mod solve;

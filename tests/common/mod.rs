@@ -1,5 +1,5 @@
 //! What the integration tests share (most of it for running the real binary).
-#![allow(dead_code)] // without the cli feature, the modules that use some of these are left out
+#![allow(dead_code)] // each of the two test binaries uses a part of it
 
 use std::path::{Path, PathBuf};
 
