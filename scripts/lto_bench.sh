@@ -8,9 +8,13 @@
 #   3x4-build   `table build --board 3x4` (239.5 M states), 5 runs each
 #   korf100     `table solve --batch --instances korf100 -H pdb --pattern 6-6-3`, 3 runs each:
 #               the searches' summed seconds from its `# total` line
+#   2x7-build   `table build --board 2x7` (43.6 G states at two bits: a 10.9 GB file, about 16
+#               GiB of memory, about 6 minutes a run), only when named in WORKLOADS
 #
 # Usage: scripts/lto_bench.sh [DIR]   (DIR for the work, default target/lto-bench; about 15
-# minutes on 2 cores, most of it the two optimised builds)
+# minutes on 2 cores, most of it the two optimised builds). WORKLOADS picks the workloads and
+# their runs each, default "3x3-build:15 3x4-build:5 korf100:3"; WORKLOADS="2x7-build:1" for the
+# 2x7 (about 25 minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -31,13 +35,14 @@ measure() { # workload binary -> one figure
   case $1 in
     3x3-build) seconds "$2" build -q -o x.table ;;
     3x4-build) seconds "$2" build --board 3x4 -q -o x.table ;;
+    2x7-build) seconds "$2" build --board 2x7 -q -o x.table ;;
     korf100) korf "$2" ;;
   esac
 }
 median() { sort -n | awk '{a[NR] = $1} END {print a[int((NR + 1) / 2)]}'; }
 
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs); commit $(git -C "$root" rev-parse --short HEAD)"
-for spec in 3x3-build:15 3x4-build:5 korf100:3; do
+for spec in ${WORKLOADS:-3x3-build:15 3x4-build:5 korf100:3}; do
   name=${spec%%:*}; runs=${spec##*:}
   : > "$name.none"; : > "$name.fat"
   for _ in $(seq "$runs"); do

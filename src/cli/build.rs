@@ -44,7 +44,7 @@ Disjoint groups add up to an admissible heuristic for `table solve -H pdb`, and 
 groups the better it guides. `--pattern list` shows the named partitions; what they cost here:
 
   4x4 5-5-5     3 x 524,160 entries, 1.5 MiB on disk, 0.2 s to build on 2 cores
-  4x4 6-6-3     2 x 5.8 M + 3,360 entries, 11 MiB, 1.5 s
+  4x4 6-6-3     2 x 5.8 M + 3,360 entries, 11 MiB, 1.7 s
   4x4 7-8       58 M + 519 M entries, 549 MiB, about 100 s, 4.4 GiB peak memory
   5x5 6-6-6-6   2 x 127.5 M entries, 243 MiB, about 70 s, 2.4 GiB peak memory
 
