@@ -3,10 +3,11 @@
 //! `table` binary are the other one, `tests/tool.rs`. Each module is the file of its name beside
 //! this one; `cargo test <module>::` runs one of them.
 //!
-//! The slowest tests (tens of seconds each: every mutant of a table, the 15-cell neighbours,
-//! every help example, the out-of-core boards to 3x4, in both binaries) are `#[ignore]`d with their reason; CI runs
-//! them all with `cargo test -- --include-ignored --skip big::` (big::, the 12-cell tables, is
-//! for scripts/big.sh).
+//! The slowest tests (tens of seconds each: here the 15-cell neighbours, pattern tables, a pruned
+//! search, greedy batch search; in `tests/tool.rs` every mutant of a table, every help example,
+//! the out-of-core boards to 3x4) are `#[ignore]`d with their reason; CI runs them all with
+//! `cargo test -- --include-ignored --skip big::` (big::, the 12-cell tables, is for
+//! scripts/big.sh).
 
 mod common;
 mod fuzz_targets;
@@ -22,4 +23,3 @@ mod lab;
 mod pattern;
 mod search;
 mod solver;
-mod two_bit;

@@ -20,8 +20,8 @@ use std::time::{Duration, Instant};
 
 use pyo3::create_exception;
 use pyo3::exceptions::{
-    PyFileNotFoundError, PyIsADirectoryError, PyNotADirectoryError, PyKeyboardInterrupt, PyMemoryError, PyOSError, PyPermissionError,
-    PyRuntimeError, PyValueError,
+    PyFileNotFoundError, PyIsADirectoryError, PyKeyboardInterrupt, PyMemoryError, PyNotADirectoryError, PyOSError,
+    PyPermissionError, PyRuntimeError, PyValueError,
 };
 use pyo3::prelude::*;
 

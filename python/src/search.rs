@@ -198,9 +198,7 @@ impl Solver {
                 })
             })
             .transpose()?;
-        if !dir.is_dir() {
-            return Err(PyValueError::new_err(format!("dir {}: no such directory", dir.display())));
-        }
+        // a dir that is not a directory: the library's Error::Io, FileNotFoundError or NotADirectoryError
         let config = SolverConfig { heuristic, partition, dir, reflect, build_missing, table, share_tables, prune };
         let started = Instant::now();
         let report = |py: Python<'_>, n: Notice| -> PyResult<()> {

@@ -59,7 +59,7 @@ const NAMED: &[Named] = &[
         rows: 4,
         cols: 4,
         name: "6-6-3",
-        about: "the left and right halves' six tiles and the bottom row's three (1.5 s to build)",
+        about: "the left and right halves' six tiles and the bottom row's three (1.7 s to build)",
         cells: &[&[1, 4, 5, 8, 9, 12], &[2, 3, 6, 7, 10, 11], &[13, 14, 15]],
     },
     Named {

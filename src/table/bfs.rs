@@ -78,7 +78,7 @@ pub fn fill_until(
 }
 
 // The search itself, compiled once: the callback behind a pointer, so that each caller's closure
-// does not instantiate the whole search again (in the tests and the CLI it did, 70 times over).
+// does not instantiate the whole search again (in the tests and the CLI it did, 71 times over).
 fn fill_dyn(
     index: &StateIndex,
     table: &mut [u8],

@@ -351,6 +351,7 @@ pub fn build_file_planned(
 }
 
 // the body compiled once, whatever the caller's closure
+#[cfg(unix)]
 fn build_file_planned_dyn(
     goal: &Board,
     path: &Path,
