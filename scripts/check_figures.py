@@ -26,7 +26,7 @@ FIGURES = [
             ("README.md", "[{0}, {1} at the peak](docs/scale.md)"),
             ("docs/tables.md", "needs {1} at the peak for the 2x7, and {0} on two cores"),
             ("docs/tables.md", "# two bits by default; {1} of memory at the peak"),
-            ("src/cli/build.rs", "one-bit-a-state frontier ({1} at the peak)"),
+            ("cli/src/cli/build.rs", "one-bit-a-state frontier ({1} at the peak)"),
             ("docs/cli.md", "one-bit-a-state frontier ({1} at the peak)"),
         ],
     ),
@@ -43,7 +43,7 @@ FIGURES = [
         [
             ("docs/patterns.md", "--pattern 7-8 # long: {0}"),
             ("docs/python-tutorial.md", "`7-8` (about 100 s, {0} on disk)"),
-            ("src/cli/build.rs", "58 M + 519 M entries, {0}"),
+            ("cli/src/cli/build.rs", "58 M + 519 M entries, {0}"),
             ("docs/cli.md", "58 M + 519 M entries, {0}"),
         ],
     ),

@@ -4,19 +4,21 @@
 #   table-VERSION-TRIPLE.tar.gz   the `table` binary with README.md, CHANGELOG.md and the licences
 #   slidetable-VERSION-*.whl      the Python package: one abi3 wheel (CPython 3.11 and later)
 #   slidetable-VERSION.tar.gz     its sdist (the extension's sources and the library's, via maturin)
-#   slidetable-VERSION.crate      the crate as `cargo publish` would upload it, built from the
-#                                 package by `cargo publish --dry-run`
+#   slidetable-VERSION.crate      the library's crate as `cargo publish` would upload it, built
+#                                 from the package by `cargo publish --dry-run`
+#   slidetable-cli-VERSION.crate  the `table` binary's crate (cli/), likewise
 #
 # Installed and run:
 #   - the tarball unpacked in an empty temporary folder: `table --version`, `table build` of the
 #     8-puzzle, `table query` of a board 31 moves from the goal;
 #   - the wheel in a fresh venv with no cargo on PATH (a user without Rust): `import slidetable`,
 #     its `__version__`, the 8-puzzle's table built and that board's distance;
-#   - the .crate unpacked and `cargo install`ed with a fresh CARGO_HOME (no registry cache: the
-#     dependencies come from crates.io as a user's would) and a fresh target folder, then the
-#     installed `table` checked as the tarball's is.
-# Every version printed must equal Cargo.toml's, which must equal python/pyproject.toml's and
-# python/Cargo.toml's. Prints a summary (artifact, size, check) and exits non-zero on any failure.
+#   - the binary's .crate unpacked and `cargo install`ed with a fresh CARGO_HOME (no registry
+#     cache: the dependencies come from crates.io as a user's would) and a fresh target folder,
+#     the library taken from its unpacked .crate (it is not on crates.io yet), then the installed
+#     `table` checked as the tarball's is.
+# Every version printed must equal Cargo.toml's, which must equal cli/Cargo.toml's (and the
+# library version it requires), python/pyproject.toml's and python/Cargo.toml's. Prints a summary (artifact, size, check) and exits non-zero on any failure.
 #
 # Usage: scripts/release.sh [--check] [--allow-dirty] [--out DIR]
 #   --check        only the cheap checks, for CI (seconds): the versions agree, the licences are
@@ -56,7 +58,7 @@ human() { numfmt --to=iec-i --suffix=B "$1"; }
 
 # --- the version, once --------------------------------------------------------------------------
 begin "versions agree"
-read -r version py_version ext_version < <(python3 - <<'PY'
+read -r version py_version ext_version cli_version cli_needs < <(python3 - <<'PY'
 import tomllib
 def version(path, *keys):
     with open(path, "rb") as f:
@@ -66,17 +68,22 @@ def version(path, *keys):
     return d
 print(version("Cargo.toml", "package", "version"),
       version("python/pyproject.toml", "project", "version"),
-      version("python/Cargo.toml", "package", "version"))
+      version("python/Cargo.toml", "package", "version"),
+      version("cli/Cargo.toml", "package", "version"),
+      version("cli/Cargo.toml", "dependencies", "slidetable", "version"))
 PY
 )
 [ "$py_version" = "$version" ] || fail "python/pyproject.toml says version $py_version, Cargo.toml says $version: make them agree"
 [ "$ext_version" = "$version" ] || fail "python/Cargo.toml says version $ext_version, Cargo.toml says $version: make them agree"
-echo "version $version (Cargo.toml, python/pyproject.toml, python/Cargo.toml)"
+[ "$cli_version" = "$version" ] || fail "cli/Cargo.toml says version $cli_version, Cargo.toml says $version: make them agree"
+[ "$cli_needs" = "$version" ] || fail "cli/Cargo.toml requires slidetable $cli_needs, Cargo.toml says $version: make them agree"
+echo "version $version (Cargo.toml, cli/Cargo.toml, python/pyproject.toml, python/Cargo.toml)"
 
 begin "licences"
 for f in LICENSE-MIT LICENSE-APACHE; do
   [ -s "$f" ] || fail "$f is missing at the top of the repository (Cargo.toml's licence is MIT OR Apache-2.0)"
   cmp -s "$f" "python/$f" || fail "python/$f differs from $f (the wheel and sdist carry python/'s copy)"
+  cmp -s "$f" "cli/$f" || fail "cli/$f differs from $f (the binary's crate carries cli/'s copy)"
 done
 
 if [ "$allow_dirty" = 0 ] && [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then
@@ -86,33 +93,50 @@ dirty_flag=()
 if [ "$allow_dirty" = 1 ]; then dirty_flag=(--allow-dirty); fi
 
 # --- the crate's file list ----------------------------------------------------------------------
-begin "the crate's file list"
-list=$(cargo package --list --locked --quiet "${dirty_flag[@]}")
-for need in Cargo.toml Cargo.lock README.md LICENSE-MIT LICENSE-APACHE src/lib.rs src/main.rs \
-            data/presets.tsv data/korf100.tsv data/korf24.tsv src/cli/serve/page/index.html; do
-  grep -qx "$need" <<<"$list" || fail "the crate does not carry $need (see include in Cargo.toml)"
+begin "the crates' file lists"
+list=$(cargo package --list --locked --quiet -p slidetable "${dirty_flag[@]}")
+for need in Cargo.toml Cargo.lock README.md LICENSE-MIT LICENSE-APACHE src/lib.rs \
+            data/korf100.tsv data/korf24.tsv benches/table.rs; do
+  grep -qx "$need" <<<"$list" || fail "the library's crate does not carry $need (see include in Cargo.toml)"
 done
-# run logs, tables, checkpoints, node's packages, build output, the Python package
-bad=$(grep -E '(^|/)node_modules/|^target/|^tests/browser/|^python/|^fuzz/|\.(table|fsm|jsonl|checkpoint|tmp)$|^data/korf24-results' <<<"$list" || true)
-[ -z "$bad" ] || fail "the crate would carry files it must not: $(tr '\n' ' ' <<<"$bad")"
-echo "$(wc -l <<<"$list") files"
+# run logs, tables, checkpoints, node's packages, build output, the Python package, the binary's
+# crate, the tests (a package of their own, never published)
+bad=$(grep -E '(^|/)node_modules/|^target/|^tests/|^python/|^fuzz/|^cli/|\.(table|fsm|jsonl|checkpoint|tmp)$|^data/korf24-results' <<<"$list" || true)
+[ -z "$bad" ] || fail "the library's crate would carry files it must not: $(tr '\n' ' ' <<<"$bad")"
+echo "slidetable: $(wc -l <<<"$list") files"
+list=$(cargo package --list --locked --quiet -p slidetable-cli "${dirty_flag[@]}")
+for need in Cargo.toml Cargo.lock README.md LICENSE-MIT LICENSE-APACHE src/main.rs \
+            src/cli/presets.tsv src/cli/serve/page/index.html benches/play.rs; do
+  grep -qx "$need" <<<"$list" || fail "the binary's crate does not carry $need (see include in cli/Cargo.toml)"
+done
+bad=$(grep -E '(^|/)node_modules/|^target/|^tests/|\.(table|fsm|jsonl|checkpoint|tmp)$' <<<"$list" || true)
+[ -z "$bad" ] || fail "the binary's crate would carry files it must not: $(tr '\n' ' ' <<<"$bad")"
+echo "slidetable-cli: $(wc -l <<<"$list") files"
 
 if [ "$check_only" = 1 ]; then
-  begin "the crate's size"
-  cargo package --locked --no-verify --quiet "${dirty_flag[@]}"
-  crate="target/package/slidetable-$version.crate"
-  bytes=$(size_of "$crate")
-  [ "$bytes" -le "$max_crate_bytes" ] || fail "$crate is $(human "$bytes"), over the 10 MB crates.io takes"
-  echo "$crate: $(human "$bytes") ($bytes bytes)"
-  # `cargo publish --dry-run` builds the package from scratch in the dev profile (minutes: CI
-  # builds nothing else in it); a check of every target of the unpacked package, in the target
-  # folder `cargo clippy` already filled, finds the same missing files in seconds
-  begin "the packaged crate's targets check"
+  begin "the crates' sizes"
+  cargo package --workspace --locked --no-verify --quiet "${dirty_flag[@]}"
+  for name in slidetable slidetable-cli; do
+    crate="target/package/$name-$version.crate"
+    bytes=$(size_of "$crate")
+    [ "$bytes" -le "$max_crate_bytes" ] || fail "$crate is $(human "$bytes"), over the 10 MB crates.io takes"
+    echo "$crate: $(human "$bytes") ($bytes bytes)"
+  done
+  # `cargo publish --dry-run` builds the packages from scratch in the dev profile (minutes: CI
+  # builds nothing else in it); a check of every target of the unpacked packages, in the target
+  # folder `cargo clippy` already filled, finds the same missing files in seconds (the binary's
+  # crate takes the library from its unpacked crate, as it is not on crates.io yet)
+  begin "the packaged crates' targets check"
   rm -rf target/package/check
   mkdir -p target/package/check
-  tar -C target/package/check -xzf "$crate"
+  for name in slidetable slidetable-cli; do
+    tar -C target/package/check -xzf "target/package/$name-$version.crate"
+  done
+  patch_lib=(--config "patch.crates-io.slidetable.path=\"$root/target/package/check/slidetable-$version\"")
   cargo check --locked --quiet --all-targets --target-dir target \
     --manifest-path "target/package/check/slidetable-$version/Cargo.toml"
+  cargo check --quiet --all-targets --target-dir target "${patch_lib[@]}" \
+    --manifest-path "target/package/check/slidetable-cli-$version/Cargo.toml"
   bash -n "$0"
   step=""
   echo "release --check: OK ($((SECONDS - start)) s)"
@@ -188,7 +212,7 @@ for f in LICENSE-MIT LICENSE-APACHE; do
   grep -q "dist-info/licenses/$f" <<<"$wheel_list" || fail "$wheel has no .dist-info/licenses/$f"
 done
 sdist_list=$(tar -tzf "$sdist")
-for f in LICENSE-MIT LICENSE-APACHE pyproject.toml data/presets.tsv src/lib.rs; do
+for f in LICENSE-MIT LICENSE-APACHE pyproject.toml data/korf100.tsv src/lib.rs; do
   grep -q "/$f\$" <<<"$sdist_list" || fail "$sdist has no $f"
 done
 
@@ -212,28 +236,35 @@ summary+=("$(basename "$wheel")|$(size_of "$wheel")|fresh venv, no cargo: $print
 summary+=("$(basename "$sdist")|$(size_of "$sdist")|carries the licences and the library's sources (not built)")
 
 # --- the crate ----------------------------------------------------------------------------------
-begin "the crate (cargo publish --dry-run: packaged, then built from the package)"
+begin "the crates (cargo publish --dry-run: packaged, then built from the packages)"
 t=$SECONDS
-cargo publish --dry-run --locked "${dirty_flag[@]}"
-# a dry run leaves its .crate in a scratch folder of target/package; `cargo package` writes the
-# same files where the artifact is expected, in seconds (the build above verified them)
-cargo package --locked --no-verify --quiet "${dirty_flag[@]}"
-crate="target/package/slidetable-$version.crate"
-cp "$crate" "$out/"
-crate="$out/slidetable-$version.crate"
-bytes=$(size_of "$crate")
-[ "$bytes" -le "$max_crate_bytes" ] || fail "$crate is $(human "$bytes"), over the 10 MB crates.io takes"
+cargo publish --workspace --dry-run --locked "${dirty_flag[@]}"
+# a dry run leaves its .crate files in a scratch folder of target/package; `cargo package` writes
+# the same files where the artifacts are expected, in seconds (the build above verified them)
+cargo package --workspace --locked --no-verify --quiet "${dirty_flag[@]}"
+for name in slidetable slidetable-cli; do
+  crate="target/package/$name-$version.crate"
+  bytes=$(size_of "$crate")
+  [ "$bytes" -le "$max_crate_bytes" ] || fail "$crate is $(human "$bytes"), over the 10 MB crates.io takes"
+  cp "$crate" "$out/"
+done
 echo "packaged and verified in $((SECONDS - t)) s"
 
-begin "the crate installed with a fresh CARGO_HOME and target"
+begin "the binary's crate installed with a fresh CARGO_HOME and target"
 t=$SECONDS
 mkdir "$scratch/crate"
-tar -C "$scratch/crate" -xzf "$crate"
-CARGO_HOME="$scratch/cargo-home" cargo install --locked --quiet \
-  --path "$scratch/crate/slidetable-$version" --root "$scratch/root" --target-dir "$scratch/target"
+for name in slidetable slidetable-cli; do
+  tar -C "$scratch/crate" -xzf "$out/$name-$version.crate"
+done
+CARGO_HOME="$scratch/cargo-home" cargo install --quiet \
+  --config "patch.crates-io.slidetable.path=\"$scratch/crate/slidetable-$version\"" \
+  --path "$scratch/crate/slidetable-cli-$version" --root "$scratch/root" --target-dir "$scratch/target"
 check_table "$scratch/root/bin/table"
 echo "installed in $((SECONDS - t)) s"
-summary+=("$(basename "$crate")|$bytes|cargo install from the package, fresh CARGO_HOME: table --version, build, query OK")
+for name in slidetable slidetable-cli; do
+  summary+=("$name-$version.crate|$(size_of "$out/$name-$version.crate")|packaged and built by cargo publish --dry-run")
+done
+summary+=("slidetable-cli-$version.crate|$(size_of "$out/slidetable-cli-$version.crate")|cargo install from the package, fresh CARGO_HOME: table --version, build, query OK")
 
 # --- summary ------------------------------------------------------------------------------------
 step=""

@@ -233,12 +233,12 @@ if [ "$build_cost" = 1 ]; then
     rm -rf "$noserve" "$clean"
     timed_build "clean build, default features (serve on)" "$clean"
     rm -rf "$clean"
-    timed_build "clean build, --no-default-features --features cli (serve off)" "$noserve" --no-default-features --features cli
+    timed_build "clean build, -p slidetable-cli --no-default-features (serve off)" "$noserve" -p slidetable-cli --no-default-features
     cargo build --release --quiet --bin table   # up to date before the relink is timed
-    touch src/main.rs
-    timed_build "relink after touching src/main.rs, serve on" "$PWD/target"
-    touch src/main.rs
-    timed_build "relink after touching src/main.rs, serve off" "$noserve" --no-default-features --features cli
+    touch cli/src/main.rs
+    timed_build "relink after touching cli/src/main.rs, serve on" "$PWD/target"
+    touch cli/src/main.rs
+    timed_build "relink after touching cli/src/main.rs, serve off" "$noserve" -p slidetable-cli --no-default-features
     size_row "binary, serve on" target/release/table
     size_row "binary, serve off" "$noserve/release/table"
 fi

@@ -177,7 +177,7 @@ fn counts_match_walk_enumeration_on_3x3_up_to_depth_12() {
 fn count_known_boards() {
     let t = table("3x3", "blank-last");
     // COS 226's puzzle07.txt has more than one optimal solution (seed 001)
-    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/puzzle07.txt")).unwrap();
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../data/puzzle07.txt")).unwrap();
     let c = count_solutions(&t, &Board::parse_cos226(&text).unwrap()).unwrap().unwrap();
     assert_eq!(c.distance, 7);
     assert!(c.solutions > 1, "{c:?}");

@@ -1,5 +1,4 @@
 //! What the integration tests share (most of it for running the real binary).
-#![allow(dead_code)] // each of the two test binaries uses a part of it
 
 use std::path::{Path, PathBuf};
 
@@ -13,9 +12,14 @@ pub fn table(dir: &Path) -> Command {
     cmd
 }
 
+/// The repository's root (the workspace's, above this package's `cli/`).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
 /// A file of the repository's `data/` folder.
 pub fn data(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("data").join(name)
+    root().join("data").join(name)
 }
 
 /// One line on stderr, starting `table:`.

@@ -1,7 +1,7 @@
 //! The page's files, embedded in the binary: the installed `table` needs nothing beside it, and
 //! no path outside this list is ever served. For work on the page, `SLIDETABLE_PAGE_DIR` set to
-//! `src/cli/serve/page` makes the server read these same files from there at each request, so an
-//! edit shows on a reload without rebuilding the binary.
+//! `cli/src/cli/serve/page` makes the server read these same files from there at each request,
+//! so an edit shows on a reload without rebuilding the binary.
 
 use std::borrow::Cow;
 

@@ -10,7 +10,7 @@ use slidetable::{Board, Goal, Shape};
 use super::{BoardArgs, UsageError};
 
 /// The named boards, compiled in from `data/presets.tsv`.
-const PRESETS: &str = include_str!("../../data/presets.tsv");
+const PRESETS: &str = include_str!("presets.tsv");
 
 /// A named board.
 #[derive(Clone, Debug)]

@@ -3,7 +3,6 @@
 //! under test first on the PATH, in the order the commands are listed (so an example may use a
 //! table an earlier one built), and must exit 0.
 
-use std::path::Path;
 use std::process::Command;
 
 const COMMANDS: [&str; 12] = [
@@ -37,7 +36,7 @@ fn examples(command: &str) -> Vec<String> {
 /// first.
 fn scratch() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
-    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("data");
+    let data = crate::common::data("");
     std::os::unix::fs::symlink(&data, dir.path().join("data")).unwrap();
     let bin = assert_cmd::cargo::cargo_bin("table");
     let path = format!("{}:{}", bin.parent().unwrap().display(), std::env::var("PATH").unwrap_or_default());
@@ -87,7 +86,8 @@ const PAGES: [(&str, usize, usize); 6] = [
 
 /// Lines of `sh` blocks that are not run, each with the reason. Everything else in those blocks
 /// runs; `table serve` and `table play` appear only as `--help` (a server and a full-screen game
-/// have their own tests: `src/cli/serve/tests.rs`, `tests/browser/`, `src/cli/play/tests.rs`).
+/// have their own tests: `cli/src/cli/serve/tests.rs`, `tests/browser/`,
+/// `cli/src/cli/play/tests.rs`).
 const NOT_RUN: [(&str, &str); 5] = [
     ("cargo test", "it is the run this test is part of"),
     ("cargo install", "it installs the tool the test already has on its PATH"),
@@ -159,7 +159,7 @@ fn page_commands(text: &str) -> Vec<(String, Option<Vec<String>>)> {
 #[test]
 #[ignore = "slow (about 32 s): CI runs it; cargo test -- --include-ignored --skip big::"]
 fn every_readme_and_guide_command_runs_as_written_and_prints_what_it_shows() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
     let (dir, path) = scratch();
     let mut differ = Vec::new();
     for (page, least_ran, least_compared) in PAGES {
@@ -242,15 +242,16 @@ fn same_lines(shown: &[String], printed: &[String]) -> bool {
     }
 }
 
-/// The guide's source layout (docs/layout.md) names every source file (by its name, without
-/// `.rs`), and every `src/` path it gives exists.
+/// The guide's source layout (docs/layout.md) names every source file of the library and the
+/// binary (by its name, without `.rs`), and every `src/` or `cli/src/` path it gives exists.
 #[test]
 fn guide_layout_names_every_module() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let root = crate::common::root();
+    let root = root.as_path();
     let readme = std::fs::read_to_string(root.join("docs/layout.md")).unwrap();
     let layout = readme.as_str();
     let mut missing = Vec::new();
-    let mut dirs = vec![root.join("src")];
+    let mut dirs = vec![root.join("src"), root.join("cli/src")];
     while let Some(dir) = dirs.pop() {
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -270,7 +271,7 @@ fn guide_layout_names_every_module() {
     }
     assert!(missing.is_empty(), "docs/layout.md does not name {missing:?}");
     for word in readme.split(['`', ' ', '(', ')']) {
-        if word.starts_with("src/") && word.ends_with(".rs") {
+        if (word.starts_with("src/") || word.starts_with("cli/src/")) && word.ends_with(".rs") {
             assert!(root.join(word).exists(), "docs/layout.md names {word}, which does not exist");
         }
     }
