@@ -187,7 +187,7 @@ pub enum Error {
         detail: String,
     },
     /// A search stopped at a limit before finding a solution.
-    #[error("{algorithm} gave up at {what} ({generated} nodes generated, {} MiB held) without a solution: raise the limit, or try `--algorithm idastar` (memory linear in the solution) or a stronger heuristic", bytes / (1 << 20))]
+    #[error("{algorithm} gave up at {what} ({generated} nodes generated, {} MiB held) without a solution: raise the limit, {}", bytes / (1 << 20), limit_instead(algorithm))]
     SearchLimit {
         /// Which limit.
         what: String,
@@ -378,15 +378,29 @@ fn in_file_message(action: &str, path: &Path, source: &Error) -> String {
     }
 }
 
-/// Bytes as GiB with one decimal, for messages.
 /// Bytes in decimal gigabytes, as disks are sold.
 fn gb(bytes: u64) -> String {
     format!("{:.1} GB", bytes as f64 / 1e9)
 }
 
+/// Bytes as MiB or GiB with one decimal, for messages.
 fn gib(bytes: u64) -> String {
     if bytes < 1 << 30 {
         return format!("{:.1} MiB", bytes as f64 / (1u64 << 20) as f64);
     }
     format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
+}
+
+/// What else to try when `algorithm` stops at a limit, in the command line's words: another
+/// algorithm only when it is not the one that gave up (as the Python package's message).
+fn limit_instead(algorithm: &str) -> &'static str {
+    match algorithm {
+        "idastar" => "or search with a stronger heuristic (`-H pdb`, a larger `--pattern`)",
+        "astar-ida" => {
+            "or search with a stronger heuristic (a larger `--pattern`); with `--checkpoint`, running \
+             the same search again goes on from its last save"
+        }
+        "bwas" => "or try a larger batch size or weight, or a stronger heuristic",
+        _ => "or try `--algorithm idastar` (memory linear in the solution) or a stronger heuristic",
+    }
 }

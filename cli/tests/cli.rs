@@ -414,6 +414,27 @@ fn a_closed_pipe_is_not_an_error_json_or_not() {
     }
 }
 
+/// A full disk under standard output (`> /dev/full`) is one line that says what was being
+/// written, exit 3, JSON or not.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_standard_output_says_so() {
+    let dir = with_eight();
+    for args in [&["stats", "--json"][..], &["stats"], &["query", "8", "6", "7", "2", "5", "4", "3", "0", "1"]] {
+        let full = std::fs::OpenOptions::new().write(true).open("/dev/full").unwrap();
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin("table"))
+            .current_dir(dir.path())
+            .args(args)
+            .stdout(full)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(3), "{args:?}: {stderr}");
+        assert!(one_line_error().eval(&stderr), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("table: writing standard output: "), "{args:?}: {stderr}");
+    }
+}
+
 /// `solve` looks for the default-named table to check its answer: a damaged one is reported on
 /// stderr (and the search still answers), never skipped in silence.
 #[test]

@@ -41,7 +41,7 @@ impl Shape {
     /// # Errors
     /// [`Error::BadShape`] for anything else.
     pub fn parse(text: &str) -> Result<Shape, Error> {
-        let bad = || Error::BadShape(format!("`{text}` is not a board shape: write rows x columns, like 3x3 or 2x4"));
+        let bad = || Error::BadShape(format!("`{text}`: write rows x columns, like 3x3 or 2x4"));
         let (r, c) = text.trim().split_once(['x', 'X', '*']).ok_or_else(bad)?;
         let rows = r.trim().parse::<usize>().map_err(|_| bad())?;
         let cols = c.trim().parse::<usize>().map_err(|_| bad())?;

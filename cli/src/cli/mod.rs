@@ -167,8 +167,8 @@ pub struct BoardArgs {
     #[arg(long, value_name = "RxC")]
     pub board: Option<String>,
     /// Goal: blank-last (1 2 3 / 4 5 6 / 7 8 _), blank-first (_ 1 2 / 3 4 5 / 6 7 8), snail
-    /// (1 2 3 / 8 _ 4 / 7 6 5, the clockwise spiral), or any arrangement in board syntax.
-    /// [default: blank-last, or the table's goal]
+    /// (1 2 3 / 8 _ 4 / 7 6 5, the clockwise spiral; also called center), or any arrangement in
+    /// board syntax. [default: blank-last, or the table's goal]
     #[arg(long, value_name = "GOAL")]
     pub goal: Option<String>,
 }
@@ -400,6 +400,23 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// (a cause already said, or a context its cause repeats: `opening x` then `opening x: denied`).
 pub fn one_line(err: &anyhow::Error) -> String {
     let mut parts: Vec<String> = Vec::new();
+    // a write that failed without a context of its own is one to standard output (every file
+    // the tool writes says which): `table stats > /dev/full`
+    let kind = err
+        .downcast_ref::<io::Error>()
+        .map(io::Error::kind)
+        .or_else(|| err.downcast_ref::<serde_json::Error>().and_then(serde_json::Error::io_error_kind));
+    if matches!(
+        kind,
+        Some(
+            io::ErrorKind::StorageFull
+                | io::ErrorKind::FileTooLarge
+                | io::ErrorKind::QuotaExceeded
+                | io::ErrorKind::WriteZero
+        )
+    ) {
+        parts.push("writing standard output".to_string());
+    }
     for cause in err.chain() {
         let s = cause.to_string();
         if parts.iter().any(|p| p.contains(&s)) {

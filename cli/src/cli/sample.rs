@@ -18,7 +18,7 @@ Boards drawn uniformly at random from all the states at exactly one distance fro
 
 The COUNT boards are distinct, every set of COUNT states at that depth is equally likely, and so
 is every order. The same --seed gives the same boards on every machine and in every version: the
-draws come from SplitMix64, written out in slidetable itself (src/sample.rs), not from a crate
+draws come from SplitMix64, written out in slidetable itself (src/lab/sample.rs), not from a crate
 whose stream may change.
 
 --uniform draws from every board that can reach the goal instead, whatever its distance: the
@@ -161,6 +161,9 @@ impl Output<'_> {
     fn start<'a>(args: &'a SampleArgs, goal: &Board) -> Result<Output<'a>> {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());
         if let Some(dir) = &args.out_dir {
+            if dir.exists() && !dir.is_dir() {
+                bail!("--out-dir {}: a file of that name is there, not a directory", dir.display());
+            }
             std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
         } else if args.json {
             // the object's fields, then its boards as they come

@@ -67,7 +67,10 @@ pub struct Verdict {
 /// Prints a failed verdict (stderr, and the JSON object when asked) and gives `code`: exit 1 for
 /// an intact file with wrong entries, exit 3 for a damaged one.
 pub fn failed(json: bool, mut verdict: Verdict, why: String, code: u8) -> Result<ExitCode> {
-    if code == EXIT_FILE {
+    if code == EXIT_FILE && why.contains("is damaged") {
+        // the cause says so already, and names the file
+        eprintln!("table: {why}");
+    } else if code == EXIT_FILE {
         eprintln!("table: {} is damaged: {why}", verdict.path);
     } else {
         eprintln!("table: {} FAILED verification: {why}", verdict.path);
