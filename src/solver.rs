@@ -464,8 +464,9 @@ fn choose_heuristic(
     // only where pattern tables can serve the board (up to 64 cells)
     if let Ok(p) = Partition::parse(goal_board, name) {
         notice(Notice::Hint(format!(
-            "searching with linear conflict; pattern tables solve this board far faster: `{}`, then `table solve -H pdb --pattern {name}`",
-            pattern_build_command(shape, goal, &p, &config.dir)
+            "searching with linear conflict; pattern tables solve this board far faster: `{}`, then `{}`",
+            pattern_build_command(shape, goal, &p, &config.dir),
+            pattern_solve_command(goal, &p, &config.dir)
         )));
     }
     Ok(HeuristicKind::LinearConflict)
@@ -654,6 +655,18 @@ pub fn pattern_build_command(shape: Shape, goal: &Goal, partition: &Partition, d
     };
     let dir = if dir == Path::new(".") { String::new() } else { format!(" --dir {}", dir.display()) };
     format!("table build --board {shape} --goal {goal} --pattern {}{dir}", partition.name)
+}
+
+/// The `table solve` that searches with the tables [`pattern_build_command`] makes: the same
+/// goal (named unless it is the default) and directory (named unless it is the current one).
+fn pattern_solve_command(goal: &Goal, partition: &Partition, dir: &Path) -> String {
+    let goal = match goal {
+        Goal::BlankLast => String::new(),
+        Goal::Custom(b) => format!(" --goal '{}'", b.to_numbers()),
+        g => format!(" --goal {g}"),
+    };
+    let dir = if dir == Path::new(".") { String::new() } else { format!(" --dir {}", dir.display()) };
+    format!("table solve{goal} -H pdb --pattern {}{dir}", partition.name)
 }
 
 /// The file name `table build` gives a perfect table: `eight.table` for the 8-puzzle with the

@@ -172,6 +172,28 @@ fn limits_give_up_with_exit_4() {
         .stderr(contains("memory limit"));
 }
 
+/// A 4x4 search without pattern tables hints at them with both commands, each naming the goal,
+/// so that running them as printed solves the same board; and the limit's advice does not
+/// suggest the algorithm that gave up.
+#[test]
+fn the_pattern_hint_and_the_limit_advice_can_be_followed_as_printed() {
+    let dir = tempfile::tempdir().unwrap();
+    let board: Vec<String> = (0..16).map(|i| ((16 - i) % 16).to_string()).skip(1).chain(["0".into()]).collect();
+    let out = table(dir.path())
+        .args(["solve", "--goal", "blank-first", "--board", "4x4", "--max-nodes", "10"])
+        .args(&board)
+        .assert()
+        .code(4)
+        .get_output()
+        .clone();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("`table build --board 4x4 --goal blank-first --pattern 6-6-3`, then `table solve --goal blank-first -H pdb --pattern 6-6-3`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("idastar gave up") && !stderr.contains("try `--algorithm idastar`"), "{stderr}");
+}
+
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
     let dir = tempfile::tempdir().unwrap();

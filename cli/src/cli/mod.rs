@@ -54,7 +54,15 @@ pub const EXIT_GAVE_UP: u8 = 4;
 /// 2 malformed input or arguments; 3 table file or I/O problem; 4 a limit met (a search's
 /// nodes or memory, or the memory or disk a build would need).
 #[derive(Parser, Debug)]
-#[command(name = "table", version, about, long_about, max_term_width = 100)]
+// `about` is `-h`'s first line and the manual page's NAME, written here rather than taken from
+// the package's description (which says what the crate is, for crates.io)
+#[command(
+    name = "table",
+    version,
+    about = "Perfect lookup tables for sliding-tile puzzles: exact distances, optimal solutions, distributions",
+    long_about,
+    max_term_width = 100
+)]
 #[command(after_help = "Start with `table build`, then `table query 8 6 7 2 5 4 3 0 1` and `table stats`.")]
 pub struct Cli {
     #[command(subcommand)]
@@ -123,7 +131,7 @@ Print the manual page of `table` (roff), generated from the command-line definit
 
 Install, for example:
   mkdir -p ~/.local/share/man/man1 && table man > ~/.local/share/man/man1/table.1
-Then `man table`.";
+Then `man table` (when ~/.local/bin is on PATH; else `man ~/.local/share/man/man1/table.1`).";
 
 /// Runs the parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode> {
