@@ -649,24 +649,32 @@ impl Default for Load {
 /// The `table build` command line that builds `partition`'s tables of `shape` and `goal` in
 /// `dir`: `table build --board 4x4 --goal blank-first --pattern 6-6-3 --dir tables`.
 pub fn pattern_build_command(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path) -> String {
-    let goal = match goal {
-        Goal::Custom(b) => format!("'{}'", b.to_numbers()),
-        g => g.to_string(),
-    };
-    let dir = if dir == Path::new(".") { String::new() } else { format!(" --dir {}", dir.display()) };
+    let (goal, dir) = (goal_word(goal), dir_flag(dir));
     format!("table build --board {shape} --goal {goal} --pattern {}{dir}", partition.name)
 }
 
 /// The `table solve` that searches with the tables [`pattern_build_command`] makes: the same
 /// goal (named unless it is the default) and directory (named unless it is the current one).
 fn pattern_solve_command(goal: &Goal, partition: &Partition, dir: &Path) -> String {
-    let goal = match goal {
-        Goal::BlankLast => String::new(),
-        Goal::Custom(b) => format!(" --goal '{}'", b.to_numbers()),
-        g => format!(" --goal {g}"),
-    };
-    let dir = if dir == Path::new(".") { String::new() } else { format!(" --dir {}", dir.display()) };
-    format!("table solve{goal} -H pdb --pattern {}{dir}", partition.name)
+    let goal = if *goal == Goal::BlankLast { String::new() } else { format!(" --goal {}", goal_word(goal)) };
+    format!("table solve{goal} -H pdb --pattern {}{}", partition.name, dir_flag(dir))
+}
+
+/// A goal as `--goal` takes it on a shell's command line: its name, or its tiles quoted.
+fn goal_word(goal: &Goal) -> String {
+    match goal {
+        Goal::Custom(b) => format!("'{}'", b.to_numbers()),
+        g => g.to_string(),
+    }
+}
+
+/// ` --dir DIR`, or nothing for the current directory (the commands' default).
+fn dir_flag(dir: &Path) -> String {
+    if dir == Path::new(".") {
+        String::new()
+    } else {
+        format!(" --dir {}", dir.display())
+    }
 }
 
 /// The file name `table build` gives a perfect table: `eight.table` for the 8-puzzle with the

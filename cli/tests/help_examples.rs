@@ -36,7 +36,7 @@ fn examples(command: &str) -> Vec<String> {
 /// first.
 fn scratch() -> (tempfile::TempDir, String) {
     let dir = tempfile::tempdir().unwrap();
-    let data = crate::common::data("");
+    let data = crate::common::root().join("data");
     std::os::unix::fs::symlink(&data, dir.path().join("data")).unwrap();
     let bin = assert_cmd::cargo::cargo_bin("table");
     let path = format!("{}:{}", bin.parent().unwrap().display(), std::env::var("PATH").unwrap_or_default());

@@ -397,11 +397,15 @@ pub struct UsageError(pub String);
 /// The write error may come wrapped: JSON output goes through serde_json, whose error holds the
 /// I/O error without exposing it as a source, so it is asked for the kind too.
 pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    err.chain().any(|c| {
-        c.downcast_ref::<io::Error>().is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
-            || c.downcast_ref::<serde_json::Error>()
-                .is_some_and(|e| e.io_error_kind() == Some(io::ErrorKind::BrokenPipe))
-    })
+    err.chain().any(|c| io_kind(c) == Some(io::ErrorKind::BrokenPipe))
+}
+
+/// The kind of an I/O error, bare or inside serde_json's (which holds it without exposing it as
+/// a source).
+fn io_kind(err: &(dyn std::error::Error + 'static)) -> Option<io::ErrorKind> {
+    err.downcast_ref::<io::Error>()
+        .map(io::Error::kind)
+        .or_else(|| err.downcast_ref::<serde_json::Error>().and_then(serde_json::Error::io_error_kind))
 }
 
 /// The error chain on one line: outermost context first, causes after colons, repeats dropped
@@ -410,12 +414,8 @@ pub fn one_line(err: &anyhow::Error) -> String {
     let mut parts: Vec<String> = Vec::new();
     // a write that failed without a context of its own is one to standard output (every file
     // the tool writes says which): `table stats > /dev/full`
-    let kind = err
-        .downcast_ref::<io::Error>()
-        .map(io::Error::kind)
-        .or_else(|| err.downcast_ref::<serde_json::Error>().and_then(serde_json::Error::io_error_kind));
     if matches!(
-        kind,
+        io_kind(err.as_ref()),
         Some(
             io::ErrorKind::StorageFull
                 | io::ErrorKind::FileTooLarge
