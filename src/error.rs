@@ -401,6 +401,7 @@ fn limit_instead(algorithm: &str) -> &'static str {
              the same search again goes on from its last save"
         }
         "bwas" => "or try a larger batch size or weight, or a stronger heuristic",
+        "within" => "or allow a larger factor (`--within`), or search with a stronger heuristic (`-H pdb`)",
         _ => "or try `--algorithm idastar` (memory linear in the solution) or a stronger heuristic",
     }
 }

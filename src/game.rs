@@ -122,6 +122,8 @@ impl Oracle for SearchOracle {
             watch: Some(Arc::clone(&self.watch.lock().unwrap_or_else(|e| e.into_inner()))),
             prune: None,
             checkpoint: None,
+            time_limit: None,
+            anytime: false,
         };
         Ok(solve(board, &self.goal, guide, &options)?.map(|found| found.moves.len() as u32))
     }

@@ -15,6 +15,7 @@ mod fuzz_targets;
 mod batch_search;
 mod big;
 mod board;
+mod bounded;
 mod format;
 mod fuzz;
 mod index;

@@ -83,6 +83,13 @@ pub enum Algorithm {
     /// `w` times the optimum. The open list's key is fixed point, `1000·g + 1000·w·h` in whole
     /// numbers (so ties are exact), so `w` is a whole number of thousandths ([`check_weight`]).
     Weighted(f64),
+    /// Bounded-suboptimal search: a solution proven at most `w` times the optimum, with the
+    /// proof ([`Found::lower_bound`]). Optimistic search (Thayer & Ruml 2008): weighted A* at
+    /// weight `2w - 1` finds a first solution; then, while its length is more than `w` times the
+    /// smallest `g + h` on the open list, the node with that smallest `g + h` is expanded (which
+    /// raises the bound), or the aggressive list's best when it can still lead to a shorter
+    /// solution. Needs an admissible guide. `w` as [`check_weight`] takes it, at least 1.
+    Within(f64),
 }
 
 impl Algorithm {
@@ -95,6 +102,7 @@ impl Algorithm {
             Algorithm::Bfs => "bfs",
             Algorithm::Greedy => "greedy",
             Algorithm::Weighted(_) => "weighted",
+            Algorithm::Within(_) => "within",
         }
     }
 
@@ -133,7 +141,7 @@ impl Algorithm {
     /// Whether the algorithm's solution is optimal when its guide is admissible.
     pub fn is_optimal_with_admissible_guide(self) -> bool {
         matches!(self, Algorithm::AStar | Algorithm::IdaStar | Algorithm::AStarIda | Algorithm::Bfs)
-            || matches!(self, Algorithm::Weighted(w) if w == 1.0)
+            || matches!(self, Algorithm::Weighted(w) | Algorithm::Within(w) if w == 1.0)
     }
 }
 
@@ -227,6 +235,15 @@ pub struct Options {
     pub prune: Option<Arc<prune::MovePruner>>,
     /// A*+IDA*: keep the search's progress in a file and resume from it ([`Checkpointing`]).
     pub checkpoint: Option<Checkpointing>,
+    /// Stop after this long: [`Error::SearchLimit`], or for [`Algorithm::Within`] the best
+    /// solution found so far with its bound ([`Found::stopped`]) once there is one. Used by the A*
+    /// family and IDA* on classic estimates; IDA* with pattern databases is stopped through
+    /// [`Options::watch`].
+    pub time_limit: Option<Duration>,
+    /// With [`Algorithm::Within`]: once the bound is proven, go on improving the solution and
+    /// the proof (the smallest `g + h` rising) until the optimum is proven or a limit is reached
+    /// (`time_limit`, `max_bytes`, `max_nodes`), then return the best solution found.
+    pub anytime: bool,
 }
 
 /// A window on a running search from another thread: the nodes generated so far (updated every
@@ -281,6 +298,8 @@ impl Default for Options {
             watch: None,
             prune: None,
             checkpoint: None,
+            time_limit: None,
+            anytime: false,
         }
     }
 }
@@ -331,6 +350,36 @@ pub struct Found {
     pub moves: Vec<Dir>,
     /// The search's counts.
     pub stats: Stats,
+    /// A proven lower bound on the optimum, `None` when the search proves none (an inadmissible
+    /// guide). An optimal search's is the solution's length; a weighted, greedy or bounded one's
+    /// is the largest of the start's estimate, the smallest `g + h` on its open list when it
+    /// stopped (at most the length), and for weighted A* the length divided by `w` (Pohl 1970),
+    /// raised to the parity every solution of the board has (each move takes the blank to a cell
+    /// of the other colour of a chessboard).
+    pub lower_bound: Option<u32>,
+    /// Why the search stopped before it proved what it was asked (a time, memory or node limit
+    /// reached by [`Algorithm::Within`]): the solution is the best it had, `lower_bound` the
+    /// proof it had. `None` when it finished.
+    pub stopped: Option<String>,
+}
+
+impl Found {
+    /// The solution's length over its lower bound: the solution is proven at most this many
+    /// times the optimum (1 for a proven optimum, and for the goal itself); `None` without a
+    /// bound, or with a bound of 0 under a solution of some moves.
+    pub fn within(&self) -> Option<f64> {
+        let lb = self.lower_bound?;
+        match (self.moves.len(), lb) {
+            (0, _) => Some(1.0),
+            (_, 0) => None,
+            (d, lb) => Some(d as f64 / lb as f64),
+        }
+    }
+
+    /// Whether the solution is proven optimal: its length equals its lower bound.
+    pub fn proven_optimal(&self) -> bool {
+        self.lower_bound == Some(self.moves.len() as u32)
+    }
 }
 
 /// Searches for a path from `start` to `goal`; `Ok(None)` if the board cannot reach the goal
@@ -362,6 +411,21 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
     if let Algorithm::Weighted(w) = options.algorithm {
         check_weight(w)?;
     }
+    if let Algorithm::Within(w) = options.algorithm {
+        check_within(w)?;
+        if !guide.is_admissible() {
+            return Err(Error::BadOption(format!(
+                "a solution within {w} of optimal needs an admissible heuristic to prove it, and {} is not",
+                guide.name()
+            )));
+        }
+    }
+    if options.anytime && !matches!(options.algorithm, Algorithm::Within(_)) {
+        return Err(Error::BadOption(format!(
+            "an anytime search is the bounded one (within W), not {}",
+            options.algorithm.name()
+        )));
+    }
     if !start.is_solvable_to(goal) {
         return Ok(None);
     }
@@ -371,10 +435,16 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
             options.algorithm.name()
         )));
     }
+    // an optimal search's bound is its length
+    let optimal = |found: Result<Option<(Vec<Dir>, Stats)>, Error>| {
+        found.map(|f| {
+            f.map(|(moves, stats)| Found { lower_bound: Some(moves.len() as u32), moves, stats, stopped: None })
+        })
+    };
     let found = if let (Guide::Patterns(set), Algorithm::IdaStar) = (guide, options.algorithm) {
-        pattern_ida::idastar(start, set, options, options.threads.max(1))
+        optimal(pattern_ida::idastar(start, set, options, options.threads.max(1)))
     } else if let (Guide::Patterns(set), Algorithm::AStarIda) = (guide, options.algorithm) {
-        pattern_ida::astar_ida(start, set, options, options.threads.max(1))
+        optimal(pattern_ida::astar_ida(start, set, options, options.threads.max(1)))
     } else if options.algorithm == Algorithm::AStarIda {
         return Err(Error::BadOption(
             "astar-ida searches with pattern databases (-H pdb); use astar or idastar with other heuristics".into(),
@@ -384,12 +454,35 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
     } else {
         Space::<u16>::new(start, goal, guide, options).run()
     };
-    Ok(found?.map(|(moves, mut stats)| {
+    Ok(found?.map(|mut found| {
         // this call's time; a search resumed from a checkpoint reports more, its earlier runs'
         // time with this one's
-        stats.elapsed = stats.elapsed.max(began.elapsed());
-        Found { moves, stats }
+        found.stats.elapsed = found.stats.elapsed.max(began.elapsed());
+        found
     }))
+}
+
+/// Checks the factor of a bounded-suboptimal search ([`Algorithm::Within`]): as
+/// [`check_weight`], and at least 1 (no solution is shorter than the optimum).
+///
+/// # Errors
+/// [`Error::BadOption`] saying which rule the factor breaks.
+pub fn check_within(w: f64) -> Result<(), Error> {
+    if !(w.is_finite() && (1.0..=MAX_WEIGHT).contains(&w)) {
+        return Err(Error::BadOption(format!(
+            "within {w}: give a factor from 1 (optimal) to {MAX_WEIGHT}, like 1.1 for at most 10% longer than optimal"
+        )));
+    }
+    check_weight(w)
+}
+
+/// The least length a solution of `start` can have given that one has length `len` and the
+/// optimum is at least `bound`: `bound` raised to `len`'s parity (every solution of a board has
+/// the same parity: each move takes the blank to a cell of the other colour of a chessboard),
+/// and never above `len`.
+pub(crate) fn with_parity(bound: u32, len: u32) -> u32 {
+    let b = bound + ((len ^ bound) & 1);
+    b.min(len)
 }
 
 /// The largest weight weighted A* takes.

@@ -95,3 +95,77 @@ impl Open {
         }
     }
 }
+
+impl Open {
+    /// The entry that [`Open::pop`] would take next, `(key, g, node)`, without taking it (the
+    /// heap only: a bucket queue's key is not kept).
+    pub(super) fn peek(&self) -> Option<(u64, u32, u32)> {
+        match self {
+            Open::Heap(h) => h.peek().map(|&Reverse((key, Reverse(g), id))| (key, g, id)),
+            Open::Buckets { .. } => None,
+        }
+    }
+}
+
+/// The open nodes again, by `f = g + h`: the proof of a search that is not ordered by `f`
+/// (weighted, greedy, bounded-suboptimal). Every open node is on it; the smallest `f` among
+/// them is a lower bound on the optimum when the guide is admissible and a board reached more
+/// cheaply is reopened (the first node of an optimal path not yet expanded at its optimal cost
+/// is open, with `f <= C*`). Entries are not removed when a node is expanded or reached again:
+/// the caller says which are still current ([`FOpen::min`]).
+pub(super) struct FOpen {
+    /// `stacks[f - base]`: the nodes pushed with that `f`.
+    stacks: Vec<Vec<u32>>,
+    base: u32,
+    lowest: usize,
+    bytes: usize,
+}
+
+impl FOpen {
+    /// An empty list, its keys counted from `base` (the start's `f`: with a consistent guide no
+    /// node has a smaller one; a smaller key moves the base down).
+    pub(super) fn new(base: u32) -> FOpen {
+        FOpen { stacks: Vec::new(), base, lowest: 0, bytes: 0 }
+    }
+
+    pub(super) fn bytes(&self) -> usize {
+        self.bytes + self.stacks.capacity() * 24
+    }
+
+    #[inline]
+    pub(super) fn push(&mut self, f: u32, id: u32) {
+        if f < self.base {
+            let by = (self.base - f) as usize;
+            self.stacks.splice(0..0, (0..by).map(|_| Vec::new()));
+            self.lowest += by;
+            self.base = f;
+        }
+        let k = (f - self.base) as usize;
+        if k >= self.stacks.len() {
+            self.stacks.resize_with(k + 1, Vec::new);
+        }
+        let stack = &mut self.stacks[k];
+        if stack.len() == stack.capacity() {
+            self.bytes += stack.capacity().max(4) * 4;
+        }
+        stack.push(id);
+        self.lowest = self.lowest.min(k);
+    }
+
+    /// The smallest `f` of a current entry and its node, dropping the stale entries met on the
+    /// way; `current(node, f)` says whether the node is still open with that `f`.
+    pub(super) fn min(&mut self, mut current: impl FnMut(u32, u32) -> bool) -> Option<(u32, u32)> {
+        while self.lowest < self.stacks.len() {
+            let f = self.base + self.lowest as u32;
+            let stack = &mut self.stacks[self.lowest];
+            while let Some(&id) = stack.last() {
+                if current(id, f) {
+                    return Some((f, id));
+                }
+                stack.pop();
+            }
+            self.lowest += 1;
+        }
+        None
+    }
+}

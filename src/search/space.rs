@@ -1,9 +1,11 @@
 //! The search engine behind [`super::solve`]: the board, goal and guide with the tables the moves
 //! and estimates use, and the A* family and IDA* over them.
 
-use super::open::Open;
+use std::time::Instant;
+
+use super::open::{FOpen, Open};
 use super::store::{Dense, HashSlots, Sparse, Store};
-use super::{Algorithm, Guide, Options, Stats};
+use super::{with_parity, Algorithm, Found, Guide, Options, Stats};
 use crate::error::Error;
 use crate::heuristic::{Estimator, Heuristic};
 use crate::puzzle::board::{Board, Dir};
@@ -63,6 +65,17 @@ pub(super) struct Space<'a, T: Tile> {
     stats: Stats,
     /// A table guide's error met while estimating (see [`Space::estimate_after`]).
     fault: std::cell::Cell<Option<Error>>,
+    /// When the search began, for [`Options::time_limit`].
+    began: Instant,
+}
+
+/// What the A* family found: the moves, the proven lower bound, and the limit that stopped a
+/// bounded search before its proof (see [`Found`]).
+#[derive(Debug, PartialEq)]
+pub(super) struct Outcome {
+    moves: Vec<Dir>,
+    lower_bound: Option<u32>,
+    stopped: Option<String>,
 }
 
 /// One node of the A* family.
@@ -110,15 +123,23 @@ impl<'a, T: Tile> Space<'a, T> {
             options: options.clone(),
             stats: Stats { iterations: 1, ..Stats::default() },
             fault: std::cell::Cell::new(None),
+            began: Instant::now(),
         }
     }
 
-    pub(super) fn run(mut self) -> Result<Option<(Vec<Dir>, Stats)>, Error> {
-        let moves = match self.options.algorithm {
-            Algorithm::IdaStar => self.idastar()?,
+    pub(super) fn run(mut self) -> Result<Option<Found>, Error> {
+        let outcome = match self.options.algorithm {
+            Algorithm::IdaStar => {
+                let admissible = self.guide.is_admissible();
+                self.idastar()?.map(|moves| Outcome {
+                    lower_bound: admissible.then_some(moves.len() as u32),
+                    moves,
+                    stopped: None,
+                })
+            }
             _ => self.best_first()?,
         };
-        Ok(moves.map(|m| (m, self.stats)))
+        Ok(outcome.map(|o| Found { moves: o.moves, stats: self.stats, lower_bound: o.lower_bound, stopped: o.stopped }))
     }
 
     /// Whether `h` is identically zero (breadth-first).
@@ -214,15 +235,19 @@ impl<'a, T: Tile> Space<'a, T> {
         }
     }
 
-    /// The node limit's error, or [`Error::Cancelled`] once the watch is stopped (looked at
-    /// every 1024 expansions, when it also hears the node count).
+    /// The node limit's error, the time limit's, or [`Error::Cancelled`] once the watch is
+    /// stopped (the watch and the clock are looked at every 1024 expansions, when the watch also
+    /// hears the node count).
     pub(super) fn check_nodes(&self) -> Result<(), Error> {
-        if let Some(watch) = &self.options.watch {
-            if self.stats.expanded.is_multiple_of(1024) {
+        if self.stats.expanded.is_multiple_of(1024) {
+            if let Some(watch) = &self.options.watch {
                 watch.set_generated(self.stats.generated);
                 if watch.is_cancelled() {
                     return Err(Error::Cancelled { generated: self.stats.generated });
                 }
+            }
+            if let Some(limit) = self.options.time_limit.filter(|&t| self.began.elapsed() > t) {
+                return Err(self.limit_error(format!("the time limit of {}", seconds(limit))));
             }
         }
         if self.options.max_nodes.is_some_and(|m| self.stats.generated > m) {
@@ -242,7 +267,7 @@ impl<'a, T: Tile> Space<'a, T> {
 
     // ---- A*, breadth-first, greedy, weighted -------------------------------------------------
 
-    pub(super) fn best_first(&mut self) -> Result<Option<Vec<Dir>>, Error> {
+    pub(super) fn best_first(&mut self) -> Result<Option<Outcome>, Error> {
         // a board of more than 256 cells takes 2 bytes a cell: keep only its changes from the start
         if self.n > 256 {
             self.best_first_in::<Sparse>()
@@ -251,10 +276,17 @@ impl<'a, T: Tile> Space<'a, T> {
         }
     }
 
-    /// A*, breadth-first, greedy or weighted A*, with the boards kept in a store of kind `S`.
-    pub(super) fn best_first_in<S: Store<T>>(&mut self) -> Result<Option<Vec<Dir>>, Error> {
-        let consistent_astar = matches!(self.options.algorithm, Algorithm::AStar | Algorithm::Bfs)
-            && (self.blind() || self.guide.is_consistent());
+    /// A*, breadth-first, greedy, weighted A* or the bounded search ([`Algorithm::Within`]),
+    /// with the boards kept in a store of kind `S`.
+    pub(super) fn best_first_in<S: Store<T>>(&mut self) -> Result<Option<Outcome>, Error> {
+        let algorithm = self.options.algorithm;
+        let consistent_astar =
+            matches!(algorithm, Algorithm::AStar | Algorithm::Bfs) && (self.blind() || self.guide.is_consistent());
+        let bounded = matches!(algorithm, Algorithm::Within(_));
+        // a search not ordered by f keeps its open nodes by f too: the smallest is its proof
+        let proves = !self.blind()
+            && self.guide.is_admissible()
+            && matches!(algorithm, Algorithm::Weighted(_) | Algorithm::Greedy | Algorithm::Within(_));
         let mut open = if consistent_astar { Open::buckets() } else { Open::heap() };
         let mut arena = S::new(&self.start);
         let mut nodes: Vec<Node> = Vec::with_capacity(1024);
@@ -262,6 +294,7 @@ impl<'a, T: Tile> Space<'a, T> {
 
         let mut scratch = self.start.clone();
         let h0 = self.estimate(&scratch)?;
+        let mut fopen = FOpen::new(h0);
         let hash0 = board_hash(&scratch);
         arena.add_start();
         nodes.push(Node {
@@ -275,22 +308,110 @@ impl<'a, T: Tile> Space<'a, T> {
         });
         table.insert(hash0, 0, |id| nodes[id as usize].hash);
         open.push(self.priority(0, h0), 0, 0);
+        if proves {
+            fopen.push(h0, 0);
+        }
+        // the bounded search's best solution so far: the goal's node
+        let mut incumbent: Option<u32> = None;
+        if bounded && h0 == 0 && scratch == self.goal {
+            incumbent = Some(0);
+        }
         self.stats.generated = 1;
         self.stats.peak_open = 1;
-        let held = |arena: &S, nodes: &Vec<Node>, table: &HashSlots, open: &Open| {
-            (arena.bytes() + nodes.capacity() * std::mem::size_of::<Node>() + table.bytes() + open.bytes()) as u64
+        let held = |arena: &S, nodes: &Vec<Node>, table: &HashSlots, open: &Open, fopen: &FOpen| {
+            (arena.bytes()
+                + nodes.capacity() * std::mem::size_of::<Node>()
+                + table.bytes()
+                + open.bytes()
+                + fopen.bytes()) as u64
         };
-        self.stats.peak_bytes = held(&arena, &nodes, &table, &open);
+        self.stats.peak_bytes = held(&arena, &nodes, &table, &open, &fopen);
+        let current = |nodes: &Vec<Node>, i: u32, f: u32| {
+            let n = &nodes[i as usize];
+            !n.closed && n.g + n.h == f
+        };
+        // the proof when the best solution has `len` moves: the largest of the start's estimate,
+        // the smallest g + h on the open list (at most len), and for weighted A* len / w
+        let proof = |fopen: &mut FOpen, nodes: &Vec<Node>, len: u32| -> Option<u32> {
+            if !proves {
+                return None;
+            }
+            let fmin = fopen.min(|i, f| current(nodes, i, f)).map_or(len, |(f, _)| f.min(len));
+            let mut lb = h0.max(fmin);
+            if let Algorithm::Weighted(w) = algorithm {
+                // len <= w·C*, with w a whole number of thousandths
+                let w = (w * 1000.0).round() as u64;
+                if w > 0 {
+                    lb = lb.max((len as u64 * 1000).div_ceil(w).min(len as u64) as u32);
+                }
+            }
+            Some(with_parity(lb, len))
+        };
+        let within = match algorithm {
+            Algorithm::Within(w) => (w * 1000.0).round() as u64,
+            _ => 0,
+        };
 
-        while let Some((g, id)) = open.pop() {
+        loop {
+            let (g, id) = match incumbent {
+                Some(best) => {
+                    let len = nodes[best as usize].g;
+                    let lb = proof(&mut fopen, &nodes, len).unwrap_or(0);
+                    if lb >= len || (!self.options.anytime && len as u64 * 1000 <= within * lb as u64) {
+                        self.stats.stored = nodes.len() as u64;
+                        return Ok(Some(Outcome { moves: path(&nodes, best), lower_bound: Some(lb), stopped: None }));
+                    }
+                    // the aggressive list's best while it can still lead to a shorter solution
+                    // (optimistic search's rule), else the node whose g + h is the proof
+                    loop {
+                        match open.peek() {
+                            Some((_, g, i)) if nodes[i as usize].closed || nodes[i as usize].g != g => {
+                                open.pop();
+                            }
+                            Some((_, g, i)) if g + nodes[i as usize].h >= len => {
+                                open.pop();
+                            }
+                            _ => break,
+                        }
+                    }
+                    match open.peek() {
+                        Some((key, g, i)) if key < len as u64 * 1000 => {
+                            open.pop();
+                            (g, i)
+                        }
+                        _ => match fopen.min(|i, f| current(&nodes, i, f)) {
+                            Some((_, i)) => (nodes[i as usize].g, i),
+                            None => {
+                                // nothing left open: the best solution is optimal
+                                self.stats.stored = nodes.len() as u64;
+                                return Ok(Some(Outcome {
+                                    moves: path(&nodes, best),
+                                    lower_bound: Some(len),
+                                    stopped: None,
+                                }));
+                            }
+                        },
+                    }
+                }
+                None => match open.pop() {
+                    Some(entry) => entry,
+                    None => break,
+                },
+            };
             let node = nodes[id as usize];
             if node.closed || node.g != g {
                 continue; // expanded already, or reached more cheaply since this entry was made
             }
             arena.load(id, &mut scratch);
-            if (node.h == 0 || self.blind()) && scratch == self.goal {
+            if !bounded && (node.h == 0 || self.blind()) && scratch == self.goal {
                 self.stats.stored = nodes.len() as u64;
-                return Ok(Some(path(&nodes, id)));
+                let lower_bound = match algorithm {
+                    _ if proves => proof(&mut fopen, &nodes, g),
+                    Algorithm::Bfs => Some(g),
+                    Algorithm::AStar if self.guide.is_admissible() => Some(g),
+                    _ => None,
+                };
+                return Ok(Some(Outcome { moves: path(&nodes, id), lower_bound, stopped: None }));
             }
             nodes[id as usize].closed = true;
             self.stats.expanded += 1;
@@ -302,6 +423,8 @@ impl<'a, T: Tile> Space<'a, T> {
                 let to = to as usize;
                 table.prefetch(node.hash ^ key(tile, to) ^ key(tile, blank) ^ key(0, blank) ^ key(0, to));
             }
+            // a bounded search keeps no board that cannot lead to a shorter solution
+            let cap = incumbent.map_or(u32::MAX, |best| nodes[best as usize].g);
             for &(dir, to) in &moves[..len as usize] {
                 if node.dir != NO_DIR && dir == Dir::ALL[node.dir as usize].opposite() {
                     continue;
@@ -312,19 +435,24 @@ impl<'a, T: Tile> Space<'a, T> {
                 let hash = node.hash ^ key(tile, to) ^ key(tile, blank) ^ key(0, blank) ^ key(0, to);
                 let h = self.estimate_after(&mut scratch, blank, to, node.h);
                 let ng = g + 1;
+                if bounded && ng + h >= cap {
+                    continue;
+                }
                 scratch.swap(blank, to);
                 let changes = arena.changes_after(id, &self.start, &scratch, blank, to);
                 let existing = table.find(hash, |i| arena.holds(i, &scratch, changes));
-                match existing {
-                    Some(i) if nodes[i as usize].g <= ng => {}
+                let reached = match existing {
+                    Some(i) if nodes[i as usize].g <= ng => None,
                     Some(i) => {
-                        // a cheaper path to a board seen before (inconsistent guides only)
+                        // a cheaper path to a board seen before (inconsistent guides, and the
+                        // searches not ordered by f)
                         let e = &mut nodes[i as usize];
                         e.g = ng;
                         e.parent = id;
                         e.dir = dir as u8;
                         e.closed = false;
                         open.push(self.priority(ng, e.h), ng, i);
+                        Some((i, e.h))
                     }
                     None => {
                         let i = nodes.len() as u32;
@@ -340,6 +468,15 @@ impl<'a, T: Tile> Space<'a, T> {
                         });
                         table.insert(hash, i, |id| nodes[id as usize].hash);
                         open.push(self.priority(ng, h), ng, i);
+                        Some((i, h))
+                    }
+                };
+                if let Some((i, h)) = reached {
+                    if proves {
+                        fopen.push(ng + h, i);
+                    }
+                    if bounded && h == 0 && scratch == self.goal && incumbent.is_none_or(|b| ng < nodes[b as usize].g) {
+                        incumbent = Some(i);
                     }
                 }
                 scratch.swap(blank, to);
@@ -348,17 +485,26 @@ impl<'a, T: Tile> Space<'a, T> {
                 return Err(e);
             }
             self.stats.peak_open = self.stats.peak_open.max(open.len());
-            let bytes = held(&arena, &nodes, &table, &open);
+            let bytes = held(&arena, &nodes, &table, &open, &fopen);
             self.stats.peak_bytes = self.stats.peak_bytes.max(bytes);
-            if self.options.max_bytes.is_some_and(|m| bytes > m) {
-                return Err(
-                    self.limit_error(format!("the memory limit of {} bytes", self.options.max_bytes.unwrap_or(0)))
-                );
-            }
-            self.check_nodes()?;
-            // node ids are 32 bits (and the hash slots keep id + 1)
-            if nodes.len() >= (u32::MAX - 4) as usize {
-                return Err(self.limit_error("the most boards one search can hold (2^32 - 5)".into()));
+            let limit = if self.options.max_bytes.is_some_and(|m| bytes > m) {
+                Err(self.limit_error(format!("the memory limit of {} bytes", self.options.max_bytes.unwrap_or(0))))
+            } else if nodes.len() >= (u32::MAX - 4) as usize {
+                // node ids are 32 bits (and the hash slots keep id + 1)
+                Err(self.limit_error("the most boards one search can hold (2^32 - 5)".into()))
+            } else {
+                self.check_nodes()
+            };
+            match (limit, incumbent) {
+                (Ok(()), _) => {}
+                // a bounded search that has a solution returns it, with the proof it has
+                (Err(Error::SearchLimit { what, .. }), Some(best)) => {
+                    self.stats.stored = nodes.len() as u64;
+                    let len = nodes[best as usize].g;
+                    let lower_bound = proof(&mut fopen, &nodes, len);
+                    return Ok(Some(Outcome { moves: path(&nodes, best), lower_bound, stopped: Some(what) }));
+                }
+                (Err(e), _) => return Err(e),
             }
         }
         // the parity rule said the goal is reachable, and every reachable board was taken off
@@ -375,6 +521,8 @@ impl<'a, T: Tile> Space<'a, T> {
             Algorithm::Greedy => h as u64,
             // fixed point, so ties between g + w·h values are exact for weights with three decimals
             Algorithm::Weighted(w) => g as u64 * 1000 + (w * 1000.0).round() as u64 * h as u64,
+            // optimistic search's first solution comes from weight 2w - 1 (Thayer & Ruml)
+            Algorithm::Within(w) => g as u64 * 1000 + ((2.0 * w - 1.0) * 1000.0).round() as u64 * h as u64,
         }
     }
 
@@ -457,6 +605,11 @@ impl<'a, T: Tile> Space<'a, T> {
     }
 }
 
+/// `60 s`, `1.5 s`: a time limit as the user wrote it.
+fn seconds(d: std::time::Duration) -> String {
+    format!("{} s", d.as_secs_f64())
+}
+
 /// The moves from the start to node `id`.
 pub(super) fn path(nodes: &[Node], mut id: u32) -> Vec<Dir> {
     let mut moves = Vec::with_capacity(nodes[id as usize].g as usize);
@@ -504,7 +657,7 @@ mod tests {
                 assert_eq!(dense.stats.generated, sparse.stats.generated);
                 assert_eq!(dense.stats.expanded, sparse.stats.expanded);
                 if algorithm == Algorithm::AStar {
-                    assert_eq!(a.len(), d);
+                    assert_eq!(a.moves.len(), d);
                 }
             }
         }

@@ -183,6 +183,25 @@ pub struct SolveArgs {
     /// Weighted A*: the weight w of h in g + w*h (0 to 1000, at most three decimals). [default: 2]
     #[arg(long, value_name = "W", allow_negative_numbers = true)]
     weight: Option<f64>,
+    /// A solution proven at most W times as long as the optimum (W from 1 to 1000, at most three
+    /// decimals: 1.1 is at most 10% longer), printed with its proof: a lower bound on the
+    /// optimum, the smallest g + h left on the open list (or the start's h, whichever is
+    /// larger). The search (optimistic search, Thayer & Ruml 2008) finds a first solution by
+    /// weighted A* at weight 2W - 1, then expands the boards of smallest g + h until the bound
+    /// holds. Needs an admissible heuristic. A limit reached once a solution is found
+    /// (--time-limit, --max-memory, --max-nodes) returns it with the bound it had proven.
+    #[arg(long, value_name = "W", allow_negative_numbers = true, conflicts_with_all = ["algorithm", "weight"])]
+    within: Option<f64>,
+    /// Anytime: the bounded search (--within W, default 2) goes on once its bound holds,
+    /// improving the solution and raising the lower bound until the optimum is proven or
+    /// --time-limit (or another limit) is reached; it then prints the best solution and its
+    /// proof.
+    #[arg(long, conflicts_with_all = ["algorithm", "weight", "batch"])]
+    anytime: bool,
+    /// Stop the search after this many seconds: without a solution, it gives up (exit 4); a
+    /// bounded or anytime search (--within, --anytime) returns the best solution it has.
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    time_limit: Option<f64>,
     /// The table file for --heuristic table and for checking optimality; it also gives the
     /// board's shape and, without --goal, the goal. [default: the one `table build` names for the
     /// board and goal, if it exists; 3x3 and smaller are built in memory]
@@ -252,6 +271,10 @@ impl SolveArgs {
 
     /// The algorithm asked for, or `None` for the solver's default.
     pub(super) fn algorithm(&self) -> Result<Option<Algorithm>> {
+        if let Some(w) = self.within.or(self.anytime.then_some(2.0)) {
+            slidetable::search::check_within(w).map_err(|e| UsageError(format!("--within: {e}")))?;
+            return Ok(Some(Algorithm::Within(w)));
+        }
         Ok(match (self.algorithm, self.weight) {
             (None, None) => None,
             (None | Some(AlgorithmArg::Weighted), w) => Some(Algorithm::Weighted(w.unwrap_or(2.0))),
@@ -273,6 +296,14 @@ impl SolveArgs {
 
     pub(super) fn threads(&self) -> usize {
         self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
+    }
+}
+
+/// A number of seconds, more than 0: `10`, `0.5`.
+pub(super) fn parse_seconds(text: &str) -> Result<f64, String> {
+    match text.trim().trim_end_matches('s').trim().parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(s),
+        _ => Err(format!("`{text}` is not a number of seconds: give one above 0, like 10 or 0.5")),
     }
 }
 
@@ -320,6 +351,9 @@ struct Report {
     algorithm: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     weight: Option<f64>,
+    /// `--within W`: the factor asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    within_asked: Option<f64>,
     heuristic: &'static str,
     admissible: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -334,6 +368,16 @@ struct Report {
     /// Whether the solution is optimal: from the table, or guaranteed by the algorithm.
     #[serde(skip_serializing_if = "Option::is_none")]
     optimal: Option<bool>,
+    /// A proven lower bound on the optimum (the length itself for an optimal search).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lower_bound: Option<u32>,
+    /// The length over the lower bound: the solution is proven at most this many times the
+    /// optimum.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    within: Option<f64>,
+    /// The limit that stopped a bounded search before its proof, its best solution reported.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stats: Option<StatsReport>,
 }
@@ -410,6 +454,8 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         watch: None,
         prune: solver.pruner(),
         checkpoint: args.checkpoint.clone().map(Checkpointing::new),
+        time_limit: args.time_limit.map(std::time::Duration::from_secs_f64),
+        anytime: args.anytime,
     };
     let exact = solver.exact(&board)?;
 
@@ -420,6 +466,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         solvable_toward: Vec::new(),
         algorithm: algorithm.name(),
         weight: if let Algorithm::Weighted(w) = algorithm { Some(w) } else { None },
+        within_asked: if let Algorithm::Within(w) = algorithm { Some(w) } else { None },
         // breadth-first search uses no estimate, whatever -H says
         heuristic: if algorithm == Algorithm::Bfs { "none" } else { guide.name() },
         admissible: algorithm == Algorithm::Bfs || guide.is_admissible(),
@@ -428,6 +475,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         tiles: None,
         exact,
         optimal: None,
+        lower_bound: None,
+        within: None,
+        stopped: None,
         stats: None,
     };
     let found = solver.solve(&board, &options)?;
@@ -459,9 +509,13 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let guaranteed = guide.is_admissible() && algorithm.is_optimal_with_admissible_guide();
     report.optimal = match exact {
         Some(e) => Some(e as usize == d),
-        None if guaranteed || matches!(algorithm, Algorithm::Bfs) => Some(true),
+        None if guaranteed || matches!(algorithm, Algorithm::Bfs) || found.proven_optimal() => Some(true),
         None => None,
     };
+    report.lower_bound = found.lower_bound;
+    // rounded up: the proof never claims more than it shows
+    report.within = found.within().map(|r| (r * 10_000.0).ceil() / 10_000.0);
+    report.stopped = found.stopped.clone();
     let mut tiles = Vec::with_capacity(d);
     let mut b = board.clone();
     for &m in &found.moves {
@@ -536,7 +590,11 @@ fn human(
         named => named.to_string(),
     };
     writeln!(out, "board        {shape}, goal {goal_text}")?;
-    let weight = report.weight.map(|w| format!(" (w = {w})")).unwrap_or_default();
+    let weight = match (report.weight, report.within_asked) {
+        (Some(w), _) => format!(" (w = {w})"),
+        (_, Some(w)) => format!(" {w} of optimal (optimistic search)"),
+        _ => String::new(),
+    };
     if report.heuristic == "none" {
         writeln!(out, "search       {} (uniform cost: no heuristic)", report.algorithm)?;
     } else {
@@ -549,7 +607,15 @@ fn human(
             report.heuristic
         )?;
     }
-    writeln!(out, "moves        {d}")?;
+    match (report.lower_bound, report.within) {
+        (Some(lb), Some(r)) if lb as usize != d => {
+            writeln!(out, "moves        {d} (within {} of optimal: at least {lb} moves are needed)", ratio_up(r))?
+        }
+        _ => writeln!(out, "moves        {d}")?,
+    }
+    if let Some(why) = &report.stopped {
+        writeln!(out, "stopped      at {why}: the best solution found, with the bound proven by then")?;
+    }
     if d > 0 {
         writeln!(out, "solution     {}   (the blank moves)", moves_to_string(&found.moves))?;
         let tiles: Vec<String> = report.tiles.iter().flatten().map(u16::to_string).collect();
@@ -558,9 +624,16 @@ fn human(
     let optimal = match (report.exact, table_from) {
         (Some(e), Some(from)) if e as usize == d => format!("yes: the exact distance is {e} ({from})"),
         (Some(e), Some(from)) => format!("no: the exact distance is {e} ({from}), {} more", d - e as usize),
+        _ if report.optimal == Some(true) && report.within_asked.is_some() => {
+            "yes, proven: the lower bound reached the length (no table checks this board)".to_string()
+        }
         _ if report.optimal == Some(true) => {
             format!("yes, by {} with an admissible heuristic (no table checks this board)", report.algorithm)
         }
+        _ if report.lower_bound.is_some() => format!(
+            "not proven: the optimum is between {} and {d} moves (no table checks this board)",
+            report.lower_bound.unwrap_or(0)
+        ),
         _ => "unknown: no table covers this board, and this search does not guarantee it".into(),
     };
     writeln!(out, "optimal      {optimal}")?;
@@ -596,6 +669,12 @@ enum Steps {
     None,
     List,
     Animate(std::time::Duration),
+}
+
+/// A proven ratio to two decimals, rounded up (1.0728 is `1.08`): never a better claim than the
+/// proof's.
+fn ratio_up(r: f64) -> String {
+    format!("{:.2}", (r * 100.0 - 1e-9).ceil() / 100.0)
 }
 
 /// `1.2 MiB`.

@@ -104,6 +104,8 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         watch: None,
         prune: solver.pruner(),
         checkpoint: None,
+        time_limit: None,
+        anytime: false,
     };
     let started = Instant::now();
     let solve_one = |&(line, text): &(usize, &str)| -> (usize, Result<Option<Found>, String>) {

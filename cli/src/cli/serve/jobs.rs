@@ -102,6 +102,8 @@ pub async fn solve(
             watch: Some(Arc::clone(&job.stop.watch)),
             prune: None,
             checkpoint: None,
+            time_limit: None,
+            anytime: false,
         };
         let started = Instant::now();
         let found = search::solve(&board, &space.goal_board, guide, &options)?
@@ -173,6 +175,7 @@ fn check_run(space: &Space, run: &RunReq) -> Result<Run, Error> {
         Algorithm::AStarIda => format!("A*+IDA* ({})", g.name()),
         Algorithm::Greedy => format!("greedy ({})", g.name()),
         Algorithm::Weighted(w) => format!("weighted A* w={w} ({})", g.name()),
+        Algorithm::Within(w) => format!("A* within {w} ({})", g.name()),
     };
     Ok(Run { ids: false, algorithm, heuristic, label })
 }
@@ -279,6 +282,8 @@ fn one_run(
         watch: Some(Arc::clone(&job.stop.watch)),
         prune: None,
         checkpoint: None,
+        time_limit: None,
+        anytime: false,
     };
     let found = search::solve(board, &space.goal_board, guide, &options)?
         .ok_or_else(|| Error::Internal("the search found no solution for a solvable board".into()))?;
