@@ -294,6 +294,11 @@ impl SolveArgs {
         }
     }
 
+    /// `--time-limit` as a duration.
+    pub(super) fn time_limit(&self) -> Option<std::time::Duration> {
+        self.time_limit.map(std::time::Duration::from_secs_f64)
+    }
+
     pub(super) fn threads(&self) -> usize {
         self.threads.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())).max(1)
     }
@@ -454,7 +459,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         watch: None,
         prune: solver.pruner(),
         checkpoint: args.checkpoint.clone().map(Checkpointing::new),
-        time_limit: args.time_limit.map(std::time::Duration::from_secs_f64),
+        time_limit: args.time_limit(),
         anytime: args.anytime,
     };
     let exact = solver.exact(&board)?;

@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use slidetable::puzzle::board::moves_to_string;
-use slidetable::search::{Found, Options};
+use slidetable::search::{Algorithm, Found, Options};
 use slidetable::solver::{default_max_memory, Solver};
 use slidetable::{Board, Goal};
 
@@ -22,6 +22,15 @@ struct Line {
     moves: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
     solution: Option<String>,
+    /// A proven lower bound on the optimum (the length itself for an optimal search).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lower_bound: Option<u32>,
+    /// The length over the lower bound, rounded up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    within: Option<f64>,
+    /// The limit that stopped a bounded search before its proof.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stopped: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     generated: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -104,9 +113,11 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         watch: None,
         prune: solver.pruner(),
         checkpoint: None,
-        time_limit: None,
+        time_limit: args.time_limit(),
         anytime: false,
     };
+    // a bounded search's lines give its proof: the lower bound, beside the length
+    let bounded = matches!(algorithm, Algorithm::Within(_));
     let started = Instant::now();
     let solve_one = |&(line, text): &(usize, &str)| -> (usize, Result<Option<Found>, String>) {
         let board = match Board::parse(shape, text) {
@@ -122,7 +133,11 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
 
     let mut out = io::stdout().lock();
     if !args.json {
-        writeln!(out, "# line\tmoves\tgenerated\tseconds\tsolution")?;
+        if bounded {
+            writeln!(out, "# line\tmoves\tlower_bound\tgenerated\tseconds\tsolution")?;
+        } else {
+            writeln!(out, "# line\tmoves\tgenerated\tseconds\tsolution")?;
+        }
     }
     let mut t = Totals {
         boards: results.len(),
@@ -139,6 +154,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             line,
             moves: None,
             solution: None,
+            lower_bound: None,
+            within: None,
+            stopped: None,
             generated: None,
             expanded: None,
             seconds: None,
@@ -153,6 +171,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
                 t.search_seconds += found.stats.elapsed.as_secs_f64();
                 l.moves = Some(found.moves.len());
                 l.solution = Some(moves_to_string(&found.moves));
+                l.lower_bound = found.lower_bound;
+                l.within = found.within().map(|r| (r * 10_000.0).ceil() / 10_000.0);
+                l.stopped = found.stopped.clone();
                 l.generated = Some(found.stats.generated);
                 l.expanded = Some(found.stats.expanded);
                 l.seconds = Some(found.stats.elapsed.as_secs_f64());
@@ -172,7 +193,17 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             writeln!(out)?;
         } else if let Some(m) = l.moves {
             let solution = l.solution.as_deref().filter(|s| !s.is_empty()).unwrap_or("-");
-            writeln!(out, "{line}\t{m}\t{}\t{:.4}\t{solution}", l.generated.unwrap_or(0), l.seconds.unwrap_or(0.0))?;
+            let bound = match (bounded, l.lower_bound) {
+                (true, Some(lb)) => format!("{lb}\t"),
+                (true, None) => "-\t".into(),
+                (false, _) => String::new(),
+            };
+            writeln!(
+                out,
+                "{line}\t{m}\t{bound}{}\t{:.4}\t{solution}",
+                l.generated.unwrap_or(0),
+                l.seconds.unwrap_or(0.0)
+            )?;
         } else if l.unsolvable.is_some() {
             writeln!(out, "{line}\tunsolvable")?;
         } else {
