@@ -529,7 +529,8 @@ pub fn default_partition(shape: Shape) -> &'static str {
 pub fn found_partition(goal: &Goal, goal_board: &Board, dir: &Path) -> Option<Partition> {
     let shape = goal_board.shape();
     let mut best: Option<(u64, Partition)> = None;
-    for name in Partition::names(shape) {
+    // past 25 cells no partition has a name: `auto`'s tables, built once, are the ones to find
+    for name in Partition::names(shape).into_iter().chain((shape.cells() > 25).then_some("auto")) {
         let Ok(p) = Partition::parse(goal_board, name) else { continue };
         let present = |g: &Vec<u16>| {
             dir.join(pattern_file_name(shape, goal, g)).exists()

@@ -390,3 +390,61 @@ fn misplaced_tiles_by_any_of_its_names() {
         .success()
         .stdout(contains("A*(hamming)"));
 }
+
+#[test]
+fn within_prints_its_proof_and_keeps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // the 8-puzzle's hardest board (31 moves): the table checks what the proof says
+    let board = ["8", "6", "7", "2", "5", "4", "3", "0", "1"];
+    for w in ["1", "1.2", "2"] {
+        let mut args = vec!["--within", w, "-H", "manhattan"];
+        args.extend(board);
+        let v = json(dir.path(), &args);
+        let (moves, lb) = (v["moves"].as_u64().unwrap(), v["lower_bound"].as_u64().unwrap());
+        let within: f64 = w.parse().unwrap();
+        assert!(lb <= 31 && moves >= 31 && moves as f64 <= within * lb as f64, "{w}: {v}");
+        assert_eq!(v["algorithm"], "within");
+        assert_eq!(v["within_asked"].as_f64(), Some(within));
+        assert!(v["within"].as_f64().unwrap() <= within, "{v}");
+        assert_eq!(v["optimal"], moves == 31);
+    }
+    // the human report: the length, the ratio and the bound on one line
+    let out = table(dir.path()).args(["solve", "--within", "3", "-H", "manhattan"]).args(board).output().unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let line = text.lines().find(|l| l.starts_with("moves")).unwrap();
+    assert!(line.contains("of optimal: at least") || line.trim_end() == "moves        31", "{line}");
+    // a heuristic that proves nothing, a factor below 1, with another algorithm: one-line errors
+    table(dir.path())
+        .args(["solve", "--within", "1.5", "-H", "nilsson"])
+        .args(board)
+        .assert()
+        .code(2)
+        .stderr(one_line_error());
+    for bad in [["--within", "0.9"], ["--within", "abc"]] {
+        table(dir.path()).arg("solve").args(bad).args(board).assert().code(2).stderr(one_line_error());
+    }
+    table(dir.path())
+        .args(["solve", "--within", "1.5", "--algorithm", "astar"])
+        .args(board)
+        .assert()
+        .code(2)
+        .stderr(contains("cannot be used with"));
+    table(dir.path()).args(["solve", "--time-limit", "0"]).args(board).assert().code(2).stderr(contains("seconds"));
+}
+
+#[test]
+fn a_time_limit_without_a_solution_gives_up_and_with_one_returns_it() {
+    let dir = tempfile::tempdir().unwrap();
+    // DeepCubeA's first 35-puzzle board (their 128 moves): A* with Manhattan cannot finish in
+    // 0.01 s; anytime search at weight 3 has a solution in a fraction of a second
+    let board = "8,10,7,18,0,6,13,12,23,22,5,4,2,9,15,14,1,20,31,35,11,21,17,16,34,3,26,33,19,24,27,29,25,28,32,30";
+    table(dir.path())
+        .args(["solve", "--board", "6x6", "-H", "manhattan", "--algorithm", "astar", "--time-limit", "0.01", board])
+        .assert()
+        .code(4)
+        .stderr(contains("time limit of 0.01 s"));
+    let v = json(dir.path(), &["--board", "6x6", "--anytime", "-H", "manhattan", "--time-limit", "1", board]);
+    let (moves, lb) = (v["moves"].as_u64().unwrap(), v["lower_bound"].as_u64().unwrap());
+    assert!(lb >= 84 && lb < moves, "{v}"); // 84: the board's Manhattan distance
+    assert!(v["stopped"].as_str().unwrap().contains("time limit of 1 s"), "{v}");
+}

@@ -27,6 +27,23 @@ use slidetable::{Board, Progress};
 use crate::puzzle::Puzzle;
 use crate::{counted, detach, error, interruptible, message, python_words, row_error, rows, Tally};
 
+/// `within`, `time_limit` and `anytime` of a Python call into `options`: the bounded search
+/// ([`Algorithm::Within`]) when `within` is given (or `anytime`, at 2).
+fn bounded(options: &mut Options, within: Option<f64>, time_limit: Option<f64>, anytime: bool) -> PyResult<()> {
+    if let Some(w) = within.or(anytime.then_some(2.0)) {
+        slidetable::search::check_within(w).map_err(error)?;
+        options.algorithm = Algorithm::Within(w);
+    }
+    options.anytime = anytime;
+    if let Some(t) = time_limit {
+        if !(t.is_finite() && t > 0.0 && t < 1e9) {
+            return Err(PyValueError::new_err(format!("time_limit={t}: give a number of seconds above 0")));
+        }
+        options.time_limit = Some(std::time::Duration::from_secs_f64(t));
+    }
+    Ok(())
+}
+
 /// What the CLI would print on stderr, as one line for a Python callback.
 fn notice_text(n: &Notice) -> String {
     match n {
@@ -100,6 +117,9 @@ impl Solver {
         d.set_item("expanded", found.stats.expanded)?;
         d.set_item("seconds", found.stats.elapsed.as_secs_f64())?;
         d.set_item("optimal", self.optimal(board, found, algorithm)?)?;
+        d.set_item("lower_bound", found.lower_bound)?;
+        d.set_item("within", found.within())?;
+        d.set_item("stopped", found.stopped.clone())?;
         d.set_item("algorithm", algorithm.name())?;
         d.set_item("heuristic", if algorithm == Algorithm::Bfs { "none" } else { self.solver.heuristic().name() })?;
         Ok(d)
@@ -112,7 +132,7 @@ impl Solver {
         let guide = self.solver.guide().map_err(error)?;
         Ok(match exact {
             Some(e) => Some(e as usize == found.moves.len()),
-            None if algorithm.proves_optimal(&guide) => Some(true),
+            None if algorithm.proves_optimal(&guide) || found.proven_optimal() => Some(true),
             None => None,
         })
     }
@@ -265,7 +285,7 @@ impl Solver {
 
     /// Solves one board: a dict, or None when it cannot reach the goal. `checkpoint` (A*+IDA*
     /// only): the file its progress is kept in and resumed from, as `table solve --checkpoint`.
-    #[pyo3(signature = (cells, algorithm, weight, max_nodes, max_memory, threads, checkpoint=None))]
+    #[pyo3(signature = (cells, algorithm, weight, max_nodes, max_memory, threads, checkpoint=None, within=None, time_limit=None, anytime=false))]
     #[allow(clippy::too_many_arguments)]
     fn solve<'py>(
         &self,
@@ -277,10 +297,14 @@ impl Solver {
         max_memory: Option<u64>,
         threads: Option<usize>,
         checkpoint: Option<PathBuf>,
+        within: Option<f64>,
+        time_limit: Option<f64>,
+        anytime: bool,
     ) -> PyResult<Option<Bound<'py, PyDict>>> {
         let board = Board::new(self.solver.goal_board().shape(), cells).map_err(error)?;
         let watch = Arc::new(Watch::new());
         let mut options = self.options(algorithm, weight, max_nodes, max_memory)?;
+        bounded(&mut options, within, time_limit, anytime)?;
         options.checkpoint = checkpoint.map(Checkpointing::new);
         options.threads = match threads {
             Some(0) => return Err(PyValueError::new_err("threads must be at least 1")),
@@ -375,7 +399,7 @@ impl Solver {
 
     /// Solves many boards in parallel: a dict of arrays (lengths with -1 for unsolvable and -2 for
     /// a failed search, generated, expanded, seconds, optimal) and lists (moves, errors).
-    #[pyo3(signature = (cells, algorithm, weight, max_nodes, max_memory, threads, progress=None))]
+    #[pyo3(signature = (cells, algorithm, weight, max_nodes, max_memory, threads, progress=None, within=None, time_limit=None))]
     #[allow(clippy::too_many_arguments)]
     fn solve_batch<'py>(
         &self,
@@ -387,12 +411,15 @@ impl Solver {
         max_memory: Option<u64>,
         threads: Option<usize>,
         progress: Option<Py<PyAny>>,
+        within: Option<f64>,
+        time_limit: Option<f64>,
     ) -> PyResult<Bound<'py, PyDict>> {
         let shape = self.solver.goal_board().shape();
         let rows = rows(shape, &cells)?;
         let total = rows.len() / shape.cells().max(1);
         let watch = Arc::new(Watch::new());
         let mut options = self.options(algorithm, weight, max_nodes, max_memory)?;
+        bounded(&mut options, within, time_limit, false)?;
         // the boards run side by side: each gets its share of the memory limit
         let share = threads.unwrap_or_else(crate::pool::threads).max(1) as u64;
         options.max_bytes = options.max_bytes.map(|b| b / share);
@@ -421,6 +448,8 @@ impl Solver {
         let n = outcomes.len();
         let (mut lengths, mut generated, mut expanded, mut seconds, mut optimal) =
             (vec![0i16; n], vec![0u64; n], vec![0u64; n], vec![0f64; n], vec![false; n]);
+        // -1 where no bound is proven (an inadmissible heuristic, an unsolvable or failed board)
+        let mut lower_bounds = vec![-1i32; n];
         let mut moves: Vec<Option<String>> = vec![None; n];
         let mut errors: Vec<Option<String>> = vec![None; n];
         for (i, (outcome, board)) in outcomes.iter().zip(rows.chunks(shape.cells())).enumerate() {
@@ -432,6 +461,7 @@ impl Solver {
                     expanded[i] = f.stats.expanded;
                     seconds[i] = f.stats.elapsed.as_secs_f64();
                     optimal[i] = self.optimal(&board, f, algorithm_used)? == Some(true);
+                    lower_bounds[i] = f.lower_bound.map_or(-1, |b| b as i32);
                     moves[i] = Some(f.moves.iter().map(|m| m.letter()).collect());
                 }
                 Outcome::Unsolvable => lengths[i] = slidetable::arrays::UNSOLVABLE as i16,
@@ -447,6 +477,7 @@ impl Solver {
         d.set_item("expanded", PyArray1::from_vec(py, expanded))?;
         d.set_item("seconds", PyArray1::from_vec(py, seconds))?;
         d.set_item("optimal", PyArray1::from_vec(py, optimal))?;
+        d.set_item("lower_bounds", PyArray1::from_vec(py, lower_bounds))?;
         d.set_item("moves", moves)?;
         d.set_item("errors", errors)?;
         d.set_item("wall_seconds", wall)?;

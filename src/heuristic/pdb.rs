@@ -125,6 +125,28 @@ pub const MAX_PARTS: usize = 8;
 /// builds on the spot when they are missing.
 pub const SMALL_GROUP_SLOTS: u64 = 64 << 20;
 
+/// The working memory (bytes, one a slot) a table of `--pattern auto` may take to build on a
+/// board past 25 cells: 5-tile groups on 6x6 (1.3 GiB, about 13 s each on 2 cores); on 7x7 a
+/// 5-tile group would take 9.2 GiB and several minutes, so 4 tiles.
+pub const AUTO_BUILD_BYTES: u64 = 4 << 30;
+
+/// The cells of `shape` two rows at a time in a snake: rows 0 and 1 column by column left to
+/// right (top cell first), rows 2 and 3 right to left, and so on (a last single row alone).
+fn snake(shape: Shape) -> Vec<usize> {
+    let (rows, cols) = (shape.rows(), shape.cols());
+    let mut out = Vec::with_capacity(rows * cols);
+    for (band, top) in (0..rows).step_by(2).enumerate() {
+        let band_rows = (rows - top).min(2);
+        for j in 0..cols {
+            let c = if band % 2 == 0 { j } else { cols - 1 - j };
+            for r in top..top + band_rows {
+                out.push(r * cols + c);
+            }
+        }
+    }
+    out
+}
+
 /// A partition of a board's tiles into disjoint groups, or a catalogue of several partitions
 /// (the estimate is then the largest of their sums).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -383,20 +405,30 @@ impl Partition {
         Partition::checked(goal, name, groups)
     }
 
-    /// Consecutive tiles of the goal in row-major order, in groups as large as keep each table's
-    /// build to about a second.
+    /// Up to 25 cells: consecutive tiles of the goal in row-major order, in groups as large as
+    /// keep each table's build to about a second (built on the spot when missing). Past 25
+    /// cells (6x6 and larger, where no named partition is): compact groups as large as a build
+    /// within [`AUTO_BUILD_BYTES`] allows (5 tiles on 6x6, 4 on 7x7 and up), the cells taken
+    /// two rows at a time in a snake (left to right along rows 0 and 1 column by column, back
+    /// right to left along rows 2 and 3, ...), so each group is a blob of neighbouring cells,
+    /// whose tiles interact the most; built once by `table build --pattern auto`.
     fn auto(goal: &Board) -> Partition {
         let shape = goal.shape();
         let n = shape.cells();
+        let budget = if n > 25 { AUTO_BUILD_BYTES } else { SMALL_GROUP_SLOTS };
         let mut k = 1;
         while k + 1 + 3 <= n {
             let Ok(index) = PatternIndex::new(shape, &(1..=(k as u16 + 1)).collect::<Vec<_>>()) else { break };
-            if index.len().saturating_mul((n - k - 1) as u64) > SMALL_GROUP_SLOTS {
+            if index.len().saturating_mul((n - k - 1) as u64) > budget {
                 break;
             }
             k += 1;
         }
-        let tiles: Vec<u16> = goal.cells().iter().copied().filter(|&t| t != 0).collect();
+        let tiles: Vec<u16> = if n > 25 {
+            snake(shape).into_iter().map(|c| goal.cells()[c]).filter(|&t| t != 0).collect()
+        } else {
+            goal.cells().iter().copied().filter(|&t| t != 0).collect()
+        };
         let groups: Vec<Vec<u16>> = tiles
             .chunks(k)
             .map(|c| {

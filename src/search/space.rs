@@ -67,6 +67,8 @@ pub(super) struct Space<'a, T: Tile> {
     fault: std::cell::Cell<Option<Error>>,
     /// When the search began, for [`Options::time_limit`].
     began: Instant,
+    /// A solution the bounded search starts from ([`Space::seeded`]).
+    seed: Option<Vec<Dir>>,
 }
 
 /// What the A* family found: the moves, the proven lower bound, and the limit that stopped a
@@ -124,7 +126,17 @@ impl<'a, T: Tile> Space<'a, T> {
             stats: Stats { iterations: 1, ..Stats::default() },
             fault: std::cell::Cell::new(None),
             began: Instant::now(),
+            seed: None,
         }
+    }
+
+    /// The same space, its bounded search ([`Algorithm::Within`]) starting with `moves` (a
+    /// solution from elsewhere, such as [`super::reduce`]) as its best solution: the boards
+    /// along it are stored as reached (a board met twice keeps its shorter path, so the seed's
+    /// loops are cut), so the search can return it, or a better one, at any limit.
+    pub(super) fn seeded(mut self, moves: Option<Vec<Dir>>) -> Self {
+        self.seed = moves;
+        self
     }
 
     pub(super) fn run(mut self) -> Result<Option<Found>, Error> {
@@ -317,6 +329,61 @@ impl<'a, T: Tile> Space<'a, T> {
             incumbent = Some(0);
         }
         self.stats.generated = 1;
+        if let (true, None, Some(seed)) = (bounded, incumbent, self.seed.take()) {
+            // the seed's boards, each reached from the last (or from the board seen before
+            // on a shorter path: a loop of the seed cut out)
+            let (mut id, mut blank, mut h, mut hash) = (0u32, self.start_blank, h0, hash0);
+            for dir in seed {
+                let Some(to) = dir.step(self.shape, blank) else {
+                    return Err(Error::Internal("a seed solution leaves the board".into()));
+                };
+                let tile = scratch[to].get();
+                let nh = self.estimate_after(&mut scratch, blank, to, h);
+                let nhash = hash ^ key(tile, to) ^ key(tile, blank) ^ key(0, blank) ^ key(0, to);
+                let ng = nodes[id as usize].g + 1;
+                scratch.swap(blank, to);
+                self.stats.generated += 1;
+                let changes = arena.changes_after(id, &self.start, &scratch, blank, to);
+                id = match table.find(nhash, |i| arena.holds(i, &scratch, changes)) {
+                    Some(i) if nodes[i as usize].g <= ng => i,
+                    Some(i) => {
+                        let e = &mut nodes[i as usize];
+                        (e.g, e.parent, e.dir) = (ng, id, dir as u8);
+                        open.push(self.priority(ng, e.h), ng, i);
+                        fopen.push(ng + e.h, i);
+                        i
+                    }
+                    None => {
+                        let i = nodes.len() as u32;
+                        arena.add(id, &self.start, &scratch, blank, to);
+                        nodes.push(Node {
+                            hash: nhash,
+                            parent: id,
+                            g: ng,
+                            h: nh,
+                            blank: to as u32,
+                            dir: dir as u8,
+                            closed: false,
+                        });
+                        table.insert(nhash, i, |id| nodes[id as usize].hash);
+                        open.push(self.priority(ng, nh), ng, i);
+                        if proves {
+                            fopen.push(ng + nh, i);
+                        }
+                        i
+                    }
+                };
+                (blank, h, hash) = (to, nodes[id as usize].h, nhash);
+            }
+            if let Some(e) = self.fault.take() {
+                return Err(e);
+            }
+            if scratch != self.goal {
+                return Err(Error::Internal("a seed solution does not end on the goal".into()));
+            }
+            incumbent = Some(id);
+            scratch.copy_from_slice(&self.start);
+        }
         self.stats.peak_open = 1;
         let held = |arena: &S, nodes: &Vec<Node>, table: &HashSlots, open: &Open, fopen: &FOpen| {
             (arena.bytes()

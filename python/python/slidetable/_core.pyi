@@ -157,6 +157,9 @@ class Solver:
         max_memory: Optional[int],
         threads: Optional[int],
         checkpoint: Optional[str] = None,
+        within: Optional[float] = None,
+        time_limit: Optional[float] = None,
+        anytime: bool = False,
     ) -> Optional[dict[str, Any]]: ...
     def batch_search(
         self,
@@ -177,6 +180,8 @@ class Solver:
         max_memory: Optional[int],
         threads: Optional[int],
         progress: Optional[Callable[[int, int], Any]] = None,
+        within: Optional[float] = None,
+        time_limit: Optional[float] = None,
     ) -> dict[str, Any]: ...
 
 def build_patterns(

@@ -604,6 +604,28 @@ class Solver:
                 )
         return a, weight
 
+    def _bounded(self, a: str, w: Optional[float], batch_size: Any, within: Any, time_limit: Any, anytime: Any) -> None:
+        """Checks ``within``, ``time_limit`` and ``anytime`` against the rest of a call."""
+        if not isinstance(anytime, (bool, np.bool_)):
+            raise TypeError(f"anytime must be True or False, not {type(anytime).__name__}")
+        for name, v in (("within", within), ("time_limit", time_limit)):
+            if v is not None and (isinstance(v, bool) or not isinstance(v, (int, float, np.integer, np.floating))):
+                raise TypeError(f"{name} must be a number, not {type(v).__name__}")
+        if time_limit is not None and not (math.isfinite(float(time_limit)) and float(time_limit) > 0):
+            raise ValueError(f"time_limit={time_limit}: give a number of seconds above 0")
+        if within is None and not anytime:
+            return
+        if a != "auto" or w is not None:
+            raise ValueError(f"within= (and anytime=) choose the search themselves: leave algorithm= and weight= out, not {a!r}")
+        if self._h is not None or batch_size is not None:
+            raise ValueError("within= needs an admissible heuristic to prove its bound, and a heuristic function's is not known")
+        if within is not None:
+            x = float(within)
+            if not (math.isfinite(x) and 1 <= x <= 1000):
+                raise ValueError(f"within={x:g}: give a factor from 1 (optimal) to 1000, like 1.1 for at most 10% longer")
+            if round(x * 1000) / 1000 != x:
+                raise ValueError(f"within={x:g} has more than three decimals; give a multiple of 0.001")
+
     def _batched(self, a: str, batch_size: Any) -> bool:
         """Whether the search is the library's batch search (a function, ``bwas``, a batch size)."""
         return self._h is not None or a == "bwas" or batch_size is not None
@@ -674,6 +696,9 @@ class Solver:
         batch_size: Optional[int] = None,
         optimal: Optional[bool] = None,
         checkpoint: Union[str, os.PathLike, None] = None,
+        within: Optional[float] = None,
+        time_limit: Optional[float] = None,
+        anytime: bool = False,
     ) -> Optional[Solution]:
         """Solves one board; None if it cannot reach the goal.
 
@@ -717,6 +742,19 @@ class Solver:
             --checkpoint``: after a stop (Ctrl-C, ``max_nodes``, a crash), the same call goes on
             from the last save. The file is removed when the solution is found; one of another
             search (board, goal, tables, ``prune``, ``max_memory``) is refused.
+        within : float, optional
+            A solution proven at most ``within`` times the optimum (1 to 1000, at most three
+            decimals; 1.1 is at most 10% longer), with its proof in ``Solution.lower_bound``
+            and ``Solution.within``: optimistic search (weighted ``A*`` at ``2*within - 1``,
+            then the open list's smallest ``g + h`` expanded until the bound holds), as
+            ``table solve --within``. Needs an admissible heuristic; not with ``algorithm``.
+        time_limit : float, optional
+            Seconds: a search still running then raises ``SearchLimitError``, except a bounded
+            or anytime one that has a solution, which returns it with the bound it had proven
+            (``Solution.stopped`` says why).
+        anytime : bool
+            The bounded search (``within``, default 2) goes on once its bound holds, improving
+            the solution and the bound until the optimum is proven or a limit is reached.
 
         Returns
         -------
@@ -748,6 +786,7 @@ class Solver:
         """
         _convention(convention)
         a, w = self._options(algorithm, weight, max_nodes, max_memory, threads)
+        self._bounded(a, w, batch_size, within, time_limit, anytime)
         if checkpoint is not None and a not in ("astar-ida", "a*+ida*"):
             raise ValueError(f"checkpoint= goes with algorithm='astar-ida' (the search of hours), not {algorithm!r}")
         if self._batched(a, batch_size):
@@ -755,7 +794,7 @@ class Solver:
             r = self._batch_one(self.puzzle._one(state), plan, max_nodes, max_memory, optimal)
         else:
             path = None if checkpoint is None else os.fspath(checkpoint)
-            r = self._s.solve(self.puzzle._one(state), a, w, max_nodes, max_memory, threads, path)
+            r = self._s.solve(self.puzzle._one(state), a, w, max_nodes, max_memory, threads, path, within, time_limit, anytime)
             if r is not None and r.get("optimal") and r.get("optimal_length") is None:
                 r["optimal_length"] = len(r["moves"])  # proven optimal: its length is the optimum
         if r is None:
@@ -775,6 +814,8 @@ class Solver:
         batch_size: Optional[int] = None,
         optimal: Optional[bool] = None,
         progress: Union[bool, Callable[[int, int], Any], None] = None,
+        within: Optional[float] = None,
+        time_limit: Optional[float] = None,
     ) -> BatchResult:
         """Solves many boards in parallel (one board per thread at a time, ``threads`` threads,
         default all cores); results in input order. A board whose search fails (a limit) is
@@ -810,6 +851,11 @@ class Solver:
             once the batch has run a second (the default, None); ``True`` from the start;
             ``False`` none; or a function called with ``(boards done, boards)`` as they finish
             (at most ten times a second, and at the end).
+        within : float, optional
+            As ``solve``: each solution proven within this factor, its bound in
+            ``BatchResult.lower_bounds``.
+        time_limit : float, optional
+            As ``solve``, per board.
 
         Returns
         -------
@@ -835,6 +881,7 @@ class Solver:
         """
         _convention(convention)
         a, w = self._options(algorithm, weight, max_nodes, max_memory, threads)
+        self._bounded(a, w, batch_size, within, time_limit, False)
         boards, _ = self.puzzle._boards(states, np.uint16)
         from ._progress import Count
 
@@ -842,7 +889,9 @@ class Solver:
             if self._batched(a, batch_size):
                 result = self._solve_batch_batched(boards, a, w, batch_size, max_nodes, max_memory, convention, optimal, bar)
             else:
-                result = self._solve_batch_plain(boards, a, w, max_nodes, max_memory, threads, convention, bar)
+                result = self._solve_batch_plain(
+                    boards, a, w, max_nodes, max_memory, threads, convention, bar, within, time_limit
+                )
         unsolvable = result.lengths == UNSOLVABLE
         if unsolvable.any():
             _warn_unreachable(boards, self.puzzle, "solve_batch", self._assumed, stacklevel=4 if self._assumed else 3)
@@ -850,9 +899,9 @@ class Solver:
 
     def _solve_batch_plain(
         self, boards: np.ndarray, a: str, w: Optional[float], max_nodes: Any, max_memory: Any, threads: Any, convention: Convention,
-        bar: Any = None,
+        bar: Any = None, within: Optional[float] = None, time_limit: Optional[float] = None,
     ) -> BatchResult:
-        r = self._s.solve_batch(boards, a, w, max_nodes, max_memory, threads, bar)
+        r = self._s.solve_batch(boards, a, w, max_nodes, max_memory, threads, bar, within, time_limit)
         moves = [None if m is None else (to_tile_moves(m) if convention == "tile" else m) for m in r["moves"]]
         return BatchResult(
             lengths=r["lengths"].astype(np.int32),
@@ -866,6 +915,7 @@ class Solver:
             wall_seconds=float(r["wall_seconds"]),
             load_seconds=self.load_seconds,
             goal=self.puzzle.goal_name,
+            lower_bounds=r["lower_bounds"].astype(np.int32),
         )
 
     def _solve_batch_batched(
@@ -950,6 +1000,9 @@ def _solution(r: dict, convention: Convention, goal: str = "", start: Optional[n
         evaluated=r.get("evaluated"),
         heuristic_seconds=r.get("heuristic_seconds"),
         search_seconds=r.get("search_seconds"),
+        lower_bound=r.get("lower_bound"),
+        within=r.get("within"),
+        stopped=r.get("stopped"),
         start=start,
         puzzle=puzzle,
     )
@@ -970,6 +1023,9 @@ def solve(
     batch_size: Optional[int] = None,
     optimal: Optional[bool] = None,
     checkpoint: Union[str, os.PathLike, None] = None,
+    within: Optional[float] = None,
+    time_limit: Optional[float] = None,
+    anytime: bool = False,
 ) -> Optional[Solution]:
     """Solves one board: a ``Solver`` made for this call (make one yourself to keep its
     tables between calls).
@@ -1006,6 +1062,12 @@ def solve(
         As ``Solver.solve``.
     checkpoint
         As ``Solver.solve``.
+    within
+        As ``Solver.solve``.
+    time_limit
+        As ``Solver.solve``.
+    anytime
+        As ``Solver.solve``.
 
     Returns
     -------
@@ -1028,7 +1090,8 @@ def solve(
     s = Solver(_puzzle_of(state, puzzle), heuristic, partition, dir)
     s._assumed = puzzle is None
     return s.solve(
-        state, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal, checkpoint
+        state, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal, checkpoint,
+        within, time_limit, anytime,
     )
 
 
@@ -1047,6 +1110,8 @@ def solve_batch(
     batch_size: Optional[int] = None,
     optimal: Optional[bool] = None,
     progress: Union[bool, Callable[[int, int], Any], None] = None,
+    within: Optional[float] = None,
+    time_limit: Optional[float] = None,
 ) -> BatchResult:
     """Solves many boards in parallel with the tables loaded once.
 
@@ -1081,6 +1146,10 @@ def solve_batch(
     progress
         As ``Solver.solve_batch``: a bar of the boards solved after a second, ``True``,
         ``False``, or a function of ``(done, total)``.
+    within
+        As ``Solver.solve_batch``.
+    time_limit
+        As ``Solver.solve_batch``.
 
     Returns
     -------
@@ -1101,4 +1170,7 @@ def solve_batch(
     """
     s = Solver(_puzzle_of(states, puzzle), heuristic, partition, dir)
     s._assumed = puzzle is None
-    return s.solve_batch(states, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal, progress)
+    return s.solve_batch(
+        states, algorithm, weight, max_nodes, max_memory, threads, convention, batch_size, optimal, progress,
+        within, time_limit,
+    )

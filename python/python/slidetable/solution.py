@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
@@ -70,6 +71,17 @@ class Solution:
     """Batch searches: seconds inside the heuristic (a function's own time, apart from the search's)."""
     search_seconds: Optional[float] = None
     """Batch searches: the search's own seconds, ``seconds - heuristic_seconds``."""
+    lower_bound: Optional[int] = None
+    """A proven lower bound on the optimum: the length itself for an optimal search; for
+    ``within=``, weighted and greedy searches the largest of the start's estimate and the
+    smallest ``g + h`` left on the open list (raised to the solutions' parity). None when
+    nothing is proven (an inadmissible or learned heuristic)."""
+    within: Optional[float] = None
+    """``length / lower_bound``: the solution is proven at most this many times the optimum
+    (1.0 when proven optimal); None without a bound."""
+    stopped: Optional[str] = None
+    """The limit (``time_limit``, ``max_memory``, ``max_nodes``) that stopped a bounded or
+    anytime search before its proof: the solution is the best it had. None when it finished."""
     start: Optional[npt.NDArray[np.integer]] = dataclasses.field(default=None, compare=False, repr=False)
     """The board solved (ndarray of its cells), where the call that made this solution had it:
     what a picture of the solution starts from. Not part of the comparison."""
@@ -124,6 +136,8 @@ class Solution:
         p = self.puzzle
         start = board_svg([int(v) for v in self.start], p.rows, p.cols, [int(v) for v in p.goal], 32, "the start")
         proven = {True: "optimal", False: "not proven optimal", None: "optimality not known"}[self.optimal]
+        if self.optimal is not True and self.within is not None and self.lower_bound is not None:
+            proven = f"within {math.ceil(self.within * 100 - 1e-9) / 100:.2f} of optimal: at least {self.lower_bound} moves are needed"
         if self.algorithm == "table":
             found = "read down the perfect table"
         else:
@@ -200,6 +214,10 @@ class BatchResult:
     """Batch searches: seconds inside the heuristic, per board (float64)."""
     search_seconds: Optional[npt.NDArray[np.float64]] = None
     """Batch searches: the search's own seconds, per board (float64)."""
+    lower_bounds: Optional[npt.NDArray[np.int32]] = None
+    """Each board's proven lower bound on the optimum (int32, shape (N,); -1 where none is proven:
+    an unsolvable or failed board, an inadmissible heuristic); ``lengths / lower_bounds`` is the
+    proven ratio. None for batch searches with a heuristic function."""
 
     def __len__(self) -> int:
         return int(self.lengths.shape[0])

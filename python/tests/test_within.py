@@ -1,0 +1,84 @@
+"""Solutions within a proven factor (``within=``): the bound against the perfect table, the
+batch's bounds, the anytime search at a time limit, and every bad argument."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import slidetable as st
+
+HARDEST = [8, 6, 7, 2, 5, 4, 3, 0, 1]  # 31 moves
+
+
+@pytest.fixture(scope="module")
+def table() -> st.Table:
+    return st.Table.build(st.Puzzle(3, 3))
+
+
+@pytest.mark.parametrize("w", [1.0, 1.1, 1.5, 3.0])
+def test_within_holds_against_the_table(table: st.Table, w: float) -> None:
+    boards = table.sample(24, 20, seed=5)
+    s = st.Solver(st.Puzzle(3, 3), heuristic="manhattan")
+    for b in boards:
+        sol = s.solve(b, within=w)
+        opt = table.distance(b)
+        assert sol.lower_bound <= opt <= sol.length <= w * opt
+        assert sol.length <= w * sol.lower_bound + 1e-9
+        assert sol.within == pytest.approx(sol.length / sol.lower_bound)
+        assert sol.stopped is None and sol.algorithm == "within"
+        end = st.Puzzle(3, 3).apply(b, sol.moves)
+        assert list(end) == list(st.Puzzle(3, 3).goal)
+
+
+def test_batch_gives_each_boards_bound(table: st.Table) -> None:
+    boards = table.sample(26, 8, seed=2)
+    r = st.solve_batch(boards, puzzle=st.Puzzle(3, 3), heuristic="manhattan", within=1.25, progress=False)
+    assert r.lower_bounds.dtype == np.int32
+    opt = np.array([table.distance(b) for b in boards])
+    assert (r.lower_bounds <= opt).all() and (r.lengths <= 1.25 * opt).all()
+    assert (r.lengths <= 1.25 * r.lower_bounds).all()
+    # an optimal search's bound is its length
+    r = st.solve_batch(boards, puzzle=st.Puzzle(3, 3), heuristic="manhattan", algorithm="astar", progress=False)
+    assert (r.lower_bounds == r.lengths).all()
+
+
+def test_weighted_search_reports_its_bound_too() -> None:
+    sol = st.solve(HARDEST, heuristic="manhattan", algorithm="weighted", weight=3)
+    assert sol.lower_bound is not None and sol.lower_bound <= 31 <= sol.length
+    assert sol.within <= 3
+
+
+def test_anytime_returns_its_best_at_the_time_limit() -> None:
+    # DeepCubeA's first 35-puzzle board (their solution: 128 moves)
+    board = [8, 10, 7, 18, 0, 6, 13, 12, 23, 22, 5, 4, 2, 9, 15, 14, 1, 20, 31, 35, 11, 21, 17, 16, 34, 3,
+             26, 33, 19, 24, 27, 29, 25, 28, 32, 30]
+    sol = st.solve(board, heuristic="manhattan", anytime=True, time_limit=1.0)
+    assert sol is not None and "time limit" in sol.stopped
+    assert sol.lower_bound >= 84 and sol.length >= sol.lower_bound  # 84: its Manhattan distance
+    assert list(st.Puzzle(6, 6).apply(board, sol.moves)) == list(st.Puzzle(6, 6).goal)
+    assert "of optimal: at least" in sol._repr_html_()
+
+
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        (dict(within=0.9), ValueError),
+        (dict(within=1.0001), ValueError),
+        (dict(within="1.1"), TypeError),
+        (dict(within=True), TypeError),
+        (dict(within=1.5, algorithm="astar"), ValueError),
+        (dict(within=1.5, weight=2), ValueError),
+        (dict(time_limit=0), ValueError),
+        (dict(time_limit=float("nan")), ValueError),
+        (dict(anytime="yes"), TypeError),
+    ],
+)
+def test_bad_arguments_are_refused(kwargs: dict, error: type) -> None:
+    with pytest.raises(error):
+        st.solve(HARDEST, heuristic="manhattan", **kwargs)
+
+
+def test_a_heuristic_that_proves_nothing_is_refused() -> None:
+    with pytest.raises(ValueError, match="admissible"):
+        st.solve(HARDEST, heuristic="nilsson", within=1.5)
