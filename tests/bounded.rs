@@ -123,6 +123,22 @@ fn within_holds_on_random_rectangles_against_the_optimum() {
 }
 
 #[test]
+fn anytime_without_a_limit_ends_on_a_proven_optimum() {
+    // each better solution lowers the weight (ARA*'s schedule) until the bound meets the length
+    let mut rng = Rng::new(0xA11_713E);
+    let shape = Shape::new(3, 4).unwrap();
+    let goal = Goal::BlankLast.board(shape).unwrap();
+    for _ in 0..6 {
+        let start = random_board(shape, &goal, &mut rng);
+        let opt = astar(&start, &goal, Heuristic::LinearConflict).unwrap().moves.len();
+        let options = Options { anytime: true, ..Options::new(Algorithm::Within(3.0)) };
+        let found = solve(&start, &goal, Guide::Heuristic(Heuristic::Manhattan), &options).unwrap().unwrap();
+        check(&start, &goal, &found, opt, Some(1.0), "anytime from 3");
+        assert!(found.proven_optimal(), "{start}: {:?}", found.lower_bound);
+    }
+}
+
+#[test]
 fn within_holds_on_random_4x4_boards() {
     let shape = Shape::new(4, 4).unwrap();
     let goal = Goal::BlankLast.board(shape).unwrap();

@@ -132,6 +132,8 @@ fn search_limit(what: &str, generated: u64, bytes: u64, algorithm: &str) -> Stri
         "raise max_memory="
     } else if what.contains("nodes") {
         "raise max_nodes="
+    } else if what.contains("time limit") {
+        "raise time_limit="
     } else {
         "split the work"
     };
@@ -142,6 +144,7 @@ fn search_limit(what: &str, generated: u64, bytes: u64, algorithm: &str) -> Stri
              search again goes on from its last save"
         }
         "bwas" => "or try a larger batch_size= or weight=, or a stronger heuristic",
+        "within" => "or allow a larger within=, or search with a stronger heuristic (heuristic=\"pdb\")",
         _ => "or try algorithm=\"idastar\" (memory linear in the solution) or a stronger heuristic",
     };
     format!(

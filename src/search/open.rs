@@ -107,6 +107,21 @@ impl Open {
     }
 }
 
+impl Open {
+    /// Orders the heap again by new keys: `key(g, node)`, or `None` to drop an entry that is no
+    /// longer current. A bucket queue is left as it is (its keys never change).
+    pub(super) fn rekey(&mut self, key: impl Fn(u32, u32) -> Option<u64>) {
+        if let Open::Heap(h) = self {
+            let entries = std::mem::take(h).into_vec();
+            *h = entries
+                .into_iter()
+                .filter_map(|Reverse((_, Reverse(g), id))| key(g, id).map(|k| Reverse((k, Reverse(g), id))))
+                .collect::<Vec<_>>()
+                .into();
+        }
+    }
+}
+
 /// The open nodes again, by `f = g + h`: the proof of a search that is not ordered by `f`
 /// (weighted, greedy, bounded-suboptimal). Every open node is on it; the smallest `f` among
 /// them is a lower bound on the optimum when the guide is admissible and a board reached more

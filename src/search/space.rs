@@ -69,6 +69,10 @@ pub(super) struct Space<'a, T: Tile> {
     began: Instant,
     /// A solution the bounded search starts from ([`Space::seeded`]).
     seed: Option<Vec<Dir>>,
+    /// The bounded search's weight of `h` in its aggressive order, in thousandths: `2w - 1` to
+    /// begin with (optimistic search), lowered toward 1 by each better solution of an anytime
+    /// search (as ARA* lowers its weight).
+    aggressive: u64,
 }
 
 /// What the A* family found: the moves, the proven lower bound, and the limit that stopped a
@@ -127,6 +131,10 @@ impl<'a, T: Tile> Space<'a, T> {
             fault: std::cell::Cell::new(None),
             began: Instant::now(),
             seed: None,
+            aggressive: match options.algorithm {
+                Algorithm::Within(w) => ((2.0 * w - 1.0) * 1000.0).round() as u64,
+                _ => 1000,
+            },
         }
     }
 
@@ -490,6 +498,7 @@ impl<'a, T: Tile> Space<'a, T> {
                 let to = to as usize;
                 table.prefetch(node.hash ^ key(tile, to) ^ key(tile, blank) ^ key(0, blank) ^ key(0, to));
             }
+            let before = incumbent;
             // a bounded search keeps no board that cannot lead to a shorter solution
             let cap = incumbent.map_or(u32::MAX, |best| nodes[best as usize].g);
             for &(dir, to) in &moves[..len as usize] {
@@ -551,6 +560,19 @@ impl<'a, T: Tile> Space<'a, T> {
             if let Some(e) = self.fault.take() {
                 return Err(e);
             }
+            if self.options.anytime && incumbent != before && self.aggressive > 1000 {
+                // a better solution: the next ones are looked for nearer the optimum, halving
+                // the weight's excess over 1 (ARA*'s schedule, Likhachev et al. 2003), the open
+                // list ordered again by the new weight
+                self.aggressive = match 1000 + (self.aggressive - 1000) / 2 {
+                    w if w < 1050 => 1000,
+                    w => w,
+                };
+                open.rekey(|g, i| {
+                    let n = &nodes[i as usize];
+                    (!n.closed && n.g == g).then(|| self.priority(g, n.h))
+                });
+            }
             self.stats.peak_open = self.stats.peak_open.max(open.len());
             let bytes = held(&arena, &nodes, &table, &open, &fopen);
             self.stats.peak_bytes = self.stats.peak_bytes.max(bytes);
@@ -589,7 +611,7 @@ impl<'a, T: Tile> Space<'a, T> {
             // fixed point, so ties between g + w·h values are exact for weights with three decimals
             Algorithm::Weighted(w) => g as u64 * 1000 + (w * 1000.0).round() as u64 * h as u64,
             // optimistic search's first solution comes from weight 2w - 1 (Thayer & Ruml)
-            Algorithm::Within(w) => g as u64 * 1000 + ((2.0 * w - 1.0) * 1000.0).round() as u64 * h as u64,
+            Algorithm::Within(_) => g as u64 * 1000 + self.aggressive * h as u64,
         }
     }
 
