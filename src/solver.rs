@@ -382,15 +382,33 @@ impl Solver {
         self.table.as_ref().map(|(t, from)| (t, from.as_str()))
     }
 
-    /// The algorithm when none is asked for: IDA* with pattern databases (its memory is the path
-    /// alone, and its subtrees spread over threads) and on every board past 12 cells (A* with a
-    /// classic estimate can fill any memory on a 15-puzzle: a default must not), A* otherwise.
+    /// The algorithm when none is asked for. Up to [`OPTIMAL_CELLS`] cells (the 24-puzzle), an
+    /// optimal search: IDA* with pattern databases (its memory is the path alone, and its
+    /// subtrees spread over threads) and on every board past 12 cells (A* with a classic estimate
+    /// can fill any memory on a 15-puzzle: a default must not), A* otherwise. Past it, where no
+    /// optimal search finishes, up to [`BOUNDED_CELLS`] (8x8): a solution proven within
+    /// [`DEFAULT_WITHIN`] of optimal, or the best one with its proof at
+    /// [`Solver::default_time_limit`]. Past that, the constructive [`Algorithm::Reduce`], in
+    /// seconds up to 127x127, its length set beside the lower bound.
     pub fn default_algorithm(&self) -> Algorithm {
-        if self.heuristic == HeuristicKind::Pdb || self.goal_board.shape().cells() > 12 {
+        let cells = self.goal_board.shape().cells();
+        if cells > BOUNDED_CELLS {
+            Algorithm::Reduce
+        } else if cells > OPTIMAL_CELLS {
+            Algorithm::Within(DEFAULT_WITHIN)
+        } else if self.heuristic == HeuristicKind::Pdb || cells > 12 {
             Algorithm::IdaStar
         } else {
             Algorithm::AStar
         }
+    }
+
+    /// The time limit that goes with [`Solver::default_algorithm`]: [`DEFAULT_SECONDS`] for the
+    /// bounded search of boards past [`OPTIMAL_CELLS`] cells (it returns its best solution and
+    /// proof then), none for the others.
+    pub fn default_time_limit(&self) -> Option<std::time::Duration> {
+        matches!(self.default_algorithm(), Algorithm::Within(_))
+            .then(|| std::time::Duration::from_secs_f64(DEFAULT_SECONDS))
     }
 
     /// The exact distance of `board` from the perfect table, or `None` without a table (or for a
@@ -513,6 +531,22 @@ fn find_table(goal: &Board, named: Option<&Path>, notice: &mut dyn FnMut(Notice)
     }
     Ok(None)
 }
+
+/// The largest board [`Solver::default_algorithm`] solves optimally: 25 cells, the 24-puzzle.
+pub const OPTIMAL_CELLS: usize = 25;
+
+/// The largest board [`Solver::default_algorithm`] gives to the bounded search: 64 cells (8x8).
+/// Past it, a bound from Manhattan distance or linear conflicts is too weak for the search to
+/// improve on the constructive solution in seconds.
+pub const BOUNDED_CELLS: usize = 64;
+
+/// The factor of the default bounded search. On DeepCubeA's 6x6 boards with linear conflicts,
+/// 1.5 finds solutions of 150 to 230 moves in 0.2 to 10 s where 1.25 improves on the
+/// constructive one (300 moves and more) in none of four tried within 10 s.
+pub const DEFAULT_WITHIN: f64 = 1.5;
+
+/// The default bounded search's time limit, in seconds.
+pub const DEFAULT_SECONDS: f64 = 10.0;
 
 /// The partition pattern databases use on `shape` when none is given and none is found:
 /// `6-6-3` on 4x4 (small enough to build on the spot), `6-6-6-6` on 5x5, else `auto`.

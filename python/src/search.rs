@@ -33,6 +33,8 @@ fn bounded(options: &mut Options, within: Option<f64>, time_limit: Option<f64>, 
     if let Some(w) = within.or(anytime.then_some(2.0)) {
         slidetable::search::check_within(w).map_err(error)?;
         options.algorithm = Algorithm::Within(w);
+        // a factor asked for runs to its proof unless told otherwise
+        options.time_limit = None;
     }
     options.anytime = anytime;
     if let Some(t) = time_limit {
@@ -81,6 +83,7 @@ impl Solver {
         max_nodes: Option<u64>,
         max_memory: Option<u64>,
     ) -> PyResult<Options> {
+        let auto = algorithm == "auto" && weight.is_none();
         let algorithm = match algorithm {
             "auto" if weight.is_some() => Algorithm::parse("weighted", weight),
             "auto" => Ok(self.solver.default_algorithm()),
@@ -97,6 +100,8 @@ impl Solver {
             max_nodes,
             max_bytes: Some(max_memory.unwrap_or_else(default_bytes)),
             prune: self.solver.pruner(),
+            // the default's time limit goes with the default only
+            time_limit: if auto { self.solver.default_time_limit() } else { None },
             ..Options::default()
         })
     }

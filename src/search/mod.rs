@@ -52,6 +52,7 @@ mod checkpoint;
 mod open;
 mod pattern_ida;
 pub mod prune;
+pub mod reduce;
 mod space;
 mod store;
 pub mod trace;
@@ -88,8 +89,15 @@ pub enum Algorithm {
     /// weight `2w - 1` finds a first solution; then, while its length is more than `w` times the
     /// smallest `g + h` on the open list, the node with that smallest `g + h` is expanded (which
     /// raises the bound), or the aggressive list's best when it can still lead to a shorter
-    /// solution. Needs an admissible guide. `w` as [`check_weight`] takes it, at least 1.
+    /// solution. Needs an admissible guide. `w` as [`check_weight`] takes it, at least 1. The
+    /// search starts from [`Algorithm::Reduce`]'s solution, so it always has one to return when a
+    /// limit stops it.
     Within(f64),
+    /// Constructive ([`reduce::reduce`]): the rows and columns placed one at a time, never moving
+    /// a placed tile again, until a small region is left and solved by search. A valid solution
+    /// on any board up to 127x127 in seconds; not optimal. Its lower bound is the guide's
+    /// estimate of the start (when the guide is admissible).
+    Reduce,
 }
 
 impl Algorithm {
@@ -103,11 +111,12 @@ impl Algorithm {
             Algorithm::Greedy => "greedy",
             Algorithm::Weighted(_) => "weighted",
             Algorithm::Within(_) => "within",
+            Algorithm::Reduce => "reduce",
         }
     }
 
     /// The algorithm named `name` as the CLI's `--algorithm` and the Python package take it
-    /// (`astar`/`a*`, `idastar`/`ida*`, `astar-ida`/`a*+ida*`, `bfs`, `greedy`, `weighted`); `weight` goes with
+    /// (`astar`/`a*`, `idastar`/`ida*`, `astar-ida`/`a*+ida*`, `bfs`, `greedy`, `weighted`, `reduce`); `weight` goes with
     /// `weighted` (default 2) and only with it.
     ///
     /// # Errors
@@ -119,10 +128,11 @@ impl Algorithm {
             "astar-ida" | "a*+ida*" => Algorithm::AStarIda,
             "bfs" | "breadth-first" => Algorithm::Bfs,
             "greedy" => Algorithm::Greedy,
+            "reduce" => Algorithm::Reduce,
             "weighted" | "wa*" => return Ok(Algorithm::Weighted(weight.unwrap_or(2.0))),
             other => {
                 return Err(Error::BadOption(format!(
-                    "unknown algorithm `{other}`: use astar, idastar, astar-ida, bfs, greedy or weighted"
+                    "unknown algorithm `{other}`: use astar, idastar, astar-ida, bfs, greedy, weighted or reduce"
                 )))
             }
         };
@@ -449,10 +459,19 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
         return Err(Error::BadOption(
             "astar-ida searches with pattern databases (-H pdb); use astar or idastar with other heuristics".into(),
         ));
-    } else if goal.cells().len() <= 256 {
-        Space::<u8>::new(start, goal, guide, options).run()
     } else {
-        Space::<u16>::new(start, goal, guide, options).run()
+        // the constructive solution: the answer of reduce, and the bounded search's first
+        let seed = match options.algorithm {
+            Algorithm::Reduce | Algorithm::Within(_) => {
+                reduce::reduce(start, goal)?.map(|m| without_loops(start, goal, m))
+            }
+            _ => None,
+        };
+        if goal.cells().len() <= 256 {
+            Space::<u8>::new(start, goal, guide, options).seeded(seed).run()
+        } else {
+            Space::<u16>::new(start, goal, guide, options).seeded(seed).run()
+        }
     };
     Ok(found?.map(|mut found| {
         // this call's time; a search resumed from a checkpoint reports more, its earlier runs'
@@ -460,6 +479,49 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
         found.stats.elapsed = found.stats.elapsed.max(began.elapsed());
         found
     }))
+}
+
+/// `moves` from `start` with every loop cut out: where a board comes back, the moves between its
+/// two visits are dropped. Boards are told apart by a Zobrist hash; should two ever share one,
+/// the cut moves would not reach `goal`, and `moves` are returned as they were.
+fn without_loops(start: &Board, goal: &Board, moves: Vec<Dir>) -> Vec<Dir> {
+    let shape = start.shape();
+    let mut cells = start.cells().to_vec();
+    let mut blank = start.blank();
+    // hashes[i]: the board after the first i moves kept (relative to the start's)
+    let mut hashes = vec![0u64];
+    let mut seen = std::collections::HashMap::with_capacity(moves.len() + 1);
+    seen.insert(0u64, 0usize);
+    let mut kept = Vec::with_capacity(moves.len());
+    for &dir in &moves {
+        let Some(to) = dir.step(shape, blank) else { return moves };
+        let tile = cells[to] as usize;
+        let hash = hashes[kept.len()]
+            ^ space::key(tile, to)
+            ^ space::key(tile, blank)
+            ^ space::key(0, blank)
+            ^ space::key(0, to);
+        cells.swap(blank, to);
+        blank = to;
+        kept.push(dir);
+        match seen.get(&hash) {
+            Some(&at) => {
+                for h in hashes.drain(at + 1..) {
+                    seen.remove(&h);
+                }
+                kept.truncate(at);
+            }
+            None => {
+                seen.insert(hash, kept.len());
+                hashes.push(hash);
+            }
+        }
+    }
+    let mut b = start.clone();
+    match kept.iter().all(|&d| b.apply(d).is_some()) && &b == goal {
+        true => kept,
+        false => moves,
+    }
 }
 
 /// Checks the factor of a bounded-suboptimal search ([`Algorithm::Within`]): as

@@ -99,6 +99,9 @@ pub(super) struct Node {
 
 pub(super) const NO_DIR: u8 = 4;
 
+/// The bounded search's best solution when it is the seed's, not a node's.
+const SEED: u32 = u32::MAX;
+
 impl<'a, T: Tile> Space<'a, T> {
     pub(super) fn new(start: &Board, goal: &Board, guide: Guide<'a>, options: &Options) -> Space<'a, T> {
         let shape = start.shape();
@@ -139,9 +142,8 @@ impl<'a, T: Tile> Space<'a, T> {
     }
 
     /// The same space, its bounded search ([`Algorithm::Within`]) starting with `moves` (a
-    /// solution from elsewhere, such as [`super::reduce`]) as its best solution: the boards
-    /// along it are stored as reached (a board met twice keeps its shorter path, so the seed's
-    /// loops are cut), so the search can return it, or a better one, at any limit.
+    /// solution from elsewhere, such as [`super::reduce`]) as its best solution, so the search
+    /// can return it, or a shorter one, at any limit; for [`Algorithm::Reduce`], the solution.
     pub(super) fn seeded(mut self, moves: Option<Vec<Dir>>) -> Self {
         self.seed = moves;
         self
@@ -156,6 +158,16 @@ impl<'a, T: Tile> Space<'a, T> {
                     moves,
                     stopped: None,
                 })
+            }
+            Algorithm::Reduce => {
+                let moves = self.seed.take().ok_or_else(|| Error::Internal("reduce found no solution".into()))?;
+                let h0 = self.estimate(&self.start)?;
+                if let Some(e) = self.fault.take() {
+                    return Err(e);
+                }
+                let len = moves.len() as u32;
+                let lower_bound = (self.guide.is_admissible() && !self.blind()).then(|| super::with_parity(h0, len));
+                Some(Outcome { moves, lower_bound, stopped: None })
             }
             _ => self.best_first()?,
         };
@@ -337,61 +349,28 @@ impl<'a, T: Tile> Space<'a, T> {
             incumbent = Some(0);
         }
         self.stats.generated = 1;
-        if let (true, None, Some(seed)) = (bounded, incumbent, self.seed.take()) {
-            // the seed's boards, each reached from the last (or from the board seen before
-            // on a shorter path: a loop of the seed cut out)
-            let (mut id, mut blank, mut h, mut hash) = (0u32, self.start_blank, h0, hash0);
-            for dir in seed {
+        // a seed is the best solution until the search finds a shorter one; its boards are not
+        // stored (a search that meets them would be held to their lengths and led along them)
+        let seed = if bounded { self.seed.take().unwrap_or_default() } else { Vec::new() };
+        if bounded && incumbent.is_none() && !seed.is_empty() {
+            let mut blank = self.start_blank;
+            for &dir in &seed {
                 let Some(to) = dir.step(self.shape, blank) else {
                     return Err(Error::Internal("a seed solution leaves the board".into()));
                 };
-                let tile = scratch[to].get();
-                let nh = self.estimate_after(&mut scratch, blank, to, h);
-                let nhash = hash ^ key(tile, to) ^ key(tile, blank) ^ key(0, blank) ^ key(0, to);
-                let ng = nodes[id as usize].g + 1;
                 scratch.swap(blank, to);
-                self.stats.generated += 1;
-                let changes = arena.changes_after(id, &self.start, &scratch, blank, to);
-                id = match table.find(nhash, |i| arena.holds(i, &scratch, changes)) {
-                    Some(i) if nodes[i as usize].g <= ng => i,
-                    Some(i) => {
-                        let e = &mut nodes[i as usize];
-                        (e.g, e.parent, e.dir) = (ng, id, dir as u8);
-                        open.push(self.priority(ng, e.h), ng, i);
-                        fopen.push(ng + e.h, i);
-                        i
-                    }
-                    None => {
-                        let i = nodes.len() as u32;
-                        arena.add(id, &self.start, &scratch, blank, to);
-                        nodes.push(Node {
-                            hash: nhash,
-                            parent: id,
-                            g: ng,
-                            h: nh,
-                            blank: to as u32,
-                            dir: dir as u8,
-                            closed: false,
-                        });
-                        table.insert(nhash, i, |id| nodes[id as usize].hash);
-                        open.push(self.priority(ng, nh), ng, i);
-                        if proves {
-                            fopen.push(ng + nh, i);
-                        }
-                        i
-                    }
-                };
-                (blank, h, hash) = (to, nodes[id as usize].h, nhash);
-            }
-            if let Some(e) = self.fault.take() {
-                return Err(e);
+                blank = to;
             }
             if scratch != self.goal {
                 return Err(Error::Internal("a seed solution does not end on the goal".into()));
             }
-            incumbent = Some(id);
             scratch.copy_from_slice(&self.start);
+            incumbent = Some(SEED);
         }
+        // the length and the moves of the best solution: a node's or the seed's
+        let len_of =
+            |nodes: &Vec<Node>, best: u32| if best == SEED { seed.len() as u32 } else { nodes[best as usize].g };
+        let moves_of = |nodes: &Vec<Node>, best: u32| if best == SEED { seed.clone() } else { path(nodes, best) };
         self.stats.peak_open = 1;
         let held = |arena: &S, nodes: &Vec<Node>, table: &HashSlots, open: &Open, fopen: &FOpen| {
             (arena.bytes()
@@ -430,11 +409,15 @@ impl<'a, T: Tile> Space<'a, T> {
         loop {
             let (g, id) = match incumbent {
                 Some(best) => {
-                    let len = nodes[best as usize].g;
+                    let len = len_of(&nodes, best);
                     let lb = proof(&mut fopen, &nodes, len).unwrap_or(0);
                     if lb >= len || (!self.options.anytime && len as u64 * 1000 <= within * lb as u64) {
                         self.stats.stored = nodes.len() as u64;
-                        return Ok(Some(Outcome { moves: path(&nodes, best), lower_bound: Some(lb), stopped: None }));
+                        return Ok(Some(Outcome {
+                            moves: moves_of(&nodes, best),
+                            lower_bound: Some(lb),
+                            stopped: None,
+                        }));
                     }
                     // the aggressive list's best while it can still lead to a shorter solution
                     // (optimistic search's rule), else the node whose g + h is the proof
@@ -460,7 +443,7 @@ impl<'a, T: Tile> Space<'a, T> {
                                 // nothing left open: the best solution is optimal
                                 self.stats.stored = nodes.len() as u64;
                                 return Ok(Some(Outcome {
-                                    moves: path(&nodes, best),
+                                    moves: moves_of(&nodes, best),
                                     lower_bound: Some(len),
                                     stopped: None,
                                 }));
@@ -500,7 +483,7 @@ impl<'a, T: Tile> Space<'a, T> {
             }
             let before = incumbent;
             // a bounded search keeps no board that cannot lead to a shorter solution
-            let cap = incumbent.map_or(u32::MAX, |best| nodes[best as usize].g);
+            let cap = incumbent.map_or(u32::MAX, |best| len_of(&nodes, best));
             for &(dir, to) in &moves[..len as usize] {
                 if node.dir != NO_DIR && dir == Dir::ALL[node.dir as usize].opposite() {
                     continue;
@@ -551,7 +534,7 @@ impl<'a, T: Tile> Space<'a, T> {
                     if proves {
                         fopen.push(ng + h, i);
                     }
-                    if bounded && h == 0 && scratch == self.goal && incumbent.is_none_or(|b| ng < nodes[b as usize].g) {
+                    if bounded && h == 0 && scratch == self.goal && ng < cap {
                         incumbent = Some(i);
                     }
                 }
@@ -589,9 +572,9 @@ impl<'a, T: Tile> Space<'a, T> {
                 // a bounded search that has a solution returns it, with the proof it has
                 (Err(Error::SearchLimit { what, .. }), Some(best)) => {
                     self.stats.stored = nodes.len() as u64;
-                    let len = nodes[best as usize].g;
+                    let len = len_of(&nodes, best);
                     let lower_bound = proof(&mut fopen, &nodes, len);
-                    return Ok(Some(Outcome { moves: path(&nodes, best), lower_bound, stopped: Some(what) }));
+                    return Ok(Some(Outcome { moves: moves_of(&nodes, best), lower_bound, stopped: Some(what) }));
                 }
                 (Err(e), _) => return Err(e),
             }
@@ -605,7 +588,7 @@ impl<'a, T: Tile> Space<'a, T> {
     /// The open-list key of a node: smaller is taken first.
     pub(super) fn priority(&self, g: u32, h: u32) -> u64 {
         match self.options.algorithm {
-            Algorithm::AStar | Algorithm::IdaStar | Algorithm::AStarIda => (g + h) as u64,
+            Algorithm::AStar | Algorithm::IdaStar | Algorithm::AStarIda | Algorithm::Reduce => (g + h) as u64,
             Algorithm::Bfs => g as u64,
             Algorithm::Greedy => h as u64,
             // fixed point, so ties between g + w·h values are exact for weights with three decimals

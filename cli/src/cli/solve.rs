@@ -86,6 +86,9 @@ pub(super) enum AlgorithmArg {
     Greedy,
     /// A* on g + w*h (--weight): at most w times the optimum with an admissible heuristic.
     Weighted,
+    /// Constructive: rows and columns placed one at a time, then a small search; seconds on any
+    /// board up to 127x127, not optimal (its lower bound printed beside it).
+    Reduce,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -284,6 +287,7 @@ impl SolveArgs {
             (Some(AlgorithmArg::AstarIda), None) => Some(Algorithm::AStarIda),
             (Some(AlgorithmArg::Bfs), None) => Some(Algorithm::Bfs),
             (Some(AlgorithmArg::Greedy), None) => Some(Algorithm::Greedy),
+            (Some(AlgorithmArg::Reduce), None) => Some(Algorithm::Reduce),
         })
     }
 
@@ -445,6 +449,8 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         }
         None => Solver::new(&given.goal, board.shape(), &config, notice)?,
     };
+    // the default's time limit goes with the default only
+    let time_limit = args.time_limit().or(if algorithm.is_none() { solver.default_time_limit() } else { None });
     let algorithm = algorithm.unwrap_or_else(|| solver.default_algorithm());
     let guide = solver.guide()?;
     let options = Options {
@@ -459,7 +465,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         watch: None,
         prune: solver.pruner(),
         checkpoint: args.checkpoint.clone().map(Checkpointing::new),
-        time_limit: args.time_limit(),
+        time_limit,
         anytime: args.anytime,
     };
     let exact = solver.exact(&board)?;

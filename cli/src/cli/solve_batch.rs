@@ -100,6 +100,8 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let algorithm = args.algorithm()?;
     // no perfect table: a batch reports no exact distances
     let solver = Solver::with_table(&goal, shape, &args.config(), None, print_notice)?;
+    // the default's time limit goes with the default only
+    let time_limit = args.time_limit().or(if algorithm.is_none() { solver.default_time_limit() } else { None });
     let algorithm = algorithm.unwrap_or_else(|| solver.default_algorithm());
     // -H table without a table is one error, not one per line
     solver.guide()?;
@@ -113,11 +115,11 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         watch: None,
         prune: solver.pruner(),
         checkpoint: None,
-        time_limit: args.time_limit(),
+        time_limit,
         anytime: false,
     };
     // a bounded search's lines give its proof: the lower bound, beside the length
-    let bounded = matches!(algorithm, Algorithm::Within(_));
+    let bounded = matches!(algorithm, Algorithm::Within(_) | Algorithm::Reduce);
     let started = Instant::now();
     let solve_one = |&(line, text): &(usize, &str)| -> (usize, Result<Option<Found>, String>) {
         let board = match Board::parse(shape, text) {

@@ -176,6 +176,7 @@ fn check_run(space: &Space, run: &RunReq) -> Result<Run, Error> {
         Algorithm::Greedy => format!("greedy ({})", g.name()),
         Algorithm::Weighted(w) => format!("weighted A* w={w} ({})", g.name()),
         Algorithm::Within(w) => format!("A* within {w} ({})", g.name()),
+        Algorithm::Reduce => "reduce".to_string(),
     };
     Ok(Run { ids: false, algorithm, heuristic, label })
 }
