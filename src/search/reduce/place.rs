@@ -31,8 +31,15 @@ fn index(d: Dir) -> usize {
 
 /// What a blank move costs a route: one for its length, plus `2 * HARM_WEIGHT` when it pushes a
 /// tile away from its goal. A harmful move costs the solution two moves in the end (`M + 2H`),
-/// so it is weighed well above a longer route of useful moves.
-const HARM_WEIGHT: u32 = 2;
+/// so it is weighed well above a longer route of useful moves. Measured on random 50x50 and
+/// 100x100 boards, the length falls from weight 0 (shortest routes: 3.9 times the Manhattan
+/// distance) to 2 (2.6x) and stops falling near 8.
+const HARM_WEIGHT: u32 = 8;
+
+/// How far a route may stray outside the box around the blank, its goal and the tile it avoids
+/// before the whole rectangle is searched: a wider window finds less harmful routes (margin 1:
+/// 2.68x on 100x100, 2: 2.58x, 3: 2.56x, 5: 2.54x) for more time.
+const MARGIN: usize = 3;
 
 /// A rectangle turned so that the line to place is its top row (local row 0), with the tiles'
 /// goals in the same local coordinates.
@@ -169,7 +176,7 @@ impl Line {
             return Some((0, Vec::new()));
         }
         let cells = [self.blank, to, avoid].map(|c| self.rc(c));
-        let margin = 2;
+        let margin = MARGIN;
         let r0 = cells.iter().map(|p| p.0).min().unwrap_or(0).saturating_sub(margin);
         let c0 = cells.iter().map(|p| p.1).min().unwrap_or(0).saturating_sub(margin);
         let r1 = (cells.iter().map(|p| p.0).max().unwrap_or(0) + margin + 1).min(self.h);
@@ -242,7 +249,9 @@ impl Line {
     }
 
     /// Walks `tile` to `target` along a staircase (each step brings it closer), choosing at each
-    /// step the next cell whose blank route is cheapest.
+    /// step the next cell whose blank route, plus the cheapest route of the step after it (made
+    /// and taken back), costs least: one step of look-ahead sees that a turn now may force a
+    /// straight run (a loop of four blank moves) later.
     fn place(&mut self, tile: u16, target: usize) -> Option<()> {
         loop {
             let p = self.pos[tile as usize] as usize;
@@ -257,6 +266,7 @@ impl Line {
                     continue;
                 }
                 if let Some((cost, path)) = self.route(q, p) {
+                    let cost = if q == target { cost } else { cost + self.next_cost(&path, p, q, target)? };
                     if best.as_ref().is_none_or(|b| cost < b.0) {
                         best = Some((cost, q, path));
                     }
@@ -266,6 +276,31 @@ impl Line {
             self.run(&path)?;
             self.step(self.dir_to(q, p))?;
         }
+    }
+
+    /// The cheapest next step's route cost after `path` and the tile's step from `p` to `q`,
+    /// found by making them and taking them back.
+    fn next_cost(&mut self, path: &[Dir], p: usize, q: usize, target: usize) -> Option<u32> {
+        let made = self.moves.len();
+        self.run(path)?;
+        self.step(self.dir_to(q, p))?;
+        let here = self.cell_dist(q, target);
+        let mut least = u32::MAX;
+        for d in DIRS {
+            let Some(r) = self.nb(q, d) else { continue };
+            if self.frozen[r] || self.cell_dist(r, target) >= here {
+                continue;
+            }
+            if let Some((cost, _)) = self.route(r, q) {
+                least = least.min(cost);
+            }
+        }
+        let mut back: Vec<Dir> = path.iter().map(|d| d.opposite()).collect();
+        back.push(self.dir_to(q, p).opposite());
+        back.reverse();
+        self.run(&back)?;
+        self.moves.truncate(made);
+        Some(if least == u32::MAX { 0 } else { least })
     }
 
     /// Places the whole top row and freezes it.
