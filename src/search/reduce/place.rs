@@ -311,8 +311,8 @@ impl Line {
             let (gr, gc) = self.goal[t as usize];
             at_goal[gr as usize * w + gc as usize] = t;
         }
-        for j in 0..w - 2 {
-            self.place(at_goal[j], j)?;
+        for (j, &tile) in at_goal[..w - 2].iter().enumerate() {
+            self.place(tile, j)?;
             self.frozen[j] = true;
         }
         self.place_pair(at_goal[w - 2], at_goal[w - 1])
