@@ -43,6 +43,20 @@ pub trait Oracle: Send + Sync {
         None
     }
 
+    /// Whether [`Oracle::distance`] is the exact distance. An oracle that is not
+    /// ([`BoundedOracle`], past the 24-puzzle) gives the length of a solution it found instead,
+    /// with [`Oracle::solution`].
+    fn is_exact(&self) -> bool {
+        true
+    }
+
+    /// For an oracle that is not exact: the solution its last [`Oracle::distance`] of `board`
+    /// found, and the lower bound it proved on the optimum; `None` otherwise.
+    fn solution(&self, board: &Board) -> Option<(Vec<Dir>, Option<u32>)> {
+        let _ = board;
+        None
+    }
+
     /// A board drawn uniformly at random from those exactly `depth` moves from the goal, where
     /// the oracle knows them all (a table); `None` where it does not.
     fn scramble(&self, depth: u8, seed: u64) -> Option<Result<Board, Error>> {
@@ -150,6 +164,99 @@ impl Oracle for SearchOracle {
     }
 }
 
+/// Past the 24-puzzle, where no exact distance comes in seconds: the length of a solution found
+/// by `algorithm` (the library's default for the size, [`crate::solver::Solver::default_algorithm`]:
+/// within a factor of the optimum, or reduce) with pattern databases when given, else linear
+/// conflict, each search stopped at `time_limit` with the best it has. Its distances are upper
+/// bounds ([`Oracle::is_exact`] is false); its hint is its solution's first move.
+pub struct BoundedOracle {
+    goal: Board,
+    patterns: Option<PatternSet>,
+    algorithm: Algorithm,
+    time_limit: Option<std::time::Duration>,
+    watch: Mutex<Arc<Watch>>,
+    /// The last board solved, its solution and proven lower bound.
+    last: Mutex<Option<(Board, Vec<Dir>, Option<u32>)>>,
+}
+
+impl BoundedOracle {
+    /// An oracle for `goal` solving with `algorithm` (a bounded or constructive one) guided by
+    /// `patterns` (which must be for `goal`) or linear conflict, each search at most `time_limit`.
+    pub fn new(
+        goal: Board,
+        patterns: Option<PatternSet>,
+        algorithm: Algorithm,
+        time_limit: Option<std::time::Duration>,
+    ) -> BoundedOracle {
+        BoundedOracle {
+            goal,
+            patterns,
+            algorithm,
+            time_limit,
+            watch: Mutex::new(Arc::new(Watch::new())),
+            last: Mutex::new(None),
+        }
+    }
+}
+
+impl Oracle for BoundedOracle {
+    fn goal(&self) -> &Board {
+        &self.goal
+    }
+
+    fn distance(&self, board: &Board) -> Result<Option<u32>, Error> {
+        let guide = match &self.patterns {
+            Some(set) => Guide::Patterns(set),
+            None => Guide::Heuristic(Heuristic::LinearConflict),
+        };
+        let options = Options {
+            time_limit: self.time_limit,
+            watch: Some(Arc::clone(&self.watch.lock().unwrap_or_else(|e| e.into_inner()))),
+            ..Options::new(self.algorithm)
+        };
+        let Some(found) = solve(board, &self.goal, guide, &options)? else { return Ok(None) };
+        let len = found.moves.len() as u32;
+        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some((board.clone(), found.moves, found.lower_bound));
+        Ok(Some(len))
+    }
+
+    fn describe(&self) -> String {
+        let guide = match &self.patterns {
+            Some(set) => format!("pattern tables {}", set.partition().name),
+            None => "linear conflict".to_string(),
+        };
+        match self.algorithm {
+            Algorithm::Within(w) => format!("a search within {w} of optimal with {guide}"),
+            other => format!("{} (lower bound by {guide})", other.name()),
+        }
+    }
+
+    fn is_instant(&self) -> bool {
+        false
+    }
+
+    fn is_exact(&self) -> bool {
+        false
+    }
+
+    fn solution(&self, board: &Board) -> Option<(Vec<Dir>, Option<u32>)> {
+        match &*self.last.lock().unwrap_or_else(|e| e.into_inner()) {
+            Some((b, moves, lb)) if b == board => Some((moves.clone(), *lb)),
+            _ => None,
+        }
+    }
+
+    fn interrupt(&self) {
+        let mut watch = self.watch.lock().unwrap_or_else(|e| e.into_inner());
+        watch.cancel();
+        *watch = Arc::new(Watch::new());
+    }
+
+    fn guide(&self) -> Option<Guide<'_>> {
+        self.patterns.as_ref().map(Guide::Patterns)
+    }
+}
+
 /// The blank's moves from `board` that bring it one move closer: those whose neighbour's
 /// distance is one less. Empty at the goal.
 ///
@@ -166,6 +273,17 @@ pub fn optimal_moves(oracle: &dyn Oracle, board: &Board) -> Result<Vec<Dir>, Err
 /// Those of [`Oracle::distance`].
 pub fn optimal_moves_at(oracle: &dyn Oracle, board: &Board, distance: Option<u32>) -> Result<Vec<Dir>, Error> {
     let Some(d) = distance else { return Ok(Vec::new()) };
+    if !oracle.is_exact() {
+        // the first move of the solution found (not proven optimal: the caller says so)
+        let moves = match oracle.solution(board) {
+            Some((moves, _)) => moves,
+            None => {
+                oracle.distance(board)?;
+                oracle.solution(board).map(|(m, _)| m).unwrap_or_default()
+            }
+        };
+        return Ok(moves.first().copied().into_iter().collect());
+    }
     let mut best = Vec::new();
     if d == 0 {
         return Ok(best);

@@ -18,7 +18,7 @@ use std::time::Instant;
 use memmap2::Mmap;
 
 use crate::error::{Error, PatternTableMismatch};
-use crate::game::{Oracle, SearchOracle, TableOracle};
+use crate::game::{BoundedOracle, Oracle, SearchOracle, TableOracle};
 use crate::heuristic::pdb::{
     pattern_file_name, zero_pattern_file_name, GroupTable, Partition, PatternSet, SMALL_GROUP_SLOTS,
 };
@@ -763,7 +763,8 @@ pub fn build_table_on_the_spot(
 /// Where a game's exact distances come from ([`crate::game`]): the perfect table under its
 /// default name in the current directory (up to 12 cells), or one built in memory (up to 10
 /// cells, under a second); else IDA* on `threads` threads with the pattern tables of the best
-/// named partition found in `dir`, or with linear conflict.
+/// named partition found in `dir`, or with linear conflict; past [`OPTIMAL_CELLS`], not exact:
+/// a [`BoundedOracle`] as [`Solver::default_algorithm`] chooses, [`PLAY_SECONDS`] a position.
 ///
 /// # Errors
 /// [`Error::BadGoal`] for a goal not of `shape`; [`Error::InFile`] for a default-named table that
@@ -790,8 +791,18 @@ pub fn game_oracle(goal: &Goal, shape: Shape, dir: &Path, threads: usize) -> Res
         }
         None => None,
     };
+    if shape.cells() > OPTIMAL_CELLS {
+        // no exact distance in seconds: a bounded search, or reduce, for each position
+        let algorithm =
+            if shape.cells() > BOUNDED_CELLS { Algorithm::Reduce } else { Algorithm::Within(DEFAULT_WITHIN) };
+        let limit = std::time::Duration::from_secs_f64(PLAY_SECONDS);
+        return Ok(Arc::new(BoundedOracle::new(goal_board, patterns, algorithm, Some(limit))));
+    }
     Ok(Arc::new(SearchOracle::new(goal_board, patterns, threads, None)))
 }
+
+/// A game's time for each position past the 24-puzzle ([`game_oracle`]): a player waits for it.
+pub const PLAY_SECONDS: f64 = 2.0;
 
 /// The physical memory of this machine (Linux), if it can be read.
 pub fn physical_memory() -> Option<u64> {

@@ -160,6 +160,22 @@ def test_limits_mark_boards_failed(client):
 # -- tables opened once per worker -----------------------------------------------------------------
 
 
+def test_within_gives_each_boards_proof_and_resumes(client, tmp_path):
+    path = tmp_path / "within.jsonl"
+    r = sd.solve_batch(BOARDS[:40], P33, client=client, heuristic="manhattan", within=1.25, chunk_size=16,
+                       results_file=path, progress=False)
+    opt = np.array([TABLE.distance(b) for b in BOARDS[:40]])
+    assert r.lower_bounds is not None and r.lower_bounds.dtype == np.int32
+    assert (r.lower_bounds <= opt).all() and (opt <= r.lengths).all() and (r.lengths <= 1.25 * r.lower_bounds).all()
+    # read back from the file, bounds and all; another factor is another run
+    again = sd.solve_batch(BOARDS[:40], P33, client=client, heuristic="manhattan", within=1.25, chunk_size=16,
+                           results_file=path, progress=False)
+    assert (again.lower_bounds == r.lower_bounds).all() and again.wall_seconds == 0
+    with pytest.raises(ValueError):
+        sd.solve_batch(BOARDS[:40], P33, client=client, heuristic="manhattan", within=2, chunk_size=16,
+                       results_file=path, progress=False)
+
+
 def test_tables_are_opened_once_per_worker(client, tmp_path):
     st.PatternDB.load(P33, "auto", dir=tmp_path)  # build the pattern tables once, here
     kw: dict[str, Any] = dict(heuristic="pdb", partition="auto", dir=str(tmp_path), build_missing=False)

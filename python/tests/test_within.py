@@ -60,6 +60,20 @@ def test_anytime_returns_its_best_at_the_time_limit() -> None:
     assert "of optimal: at least" in sol._repr_html_()
 
 
+def test_large_boards_are_solved_by_construction_with_their_bound() -> None:
+    p = st.Puzzle(20, 20)
+    board = p.random_boards(1, seed=3)[0]
+    sol = st.solve(board, puzzle=p)  # auto past 64 cells: reduce
+    assert sol.algorithm == "reduce" and sol.stopped is None
+    manhattan = p.heuristic(board, "manhattan")
+    assert manhattan <= sol.lower_bound <= sol.length
+    assert sol.within == pytest.approx(sol.length / sol.lower_bound)
+    assert list(p.apply(board, sol.moves)) == list(p.goal)
+    # and on request on a small board, its bound the heuristic's
+    sol = st.solve(HARDEST, heuristic="manhattan", algorithm="reduce")
+    assert sol.algorithm == "reduce" and 21 <= sol.lower_bound <= 31 <= sol.length
+
+
 @pytest.mark.parametrize(
     "kwargs, error",
     [

@@ -13,14 +13,15 @@ use slidetable::search::{
     effective_branching_factor, Algorithm, Checkpointing, ChildOrder, Found, Options, ASTAR_IDA_BYTES,
 };
 use slidetable::solver::{default_max_memory, HeuristicKind, Notice, Solver, SolverConfig};
-use slidetable::{Board, Goal, Shape};
+use slidetable::{Board, Dir, Goal, Shape};
 
 use super::input::{preset_list, BoardInput};
 use super::{open_file, print_notice, thousands, BoardArgs, BoardJson, UsageError, EXIT_NO};
 
 pub const LONG_ABOUT: &str = "\
-Solve a board by heuristic search: A* (the default), IDA*, breadth-first, greedy best-first or
-weighted A*, guided by misplaced tiles, Manhattan distance, linear conflict, Nilsson's P+3S or the
+Solve a board by heuristic search: A*, IDA*, breadth-first, greedy best-first, weighted A*, a
+search within a proven factor of the optimum (--within), or by construction (reduce), guided by
+misplaced tiles, Manhattan distance, linear conflict, Nilsson's P+3S, pattern databases or the
 exact distances of a table. Boards of any size from 2x2 to 127x127, square or rectangular, to any
 goal. Unsolvable boards are found at once by the parity rule, never by searching.
 
@@ -42,7 +43,20 @@ partitions' sums, looking up only the groups that hold the moved tile. The table
 --dir; small missing ones (6-6-3, 5-5-5, auto) are built on the spot, large ones (7-8: 100 s;
 6-6-6-6, small-t: minutes) are named with the command that builds them.
 Without -H, a board past 12 cells uses the pattern tables found in --dir, or linear conflict with
-a hint. IDA* is the default with pdb, its subtrees split over --threads. --batch solves one board
+a hint. IDA* is the default with pdb, its subtrees split over --threads.
+
+Without --algorithm, the method depends on the board's size:
+  up to 25 cells (to the 24-puzzle)  optimal: IDA* (A* up to 12 cells), its length proven optimal
+  26 to 64 cells (6x6, 7x7, 8x8)     --within 1.5 for at most 10 s: a solution proven at most 1.5
+                                     times the optimum, or at 10 s the best found with the factor
+                                     it has proven (always a solution: the search starts from
+                                     reduce's)
+  past 64 cells (to 127x127)         reduce: rows and columns placed one at a time, then a small
+                                     search; seconds on a 100x100, about 2.5 times the Manhattan
+                                     distance, its lower bound printed beside it
+--within W, --anytime and --time-limit ask for another bound or time on any size.
+
+--batch solves one board
 per line (of --file, or standard input), boards in parallel: one line each (line, moves, nodes
 generated, seconds, solution), then a `# total` line.
 
@@ -55,7 +69,7 @@ client prints (`Minimum number of moves = N`, then every board of the solution, 
 possible`); `--json` for scripts.
 
 Exit status: 0 solved; 1 the board cannot reach the goal; 2 malformed board or arguments;
-3 table file problem; 4 the search gave up at --max-nodes or --max-memory.
+3 table file problem; 4 the search gave up at --max-nodes, --max-memory or --time-limit.
 
 Examples:
   table solve 8 6 7 2 5 4 3 0 1
@@ -198,11 +212,12 @@ pub struct SolveArgs {
     /// Anytime: the bounded search (--within W, default 2) goes on once its bound holds,
     /// improving the solution and raising the lower bound until the optimum is proven or
     /// --time-limit (or another limit) is reached; it then prints the best solution and its
-    /// proof.
+    /// proof. Each better solution lowers the search's weight (as ARA* does).
     #[arg(long, conflicts_with_all = ["algorithm", "weight", "batch"])]
     anytime: bool,
     /// Stop the search after this many seconds: without a solution, it gives up (exit 4); a
     /// bounded or anytime search (--within, --anytime) returns the best solution it has.
+    /// [default: 10 for the default search of boards of 26 to 64 cells, none otherwise]
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
     time_limit: Option<f64>,
     /// The table file for --heuristic table and for checking optimality; it also gives the
@@ -597,7 +612,8 @@ fn human(
     }
     let goal_text = match goal_name {
         slidetable::Goal::Custom(_) => goal.to_string(),
-        named if small => format!("{named} ({goal})"),
+        // a named goal spelled out while it stays a line
+        named if shape.cells() <= 64 => format!("{named} ({goal})"),
         named => named.to_string(),
     };
     writeln!(out, "board        {shape}, goal {goal_text}")?;
@@ -606,7 +622,14 @@ fn human(
         (_, Some(w)) => format!(" {w} of optimal (optimistic search)"),
         _ => String::new(),
     };
-    if report.heuristic == "none" {
+    if report.algorithm == "reduce" {
+        // the heuristic only gives the bound
+        writeln!(
+            out,
+            "search       reduce (rows and columns placed in turn: fast, not optimal), bound by {}",
+            report.heuristic
+        )?;
+    } else if report.heuristic == "none" {
         writeln!(out, "search       {} (uniform cost: no heuristic)", report.algorithm)?;
     } else {
         writeln!(out, "search       {}{weight} with {}", report.algorithm, report.heuristic)?;
@@ -649,6 +672,13 @@ fn human(
     };
     writeln!(out, "optimal      {optimal}")?;
     let s = &found.stats;
+    if report.algorithm == "reduce" {
+        // no search: no nodes to count
+        let secs = s.elapsed.as_secs_f64();
+        let time = if secs < 1.0 { format!("{:.2} ms", secs * 1e3) } else { format!("{secs:.2} s") };
+        writeln!(out, "time         {time}")?;
+        return write_steps(out, board, &found.moves, steps);
+    }
     writeln!(out, "expanded     {}", thousands(s.expanded))?;
     writeln!(out, "generated    {}", thousands(s.generated))?;
     if report.algorithm == "idastar" {
@@ -666,10 +696,15 @@ fn human(
         Some(b) => writeln!(out, "b*           {b:.3}   (effective branching factor)")?,
         None => writeln!(out, "b*           -   (needs at least one move)")?,
     }
+    write_steps(out, board, &found.moves, steps)
+}
+
+/// Every board of the solution, or the boards played in place, as `steps` asks.
+fn write_steps(out: &mut impl Write, board: &Board, moves: &[Dir], steps: Steps) -> Result<()> {
     match steps {
         Steps::None => {}
-        Steps::List => super::query::write_steps(out, board, &found.moves)?,
-        Steps::Animate(delay) => super::query::animate(out, board, &found.moves, delay)?,
+        Steps::List => super::query::write_steps(out, board, moves)?,
+        Steps::Animate(delay) => super::query::animate(out, board, moves, delay)?,
     }
     Ok(())
 }

@@ -356,6 +356,7 @@ def _solve_chunk(plugin: SolverPlugin, boards: np.ndarray, options: dict[str, An
         "expanded": r.expanded,
         "seconds": r.seconds,
         "optimal": r.optimal,
+        "lower_bounds": r.lower_bounds,
         "errors": [None if e is None else str(e) for e in r.errors],
         "worker": address,
         "load_seconds": float(mine.load_seconds),
@@ -490,6 +491,7 @@ def _record(i: int, start: int, digest: str, r: dict[str, Any]) -> dict[str, Any
         "expanded": [int(x) for x in r["expanded"]],
         "seconds": [float(x) for x in r["seconds"]],
         "optimal": [bool(x) for x in r["optimal"]],
+        "lower_bounds": [int(x) for x in r["lower_bounds"]],
         "errors": r["errors"],
         "worker": r["worker"],
         "load_seconds": r["load_seconds"],
@@ -516,6 +518,8 @@ def solve_batch(
     progress: Union[bool, Callable[[int, int], Any], None] = None,
     timeout: Optional[float] = None,
     share_tables: bool = True,
+    within: Optional[float] = None,
+    time_limit: Optional[float] = None,
 ) -> st.BatchResult:
     """Solves many boards on a Dask cluster; the result is ``slidetable.solve_batch``'s.
 
@@ -545,7 +549,7 @@ def solve_batch(
         A file of JSON lines, one per finished chunk, appended as each chunk arrives (fields:
         ``chunk``, ``start``, ``count``, ``hash`` of the chunk's boards, ``lengths``, ``moves``
         in the blank convention, ``generated``, ``expanded``, ``seconds``, ``optimal``,
-        ``errors``, ``worker``, ``load_seconds``). If it exists, the chunks it records are
+        ``lower_bounds`` (-1 where none is proven), ``errors``, ``worker``, ``load_seconds``). If it exists, the chunks it records are
         taken from it and not solved again; its chunks must be of these boards with this
         ``chunk_size`` (else ``ValueError``). A last line cut short by a killed run is dropped.
         One run at a time per file.
@@ -579,6 +583,12 @@ def solve_batch(
         The workers keep the pattern tables as the files' memory mappings (default), so the
         workers of one machine share one copy in the page cache; False gives each worker a
         private copy (somewhat faster lookups, memory times the workers).
+    within : float, optional
+        Each solution proven at most ``within`` times the optimum, as
+        ``slidetable.Solver.solve_batch``; the result's ``lower_bounds`` hold the proofs.
+    time_limit : float, optional
+        Seconds each board's search may take, as ``slidetable.Solver.solve_batch`` (a bounded
+        search returns its best solution then).
 
     Returns
     -------
@@ -638,6 +648,9 @@ def solve_batch(
     total = len(boards)
     starts = list(range(0, total, chunk_size))
     settings = repr((heuristic, partition, reflect, algorithm, weight, max_nodes, max_memory))
+    if within is not None or time_limit is not None:
+        # only then, so that the results files of runs without them are still this run's
+        settings += repr((within, time_limit))
     hashes = [_chunk_hash(puzzle, boards[s : s + chunk_size], settings) for s in starts]
 
     done: dict[int, dict[str, Any]] = {}
@@ -647,6 +660,8 @@ def solve_batch(
         done, keep = _read_results(path, hashes, chunk_size, total)
 
     options = {"algorithm": algorithm, "weight": weight, "max_nodes": max_nodes, "max_memory": max_memory, "threads": threads}
+    if within is not None or time_limit is not None:
+        options.update(within=within, time_limit=time_limit)
     todo = [i for i in range(len(starts)) if i not in done]
     boards_done = sum(len(done[i]["lengths"]) for i in done)
     from ._progress import Count
@@ -736,6 +751,7 @@ def _assemble(
     expanded = np.empty(total, dtype=np.uint64)
     seconds = np.empty(total, dtype=np.float64)
     optimal = np.empty(total, dtype=np.bool_)
+    lower_bounds = np.full(total, -1, dtype=np.int32)
     moves: list[Optional[str]] = [None] * total
     errors: list[Optional[str]] = [None] * total
     for i, s in enumerate(starts):
@@ -746,6 +762,8 @@ def _assemble(
         expanded[s:e] = rec["expanded"]
         seconds[s:e] = rec["seconds"]
         optimal[s:e] = rec["optimal"]
+        # a results file of an earlier version has no bounds: -1, unknown
+        lower_bounds[s:e] = rec.get("lower_bounds", [-1] * (e - s))
         for k, m in enumerate(rec["moves"]):
             moves[s + k] = None if m is None else (st.to_tile_moves(m) if convention == "tile" else m)
         errors[s:e] = rec["errors"]
@@ -760,6 +778,7 @@ def _assemble(
         convention=convention,
         wall_seconds=wall,
         load_seconds=load_seconds,
+        lower_bounds=lower_bounds,
     )
 
 

@@ -407,7 +407,7 @@ def _load_patterns(puzzle: Puzzle, partition: str, dir: str, build_missing: bool
     return PatternDB.load(puzzle, partition, dir, build_missing, reflect, None, share)
 
 
-_ALGORITHMS = ("auto", "astar", "a*", "idastar", "ida*", "astar-ida", "a*+ida*", "bfs", "greedy", "weighted", "bwas")
+_ALGORITHMS = ("auto", "astar", "a*", "idastar", "ida*", "astar-ida", "a*+ida*", "bfs", "greedy", "weighted", "bwas", "reduce")
 #: The algorithms that search with a heuristic function (and ``bwas`` with any heuristic).
 BATCH_ALGORITHMS = ("astar", "weighted", "greedy", "bwas")
 #: ``bwas``'s default number of nodes expanded per step.
@@ -707,8 +707,12 @@ class Solver:
         state : array_like of int, shape (cells,) or (rows, cols)
             The board, ``0`` the blank; any integer dtype.
         algorithm : str
-            ``auto`` (``IDA*`` with pattern tables, else ``A*``; with a heuristic function, ``A*``, or
-            ``bwas`` when ``batch_size`` is given), ``astar``, ``idastar``, ``bfs``, ``greedy``,
+            ``auto`` (as ``table solve`` chooses: up to 25 cells, ``IDA*`` with pattern tables or
+            past 12 cells, else ``A*``; 26 to 64 cells, ``within=1.5`` with a 10 s ``time_limit``;
+            past 64 cells, ``reduce``; with a heuristic function, ``A*``, or ``bwas`` when
+            ``batch_size`` is given), ``reduce`` (constructive: rows and columns placed in turn,
+            seconds on a 100x100, not optimal, its ``lower_bound`` the heuristic's estimate),
+            ``astar``, ``idastar``, ``bfs``, ``greedy``,
             ``weighted`` (with ``weight``, default 2), or ``bwas``: batch-weighted ``A*`` on
             ``g + weight*h`` (default weight 1; DeepCubeA's ``λ·g + h`` is ``weight = 1/λ``),
             expanding ``batch_size`` nodes per step (default 100); or ``astar-ida`` (pattern

@@ -84,8 +84,14 @@ pub enum Screen {
 }
 
 /// The algorithms the solve screen offers.
-pub const ALGORITHMS: [Algorithm; 4] =
-    [Algorithm::AStar, Algorithm::IdaStar, Algorithm::Greedy, Algorithm::Weighted(2.0)];
+pub const ALGORITHMS: [Algorithm; 6] = [
+    Algorithm::AStar,
+    Algorithm::IdaStar,
+    Algorithm::Greedy,
+    Algorithm::Weighted(2.0),
+    Algorithm::Within(1.5),
+    Algorithm::Reduce,
+];
 
 /// A guide the solve screen offers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -785,12 +791,41 @@ impl App {
     pub fn status(&self) -> String {
         let Some(game) = &self.game else { return String::new() };
         let d = game.distance().map_or("?".to_string(), |d| d.to_string());
+        if let Some(proof) = self.bound_text() {
+            // past the 24-puzzle: the length of a solution found, not the distance
+            return format!("a solution from here: {d} moves{proof}  moves made: {}", game.moves().len());
+        }
         format!("distance: {d}  moves: {}", game.moves().len())
+    }
+
+    /// For an oracle that is not exact, the proof of the solution found for the position now:
+    /// ` (within 1.42 of optimal: at least 98 needed)`, or `` when it has none; `None` for an
+    /// exact oracle.
+    pub fn bound_text(&self) -> Option<String> {
+        let (Some(game), Some(oracle)) = (&self.game, &self.oracle) else { return None };
+        if oracle.is_exact() {
+            return None;
+        }
+        Some(match oracle.solution(game.board()) {
+            Some((moves, Some(lb))) if lb > 0 && (lb as usize) < moves.len() => {
+                let ratio = ((moves.len() as f64 / lb as f64) * 100.0 - 1e-9).ceil() / 100.0;
+                format!(" (within {ratio:.2} of optimal: at least {lb} needed)")
+            }
+            Some((moves, Some(lb))) if lb as usize == moves.len() => " (optimal, proven)".to_string(),
+            _ => String::new(),
+        })
     }
 
     /// One line on the last move and the goal: optimal or not, moves against the optimum.
     pub fn verdict_line(&self) -> String {
         let Some(game) = &self.game else { return String::new() };
+        if self.bound_text().is_some() {
+            // no exact distance, so no verdict on a move
+            return format!(
+                "{} cells: no exact distances here, only solutions with their proofs",
+                game.board().cells().len()
+            );
+        }
         let optimal = game.optimal().map_or("?".to_string(), |d| d.to_string());
         let last = match game.last_verdict() {
             Some(Verdict::Closer) => "last move: optimal (one closer)",

@@ -287,3 +287,36 @@ fn a_long_search_counts_on_screen_and_cancels() {
     let s = screen(&mut a, 80, 30);
     assert!(shows(&s, "cancelled after"), "{s:#?}");
 }
+
+#[test]
+fn past_the_24_puzzle_a_hint_is_a_solutions_first_move_with_its_proof() {
+    // the library's own choice of oracle (no pattern tables in an empty directory): reduce on a
+    // 9x9, a search within 1.5 on a 6x6, each position's solution found on the worker thread
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().to_path_buf();
+    let factory: OracleFactory = Box::new(move |shape: Shape, goal: &Goal| {
+        slidetable::solver::game_oracle(goal, shape, &path, 1).map_err(|e| e.to_string())
+    });
+    let mut a = App::new(Vec::new(), factory, 7);
+    let mut rng = slidetable::lab::sample::SplitMix64::new(11);
+    for side in [9, 6] {
+        let shape = Shape::new(side, side).unwrap();
+        let mut board = Goal::BlankLast.board(shape).unwrap();
+        for _ in 0..400 {
+            let _ = board.apply(slidetable::Dir::ALL[(rng.next_u64() % 4) as usize]);
+        }
+        a.start_game(board, &Goal::BlankLast).unwrap();
+        settle(&mut a);
+        let status = a.status();
+        assert!(status.starts_with("a solution from here: ") && status.contains("moves made: 0"), "{status}");
+        assert!(a.verdict_line().contains("no exact distances"), "{}", a.verdict_line());
+        key(&mut a, KeyCode::Char('h'));
+        settle(&mut a);
+        let hints = a.hints.clone().unwrap();
+        assert_eq!(hints.len(), 1, "one move: the solution's first");
+        let s = screen(&mut a, 120, 50);
+        assert!(shows(&s, "solutions from") && shows(&s, "the first move of a solution"), "{s:#?}");
+        // the proof, when there is one, says how far from the optimum the solution can be
+        assert!(a.bound_text().is_some_and(|t| t.is_empty() || t.contains("of optimal") || t.contains("proven")));
+    }
+}

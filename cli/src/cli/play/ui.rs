@@ -126,6 +126,7 @@ fn draw_play(frame: &mut Frame, app: &mut App, area: Rect) {
     let shape = board.shape();
     let (_, h) = cell_size(shape.cells());
     let title = match &app.oracle {
+        Some(o) if !o.is_exact() => format!(" table play: {shape}, solutions from {} ", o.describe()),
         Some(o) => format!(" table play: {shape}, distances from {} ", o.describe()),
         None => " table play ".to_string(),
     };
@@ -151,8 +152,14 @@ fn draw_play(frame: &mut Frame, app: &mut App, area: Rect) {
     app.board_area = Some(draw_board(frame, board_rows, &board, &goal, &hinted, None));
 
     let hint_text = match (&app.hints, app.hints_pending) {
+        (_, true) if app.bound_text().is_some() => "h: finding a solution...".to_string(),
         (_, true) => "h: finding the optimal moves...".to_string(),
         (Some(h), _) if h.is_empty() => "no move brings the board closer: it is the goal".to_string(),
+        (Some(_), _) if app.bound_text().is_some() => {
+            let tiles: Vec<String> = hinted.iter().map(u16::to_string).collect();
+            let proof = app.bound_text().unwrap_or_default();
+            format!("hint: slide tile {}, the first move of a solution{proof}", tiles.join(" or "))
+        }
         (Some(h), _) => {
             let tiles: Vec<String> = hinted.iter().map(u16::to_string).collect();
             if h.len() == 1 {
@@ -261,7 +268,7 @@ fn draw_solve(frame: &mut Frame, app: &mut App, area: Rect) {
         let lines = vec![
             Line::from(format!(
                 "searching: {} with {}",
-                ALGORITHMS[solver.algorithm].name(),
+                algorithm_label(ALGORITHMS[solver.algorithm]),
                 app.guide_name(app.guides()[solver.guide])
             )),
             Line::from(format!("generated  {}", thousands(running.watch.generated()))),
@@ -279,7 +286,7 @@ fn draw_solve(frame: &mut Frame, app: &mut App, area: Rect) {
         let b =
             effective_branching_factor(st.generated as f64, n as u32).map_or("-".to_string(), |b| format!("{b:.3}"));
         let lines = vec![
-            Line::from(format!("{} with {}: {n} moves ({optimal})", r.algorithm.name(), r.guide)),
+            Line::from(format!("{} with {}: {n} moves ({optimal})", algorithm_label(r.algorithm), r.guide)),
             Line::from(format!(
                 "expanded {}  generated {}  peak open {}  b* {b}",
                 thousands(st.expanded),
@@ -307,7 +314,7 @@ fn draw_solve(frame: &mut Frame, app: &mut App, area: Rect) {
         };
         let lines = vec![
             Line::from("Solve the position now by search, then watch the solution."),
-            Line::from(vec![Span::raw("algorithm  "), choice(0, ALGORITHMS[solver.algorithm].name().to_string())]),
+            Line::from(vec![Span::raw("algorithm  "), choice(0, algorithm_label(ALGORITHMS[solver.algorithm]))]),
             Line::from(vec![Span::raw("heuristic  "), choice(1, app.guide_name(app.guides()[solver.guide]))]),
         ];
         (lines, "Up/Down choose  Left/Right change  Enter solves  Esc back", game.board().clone(), None)
@@ -320,6 +327,14 @@ fn draw_solve(frame: &mut Frame, app: &mut App, area: Rect) {
         help.push(Line::styled(app.message.clone(), Style::default().fg(Color::Red)));
     }
     frame.render_widget(Paragraph::new(help).wrap(Wrap { trim: true }), keys);
+}
+
+/// An algorithm as the solve screen names it: `within 1.5`, `weighted`, `astar`.
+fn algorithm_label(a: slidetable::search::Algorithm) -> String {
+    match a {
+        slidetable::search::Algorithm::Within(w) => format!("within {w}"),
+        other => other.name().to_string(),
+    }
 }
 
 /// The tiles that slide when the blank makes one of `hints`.
