@@ -176,8 +176,11 @@ pub struct BoundedOracle {
     time_limit: Option<std::time::Duration>,
     watch: Mutex<Arc<Watch>>,
     /// The last board solved, its solution and proven lower bound.
-    last: Mutex<Option<(Board, Vec<Dir>, Option<u32>)>>,
+    last: Mutex<Option<Solved>>,
 }
+
+/// A board, the solution found for it and the lower bound proven on its optimum.
+type Solved = (Board, Vec<Dir>, Option<u32>);
 
 impl BoundedOracle {
     /// An oracle for `goal` solving with `algorithm` (a bounded or constructive one) guided by
