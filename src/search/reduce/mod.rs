@@ -27,6 +27,7 @@ use crate::puzzle::board::{Board, Dir};
 
 mod finish;
 mod place;
+mod shorten;
 
 use place::Line;
 
@@ -52,7 +53,7 @@ pub fn reduce(start: &Board, goal: &Board) -> Result<Option<Vec<Dir>>, Error> {
     }
     let mut work = Work::new(start, goal);
     work.solve().ok_or_else(|| Error::Internal(format!("reduce found no route for {start} to {goal}")))?;
-    Ok(Some(work.moves))
+    Ok(Some(shorten::shorten(start, work.moves)))
 }
 
 /// A rectangle of the board, rows `r0..r1` and columns `c0..c1`.
