@@ -239,9 +239,19 @@ impl Work {
 
     /// Places the line on `side` and shrinks the rectangle past it.
     fn peel(&mut self, side: Side) -> Option<()> {
-        let frame = Frame::new(self.rect, side, false);
-        let mut line = self.extract(frame);
-        line.place_top_row()?;
+        let mut best: Option<(usize, Frame, Line)> = None;
+        for reverse in [false, true] {
+            let frame = Frame::new(self.rect, side, reverse);
+            let mut line = self.extract(frame);
+            if line.place_top_row().is_none() {
+                continue;
+            }
+            let score = line.moves.len() + line.distance_below();
+            if best.as_ref().is_none_or(|b| score < b.0) {
+                best = Some((score, frame, line));
+            }
+        }
+        let (_, frame, line) = best?;
         self.write_back(frame, &line);
         let r = &mut self.rect;
         match side {

@@ -25,9 +25,12 @@ const MARGIN: usize = 1;
 pub(super) fn shorten(start: &Board, moves: Vec<Dir>) -> Vec<Dir> {
     let Some(end) = replay(start, &moves) else { return moves };
     let mut best = without_loops(start, &moves);
+    eprintln!("DBG input {} loops {}", moves.len(), best.len());
     let mut search = Window::default();
     for (k, nodes) in PASSES {
+        search.stats = [0; 5];
         best = slide(start, best, k, nodes, &mut search);
+        eprintln!("DBG k {k} -> {} stats(windows,skip,budget,none,improved) {:?}", best.len(), search.stats);
     }
     match replay(start, &best) {
         Some(b) if b == end && best.len() <= moves.len() => best,
@@ -133,6 +136,7 @@ struct Window {
     goal: Vec<(u16, u16)>,
     path: Vec<Dir>,
     nodes: u32,
+    stats: [usize; 5],
 }
 
 impl Window {
@@ -189,7 +193,9 @@ impl Window {
         self.state.extend(0..n as u16);
         let est: usize = (0..n).filter(|&c| c != local_blank).map(|c| self.off(c as u16, c)).sum();
         let most = window.len().checked_sub(2)?;
+        self.stats[0] += 1;
         if est > most {
+            self.stats[1] += 1;
             return None;
         }
         self.nodes = budget;
@@ -197,11 +203,12 @@ impl Window {
         let mut bound = est;
         while bound <= most {
             match self.dfs(local_blank, est, 0, bound, None) {
-                Ok(()) => return Some(std::mem::take(&mut self.path)),
-                Err(next) if next == usize::MAX => return None,
+                Ok(()) => { self.stats[4] += 1; return Some(std::mem::take(&mut self.path))},
+                Err(next) if next == usize::MAX => { if self.nodes == 0 { self.stats[2] += 1 } else { self.stats[3] += 1 } return None},
                 Err(next) => bound = next,
             }
         }
+        self.stats[3] += 1;
         None
     }
 

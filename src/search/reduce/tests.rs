@@ -138,7 +138,7 @@ fn solutions_stay_near_twice_the_manhattan_distance() {
 #[ignore]
 fn reduce_report() {
     println!("{:>8} {:>6} {:>11} {:>10} {:>10}", "shape", "boards", "mean ratio", "max ratio", "mean s");
-    for (side, count) in [(6, 10), (7, 10), (10, 10), (20, 10), (50, 10), (100, 3)] {
+    for (side, count) in std::env::var("SIDES").map(|v| v.split(',').map(|x| { let (a, b) = x.split_once(':').unwrap(); (a.parse().unwrap(), b.parse().unwrap()) }).collect::<Vec<(usize, usize)>>()).unwrap_or(vec![(6, 10), (7, 10), (10, 10), (20, 10), (50, 10), (100, 3)]) {
         let goal = Goal::BlankLast.board(Shape::new(side, side).unwrap()).unwrap();
         let (mut sum, mut max, mut secs) = (0.0, 0.0f64, 0.0);
         for start in boards(&goal, 2024, count) {
