@@ -189,8 +189,7 @@ impl Work {
             if rect.rows() * rect.cols() <= 9 {
                 return self.finish();
             }
-            let side = self.choose_side()?;
-            self.peel(side)?;
+            self.peel_best()?;
         }
     }
 
@@ -238,9 +237,9 @@ impl Work {
     }
 
     /// Places the line on `side` and shrinks the rectangle past it.
-    fn peel(&mut self, side: Side) -> Option<()> {
-        let mut best: Option<(usize, Frame, Line)> = None;
-        for reverse in [false, true] {
+    fn peel_best(&mut self) -> Option<()> {
+        let mut best: Option<(usize, Frame, Line, Side)> = None;
+        for (side, reverse) in self.sides().into_iter().flat_map(|s| [(s, false), (s, true)]) {
             let frame = Frame::new(self.rect, side, reverse);
             let mut line = self.extract(frame);
             if line.place_top_row().is_none() {
@@ -248,10 +247,10 @@ impl Work {
             }
             let score = line.moves.len() + line.distance_below();
             if best.as_ref().is_none_or(|b| score < b.0) {
-                best = Some((score, frame, line));
+                best = Some((score, frame, line, side));
             }
         }
-        let (_, frame, line) = best?;
+        let (_, frame, line, side) = best?;
         self.write_back(frame, &line);
         let r = &mut self.rect;
         match side {
