@@ -1,13 +1,21 @@
 //! Shortening a solution after the fact: loops cut out, then windows of it solved again.
 //!
-//! The construction of `place.rs` walks one tile at a time and the blank around it; between two
-//! boards `k` moves apart the solution often takes a detour a search of the few cells involved
-//! would not. So a window of `k` moves is slid along the solution, and the boards at its two ends
-//! (which differ only on the cells the blank crossed) are joined again by IDA* with the Manhattan
-//! distance between them (Korf 1985) inside the box around those cells: every tile outside the
-//! box stays where it is, so any path found there can replace the window's moves. This is the
-//! path shortening of macro-operator solutions (for example Kaggle's Santa 2023 permutation
-//! puzzles, where the windows of a constructive solution are solved again in the same way).
+//! A board the solution visits twice marks a loop, whose moves are dropped (found by a Zobrist
+//! hash, the result checked by replay). Then a window of `k` moves is slid along the solution:
+//! the boards at its two ends differ only on the cells the blank crossed, so IDA* with the
+//! Manhattan distance between them (Korf 1985), inside the box around those cells with every
+//! tile outside it held still, finds the shortest way between them there, and a shorter one
+//! replaces the window's moves. This is the classic path shortening of macro-operator solutions.
+//!
+//! What it pays, measured on uniform random boards: much on small boards, where a window spans
+//! the whole board and the last cells' detours are many (6x6: 2.86 to 2.35 times the Manhattan
+//! distance, 10x10: 2.85 to 2.61), little on large ones (20x20: 2.75 to 2.68, 50x50: 2.57 to
+//! 2.56, 100x100: 2.539 to 2.532). On large boards most windows are already as short as their
+//! two ends allow (of the windows of 28 moves on 20x20, 29 % move every tile straight to its end
+//! cell and 69 % are proven shortest in their box): what makes the construction long is not a detour between two nearby
+//! boards but the tiles its blank pushes away, which are brought back long after. Wider boxes
+//! (a margin of 2) and longer windows (40 moves, 50 000 nodes each) gained under 1 % more for
+//! twenty times the time.
 
 use crate::puzzle::board::{Board, Dir};
 use crate::search::space::key;
@@ -25,12 +33,9 @@ const MARGIN: usize = 1;
 pub(super) fn shorten(start: &Board, moves: Vec<Dir>) -> Vec<Dir> {
     let Some(end) = replay(start, &moves) else { return moves };
     let mut best = without_loops(start, &moves);
-    eprintln!("DBG input {} loops {}", moves.len(), best.len());
     let mut search = Window::default();
     for (k, nodes) in PASSES {
-        search.stats = [0; 5];
         best = slide(start, best, k, nodes, &mut search);
-        eprintln!("DBG k {k} -> {} stats(windows,skip,budget,none,improved) {:?}", best.len(), search.stats);
     }
     match replay(start, &best) {
         Some(b) if b == end && best.len() <= moves.len() => best,
@@ -121,8 +126,7 @@ fn undo_all(mut done: Vec<Dir>, todo: Vec<Dir>) -> Vec<Dir> {
 }
 
 /// The local directions in the order the search tries them, with their `(row, col)` steps.
-const STEPS: [(Dir, isize, isize); 4] =
-    [(Dir::Up, -1, 0), (Dir::Down, 1, 0), (Dir::Left, 0, -1), (Dir::Right, 0, 1)];
+const STEPS: [(Dir, isize, isize); 4] = [(Dir::Up, -1, 0), (Dir::Down, 1, 0), (Dir::Left, 0, -1), (Dir::Right, 0, 1)];
 
 /// The search of one window, its buffers kept between windows. Tiles are named by the local
 /// cell they start on.
@@ -136,20 +140,12 @@ struct Window {
     goal: Vec<(u16, u16)>,
     path: Vec<Dir>,
     nodes: u32,
-    stats: [usize; 5],
 }
 
 impl Window {
     /// A path shorter than `window` from a board of `rows` by `cols` with the blank on `blank` to where `window` leads, inside the box around the cells `window`'s blank
     /// crosses; `None` when there is none or the search ran out of its `budget` of nodes.
-    fn shorter(
-        &mut self,
-        rows: usize,
-        cols: usize,
-        blank: usize,
-        window: &[Dir],
-        budget: u32,
-    ) -> Option<Vec<Dir>> {
+    fn shorter(&mut self, rows: usize, cols: usize, blank: usize, window: &[Dir], budget: u32) -> Option<Vec<Dir>> {
         // the box of the blank's cells
         let (mut r, mut c) = ((blank / cols) as isize, (blank % cols) as isize);
         let (mut r0, mut r1, mut c0, mut c1) = (r, r, c, c);
@@ -193,9 +189,7 @@ impl Window {
         self.state.extend(0..n as u16);
         let est: usize = (0..n).filter(|&c| c != local_blank).map(|c| self.off(c as u16, c)).sum();
         let most = window.len().checked_sub(2)?;
-        self.stats[0] += 1;
         if est > most {
-            self.stats[1] += 1;
             return None;
         }
         self.nodes = budget;
@@ -203,12 +197,11 @@ impl Window {
         let mut bound = est;
         while bound <= most {
             match self.dfs(local_blank, est, 0, bound, None) {
-                Ok(()) => { self.stats[4] += 1; return Some(std::mem::take(&mut self.path))},
-                Err(next) if next == usize::MAX => { if self.nodes == 0 { self.stats[2] += 1 } else { self.stats[3] += 1 } return None},
+                Ok(()) => return Some(std::mem::take(&mut self.path)),
+                Err(next) if next == usize::MAX => return None,
                 Err(next) => bound = next,
             }
         }
-        self.stats[3] += 1;
         None
     }
 
