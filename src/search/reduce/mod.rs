@@ -22,8 +22,9 @@
 //! first and their length second, not by length alone: on uniform random boards that brings the
 //! length from about 3.9 to 2.5 to 2.9 times `M` (2.54 on 100x100, 2.57 on 50x50, 2.75 on 20x20;
 //! Parberry's method averages about 4). Each line is then placed in the eight ways its sides and
-//! ends allow, the cheapest kept, and the whole solution shortened (`shorten.rs`): 2.51 on
-//! 100x100, 2.52 on 50x50, 2.53 on 20x20, 2.20 on 6x6.
+//! ends allow (up to 40x40; past it the side chosen by shape, from either end), the cheapest
+//! kept, and the solution shortened (`shorten.rs`): 2.52 on 100x100, 2.52 on 50x50, 2.54 on
+//! 20x20, 2.23 on 6x6.
 
 use crate::error::Error;
 use crate::puzzle::board::{Board, Dir};
@@ -34,10 +35,13 @@ mod shorten;
 
 use place::Line;
 
+/// The most cells a rectangle may have for every side of it to be tried (see [`Work::peel_best`]).
+const ALL_SIDES_UP_TO: usize = 40 * 40;
+
 /// Solves `start` towards `goal` by placing whole rows and columns in turn (see the module doc):
 /// a solution about 2.2 to 2.55 times the Manhattan distance long on uniform random boards (the
 /// module doc says why), never optimal, but found for any shape up to 127x127 in seconds (about
-/// 19 s for 100x100, 3 s for 50x50, 0.3 s for 20x20, in release builds).
+/// 4 s for 100x100, 2 s for 50x50, 0.2 s for 20x20, in release builds).
 ///
 /// Returns `Ok(None)` when `start` cannot reach `goal` (the parity rule of
 /// [`Board::is_solvable_to`]), otherwise the moves of the blank, which [`Board::apply`] carries out
@@ -220,16 +224,42 @@ impl Work {
         sides
     }
 
+    /// Which side to peel next: along the longer dimension (keeping the rectangle near square, so
+    /// that tiles travel short distances), the side farther from the goal's blank.
+    fn choose_side(&self) -> Option<Side> {
+        let sides = self.sides();
+        let (r, b) = (self.rect, self.blank_goal);
+        let rows_first = r.rows() >= r.cols();
+        let score = |s: &Side| -> (bool, usize) {
+            let is_row = matches!(s, Side::Top | Side::Bottom);
+            let far = match s {
+                Side::Top => b.0 - r.r0,
+                Side::Bottom => r.r1 - 1 - b.0,
+                Side::Left => b.1 - r.c0,
+                Side::Right => r.c1 - 1 - b.1,
+            };
+            (is_row == rows_first, far)
+        };
+        sides.iter().copied().max_by_key(score)
+    }
+
     /// Places the next line and shrinks the rectangle past it: every side that may be peeled is
     /// placed from either end, and the placing kept is the one whose moves plus the Manhattan
     /// distance it leaves are least (a solution's length is `M + 2H`, see the module doc, so that
     /// sum is what the rest can be expected to cost). Against one side chosen by shape (along
     /// the longer dimension, far from the goal's blank), placed from one end, this shortens 20x20
     /// solutions from 2.68 to 2.53 times the Manhattan distance and 100x100 ones from 2.53 to
-    /// 2.49, for eight placings of each line instead of one.
+    /// 2.49 (2.50 with both ends of one side alone), for up to eight placings of each line.
     fn peel_best(&mut self) -> Option<()> {
         let mut best: Option<(usize, Frame, Line, Side)> = None;
-        for (side, reverse) in self.sides().into_iter().flat_map(|s| [(s, false), (s, true)]) {
+        // on large rectangles each placing is slow and the other sides gain least (under 0.2 %
+        // on 100x100): only the side chosen by shape is placed there, from either end
+        let sides = if self.rect.rows() * self.rect.cols() > ALL_SIDES_UP_TO {
+            self.choose_side().into_iter().collect()
+        } else {
+            self.sides()
+        };
+        for (side, reverse) in sides.into_iter().flat_map(|s| [(s, false), (s, true)]) {
             let frame = Frame::new(self.rect, side, reverse);
             let mut line = self.extract(frame);
             if line.place_top_row().is_none() {

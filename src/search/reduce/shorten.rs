@@ -7,7 +7,8 @@
 //! tile outside it held still, finds the shortest way between them there, and a shorter one
 //! replaces the window's moves. This is the classic path shortening of macro-operator solutions.
 //!
-//! What it pays, measured on uniform random boards: much on small boards, where a window spans
+//! What it pays, measured on uniform random boards (with the windows and budgets of [`PASSES`]):
+//! much on small boards, where a window spans
 //! the whole board and the last cells' detours are many (6x6: 2.86 to 2.35 times the Manhattan
 //! distance, 10x10: 2.85 to 2.61), little on large ones (20x20: 2.75 to 2.68, 50x50: 2.57 to
 //! 2.56, 100x100: 2.539 to 2.532). On large boards most windows are already as short as their
@@ -15,14 +16,20 @@
 //! cell and 69 % are proven shortest in their box): what makes the construction long is not a detour between two nearby
 //! boards but the tiles its blank pushes away, which are brought back long after. Wider boxes
 //! (a margin of 2) and longer windows (40 moves, 50 000 nodes each) gained under 1 % more for
-//! twenty times the time.
+//! twenty times the time, and the budgets of 2 000 to 8 000 nodes a window instead of these
+//! 300 to 2 000 about 1 % on boards up to 10x10.
 
 use crate::puzzle::board::{Board, Dir};
 use crate::search::space::key;
 
 /// Each pass's window length and the IDA* nodes one window may spend. Short windows are cheap and
 /// catch the small detours; the longer ones then join what the short ones left.
-const PASSES: [(usize, u32); 3] = [(12, 2_000), (20, 4_000), (28, 8_000)];
+const PASSES: [(usize, u32); 3] = [(12, 300), (20, 1_000), (28, 2_000)];
+
+/// The most cells a board may have for its solution's windows to be solved again: past 50x50
+/// they gain under 0.5 % (100x100: 2.539 to 2.532 times the Manhattan distance) for four times
+/// the construction's time.
+const WINDOWS_UP_TO: usize = 50 * 50;
 
 /// How far around the cells the blank crosses a window's search may go.
 const MARGIN: usize = 1;
@@ -33,9 +40,11 @@ const MARGIN: usize = 1;
 pub(super) fn shorten(start: &Board, moves: Vec<Dir>) -> Vec<Dir> {
     let Some(end) = replay(start, &moves) else { return moves };
     let mut best = without_loops(start, &moves);
-    let mut search = Window::default();
-    for (k, nodes) in PASSES {
-        best = slide(start, best, k, nodes, &mut search);
+    if start.shape().cells() <= WINDOWS_UP_TO {
+        let mut search = Window::default();
+        for (k, nodes) in PASSES {
+            best = slide(start, best, k, nodes, &mut search);
+        }
     }
     match replay(start, &best) {
         Some(b) if b == end && best.len() <= moves.len() => best,
