@@ -303,6 +303,12 @@ impl Line {
         Some(if least == u32::MAX { 0 } else { least })
     }
 
+    /// The Manhattan distance of the tiles below the top row from their goals: what a placed row
+    /// leaves to the rest of the solution.
+    pub(super) fn distance_below(&self) -> usize {
+        (self.w..self.h * self.w).filter(|&c| self.cells[c] != 0).map(|c| self.off(self.cells[c], c)).sum()
+    }
+
     /// Places the whole top row and freezes it.
     pub(super) fn place_top_row(&mut self) -> Option<()> {
         let w = self.w;

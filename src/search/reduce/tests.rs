@@ -80,7 +80,11 @@ fn every_shape_reaches_random_goals() {
     ];
     for (k, &(rows, cols)) in shapes.iter().enumerate() {
         let shape = Shape::new(rows, cols).unwrap();
-        let count = if rows * cols > 100 { 4 } else { 60 };
+        let count = match rows * cols {
+            0..=30 => 12,
+            31..=100 => 4,
+            _ => 1,
+        };
         for g in 0..6u64 {
             let goal =
                 if g == 0 { Goal::BlankLast.board(shape).unwrap() } else { random_goal(shape, k as u64 * 100 + g) };
@@ -155,4 +159,87 @@ fn reduce_report() {
         let n = count as f64;
         println!("{:>8} {:>6} {:>11.3} {:>10.3} {:>10.3}", format!("{side}x{side}"), count, sum / n, max, secs / n);
     }
+}
+
+/// `count` random moves of the blank from `start` (each one that stays on the board), from `seed`.
+fn random_walk(start: &Board, seed: u64, count: usize) -> Vec<Dir> {
+    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut b = start.clone();
+    let mut walk = Vec::with_capacity(count);
+    while walk.len() < count {
+        // xorshift: any stream will do, the walks only need to differ
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let d = Dir::ALL[(rng >> 60) as usize % 4];
+        if b.apply(d).is_some() {
+            walk.push(d);
+        }
+    }
+    walk
+}
+
+/// Checks that `shorten` of `moves` from `start` is no longer and ends where `moves` do; returns
+/// its length.
+fn check_shorten(start: &Board, moves: &[Dir]) -> usize {
+    let mut end = start.clone();
+    moves.iter().for_each(|&d| assert!(end.apply(d).is_some()));
+    let short = shorten::shorten(start, moves.to_vec());
+    assert!(short.len() <= moves.len(), "{start}: {} moves from {}", short.len(), moves.len());
+    let mut b = start.clone();
+    for (i, &d) in short.iter().enumerate() {
+        assert!(b.apply(d).is_some(), "{start}: shortened move {i} ({d:?}) leaves the board");
+    }
+    assert_eq!(b, end, "{start}: the shortened moves end elsewhere");
+    short.len()
+}
+
+#[test]
+fn shorten_keeps_the_end_of_the_constructions_moves() {
+    for (k, &(rows, cols)) in [(2, 2), (2, 5), (3, 3), (4, 4), (3, 8), (7, 5), (12, 12), (20, 9)].iter().enumerate() {
+        let shape = Shape::new(rows, cols).unwrap();
+        for g in 0..3u64 {
+            let goal = random_goal(shape, 40 + k as u64 * 10 + g);
+            for start in boards(&goal, g + 5 * k as u64, 3) {
+                let mut work = Work::new(&start, &goal);
+                work.solve().unwrap();
+                check_shorten(&start, &work.moves);
+            }
+        }
+    }
+}
+
+#[test]
+fn shorten_cuts_random_walks_down() {
+    for (k, &(rows, cols)) in [(2, 2), (2, 3), (3, 3), (4, 4), (5, 3), (6, 6), (9, 13)].iter().enumerate() {
+        let goal = random_goal(Shape::new(rows, cols).unwrap(), 70 + k as u64);
+        for (s, start) in boards(&goal, 90 + k as u64, 8).iter().enumerate() {
+            for len in [0, 1, 2, 7, 40, 300] {
+                let walk = random_walk(start, (k * 100 + s * 10) as u64 + len as u64, len);
+                let short = check_shorten(start, &walk);
+                // a random walk of 300 moves steps back on itself all the time
+                assert!(len < 300 || short < len / 2, "{start}: {short} of {len}");
+            }
+        }
+    }
+}
+
+#[test]
+fn shorten_cuts_loops_and_detours_to_their_shortest() {
+    let start = Goal::BlankFirst.board(Shape::new(4, 4).unwrap()).unwrap();
+    let moves = |s: &str| s.chars().map(|c| Dir::from_letter(c).unwrap()).collect::<Vec<Dir>>();
+    // a step and its undoing, three turns of the blank around a 2x2 square (the identity), a
+    // way out and back by another path: loops, cut to nothing
+    for walk in ["DU", "RDLURDLURDLU", "DDRRUULL" /* not a loop: tiles move */, "DDRRUULLRRDDLLUU"] {
+        let want = if walk == "DDRRUULL" { 8 } else { 0 };
+        assert_eq!(check_shorten(&start, &moves(walk)), want, "{walk}");
+    }
+    // two turns one way around a 2x2 square are one turn the other way: a window solved again
+    assert_eq!(check_shorten(&start, &moves("RDLURDLU")), 4);
+    // the window is solved where the moves are, here in a corner of a large board
+    let big = Goal::BlankLast.board(Shape::new(40, 30).unwrap()).unwrap();
+    let mut far = moves("LLLLUUUU");
+    far.extend(moves("RDLURDLU"));
+    // (the way there is joined to it too: 10 moves)
+    assert!(check_shorten(&big, &far) <= 12);
 }
