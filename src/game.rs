@@ -175,9 +175,16 @@ pub struct BoundedOracle {
     algorithm: Algorithm,
     time_limit: Option<std::time::Duration>,
     watch: Mutex<Arc<Watch>>,
-    /// The last board solved, its solution and proven lower bound.
-    last: Mutex<Option<Solved>>,
+    /// The boards solved lately, newest last, with their solutions and proven lower bounds.
+    last: Mutex<Vec<Solved>>,
 }
+
+/// How many solved boards [`BoundedOracle`] keeps (an undo finds its board again).
+const KEPT: usize = 32;
+
+/// How far along a kept solution [`BoundedOracle`] looks for a board (a player following hints
+/// is a few moves along the last one).
+const ALONG: usize = 64;
 
 /// A board, the solution found for it and the lower bound proven on its optimum.
 type Solved = (Board, Vec<Dir>, Option<u32>);
@@ -197,8 +204,35 @@ impl BoundedOracle {
             algorithm,
             time_limit,
             watch: Mutex::new(Arc::new(Watch::new())),
-            last: Mutex::new(None),
+            last: Mutex::new(Vec::new()),
         }
+    }
+
+    /// A kept solution from `board`: its own, or the rest of one that passes through it within
+    /// [`ALONG`] moves, its bound lowered by the moves made (one move changes the optimum by one).
+    fn kept(&self, board: &Board) -> Option<(Vec<Dir>, Option<u32>)> {
+        let last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        for (b, moves, lb) in last.iter().rev() {
+            let mut at = b.clone();
+            for k in 0..=moves.len().min(ALONG) {
+                if &at == board {
+                    return Some((moves[k..].to_vec(), lb.map(|l| l.saturating_sub(k as u32))));
+                }
+                if k < moves.len() && at.apply(moves[k]).is_none() {
+                    break;
+                }
+            }
+        }
+        None
+    }
+
+    fn keep(&self, board: &Board, moves: Vec<Dir>, lb: Option<u32>) {
+        let mut last = self.last.lock().unwrap_or_else(|e| e.into_inner());
+        last.retain(|(b, _, _)| b != board);
+        if last.len() >= KEPT {
+            last.remove(0);
+        }
+        last.push((board.clone(), moves, lb));
     }
 }
 
@@ -208,6 +242,11 @@ impl Oracle for BoundedOracle {
     }
 
     fn distance(&self, board: &Board) -> Result<Option<u32>, Error> {
+        if let Some((moves, lb)) = self.kept(board) {
+            let len = moves.len() as u32;
+            self.keep(board, moves, lb);
+            return Ok(Some(len));
+        }
         let guide = match &self.patterns {
             Some(set) => Guide::Patterns(set),
             None => Guide::Heuristic(Heuristic::LinearConflict),
@@ -219,7 +258,7 @@ impl Oracle for BoundedOracle {
         };
         let Some(found) = solve(board, &self.goal, guide, &options)? else { return Ok(None) };
         let len = found.moves.len() as u32;
-        *self.last.lock().unwrap_or_else(|e| e.into_inner()) = Some((board.clone(), found.moves, found.lower_bound));
+        self.keep(board, found.moves, found.lower_bound);
         Ok(Some(len))
     }
 
@@ -243,10 +282,7 @@ impl Oracle for BoundedOracle {
     }
 
     fn solution(&self, board: &Board) -> Option<(Vec<Dir>, Option<u32>)> {
-        match &*self.last.lock().unwrap_or_else(|e| e.into_inner()) {
-            Some((b, moves, lb)) if b == board => Some((moves.clone(), *lb)),
-            _ => None,
-        }
+        self.kept(board)
     }
 
     fn interrupt(&self) {
@@ -608,5 +644,32 @@ mod tests {
         assert!(matches!(outcome, Err(Error::Cancelled { .. })), "{outcome:?}");
         let easy = goal.moved(Dir::Right).unwrap();
         assert_eq!(oracle.distance(&easy).unwrap(), Some(1));
+    }
+
+    #[test]
+    fn a_bounded_oracle_follows_its_own_solution_and_keeps_undone_boards() {
+        // a 6x6 (past the 24-puzzle): the length of a solution found, and its first move as the hint
+        let shape = crate::Shape::new(6, 6).unwrap();
+        let goal = crate::Goal::BlankLast.board(shape).unwrap();
+        let oracle = BoundedOracle::new(goal.clone(), None, Algorithm::Reduce, None);
+        assert!(!oracle.is_exact());
+        let mut board = goal.clone();
+        let mut rng = crate::lab::sample::SplitMix64::new(5);
+        for _ in 0..300 {
+            let _ = board.apply(Dir::ALL[(rng.next_u64() % 4) as usize]);
+        }
+        let d = oracle.distance(&board).unwrap().unwrap();
+        let (moves, lb) = oracle.solution(&board).unwrap();
+        assert_eq!(moves.len() as u32, d);
+        let lb = lb.unwrap();
+        assert!(lb <= d);
+        let hint = optimal_moves_at(&oracle, &board, Some(d)).unwrap();
+        assert_eq!(hint, moves[..1]);
+        // the hint followed: the rest of the same solution, its bound one lower, no new search
+        let next = board.moved(hint[0]).unwrap();
+        assert_eq!(oracle.distance(&next).unwrap(), Some(d - 1));
+        assert_eq!(oracle.solution(&next).unwrap(), (moves[1..].to_vec(), Some(lb.saturating_sub(1))));
+        // and the board before it, after an undo, is still known
+        assert_eq!(oracle.solution(&board).unwrap().0, moves);
     }
 }

@@ -434,8 +434,9 @@ impl Solver {
         let Some(found) = search::solve(board, &self.goal_board, guide, options)? else { return Ok(None) };
         let d = found.moves.len();
         let algorithm = options.algorithm;
-        let optimal =
-            algorithm == Algorithm::Bfs || (guide.is_admissible() && algorithm.is_optimal_with_admissible_guide());
+        let optimal = algorithm == Algorithm::Bfs
+            || (guide.is_admissible() && algorithm.is_optimal_with_admissible_guide())
+            || found.proven_optimal();
         if let Some(e) = self.exact(board)? {
             if optimal && e as usize != d {
                 // an optimal algorithm disagreeing with the table: one of them is wrong

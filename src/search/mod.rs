@@ -150,8 +150,9 @@ impl Algorithm {
 
     /// Whether the algorithm's solution is optimal when its guide is admissible.
     pub fn is_optimal_with_admissible_guide(self) -> bool {
+        // a bounded search at 1 is not: a limit may stop it before its proof ([`Found::proven_optimal`] says)
         matches!(self, Algorithm::AStar | Algorithm::IdaStar | Algorithm::AStarIda | Algorithm::Bfs)
-            || matches!(self, Algorithm::Weighted(w) | Algorithm::Within(w) if w == 1.0)
+            || matches!(self, Algorithm::Weighted(w) if w == 1.0)
     }
 }
 

@@ -432,8 +432,11 @@ impl<'a, T: Tile> Space<'a, T> {
                             _ => break,
                         }
                     }
+                    // Until the search has a solution of its own, it is weighted A* (pruned by
+                    // the seed's length): a good seed would otherwise stop it before it starts,
+                    // the start's own key being past the seed's length.
                     match open.peek() {
-                        Some((key, g, i)) if key < len as u64 * 1000 => {
+                        Some((key, g, i)) if key < len as u64 * 1000 || best == SEED => {
                             open.pop();
                             (g, i)
                         }
