@@ -480,8 +480,9 @@ fn choose_heuristic(
         return Ok(HeuristicKind::Pdb);
     }
     let name = default_partition(shape);
-    // only where pattern tables can serve the board (up to 64 cells)
-    if let Ok(p) = Partition::parse(goal_board, name) {
+    // only where pattern tables serve the board far better: up to the 24-puzzle (past it, the
+    // 6x6 and 7x7 tables did not beat linear conflict reliably in a bounded search's seconds)
+    if let (true, Ok(p)) = (shape.cells() <= OPTIMAL_CELLS, Partition::parse(goal_board, name)) {
         notice(Notice::Hint(format!(
             "searching with linear conflict; pattern tables solve this board far faster: `{}`, then `{}`",
             pattern_build_command(shape, goal, &p, &config.dir),

@@ -448,3 +448,34 @@ fn a_time_limit_without_a_solution_gives_up_and_with_one_returns_it() {
     assert!(lb >= 84 && lb < moves, "{v}"); // 84: the board's Manhattan distance
     assert!(v["stopped"].as_str().unwrap().contains("time limit of 1 s"), "{v}");
 }
+
+#[test]
+fn a_batch_within_gives_each_lines_proof_and_a_stopped_factor_of_one_is_not_optimal() {
+    let dir = tempfile::tempdir().unwrap();
+    let boards = "8 6 7 2 5 4 3 0 1\n1 2 3 4 5 6 7 0 8\n";
+    let out = table(dir.path())
+        .args(["solve", "--batch", "--within", "1.5", "-H", "manhattan"])
+        .write_stdin(boards)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("# line\tmoves\tlower_bound\twithin\tstopped\tgenerated\tseconds\tsolution"));
+    let first: Vec<&str> = lines.next().unwrap().split('\t').collect();
+    let (moves, lb): (f64, f64) = (first[1].parse().unwrap(), first[2].parse().unwrap());
+    assert!(lb <= 31.0 && moves <= 1.5 * lb && first[4] == "-", "{first:?}");
+    assert_eq!(first[3].parse::<f64>().unwrap(), (moves / lb * 10_000.0).ceil() / 10_000.0);
+    // a factor of 1 stopped by a limit returns its best (reduce's), and says it is not proven
+    let board = "8,10,7,18,0,6,13,12,23,22,5,4,2,9,15,14,1,20,31,35,11,21,17,16,34,3,26,33,19,24,27,29,25,28,32,30";
+    let v = json(dir.path(), &["--board", "6x6", "--within", "1", "--max-nodes", "1000", "-H", "manhattan", board]);
+    assert_eq!(v["optimal"], serde_json::Value::Null, "{v}");
+    assert!(v["stopped"].as_str().unwrap().contains("1000 nodes"), "{v}");
+    assert!(v["moves"].as_u64().unwrap() > v["lower_bound"].as_u64().unwrap());
+    // COS 226's format claims a minimum: a solution not proven minimal is said so on stderr
+    table(dir.path())
+        .args(["solve", "--format", "cos226", "--algorithm", "greedy", "8", "6", "7", "2", "5", "4", "3", "0", "1"])
+        .assert()
+        .success()
+        .stdout(contains("Minimum number of moves"))
+        .stderr(contains("not proven minimal"));
+}

@@ -39,7 +39,9 @@ fn bounded(options: &mut Options, within: Option<f64>, time_limit: Option<f64>, 
     options.anytime = anytime;
     if let Some(t) = time_limit {
         if !(t.is_finite() && t > 0.0 && t < 1e9) {
-            return Err(PyValueError::new_err(format!("time_limit={t}: give a number of seconds above 0")));
+            return Err(PyValueError::new_err(format!(
+                "time_limit={t}: give a number of seconds above 0 and below 1e9"
+            )));
         }
         options.time_limit = Some(std::time::Duration::from_secs_f64(t));
     }

@@ -52,13 +52,14 @@ Without --algorithm, the method depends on the board's size:
                                      it has proven (always a solution: the search starts from
                                      reduce's)
   past 64 cells (to 127x127)         reduce: rows and columns placed one at a time, then a small
-                                     search; seconds on a 100x100, about 2.5 times the Manhattan
-                                     distance, its lower bound printed beside it
+                                     search; 4.5 s on a 100x100, about 2.5 times the Manhattan
+                                     distance, its lower bound printed beside it (not stopped by
+                                     --time-limit)
 --within W, --anytime and --time-limit ask for another bound or time on any size.
 
---batch solves one board
-per line (of --file, or standard input), boards in parallel: one line each (line, moves, nodes
-generated, seconds, solution), then a `# total` line.
+--batch solves one board per line (of --file, or standard input), boards in parallel: one line
+each (line, moves, nodes generated, seconds, solution; with --within or past 64 cells, the lower
+bound and the factor proven, and why a board's search stopped early), then a `# total` line.
 
 Statistics: nodes expanded and generated (a node is generated when a successor is made; the move
 straight back is never made; the start counts), the largest open list, time, the search's peak
@@ -218,7 +219,7 @@ pub struct SolveArgs {
     /// Stop the search after this many seconds: without a solution, it gives up (exit 4); a
     /// bounded or anytime search (--within, --anytime) returns the best solution it has.
     /// [default: 10 for the default search of boards of 26 to 64 cells, none otherwise]
-    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     time_limit: Option<f64>,
     /// The table file for --heuristic table and for checking optimality; it also gives the
     /// board's shape and, without --goal, the goal. [default: the one `table build` names for the
@@ -327,7 +328,9 @@ impl SolveArgs {
 pub(super) fn parse_seconds(text: &str) -> Result<f64, String> {
     match text.trim().trim_end_matches('s').trim().parse::<f64>() {
         Ok(s) if s.is_finite() && s > 0.0 && s < 1e9 => Ok(s),
-        _ => Err(format!("`{text}` is not a number of seconds: give one above 0, like 10 or 0.5")),
+        _ => Err(format!(
+            "`{text}` is not a number of seconds: give one above 0 and below 1e9 (31 years), like 10 or 0.5"
+        )),
     }
 }
 
@@ -567,6 +570,14 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
             writeln!(out)?;
         }
         Format::Cos226 => {
+            // the format's words claim a minimum: said on stderr when it is not proven (stdout
+            // stays exactly the test client's)
+            if report.optimal != Some(true) {
+                eprintln!(
+                    "table: note: {d} moves is not proven minimal ({} with {}): use an optimal search for COS 226's answer",
+                    report.algorithm, report.heuristic
+                );
+            }
             writeln!(out, "Minimum number of moves = {d}")?;
             let mut b = board.clone();
             writeln!(out, "{}", b.to_cos226())?;

@@ -136,7 +136,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let mut out = io::stdout().lock();
     if !args.json {
         if bounded {
-            writeln!(out, "# line\tmoves\tlower_bound\tgenerated\tseconds\tsolution")?;
+            writeln!(out, "# line\tmoves\tlower_bound\twithin\tstopped\tgenerated\tseconds\tsolution")?;
         } else {
             writeln!(out, "# line\tmoves\tgenerated\tseconds\tsolution")?;
         }
@@ -195,10 +195,17 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             writeln!(out)?;
         } else if let Some(m) = l.moves {
             let solution = l.solution.as_deref().filter(|s| !s.is_empty()).unwrap_or("-");
-            let bound = match (bounded, l.lower_bound) {
-                (true, Some(lb)) => format!("{lb}\t"),
-                (true, None) => "-\t".into(),
-                (false, _) => String::new(),
+            // the proof, and the limit that stopped a board's search before it (`-`: none)
+            let bound = match (bounded, l.lower_bound, l.within) {
+                (true, Some(lb), Some(r)) => format!("{lb}\t{r}\t"),
+                (true, Some(lb), None) => format!("{lb}\t-\t"),
+                (true, None, _) => "-\t-\t".into(),
+                (false, ..) => String::new(),
+            };
+            let bound = match (bounded, &l.stopped) {
+                (true, Some(why)) => format!("{bound}{why}\t"),
+                (true, None) => format!("{bound}-\t"),
+                (false, _) => bound,
             };
             writeln!(
                 out,

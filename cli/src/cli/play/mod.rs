@@ -38,15 +38,18 @@ uniformly from the boards at that distance, from the table). Given a board, --pr
 Keys in play: the arrows or W A S D slide a tile into the blank (c switches to moving the blank);
 h shows every optimal move; u undoes, r redoes; a click on a tile in the blank's row or column
 slides it; v turns on h j k l for moving (then ? shows the optimal moves); x solves: choose the
-algorithm (A*, IDA*, greedy, weighted) and the heuristic (misplaced tiles, Manhattan, linear
+algorithm (A*, IDA*, greedy, weighted, within 1.5 of optimal, reduce) and the heuristic (misplaced tiles, Manhattan, linear
 conflict, the exact table or pattern tables), watch its node count (Esc cancels), then its
 statistics and the solution played move by move (space plays or pauses, Left/Right step, +/-
-change the speed); n starts a new game; q quits. The status line always reads `distance: N  moves: M`.
+change the speed); n starts a new game; q quits. The status line reads `distance: N  moves: M`
+(past the 24-puzzle, `a solution from here: N moves (within X of optimal: at least L needed)`).
 
 Distances come from the perfect table of the board and goal (the file `table build` names, in the
 current directory, or built in memory up to 10 cells); past that, from IDA* with the pattern
 tables found in --dir (`table build --pattern`), else with linear conflict, on a second thread, so
-the screen never waits.
+the screen never waits. Past 25 cells (a board given on the command line, such as --board 6x6 and
+its tiles) no distance is exact: each position gets a solution from the search `table solve` runs
+by default for the size (2 s at most), its proof beside it, and h shows its first move.
 
 Needs a terminal: with its input or output not a terminal, it says so and exits 2.
 
