@@ -42,6 +42,8 @@ def test_a_batch_is_a_row_per_board_in_input_order():
     assert df["length"].tolist() == [2, -1, 1] and df["length"].dtype == np.int32
     assert df["moves"].tolist()[0] == "RR" and df["moves"].isna().tolist() == [False, True, False]
     assert df["error"].isna().all() and df["optimal"].dtype == bool and df["generated"].dtype == np.int64
+    # each board's proven bound: the length of an optimal search's solution, -1 for none
+    assert df["lower_bound"].tolist() == [2, -1, 1] and df["lower_bound"].dtype == np.int32
     p = r.to_polars()
     assert p["moves"].to_list() == ["RR", None, "R"] and p["length"].dtype == pl.Int32
 

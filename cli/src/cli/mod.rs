@@ -259,6 +259,14 @@ pub fn open_table(args: &TableArgs, fallback_shape: Option<Shape>, build_missing
             let table = solver::build_table_on_the_spot(&goal, shape, &path, print_notice)?;
             return Ok(Opened { table, path });
         }
+        if !explicit && shape.cells() > slidetable::index::rank::MAX_TABLE_CELLS {
+            // no build can make it: say what serves a board this size
+            return Err(anyhow!(
+                "no perfect table for {shape}: tables go up to {} cells; `table solve --board {shape}` solves its \
+                 boards, and `table sample --board {shape} --uniform` draws random ones",
+                slidetable::index::rank::MAX_TABLE_CELLS
+            ));
+        }
         let cmd = build_command(shape, &goal, &path);
         let hint = if explicit && !args.board.given() {
             format!("build it with `table build -o {}` (add --board/--goal for other boards)", path.display())

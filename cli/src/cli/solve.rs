@@ -381,6 +381,9 @@ struct Report {
     /// `--within W`: the factor asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     within_asked: Option<f64>,
+    /// `--anytime`: the bounded search went on past its bound.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    anytime: bool,
     heuristic: &'static str,
     admissible: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -496,6 +499,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         algorithm: algorithm.name(),
         weight: if let Algorithm::Weighted(w) = algorithm { Some(w) } else { None },
         within_asked: if let Algorithm::Within(w) = algorithm { Some(w) } else { None },
+        anytime: args.anytime,
         // breadth-first search uses no estimate, whatever -H says
         heuristic: if algorithm == Algorithm::Bfs { "none" } else { guide.name() },
         admissible: algorithm == Algorithm::Bfs || guide.is_admissible(),
@@ -630,6 +634,9 @@ fn human(
     writeln!(out, "board        {shape}, goal {goal_text}")?;
     let weight = match (report.weight, report.within_asked) {
         (Some(w), _) => format!(" (w = {w})"),
+        (_, Some(w)) if report.anytime => {
+            format!(" {w} of optimal, then anytime (improved until the optimum is proven or a limit)")
+        }
         (_, Some(w)) => format!(" {w} of optimal (optimistic search)"),
         _ => String::new(),
     };

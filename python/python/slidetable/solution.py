@@ -165,8 +165,9 @@ class BatchResult:
     """Many boards solved: one entry per board, in input order.
 
     Returned by ``solve_batch`` and ``Solver.solve_batch``; ``len()`` is the number of
-    boards. The fields after ``goal`` are filled by batch searches (``bwas``, or a heuristic
-    function) only, and are None otherwise.
+    boards. The fields after ``goal`` but the last are filled by batch searches (``bwas``, or a
+    heuristic function) only, and are None otherwise; ``lower_bounds`` by every search of the
+    library's own heuristics (with ``within=``, each board's proof).
 
     Examples
     --------
@@ -241,17 +242,18 @@ class BatchResult:
             "expanded": np.asarray(self.expanded), "seconds": np.asarray(self.seconds), "optimal": np.asarray(self.optimal),
             "error": list(self.errors),
         }
-        for name in ["optimal_lengths", "heuristic_calls", "evaluated", "heuristic_seconds", "search_seconds"]:
+        for name in ["optimal_lengths", "heuristic_calls", "evaluated", "heuristic_seconds", "search_seconds", "lower_bounds"]:
             v = getattr(self, name)
             if v is not None:
-                cols[name.removesuffix("s") if name == "optimal_lengths" else name] = np.asarray(v)
+                cols[name.removesuffix("s") if name in ("optimal_lengths", "lower_bounds") else name] = np.asarray(v)
         return cols
 
     def to_pandas(self) -> Any:
         """The results as a pandas DataFrame: a row per board, in input order; ``length``
         (``UNSOLVABLE`` -1, ``FAILED`` -2), ``moves`` and ``error`` (strings, missing where None),
-        ``generated``, ``expanded``, ``seconds``, ``optimal``, and the batch searches' columns
-        where filled (``optimal_length``, ``heuristic_calls``, ...), their dtypes the arrays'.
+        ``generated``, ``expanded``, ``seconds``, ``optimal``, and the columns of the fields
+        filled (``optimal_length``, ``heuristic_calls``, ..., ``lower_bound``: -1 where none is
+        proven), their dtypes the arrays'.
 
         Returns
         -------
