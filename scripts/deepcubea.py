@@ -69,8 +69,8 @@ def main() -> int:
     n = int(a.set)
     side = {35: 6, 48: 7}[n]
     out_path = os.path.join(ROOT, "data", f"deepcubea{n}-results.tsv")
-    within = [] if a.within == "none" else ["--within", a.within]
-    config = " ".join([*within, "--time-limit", a.time_limit, *a.extra]).strip()
+    factor = [] if a.within == "none" else ["--within", a.within]
+    config = " ".join([*factor, "--time-limit", a.time_limit, *a.extra]).strip()
     done = {}
     if os.path.exists(out_path):
         with open(out_path) as f:
@@ -94,7 +94,7 @@ def main() -> int:
             out.write(f"# run {time.strftime('%Y-%m-%d %H:%M')} commit {commit()} machine {machine()}: {config}\n")
             out.flush()
         for i, board, dca_len, dca_s in todo:
-            cmd = [a.table, "solve", "--board", f"{side}x{side}", *within,
+            cmd = [a.table, "solve", "--board", f"{side}x{side}", *factor,
                    "--time-limit", a.time_limit, "--json", *a.extra, board]
             with tempfile.NamedTemporaryFile("r") as tf:
                 full = [timer, "-f", "%M", "-o", tf.name, *cmd] if timer else cmd
