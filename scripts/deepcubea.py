@@ -46,6 +46,21 @@ def commit() -> str:
         return "unknown"
 
 
+def read_done(path: str, config: str, key) -> dict:
+    """The rows of a results file made with `config` (its first column), by `key(columns)`:
+    what a rerun skips."""
+    done = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                if line.startswith("#") or not line.strip():
+                    continue
+                cols = line.rstrip("\n").split("\t")
+                if cols[0] == config:
+                    done[key(cols)] = cols
+    return done
+
+
 def machine() -> str:
     cores = os.cpu_count()
     try:
@@ -71,15 +86,7 @@ def main() -> int:
     out_path = os.path.join(ROOT, "data", f"deepcubea{n}-results.tsv")
     factor = [] if a.within == "none" else ["--within", a.within]
     config = " ".join([*factor, "--time-limit", a.time_limit, *a.extra]).strip()
-    done = {}
-    if os.path.exists(out_path):
-        with open(out_path) as f:
-            for line in f:
-                if line.startswith("#") or not line.strip():
-                    continue
-                cols = line.rstrip("\n").split("\t")
-                if cols[0] == config:
-                    done[int(cols[1])] = cols
+    done = read_done(out_path, config, lambda cols: int(cols[1]))
     rows = boards(n)[: a.count]
     timer = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time") else None)
     new = not os.path.exists(out_path)

@@ -24,7 +24,7 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from deepcubea import commit, machine  # noqa: E402
+from deepcubea import commit, machine, read_done  # noqa: E402
 
 TARGET_SECONDS = {20: 1.0, 50: 10.0, 100: 60.0}
 
@@ -44,15 +44,7 @@ def main() -> int:
         p.error("--count needs one number per size")
     config = " ".join(["-H manhattan", *extra])
     out_path = os.path.join(ROOT, "data", "large-boards-results.tsv")
-    done = {}
-    if os.path.exists(out_path):
-        with open(out_path) as f:
-            for line in f:
-                if line.startswith("#") or not line.strip():
-                    continue
-                cols = line.rstrip("\n").split("\t")
-                if cols[0] == config:
-                    done[(int(cols[1]), int(cols[2]))] = cols
+    done = read_done(out_path, config, lambda cols: (int(cols[1]), int(cols[2])))
     new = not os.path.exists(out_path)
     with open(out_path, "a") as out:
         if new:

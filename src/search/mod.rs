@@ -463,9 +463,7 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
     } else {
         // the constructive solution: the answer of reduce, and the bounded search's first
         let seed = match options.algorithm {
-            Algorithm::Reduce | Algorithm::Within(_) => {
-                reduce::reduce(start, goal)?.map(|m| without_loops(start, goal, m))
-            }
+            Algorithm::Reduce | Algorithm::Within(_) => reduce::reduce(start, goal)?,
             _ => None,
         };
         if goal.cells().len() <= 256 {
@@ -480,49 +478,6 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
         found.stats.elapsed = found.stats.elapsed.max(began.elapsed());
         found
     }))
-}
-
-/// `moves` from `start` with every loop cut out: where a board comes back, the moves between its
-/// two visits are dropped. Boards are told apart by a Zobrist hash; should two ever share one,
-/// the cut moves would not reach `goal`, and `moves` are returned as they were.
-fn without_loops(start: &Board, goal: &Board, moves: Vec<Dir>) -> Vec<Dir> {
-    let shape = start.shape();
-    let mut cells = start.cells().to_vec();
-    let mut blank = start.blank();
-    // hashes[i]: the board after the first i moves kept (relative to the start's)
-    let mut hashes = vec![0u64];
-    let mut seen = std::collections::HashMap::with_capacity(moves.len() + 1);
-    seen.insert(0u64, 0usize);
-    let mut kept = Vec::with_capacity(moves.len());
-    for &dir in &moves {
-        let Some(to) = dir.step(shape, blank) else { return moves };
-        let tile = cells[to] as usize;
-        let hash = hashes[kept.len()]
-            ^ space::key(tile, to)
-            ^ space::key(tile, blank)
-            ^ space::key(0, blank)
-            ^ space::key(0, to);
-        cells.swap(blank, to);
-        blank = to;
-        kept.push(dir);
-        match seen.get(&hash) {
-            Some(&at) => {
-                for h in hashes.drain(at + 1..) {
-                    seen.remove(&h);
-                }
-                kept.truncate(at);
-            }
-            None => {
-                seen.insert(hash, kept.len());
-                hashes.push(hash);
-            }
-        }
-    }
-    let mut b = start.clone();
-    match kept.iter().all(|&d| b.apply(d).is_some()) && &b == goal {
-        true => kept,
-        false => moves,
-    }
 }
 
 /// Checks the factor of a bounded-suboptimal search ([`Algorithm::Within`]): as

@@ -690,10 +690,10 @@ fn human(
     };
     writeln!(out, "optimal      {optimal}")?;
     let s = &found.stats;
+    let secs = s.elapsed.as_secs_f64();
+    let time = if secs < 1.0 { format!("{:.2} ms", secs * 1e3) } else { format!("{secs:.2} s") };
     if report.algorithm == "reduce" {
         // no search: no nodes to count
-        let secs = s.elapsed.as_secs_f64();
-        let time = if secs < 1.0 { format!("{:.2} ms", secs * 1e3) } else { format!("{secs:.2} s") };
         writeln!(out, "time         {time}")?;
         return write_steps(out, board, &found.moves, steps);
     }
@@ -706,8 +706,6 @@ fn human(
         writeln!(out, "peak open    {}", thousands(s.peak_open))?;
         writeln!(out, "boards held  {}", thousands(s.stored))?;
     }
-    let secs = s.elapsed.as_secs_f64();
-    let time = if secs < 1.0 { format!("{:.2} ms", secs * 1e3) } else { format!("{secs:.2} s") };
     writeln!(out, "time         {time}")?;
     writeln!(out, "memory       {} (the search's own data, at its peak)", bytes(s.peak_bytes))?;
     match effective_branching_factor(s.generated as f64, d as u32) {

@@ -63,6 +63,19 @@ pub fn reduce(start: &Board, goal: &Board) -> Result<Option<Vec<Dir>>, Error> {
     Ok(Some(shorten::shorten(start, work.moves)))
 }
 
+/// The cell next to `cell` in direction `d` on an `h` x `w` grid of the module's own (a line's
+/// rectangle, a window's box: any size, one row or column included, which [`Dir::step`]'s
+/// boards are not).
+fn step_in(h: usize, w: usize, cell: usize, d: Dir) -> Option<usize> {
+    let (r, c) = (cell / w, cell % w);
+    match d {
+        Dir::Up => (r > 0).then(|| cell - w),
+        Dir::Down => (r + 1 < h).then(|| cell + w),
+        Dir::Left => (c > 0).then(|| cell - 1),
+        Dir::Right => (c + 1 < w).then(|| cell + 1),
+    }
+}
+
 /// A rectangle of the board, rows `r0..r1` and columns `c0..c1`.
 #[derive(Clone, Copy, Debug)]
 struct Rect {

@@ -103,13 +103,7 @@ impl Line {
     }
 
     fn nb(&self, cell: usize, d: Dir) -> Option<usize> {
-        let (r, c) = self.rc(cell);
-        match d {
-            Dir::Up => (r > 0).then(|| cell - self.w),
-            Dir::Down => (r + 1 < self.h).then(|| cell + self.w),
-            Dir::Left => (c > 0).then(|| cell - 1),
-            Dir::Right => (c + 1 < self.w).then(|| cell + 1),
-        }
+        super::step_in(self.h, self.w, cell, d)
     }
 
     /// The direction from `a` to its neighbour `b`.

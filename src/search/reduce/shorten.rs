@@ -45,6 +45,8 @@ pub(super) fn shorten(start: &Board, moves: Vec<Dir>) -> Vec<Dir> {
         for (k, nodes) in PASSES {
             best = slide(start, best, k, nodes, &mut search);
         }
+        // a window's new path may bring back a board seen before it
+        best = without_loops(start, &best);
     }
     match replay(start, &best) {
         Some(b) if b == end && best.len() <= moves.len() => best,
@@ -216,13 +218,7 @@ impl Window {
 
     /// The local cell next to `cell` in direction `d`.
     fn nb(&self, cell: usize, d: Dir) -> Option<usize> {
-        let (r, c) = (cell / self.w, cell % self.w);
-        match d {
-            Dir::Up => (r > 0).then(|| cell - self.w),
-            Dir::Down => (r + 1 < self.h).then(|| cell + self.w),
-            Dir::Left => (c > 0).then(|| cell - 1),
-            Dir::Right => (c + 1 < self.w).then(|| cell + 1),
-        }
+        super::step_in(self.h, self.w, cell, d)
     }
 
     /// How far the tile `name` on `cell` is from its goal.
