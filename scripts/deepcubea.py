@@ -3,7 +3,7 @@
 `table solve --within W`, board by board, resumably.
 
 Usage:
-  scripts/deepcubea.py 35 [--within 1.25] [--time-limit 10] [--count N] [--table PATH] [-- EXTRA...]
+  scripts/deepcubea.py 35 [--within 1.25] [--time-limit 10] [--count N] [--label NAME] [--table PATH] [-- EXTRA...]
 
 Each board is one whole process, `table solve --board 6x6 --within W --time-limit T --json`
 plus EXTRA (for example `-H pdb --pattern auto --dir tables`), timed from outside with its peak
@@ -77,6 +77,7 @@ def main() -> int:
     p.add_argument("--time-limit", default="10")
     p.add_argument("--count", type=int, default=None, help="only the first N boards")
     p.add_argument("--table", default=os.path.join(ROOT, "target", "release", "table"))
+    p.add_argument("--label", default="", help="a name put before the configuration, to tell a run of newer code from older rows")
     argv = sys.argv[1:]
     extra = argv[argv.index("--") + 1 :] if "--" in argv else []
     a = p.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
@@ -85,7 +86,7 @@ def main() -> int:
     side = {35: 6, 48: 7}[n]
     out_path = os.path.join(ROOT, "data", f"deepcubea{n}-results.tsv")
     factor = [] if a.within == "none" else ["--within", a.within]
-    config = " ".join([*factor, "--time-limit", a.time_limit, *a.extra]).strip()
+    config = " ".join([*([f"[{a.label}]"] if a.label else []), *factor, "--time-limit", a.time_limit, *a.extra]).strip()
     done = read_done(out_path, config, lambda cols: int(cols[1]))
     rows = boards(n)[: a.count]
     timer = shutil.which("time") or ("/usr/bin/time" if os.path.exists("/usr/bin/time") else None)

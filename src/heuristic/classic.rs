@@ -221,6 +221,46 @@ impl Estimator {
         self.tile_distance(tile, cell / cols, cell % cols)
     }
 
+    /// The Manhattan distance after the tile on `to` slides onto the blank at `blank`, from the
+    /// distance `h` before; `tile` is the tile on `to`.
+    #[inline]
+    pub fn manhattan_after(&self, h: u32, tile: u16, blank: usize, to: usize) -> u32 {
+        h + self.cell_distance(tile, blank) - self.cell_distance(tile, to)
+    }
+
+    /// The linear-conflict estimate after the tile on `to` slides onto the blank at `blank`, from
+    /// the estimate `h` before. `cells` is the board before the move; it is the same again on
+    /// return.
+    ///
+    /// A vertical move takes the tile from one row to another and keeps every column's order; a
+    /// horizontal one likewise for columns. Only a line the tile belongs to in the goal counts
+    /// it, so at most one line (the one it leaves or the one it enters, whichever is its goal
+    /// line) changes its conflicts.
+    #[inline]
+    pub fn linear_conflict_after<T: Tile>(&self, cells: &mut [T], blank: usize, to: usize, h: u32) -> u32 {
+        let cols = self.shape.cols();
+        let tile = cells[to].into() as u16;
+        let manhattan = self.manhattan_after(h, tile, blank, to);
+        let (goal_row, goal_col) = self.goal_of(tile);
+        let (line, vertical) = if blank / cols != to / cols {
+            if goal_row != blank / cols && goal_row != to / cols {
+                return manhattan;
+            }
+            (goal_row, true)
+        } else {
+            if goal_col != blank % cols && goal_col != to % cols {
+                return manhattan;
+            }
+            (goal_col, false)
+        };
+        let conflict = |cells: &[T]| if vertical { self.row_conflict(cells, line) } else { self.col_conflict(cells, line) };
+        let before = conflict(cells);
+        cells.swap(blank, to);
+        let after = conflict(cells);
+        cells.swap(blank, to);
+        manhattan + after - before
+    }
+
     /// The linear-conflict moves of row `r`: twice the tiles that must leave it.
     pub fn row_conflict<T: Tile>(&self, cells: &[T], r: usize) -> u32 {
         let cols = self.shape.cols();

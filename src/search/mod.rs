@@ -48,6 +48,7 @@ use crate::puzzle::board::{Board, Dir};
 use crate::table::Table;
 
 pub mod batch;
+pub mod beam;
 mod checkpoint;
 mod open;
 mod pattern_ida;
@@ -98,6 +99,10 @@ pub enum Algorithm {
     /// on any board up to 127x127 in seconds; not optimal. Its lower bound is the guide's
     /// estimate of the start (when the guide is admissible).
     Reduce,
+    /// Beam search ([`beam`]): breadth-first, keeping at each depth the given number of boards
+    /// the guide estimates nearest (ties to linear conflict). Not optimal; fast and good with a
+    /// strong guide. Its lower bound is the guide's estimate of the start (when admissible).
+    Beam(u32),
 }
 
 impl Algorithm {
@@ -112,11 +117,12 @@ impl Algorithm {
             Algorithm::Weighted(_) => "weighted",
             Algorithm::Within(_) => "within",
             Algorithm::Reduce => "reduce",
+            Algorithm::Beam(_) => "beam",
         }
     }
 
     /// The algorithm named `name` as the CLI's `--algorithm` and the Python package take it
-    /// (`astar`/`a*`, `idastar`/`ida*`, `astar-ida`/`a*+ida*`, `bfs`, `greedy`, `weighted`, `reduce`); `weight` goes with
+    /// (`astar`/`a*`, `idastar`/`ida*`, `astar-ida`/`a*+ida*`, `bfs`, `greedy`, `weighted`, `reduce`, `beam` (of [`beam::DEFAULT_WIDTH`] boards)); `weight` goes with
     /// `weighted` (default 2) and only with it.
     ///
     /// # Errors
@@ -129,10 +135,11 @@ impl Algorithm {
             "bfs" | "breadth-first" => Algorithm::Bfs,
             "greedy" => Algorithm::Greedy,
             "reduce" => Algorithm::Reduce,
+            "beam" => Algorithm::Beam(beam::DEFAULT_WIDTH),
             "weighted" | "wa*" => return Ok(Algorithm::Weighted(weight.unwrap_or(2.0))),
             other => {
                 return Err(Error::BadOption(format!(
-                    "unknown algorithm `{other}`: use astar, idastar, astar-ida, bfs, greedy, weighted or reduce"
+                    "unknown algorithm `{other}`: use astar, idastar, astar-ida, bfs, greedy, weighted, reduce or beam"
                 )))
             }
         };
@@ -460,17 +467,45 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
         return Err(Error::BadOption(
             "astar-ida searches with pattern databases (-H pdb); use astar or idastar with other heuristics".into(),
         ));
+    } else if let Algorithm::Beam(width) = options.algorithm {
+        let admissible = guide.is_admissible();
+        match beam::beam(start, goal, guide, width, None, options)? {
+            Some((moves, stats)) => {
+                let h0 = estimate_start(start, goal, guide)?;
+                let lower_bound = admissible.then(|| with_parity(h0, moves.len() as u32));
+                Ok(Some(Found { moves, stats, lower_bound, stopped: None }))
+            }
+            None => Err(Error::SearchLimit {
+                what: format!("a dead end: every board its beam of {width} could reach had been kept before"),
+                generated: 0,
+                bytes: 0,
+                algorithm: "beam",
+            }),
+        }
     } else {
         // the constructive solution: the answer of reduce, and the bounded search's first
         let seed = match options.algorithm {
-            Algorithm::Reduce | Algorithm::Within(_) => reduce::reduce(start, goal)?,
+            Algorithm::Reduce => reduce::reduce(start, goal)?,
             _ => None,
         };
-        if goal.cells().len() <= 256 {
-            Space::<u8>::new(start, goal, guide, options).seeded(seed).run()
+        let (seed, before, searched) = match options.algorithm {
+            Algorithm::Within(_) => first_solution(start, goal, guide, options)?,
+            _ => (seed, Stats::default(), false),
+        };
+        // the time the seed took counts against the limit
+        let found = if goal.cells().len() <= 256 {
+            Space::<u8>::new(start, goal, guide, options).seeded(seed).searched_seed(searched).since(began).run()
         } else {
-            Space::<u16>::new(start, goal, guide, options).seeded(seed).run()
-        }
+            Space::<u16>::new(start, goal, guide, options).seeded(seed).searched_seed(searched).since(began).run()
+        };
+        found.map(|f| {
+            f.map(|mut f| {
+                f.stats.generated += before.generated;
+                f.stats.expanded += before.expanded;
+                f.stats.peak_bytes = f.stats.peak_bytes.max(before.peak_bytes);
+                f
+            })
+        })
     };
     Ok(found?.map(|mut found| {
         // this call's time; a search resumed from a checkpoint reports more, its earlier runs'
@@ -478,6 +513,49 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
         found.stats.elapsed = found.stats.elapsed.max(began.elapsed());
         found
     }))
+}
+
+/// The boards whose bounded search ([`Algorithm::Within`]) starts from a beam search's solution
+/// when it is shorter than the constructive one: past 25 cells, where the bounded search no longer
+/// finds a good one itself in seconds (the 35-puzzle: 136 moves on average where it found 156),
+/// and up to 64, where the beam still takes seconds (past it, boards of hundreds of moves).
+const BEAM_SEED_CELLS: std::ops::RangeInclusive<usize> = 26..=64;
+
+/// The bounded search's first solution, what finding it took, and whether it is a searched one:
+/// the constructive one, or on [`BEAM_SEED_CELLS`] the beam's when shorter. The beam gets half
+/// the time limit and stops at the constructive solution's length; stopped by a limit, it leaves
+/// the constructive solution.
+fn first_solution(
+    start: &Board,
+    goal: &Board,
+    guide: Guide<'_>,
+    options: &Options,
+) -> Result<(Option<Vec<Dir>>, Stats, bool), Error> {
+    let built = reduce::reduce(start, goal)?;
+    if !BEAM_SEED_CELLS.contains(&start.shape().cells()) {
+        return Ok((built, Stats::default(), false));
+    }
+    let limited = Options { time_limit: options.time_limit.map(|t| t / 2), max_nodes: None, ..options.clone() };
+    match beam::beam(start, goal, guide, beam::DEFAULT_WIDTH, built.as_ref().map(Vec::len), &limited) {
+        Ok(Some((moves, stats))) if built.as_ref().is_none_or(|b| moves.len() < b.len()) => {
+            Ok((Some(moves), stats, true))
+        }
+        Ok(Some((_, stats))) => Ok((built, stats, false)),
+        Ok(None) | Err(Error::SearchLimit { .. }) => Ok((built, Stats::default(), false)),
+        Err(e) => Err(e),
+    }
+}
+
+/// The guide's estimate of `start` (0 for a board a table has no entry for).
+fn estimate_start(start: &Board, goal: &Board, guide: Guide<'_>) -> Result<u32, Error> {
+    Ok(match guide {
+        Guide::Heuristic(h) => crate::heuristic::Estimator::new(goal).estimate(h, start.cells()),
+        Guide::Patterns(set) => set.estimate_cells(start.cells()),
+        Guide::Table(t) => {
+            let cells: Vec<u8> = start.cells().iter().map(|&c| c as u8).collect();
+            t.exact(&cells)?.unwrap_or(0)
+        }
+    })
 }
 
 /// Checks the factor of a bounded-suboptimal search ([`Algorithm::Within`]): as

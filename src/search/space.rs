@@ -52,7 +52,6 @@ pub(super) fn board_hash<T: Tile>(cells: &[T]) -> u64 {
 pub(super) struct Space<'a, T: Tile> {
     shape: crate::puzzle::board::Shape,
     n: usize,
-    cols: usize,
     start: Vec<T>,
     start_blank: usize,
     goal: Vec<T>,
@@ -69,6 +68,8 @@ pub(super) struct Space<'a, T: Tile> {
     began: Instant,
     /// A solution the bounded search starts from ([`Space::seeded`]).
     seed: Option<Vec<Dir>>,
+    /// Whether the seed is a searched one (a beam's), worth proving, not only a fallback.
+    seed_searched: bool,
     /// The bounded search's weight of `h` in its aggressive order, in thousandths: `2w - 1` to
     /// begin with (optimistic search), lowered toward 1 by each better solution of an anytime
     /// search (as ARA* lowers its weight).
@@ -105,7 +106,7 @@ const SEED: u32 = u32::MAX;
 impl<'a, T: Tile> Space<'a, T> {
     pub(super) fn new(start: &Board, goal: &Board, guide: Guide<'a>, options: &Options) -> Space<'a, T> {
         let shape = start.shape();
-        let (n, cols) = (shape.cells(), shape.cols());
+        let n = shape.cells();
         let nbr = (0..n)
             .map(|cell| {
                 let mut moves = [(Dir::Up, 0u32); 4];
@@ -122,7 +123,6 @@ impl<'a, T: Tile> Space<'a, T> {
         Space {
             shape,
             n,
-            cols,
             start: start.cells().iter().map(|&t| T::of(t)).collect(),
             start_blank: start.blank(),
             goal: goal.cells().iter().map(|&t| T::of(t)).collect(),
@@ -134,6 +134,7 @@ impl<'a, T: Tile> Space<'a, T> {
             fault: std::cell::Cell::new(None),
             began: Instant::now(),
             seed: None,
+            seed_searched: false,
             aggressive: match options.algorithm {
                 Algorithm::Within(w) => ((2.0 * w - 1.0) * 1000.0).round() as u64,
                 _ => 1000,
@@ -146,6 +147,20 @@ impl<'a, T: Tile> Space<'a, T> {
     /// can return it, or a shorter one, at any limit; for [`Algorithm::Reduce`], the solution.
     pub(super) fn seeded(mut self, moves: Option<Vec<Dir>>) -> Self {
         self.seed = moves;
+        self
+    }
+
+    /// The same space, its seed marked as a searched solution (a beam's) rather than the
+    /// constructive fallback: the bounded search then also raises its bound before it has a
+    /// solution of its own, since the seed may need only the proof.
+    pub(super) fn searched_seed(mut self, searched: bool) -> Self {
+        self.seed_searched = searched;
+        self
+    }
+
+    /// The same space, its time limit counted from `began` (when the seed's search began).
+    pub(super) fn since(mut self, began: Instant) -> Self {
+        self.began = began;
         self
     }
 
@@ -204,8 +219,7 @@ impl<'a, T: Tile> Space<'a, T> {
     /// The Manhattan distance `h` after `tile` slides from `to` onto `blank`.
     #[inline]
     pub(super) fn manhattan_after(&self, h: u32, tile: usize, blank: usize, to: usize) -> u32 {
-        let tile = tile as u16;
-        h + self.est.cell_distance(tile, blank) - self.est.cell_distance(tile, to)
+        self.est.manhattan_after(h, tile as u16, blank, to)
     }
 
     /// The estimate after the tile on `to` slides onto the blank at `blank`, from the estimate
@@ -222,37 +236,7 @@ impl<'a, T: Tile> Space<'a, T> {
                 h + was - now
             }
             Guide::Heuristic(Heuristic::Manhattan) => self.manhattan_after(h, tile, blank, to),
-            Guide::Heuristic(Heuristic::LinearConflict) => {
-                // A vertical move takes the tile from one row to another and keeps every column's
-                // order; a horizontal one likewise for columns. Only a line the tile belongs to in
-                // the goal counts it, so at most one line (the one it leaves or the one it
-                // enters, whichever is its goal line) changes its conflicts.
-                let manhattan = self.manhattan_after(h, tile, blank, to);
-                let (goal_row, goal_col) = self.est.goal_of(tile as u16);
-                let (line, vertical) = if blank / self.cols != to / self.cols {
-                    if goal_row != blank / self.cols && goal_row != to / self.cols {
-                        return manhattan;
-                    }
-                    (goal_row, true)
-                } else {
-                    if goal_col != blank % self.cols && goal_col != to % self.cols {
-                        return manhattan;
-                    }
-                    (goal_col, false)
-                };
-                let conflict = |cells: &[T]| {
-                    if vertical {
-                        self.est.row_conflict(cells, line)
-                    } else {
-                        self.est.col_conflict(cells, line)
-                    }
-                };
-                let before = conflict(cells);
-                cells.swap(blank, to);
-                let after = conflict(cells);
-                cells.swap(blank, to);
-                manhattan + after - before
-            }
+            Guide::Heuristic(Heuristic::LinearConflict) => self.est.linear_conflict_after(cells, blank, to, h),
             _ => {
                 // Nilsson's and the table's: from scratch. A table error is kept for the caller
                 // ([`Space::fault`]), so the hot path returns a plain number.
@@ -434,9 +418,13 @@ impl<'a, T: Tile> Space<'a, T> {
                     }
                     // Until the search has a solution of its own, it is weighted A* (pruned by
                     // the seed's length): a good seed would otherwise stop it before it starts,
-                    // the start's own key being past the seed's length.
+                    // the start's own key being past the seed's length. After a searched seed
+                    // (a beam's), only every other expansion is: the others raise the bound,
+                    // since such a seed may need only its proof.
+                    let aggressive =
+                        best == SEED && (!self.seed_searched || self.stats.expanded.is_multiple_of(2));
                     match open.peek() {
-                        Some((key, g, i)) if key < len as u64 * 1000 || best == SEED => {
+                        Some((key, g, i)) if key < len as u64 * 1000 || aggressive => {
                             open.pop();
                             (g, i)
                         }
@@ -591,7 +579,9 @@ impl<'a, T: Tile> Space<'a, T> {
     /// The open-list key of a node: smaller is taken first.
     pub(super) fn priority(&self, g: u32, h: u32) -> u64 {
         match self.options.algorithm {
-            Algorithm::AStar | Algorithm::IdaStar | Algorithm::AStarIda | Algorithm::Reduce => (g + h) as u64,
+            Algorithm::AStar | Algorithm::IdaStar | Algorithm::AStarIda | Algorithm::Reduce | Algorithm::Beam(_) => {
+                (g + h) as u64
+            }
             Algorithm::Bfs => g as u64,
             Algorithm::Greedy => h as u64,
             // fixed point, so ties between g + w·h values are exact for weights with three decimals
@@ -681,7 +671,7 @@ impl<'a, T: Tile> Space<'a, T> {
 }
 
 /// `60 s`, `1.5 s`: a time limit as the user wrote it.
-fn seconds(d: std::time::Duration) -> String {
+pub(super) fn seconds(d: std::time::Duration) -> String {
     format!("{} s", d.as_secs_f64())
 }
 

@@ -177,6 +177,7 @@ fn check_run(space: &Space, run: &RunReq) -> Result<Run, Error> {
         Algorithm::Weighted(w) => format!("weighted A* w={w} ({})", g.name()),
         Algorithm::Within(w) => format!("A* within {w} ({})", g.name()),
         Algorithm::Reduce => "reduce".to_string(),
+        Algorithm::Beam(w) => format!("beam of {w} ({})", g.name()),
     };
     Ok(Run { ids: false, algorithm, heuristic, label })
 }
