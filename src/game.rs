@@ -254,6 +254,8 @@ impl Oracle for BoundedOracle {
         let options = Options {
             time_limit: self.time_limit,
             watch: Some(Arc::clone(&self.watch.lock().unwrap_or_else(|e| e.into_inner()))),
+            // the bounded search's first solution, a beam's, is made on every core
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             ..Options::new(self.algorithm)
         };
         let Some(found) = solve(board, &self.goal, guide, &options)? else { return Ok(None) };

@@ -480,11 +480,18 @@ fn choose_heuristic(
         return Ok(HeuristicKind::Pdb);
     }
     let name = default_partition(shape);
-    // only where pattern tables serve the board far better: up to the 24-puzzle (past it, the
-    // 6x6 and 7x7 tables did not beat linear conflict reliably in a bounded search's seconds)
-    if let (true, Ok(p)) = (shape.cells() <= OPTIMAL_CELLS, Partition::parse(goal_board, name)) {
+    // only where pattern tables serve the board far better: up to the 24-puzzle, where they
+    // solve it far faster, and up to 36 cells, where `auto`'s 5-tile tables (302 MiB, built in
+    // minutes) make the bounded search's solutions shorter and its proofs tighter (past it, the
+    // 7x7's 4-tile tables did not beat linear conflict reliably)
+    if let (true, Ok(p)) = (shape.cells() <= HINTED_PATTERN_CELLS, Partition::parse(goal_board, name)) {
+        let why = if shape.cells() <= OPTIMAL_CELLS {
+            "solve this board far faster"
+        } else {
+            "give shorter solutions and tighter proofs here (built once, in minutes)"
+        };
         notice(Notice::Hint(format!(
-            "searching with linear conflict; pattern tables solve this board far faster: `{}`, then `{}`",
+            "searching with linear conflict; pattern tables {why}: `{}`, then `{}`",
             pattern_build_command(shape, goal, &p, &config.dir),
             pattern_solve_command(goal, &p, &config.dir)
         )));
@@ -536,6 +543,12 @@ fn find_table(goal: &Board, named: Option<&Path>, notice: &mut dyn FnMut(Notice)
 
 /// The largest board [`Solver::default_algorithm`] solves optimally: 25 cells, the 24-puzzle.
 pub const OPTIMAL_CELLS: usize = 25;
+
+/// The largest board whose search with linear conflict hints at building pattern tables: 36
+/// cells (the 6x6). On DeepCubeA's first 50 35-puzzles the default bounded search with the 6x6's
+/// `auto` tables found 137.52 moves on average proven within 1.261, against 146.24 and 1.436 with
+/// linear conflict (docs/results.md).
+pub const HINTED_PATTERN_CELLS: usize = 36;
 
 /// The largest board [`Solver::default_algorithm`] gives to the bounded search: 64 cells (8x8).
 /// Past it, a bound from Manhattan distance or linear conflicts is too weak for the search to

@@ -214,3 +214,95 @@ fn a_bound_needs_an_admissible_guide_and_a_factor_of_at_least_one() {
         .unwrap();
     assert!(found.moves.is_empty() && found.proven_optimal() && found.within() == Some(1.0));
 }
+
+/// The boards a solution visits, each once: the start, then one after each move.
+fn no_board_twice(start: &Board, moves: &[slidetable::Dir], what: &str) {
+    let mut b = start.clone();
+    let mut seen = std::collections::HashSet::from([b.clone()]);
+    for &m in moves {
+        b.apply(m);
+        assert!(seen.insert(b.clone()), "{what}: {b} comes twice");
+    }
+}
+
+#[test]
+fn beam_search_with_exact_distances_is_optimal_even_one_board_wide() {
+    // with the perfect table as its guide, the child nearest the goal is always on a shortest
+    // path, so a beam of one board follows one
+    let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
+    let table = build(&goal, |_| {}).unwrap();
+    for i in (0..table.index().len()).step_by(97) {
+        let start = table.index().board(i);
+        let opt = table.payload()[i as usize] as usize;
+        for width in [1, 3] {
+            let found =
+                solve(&start, &goal, Guide::Table(&table), &Options::new(Algorithm::Beam(width))).unwrap().unwrap();
+            check(&start, &goal, &found, opt, None, "beam with the table");
+            assert_eq!(found.moves.len(), opt, "{start}");
+        }
+    }
+}
+
+#[test]
+fn beam_search_solutions_replay_with_an_honest_bound() {
+    let mut rng = Rng::new(0xBEA_4);
+    for (rows, cols, count) in [(3, 3, 20), (2, 6, 6), (3, 4, 6)] {
+        let shape = Shape::new(rows, cols).unwrap();
+        let goal = Goal::BlankLast.board(shape).unwrap();
+        for _ in 0..count {
+            let start = random_board(shape, &goal, &mut rng);
+            let opt = astar(&start, &goal, Heuristic::LinearConflict).unwrap().moves.len();
+            for (width, h) in [(1, Heuristic::Manhattan), (50, Heuristic::LinearConflict), (2_000, Heuristic::Hamming)]
+            {
+                let found =
+                    solve(&start, &goal, Guide::Heuristic(h), &Options::new(Algorithm::Beam(width))).unwrap().unwrap();
+                let what = format!("{shape} beam {width} {}", h.name());
+                check(&start, &goal, &found, opt, None, &what);
+                no_board_twice(&start, &found.moves, &what);
+            }
+        }
+    }
+    // its limits: a width of 0, a node limit
+    let goal = Goal::BlankLast.board(Shape::EIGHT).unwrap();
+    let start = Board::parse(Shape::EIGHT, "8 6 7 2 5 4 3 0 1").unwrap();
+    let manhattan = Guide::Heuristic(Heuristic::Manhattan);
+    let e = solve(&start, &goal, manhattan, &Options::new(Algorithm::Beam(0))).unwrap_err().to_string();
+    assert!(e.contains("from 1 to"), "{e}");
+    let limited = Options { max_nodes: Some(100), ..Options::new(Algorithm::Beam(1_000)) };
+    let e = solve(&start, &goal, manhattan, &limited).unwrap_err().to_string();
+    assert!(e.contains("beam gave up at the limit of 100 nodes"), "{e}");
+}
+
+#[test]
+fn within_on_a_6x6_starts_from_the_beam_when_it_is_shorter() {
+    let shape = Shape::new(6, 6).unwrap();
+    let goal = Goal::BlankLast.board(shape).unwrap();
+    let mut rng = Rng::new(0x6_6);
+    let lc = Guide::Heuristic(Heuristic::LinearConflict);
+    for _ in 0..2 {
+        let start = random_board(shape, &goal, &mut rng);
+        let beam = solve(&start, &goal, lc, &Options::new(Algorithm::Beam(slidetable::search::beam::DEFAULT_WIDTH)))
+            .unwrap()
+            .unwrap();
+        let reduce = solve(&start, &goal, lc, &Options::new(Algorithm::Reduce)).unwrap().unwrap();
+        // a node limit (the beam's not counted): the proof of 1.1 is out of reach, the seed is
+        // what it returns at worst
+        let options = Options { max_nodes: Some(200_000), ..Options::new(Algorithm::Within(1.1)) };
+        let found = solve(&start, &goal, lc, &options).unwrap().unwrap();
+        let lb = found.lower_bound.unwrap() as usize;
+        check(&start, &goal, &found, lb.max(1), None, "6x6 within 1.1");
+        assert!(
+            found.moves.len() <= beam.moves.len().min(reduce.moves.len()),
+            "within {} moves, beam {}, reduce {}",
+            found.moves.len(),
+            beam.moves.len(),
+            reduce.moves.len()
+        );
+        let est = slidetable::heuristic::Estimator::new(&goal).estimate(Heuristic::LinearConflict, start.cells());
+        assert!(lb as u32 >= est, "{lb} < {est}");
+        // the beam's bound is the start's estimate, raised to the solutions' parity
+        let b = beam.lower_bound.unwrap();
+        assert!(b == est || b == est + 1, "{b}, {est}");
+        assert_eq!(b as usize % 2, beam.moves.len() % 2);
+    }
+}

@@ -74,6 +74,18 @@ def test_large_boards_are_solved_by_construction_with_their_bound() -> None:
     assert sol.algorithm == "reduce" and 21 <= sol.lower_bound <= 31 <= sol.length
 
 
+def test_beam_search_is_a_valid_solution_with_its_bound() -> None:
+    p = st.Puzzle(6, 6)
+    board = p.random_boards(1, seed=5)[0]
+    sol = st.solve(board, puzzle=p, heuristic="linear-conflict", algorithm="beam")
+    assert sol.algorithm == "beam" and sol.stopped is None
+    assert p.heuristic(board, "linear-conflict") <= sol.lower_bound <= sol.length
+    assert list(p.apply(board, sol.moves)) == list(p.goal)
+    # the 8-puzzle's hardest board: no longer than reduce's, never shorter than the optimum
+    sol = st.solve(HARDEST, heuristic="manhattan", algorithm="beam")
+    assert sol.algorithm == "beam" and 31 <= sol.length
+
+
 @pytest.mark.parametrize(
     "kwargs, error",
     [

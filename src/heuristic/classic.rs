@@ -253,7 +253,8 @@ impl Estimator {
             }
             (goal_col, false)
         };
-        let conflict = |cells: &[T]| if vertical { self.row_conflict(cells, line) } else { self.col_conflict(cells, line) };
+        let conflict =
+            |cells: &[T]| if vertical { self.row_conflict(cells, line) } else { self.col_conflict(cells, line) };
         let before = conflict(cells);
         cells.swap(blank, to);
         let after = conflict(cells);

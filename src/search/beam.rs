@@ -39,7 +39,10 @@ struct Child {
     hash: u64,
     /// The parent's index in its depth, and the move (index in [`Dir::ALL`]): `parent << 2 | dir`.
     from: u32,
-    /// The tie-break's estimate (linear conflict), kept for the child's own children.
+    /// The guide's estimate, kept for the child's own children (made from the parent's by the
+    /// move where the guide allows).
+    h: u32,
+    /// The tie-break's estimate (linear conflict), likewise.
     second: u32,
 }
 
@@ -52,11 +55,13 @@ struct Depth {
     /// The cell the blank came from (never moved back to), `u32::MAX` for the start.
     came: Vec<u32>,
     hash: Vec<u64>,
+    h: Vec<u32>,
     second: Vec<u32>,
 }
 
-/// Searches `start` to `goal` with a beam of `width` boards; `Ok(None)` when the beam empties
-/// (every child a board kept before) or passes `max_depth` depths without the goal.
+/// Searches `start` to `goal` with a beam of `width` boards: the solution, or `None` when the
+/// beam empties (every child a board kept before: a dead end, met by narrow beams) or passes
+/// `max_depth` depths without the goal; and what the search did.
 ///
 /// # Errors
 /// [`Error::SearchLimit`] for a limit of `options` (time, memory, nodes) reached;
@@ -69,7 +74,7 @@ pub(super) fn beam(
     width: u32,
     max_depth: Option<usize>,
     options: &Options,
-) -> Result<Option<(Vec<Dir>, Stats)>, Error> {
+) -> Result<(Option<Vec<Dir>>, Stats), Error> {
     let began = Instant::now();
     check_width(width)?;
     let width = width as usize;
@@ -83,18 +88,23 @@ pub(super) fn beam(
         }
     };
     let first = second_of(start.cells());
+    let h0 = match guide {
+        Guide::Heuristic(kind) => est.estimate(kind, start.cells()),
+        _ => 0, // not used: the guide is looked up afresh for every child
+    };
     let hash_of = |cells: &[u16]| cells.iter().enumerate().fold(0u64, |z, (c, &t)| z ^ key(t as usize, c));
     let goal_hash = hash_of(goal.cells());
     let mut stats = Stats { iterations: 1, generated: 1, ..Stats::default() };
     if start == goal {
         stats.elapsed = began.elapsed();
-        return Ok(Some((Vec::new(), stats)));
+        return Ok((Some(Vec::new()), stats));
     }
     let mut depth = Depth {
         cells: start.cells().to_vec(),
         blank: vec![start.blank() as u32],
         came: vec![u32::MAX],
         hash: vec![hash_of(start.cells())],
+        h: vec![h0],
         second: vec![first],
     };
     let mut seen: HashSet<u64> = HashSet::new();
@@ -110,7 +120,9 @@ pub(super) fn beam(
     };
     loop {
         if max_depth.is_some_and(|m| back.len() >= m) || depth.blank.is_empty() {
-            return Ok(None);
+            stats.elapsed = began.elapsed();
+            stats.stored = seen.len() as u64;
+            return Ok((None, stats));
         }
         // the children, made and estimated in `threads` runs of parents, in the parents' order
         let parents = depth.blank.len();
@@ -137,7 +149,7 @@ pub(super) fn beam(
             back.push(vec![from]);
             stats.elapsed = began.elapsed();
             stats.stored = seen.len() as u64 + 1;
-            return Ok(Some((path(&back, 0), stats)));
+            return Ok((Some(path(&back, 0)), stats));
         }
         kids.sort_unstable_by_key(|c| (c.key, c.hash, c.from));
         kids.dedup_by_key(|c| c.hash);
@@ -148,6 +160,7 @@ pub(super) fn beam(
             blank: Vec::with_capacity(kids.len()),
             came: Vec::with_capacity(kids.len()),
             hash: Vec::with_capacity(kids.len()),
+            h: Vec::with_capacity(kids.len()),
             second: Vec::with_capacity(kids.len()),
         };
         for c in &kids {
@@ -160,6 +173,7 @@ pub(super) fn beam(
             next.blank.push(to as u32);
             next.came.push(blank as u32);
             next.hash.push(c.hash);
+            next.h.push(c.h);
             next.second.push(c.second);
             seen.insert(c.hash);
         }
@@ -205,7 +219,7 @@ fn children(
     goal: &Board,
 ) -> (Vec<Child>, Option<u32>) {
     let mut out: Vec<Child> = Vec::with_capacity(range.len() * 3);
-    let mut cells: Vec<u16> = Vec::with_capacity(range.len() * 3 * n);
+    let mut cells: Vec<u16> = Vec::new();
     let mut board = vec![0u16; n];
     for p in range {
         board.copy_from_slice(&depth.cells[p * n..(p + 1) * n]);
@@ -233,37 +247,57 @@ fn children(
                 Guide::Heuristic(Heuristic::LinearConflict) => 0,
                 _ => est.linear_conflict_after(&mut board, blank, to, depth.second[p]),
             };
-            let at = cells.len();
-            cells.extend_from_slice(&board);
-            cells.swap(at + blank, at + to);
-            out.push(Child { key: 0, hash, from, second });
-        }
-    }
-    // the guide's estimates, all at once (pattern lookups overlap their cache misses)
-    let mut h = vec![0u32; out.len()];
-    match guide {
-        Guide::Patterns(set) => {
-            let small: Vec<u8> = cells.iter().map(|&t| t as u8).collect();
-            set.estimate_many(&small, true, &mut h);
-        }
-        Guide::Heuristic(kind) => {
-            for (e, board) in h.iter_mut().zip(cells.chunks_exact(n)) {
-                *e = est.estimate(kind, board);
-            }
-        }
-        Guide::Table(t) => {
-            let mut small = vec![0u8; n];
-            for (e, board) in h.iter_mut().zip(cells.chunks_exact(n)) {
-                for (s, &c) in small.iter_mut().zip(board) {
-                    *s = c as u8;
+            // the classic estimates follow the move; the others are looked up for the child
+            let h = match guide {
+                Guide::Heuristic(Heuristic::Manhattan) => est.manhattan_after(depth.h[p], tile as u16, blank, to),
+                Guide::Heuristic(Heuristic::LinearConflict) => {
+                    est.linear_conflict_after(&mut board, blank, to, depth.h[p])
                 }
-                // a board the table has no distance for goes last
-                *e = t.exact(&small).ok().flatten().unwrap_or(u32::MAX >> 1);
-            }
+                Guide::Heuristic(Heuristic::Hamming) => {
+                    let was = (board[to] == goal.cells()[to]) as u32;
+                    let now = (board[to] == goal.cells()[blank]) as u32;
+                    depth.h[p] + was - now
+                }
+                _ => {
+                    let at = cells.len();
+                    cells.extend_from_slice(&board);
+                    cells.swap(at + blank, at + to);
+                    0
+                }
+            };
+            out.push(Child { key: 0, hash, from, h, second });
         }
     }
-    for (c, &e) in out.iter_mut().zip(&h) {
-        c.key = (e as u64) << 32 | c.second as u64;
+    // the other guides' estimates, all at once (pattern lookups overlap their cache misses)
+    if !cells.is_empty() {
+        let mut h = vec![0u32; out.len()];
+        match guide {
+            Guide::Patterns(set) => {
+                let small: Vec<u8> = cells.iter().map(|&t| t as u8).collect();
+                set.estimate_many(&small, true, &mut h);
+            }
+            Guide::Heuristic(kind) => {
+                for (e, board) in h.iter_mut().zip(cells.chunks_exact(n)) {
+                    *e = est.estimate(kind, board);
+                }
+            }
+            Guide::Table(t) => {
+                let mut small = vec![0u8; n];
+                for (e, board) in h.iter_mut().zip(cells.chunks_exact(n)) {
+                    for (s, &c) in small.iter_mut().zip(board) {
+                        *s = c as u8;
+                    }
+                    // a board the table has no distance for goes last
+                    *e = t.exact(&small).ok().flatten().unwrap_or(u32::MAX >> 1);
+                }
+            }
+        }
+        for (c, &e) in out.iter_mut().zip(&h) {
+            c.h = e;
+        }
+    }
+    for c in out.iter_mut() {
+        c.key = (c.h as u64) << 32 | c.second as u64;
     }
     (out, None)
 }

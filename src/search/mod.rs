@@ -468,20 +468,21 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
             "astar-ida searches with pattern databases (-H pdb); use astar or idastar with other heuristics".into(),
         ));
     } else if let Algorithm::Beam(width) = options.algorithm {
-        let admissible = guide.is_admissible();
-        match beam::beam(start, goal, guide, width, None, options)? {
-            Some((moves, stats)) => {
-                let h0 = estimate_start(start, goal, guide)?;
-                let lower_bound = admissible.then(|| with_parity(h0, moves.len() as u32));
-                Ok(Some(Found { moves, stats, lower_bound, stopped: None }))
-            }
-            None => Err(Error::SearchLimit {
-                what: format!("a dead end: every board its beam of {width} could reach had been kept before"),
-                generated: 0,
-                bytes: 0,
-                algorithm: "beam",
-            }),
-        }
+        let (moves, stats) = beam::beam(start, goal, guide, width, None, options)?;
+        // a dead end (a narrow beam's): the constructive solution, said so
+        let (moves, stopped) = match moves {
+            Some(moves) => (moves, None),
+            None => (
+                reduce::reduce(start, goal)?.ok_or_else(|| Error::Internal("reduce found no solution".into()))?,
+                Some(format!(
+                    "a dead end of the beam (every board its {width} could reach was kept before): reduce's solution \
+                     instead; a wider beam goes further"
+                )),
+            ),
+        };
+        let h0 = estimate_start(start, goal, guide)?;
+        let lower_bound = guide.is_admissible().then(|| with_parity(h0, moves.len() as u32));
+        Ok(Some(Found { moves, stats, lower_bound, stopped }))
     } else {
         // the constructive solution: the answer of reduce, and the bounded search's first
         let seed = match options.algorithm {
@@ -522,9 +523,10 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
 const BEAM_SEED_CELLS: std::ops::RangeInclusive<usize> = 26..=64;
 
 /// The bounded search's first solution, what finding it took, and whether it is a searched one:
-/// the constructive one, or on [`BEAM_SEED_CELLS`] the beam's when shorter. The beam gets half
-/// the time limit and stops at the constructive solution's length; stopped by a limit, it leaves
-/// the constructive solution.
+/// the constructive one, or on [`BEAM_SEED_CELLS`] the beam's when shorter. The beam gets three
+/// quarters of the time limit (a good seed often needs only its proof, the start's estimate) and
+/// stops at the constructive solution's length; stopped by a limit, it leaves the constructive
+/// solution.
 fn first_solution(
     start: &Board,
     goal: &Board,
@@ -535,13 +537,15 @@ fn first_solution(
     if !BEAM_SEED_CELLS.contains(&start.shape().cells()) {
         return Ok((built, Stats::default(), false));
     }
-    let limited = Options { time_limit: options.time_limit.map(|t| t / 2), max_nodes: None, ..options.clone() };
+    let limited = Options { time_limit: options.time_limit.map(|t| t * 3 / 4), max_nodes: None, ..options.clone() };
     match beam::beam(start, goal, guide, beam::DEFAULT_WIDTH, built.as_ref().map(Vec::len), &limited) {
-        Ok(Some((moves, stats))) if built.as_ref().is_none_or(|b| moves.len() < b.len()) => {
+        Ok((Some(moves), stats)) if built.as_ref().is_none_or(|b| moves.len() < b.len()) => {
             Ok((Some(moves), stats, true))
         }
-        Ok(Some((_, stats))) => Ok((built, stats, false)),
-        Ok(None) | Err(Error::SearchLimit { .. }) => Ok((built, Stats::default(), false)),
+        Ok((_, stats)) => Ok((built, stats, false)),
+        Err(Error::SearchLimit { generated, bytes, .. }) => {
+            Ok((built, Stats { generated, peak_bytes: bytes, ..Stats::default() }, false))
+        }
         Err(e) => Err(e),
     }
 }

@@ -421,8 +421,7 @@ impl<'a, T: Tile> Space<'a, T> {
                     // the start's own key being past the seed's length. After a searched seed
                     // (a beam's), only every other expansion is: the others raise the bound,
                     // since such a seed may need only its proof.
-                    let aggressive =
-                        best == SEED && (!self.seed_searched || self.stats.expanded.is_multiple_of(2));
+                    let aggressive = best == SEED && (!self.seed_searched || self.stats.expanded.is_multiple_of(2));
                     match open.peek() {
                         Some((key, g, i)) if key < len as u64 * 1000 || aggressive => {
                             open.pop();

@@ -20,9 +20,9 @@ use super::{open_file, print_notice, thousands, BoardArgs, BoardJson, UsageError
 
 pub const LONG_ABOUT: &str = "\
 Solve a board by heuristic search: A*, IDA*, breadth-first, greedy best-first, weighted A*, a
-search within a proven factor of the optimum (--within), or by construction (reduce), guided by
-misplaced tiles, Manhattan distance, linear conflict, Nilsson's P+3S, pattern databases or the
-exact distances of a table. Boards of any size from 2x2 to 127x127, square or rectangular, to any
+search within a proven factor of the optimum (--within), beam search, or by construction (reduce),
+guided by misplaced tiles, Manhattan distance, linear conflict, Nilsson's P+3S, pattern databases
+or the exact distances of a table. Boards of any size from 2x2 to 127x127, square or rectangular, to any
 goal. Unsolvable boards are found at once by the parity rule, never by searching.
 
 The board is given as tiles (a square board's size is read from their number: 16 tiles is 4x4),
@@ -50,7 +50,7 @@ Without --algorithm, the method depends on the board's size:
   26 to 64 cells (6x6, 7x7, 8x8)     --within 1.5 for at most 10 s: a solution proven at most 1.5
                                      times the optimum, or at 10 s the best found with the factor
                                      it has proven (always a solution: the search starts from
-                                     reduce's)
+                                     a beam search's or reduce's, whichever is shorter)
   past 64 cells (to 127x127)         reduce: rows and columns placed one at a time, then a small
                                      search; 4.5 s on a 100x100, about 2.5 times the Manhattan
                                      distance, its lower bound printed beside it (not stopped by
@@ -395,6 +395,9 @@ struct Report {
     algorithm: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     weight: Option<f64>,
+    /// `--algorithm beam`: the boards kept at each depth.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    beam_width: Option<u32>,
     /// `--within W`: the factor asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     within_asked: Option<f64>,
@@ -515,6 +518,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         solvable_toward: Vec::new(),
         algorithm: algorithm.name(),
         weight: if let Algorithm::Weighted(w) = algorithm { Some(w) } else { None },
+        beam_width: if let Algorithm::Beam(w) = algorithm { Some(w) } else { None },
         within_asked: if let Algorithm::Within(w) = algorithm { Some(w) } else { None },
         anytime: args.anytime,
         // breadth-first search uses no estimate, whatever -H says
@@ -655,7 +659,14 @@ fn human(
             format!(" {w} of optimal, then anytime (improved until the optimum is proven or a limit)")
         }
         (_, Some(w)) => format!(" {w} of optimal (optimistic search)"),
-        _ => String::new(),
+        _ => match report.beam_width {
+            Some(w) => format!(
+                " of {} board{} a depth (fast, not optimal)",
+                thousands(w as u64),
+                if w == 1 { "" } else { "s" }
+            ),
+            None => String::new(),
+        },
     };
     if report.algorithm == "reduce" {
         // the heuristic only gives the bound
@@ -682,7 +693,9 @@ fn human(
         }
         _ => writeln!(out, "moves        {d}")?,
     }
-    if let Some(why) = &report.stopped {
+    if let Some(why) = &report.stopped.as_ref().filter(|_| report.algorithm == "beam") {
+        writeln!(out, "stopped      at {why}")?;
+    } else if let Some(why) = &report.stopped {
         writeln!(out, "stopped      at {why}: the best solution found, with the bound proven by then")?;
     }
     if d > 0 {

@@ -45,7 +45,7 @@ HeuristicName = Literal["misplaced", "hamming", "manhattan", "linear-conflict", 
 SearchHeuristic = Literal["auto", "misplaced", "hamming", "manhattan", "linear-conflict", "nilsson", "table", "pdb"]
 #: The searches: ``auto``, ``astar`` (``a*``), ``idastar`` (``ida*``), ``astar-ida``
 #: (``a*+ida*``), ``bfs``, ``greedy``, ``weighted``, ``bwas`` (batch-weighted ``A*``).
-Algorithm = Literal["auto", "astar", "a*", "idastar", "ida*", "astar-ida", "a*+ida*", "bfs", "greedy", "weighted", "bwas", "reduce"]
+Algorithm = Literal["auto", "astar", "a*", "idastar", "ida*", "astar-ida", "a*+ida*", "bfs", "greedy", "weighted", "bwas", "reduce", "beam"]
 #: The named goals: ``blank-last``, ``blank-first``, ``snail`` (a clockwise spiral; ``center`` on 3x3).
 GoalName = Literal["blank-last", "blank-first", "snail", "center"]
 #: The published benchmark sets: Korf's 100 15-puzzles, Korf & Felner's 50 24-puzzles.

@@ -53,7 +53,7 @@ class Solution:
     seconds: float
     """The search's time in seconds (wall clock; the tables' loading apart)."""
     algorithm: str
-    """The search that ran: ``astar``, ``idastar``, ``bfs``, ``greedy``, ``weighted``, ``bwas``, ``within``, ``reduce``,
+    """The search that ran: ``astar``, ``idastar``, ``bfs``, ``greedy``, ``weighted``, ``bwas``, ``within``, ``reduce``, ``beam``,
     ``astar-ida``, or ``table`` (a perfect table's walk); ``auto`` is reported as its choice."""
     heuristic: str
     """The guide of the search: ``misplaced``, ``manhattan``, ``linear-conflict``, ``nilsson``,

@@ -84,13 +84,14 @@ pub enum Screen {
 }
 
 /// The algorithms the solve screen offers.
-pub const ALGORITHMS: [Algorithm; 6] = [
+pub const ALGORITHMS: [Algorithm; 7] = [
     Algorithm::AStar,
     Algorithm::IdaStar,
     Algorithm::Greedy,
     Algorithm::Weighted(2.0),
     Algorithm::Within(1.5),
     Algorithm::Reduce,
+    Algorithm::Beam(slidetable::search::beam::DEFAULT_WIDTH),
 ];
 
 /// A guide the solve screen offers.

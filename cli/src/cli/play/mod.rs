@@ -38,10 +38,10 @@ uniformly from the boards at that distance, from the table). Given a board, --pr
 Keys in play: the arrows or W A S D slide a tile into the blank (c switches to moving the blank);
 h shows every optimal move; u undoes, r redoes; a click on a tile in the blank's row or column
 slides it; v turns on h j k l for moving (then ? shows the optimal moves); x solves: choose the
-algorithm (A*, IDA*, greedy, weighted, within 1.5 of optimal, reduce) and the heuristic (misplaced tiles, Manhattan, linear
-conflict, the exact table or pattern tables), watch its node count (Esc cancels), then its
-statistics and the solution played move by move (space plays or pauses, Left/Right step, +/-
-change the speed); n starts a new game; q quits. The status line reads `distance: N  moves: M`
+algorithm (A*, IDA*, greedy, weighted, within 1.5 of optimal, reduce, beam) and the heuristic
+(misplaced tiles, Manhattan, linear conflict, the exact table or pattern tables), watch its node
+count (Esc cancels), then its statistics and the solution played move by move (space plays or
+pauses, Left/Right step, +/- change the speed); n starts a new game; q quits. The status line reads `distance: N  moves: M`
 (past the 24-puzzle, `a solution from here: N moves (within X of optimal: at least L needed)`).
 
 Distances come from the perfect table of the board and goal (the file `table build` names, in the

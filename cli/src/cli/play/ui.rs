@@ -333,6 +333,7 @@ fn draw_solve(frame: &mut Frame, app: &mut App, area: Rect) {
 fn algorithm_label(a: slidetable::search::Algorithm) -> String {
     match a {
         slidetable::search::Algorithm::Within(w) => format!("within {w}"),
+        slidetable::search::Algorithm::Beam(w) => format!("beam of {w}"),
         other => other.name().to_string(),
     }
 }
