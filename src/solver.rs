@@ -546,8 +546,8 @@ pub const OPTIMAL_CELLS: usize = 25;
 
 /// The largest board whose search with linear conflict hints at building pattern tables: 36
 /// cells (the 6x6). On DeepCubeA's first 50 35-puzzles the default bounded search with the 6x6's
-/// `auto` tables found 137.52 moves on average proven within 1.261, against 146.24 and 1.436 with
-/// linear conflict (docs/results.md).
+/// `auto` tables found 138.12 moves on average proven within 1.369 (1.27 s a board), against
+/// 146.24 and 1.436 (1.79 s) with linear conflict (docs/results.md).
 pub const HINTED_PATTERN_CELLS: usize = 36;
 
 /// The largest board [`Solver::default_algorithm`] gives to the bounded search: 64 cells (8x8).

@@ -245,7 +245,7 @@ fn beam_search_with_exact_distances_is_optimal_even_one_board_wide() {
 
 #[test]
 fn beam_search_solutions_replay_with_an_honest_bound() {
-    let mut rng = Rng::new(0xBEA_4);
+    let mut rng = Rng::new(0xBEA4);
     for (rows, cols, count) in [(3, 3, 20), (2, 6, 6), (3, 4, 6)] {
         let shape = Shape::new(rows, cols).unwrap();
         let goal = Goal::BlankLast.board(shape).unwrap();
