@@ -388,14 +388,20 @@ impl Solver {
     /// can fill any memory on a 15-puzzle: a default must not), A* otherwise. Past it, where no
     /// optimal search finishes, up to [`BOUNDED_CELLS`] (8x8): a solution proven within
     /// [`DEFAULT_WITHIN`] of optimal, or the best one with its proof at
-    /// [`Solver::default_time_limit`]. Past that, the constructive [`Algorithm::Reduce`], in
-    /// seconds up to 127x127, its length set beside the lower bound.
+    /// [`Solver::default_time_limit`] (with Nilsson's estimate, which proves nothing, a beam
+    /// search). Past that, the constructive [`Algorithm::Reduce`], in seconds up to 127x127, its
+    /// length set beside the lower bound.
     pub fn default_algorithm(&self) -> Algorithm {
         let cells = self.goal_board.shape().cells();
         if cells > BOUNDED_CELLS {
             Algorithm::Reduce
         } else if cells > OPTIMAL_CELLS {
-            Algorithm::Within(DEFAULT_WITHIN)
+            // a bound needs an admissible guide: Nilsson's gets the beam search alone
+            if self.heuristic.estimate().is_none_or(|h| h.is_admissible()) {
+                Algorithm::Within(DEFAULT_WITHIN)
+            } else {
+                Algorithm::Beam(crate::search::beam::DEFAULT_WIDTH)
+            }
         } else if self.heuristic == HeuristicKind::Pdb || cells > 12 {
             Algorithm::IdaStar
         } else {
@@ -480,18 +486,13 @@ fn choose_heuristic(
         return Ok(HeuristicKind::Pdb);
     }
     let name = default_partition(shape);
-    // only where pattern tables serve the board far better: up to the 24-puzzle, where they
-    // solve it far faster, and up to 36 cells, where `auto`'s 5-tile tables (302 MiB, built in
-    // minutes) make the bounded search's solutions shorter and its proofs tighter (past it, the
-    // 7x7's 4-tile tables did not beat linear conflict reliably)
-    if let (true, Ok(p)) = (shape.cells() <= HINTED_PATTERN_CELLS, Partition::parse(goal_board, name)) {
-        let why = if shape.cells() <= OPTIMAL_CELLS {
-            "solve this board far faster"
-        } else {
-            "give shorter solutions and tighter proofs here (built once, in minutes)"
-        };
+    // only where pattern tables serve the board far better: up to the 24-puzzle. Past it they
+    // are not reliably better: with the 6x6's 5-tile tables the default found shorter solutions
+    // with tighter proofs on DeepCubeA's 35-puzzles (138.12 moves proven within 1.369 against
+    // 146.24 and 1.436), but not on uniform random 6x6 boards (docs/large-boards.md)
+    if let (true, Ok(p)) = (shape.cells() <= OPTIMAL_CELLS, Partition::parse(goal_board, name)) {
         notice(Notice::Hint(format!(
-            "searching with linear conflict; pattern tables {why}: `{}`, then `{}`",
+            "searching with linear conflict; pattern tables solve this board far faster: `{}`, then `{}`",
             pattern_build_command(shape, goal, &p, &config.dir),
             pattern_solve_command(goal, &p, &config.dir)
         )));
@@ -543,12 +544,6 @@ fn find_table(goal: &Board, named: Option<&Path>, notice: &mut dyn FnMut(Notice)
 
 /// The largest board [`Solver::default_algorithm`] solves optimally: 25 cells, the 24-puzzle.
 pub const OPTIMAL_CELLS: usize = 25;
-
-/// The largest board whose search with linear conflict hints at building pattern tables: 36
-/// cells (the 6x6). On DeepCubeA's first 50 35-puzzles the default bounded search with the 6x6's
-/// `auto` tables found 138.12 moves on average proven within 1.369 (1.27 s a board), against
-/// 146.24 and 1.436 (1.79 s) with linear conflict (docs/results.md).
-pub const HINTED_PATTERN_CELLS: usize = 36;
 
 /// The largest board [`Solver::default_algorithm`] gives to the bounded search: 64 cells (8x8).
 /// Past it, a bound from Manhattan distance or linear conflicts is too weak for the search to

@@ -132,24 +132,34 @@ pub(super) fn beam(
         }
         // the children, made and estimated in `threads` runs of parents, in the parents' order
         let parents = depth.blank.len();
-        let per = parents.div_ceil(threads);
-        let runs: Vec<(Vec<Child>, Option<u32>)> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..threads)
-                .map(|t| {
-                    let (depth, seen, est) = (&depth, &seen, &est);
-                    let range = (t * per).min(parents)..((t + 1) * per).min(parents);
-                    scope.spawn(move || children(depth, range, n, shape, guide, est, seen, goal_hash, goal))
-                })
-                .collect();
-            handles.into_iter().map(|h| h.join().expect("a beam thread panicked")).collect()
-        });
+        // a narrow depth is made on this thread (a thread's start costs more than its children)
+        let runs: Vec<(Vec<Child>, Option<u32>)> = if parents < 2_048 || threads == 1 {
+            vec![children(&depth, 0..parents, n, shape, guide, &est, &seen, goal_hash, goal)]
+        } else {
+            let per = parents.div_ceil(threads);
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads)
+                    .map(|t| {
+                        let (depth, seen, est) = (&depth, &seen, &est);
+                        let range = (t * per).min(parents)..((t + 1) * per).min(parents);
+                        scope.spawn(move || children(depth, range, n, shape, guide, est, seen, goal_hash, goal))
+                    })
+                    .collect();
+                handles.into_iter().map(|h| h.join().expect("a beam thread panicked")).collect()
+            })
+        };
         stats.expanded += parents as u64;
         let mut kids: Vec<Child> = Vec::with_capacity(runs.iter().map(|r| r.0.len()).sum());
+        // the runs in the parents' order, up to the first that met the goal: the counts and the
+        // solution of the search on one thread, whatever the number
         let mut found = None;
         for (run, goal_from) in runs {
             stats.generated += run.len() as u64 + goal_from.is_some() as u64;
-            found = found.or(goal_from);
             kids.extend(run);
+            if goal_from.is_some() {
+                found = goal_from;
+                break;
+            }
         }
         if let Some(from) = found {
             back.push(vec![from]);
@@ -205,7 +215,7 @@ pub(super) fn beam(
             return Err(time_limit_error(&stats, format!("the memory limit of {} MiB", m >> 20)));
         }
         if let Some(m) = options.max_nodes.filter(|&m| stats.generated > m) {
-            return Err(time_limit_error(&stats, format!("the limit of {m} nodes")));
+            return Err(time_limit_error(&stats, super::space::nodes_limit(m)));
         }
     }
 }

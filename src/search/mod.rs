@@ -493,11 +493,19 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
             Algorithm::Within(_) => first_solution(start, goal, guide, options)?,
             _ => (seed, Stats::default(), false),
         };
-        // the time the seed took counts against the limit
+        // the time and the nodes the seed took count against the limits
         let found = if goal.cells().len() <= 256 {
-            Space::<u8>::new(start, goal, guide, options).seeded(seed).searched_seed(searched).since(began).run()
+            Space::<u8>::new(start, goal, guide, options)
+                .seeded(seed)
+                .searched_seed(searched)
+                .since(began, before.generated)
+                .run()
         } else {
-            Space::<u16>::new(start, goal, guide, options).seeded(seed).searched_seed(searched).since(began).run()
+            Space::<u16>::new(start, goal, guide, options)
+                .seeded(seed)
+                .searched_seed(searched)
+                .since(began, before.generated)
+                .run()
         };
         found.map(|f| {
             f.map(|mut f| {
@@ -537,7 +545,7 @@ fn first_solution(
     if !BEAM_SEED_CELLS.contains(&start.shape().cells()) {
         return Ok((built, Stats::default(), false));
     }
-    let limited = Options { time_limit: options.time_limit.map(|t| t * 3 / 4), max_nodes: None, ..options.clone() };
+    let limited = Options { time_limit: options.time_limit.map(|t| t * 3 / 4), ..options.clone() };
     match beam::beam(start, goal, guide, beam::DEFAULT_WIDTH, built.as_ref().map(Vec::len), &limited) {
         Ok((Some(moves), stats)) if built.as_ref().is_none_or(|b| moves.len() < b.len()) => {
             Ok((Some(moves), stats, true))

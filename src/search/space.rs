@@ -70,6 +70,8 @@ pub(super) struct Space<'a, T: Tile> {
     seed: Option<Vec<Dir>>,
     /// Whether the seed is a searched one (a beam's), worth proving, not only a fallback.
     seed_searched: bool,
+    /// The nodes the seed's search generated, counted against [`Options::max_nodes`].
+    earlier: u64,
     /// The bounded search's weight of `h` in its aggressive order, in thousandths: `2w - 1` to
     /// begin with (optimistic search), lowered toward 1 by each better solution of an anytime
     /// search (as ARA* lowers its weight).
@@ -135,6 +137,7 @@ impl<'a, T: Tile> Space<'a, T> {
             began: Instant::now(),
             seed: None,
             seed_searched: false,
+            earlier: 0,
             aggressive: match options.algorithm {
                 Algorithm::Within(w) => ((2.0 * w - 1.0) * 1000.0).round() as u64,
                 _ => 1000,
@@ -158,9 +161,11 @@ impl<'a, T: Tile> Space<'a, T> {
         self
     }
 
-    /// The same space, its time limit counted from `began` (when the seed's search began).
-    pub(super) fn since(mut self, began: Instant) -> Self {
+    /// The same space, its time limit counted from `began` (when the seed's search began) and
+    /// its node limit with the `generated` nodes the seed's search made.
+    pub(super) fn since(mut self, began: Instant, generated: u64) -> Self {
         self.began = began;
+        self.earlier = generated;
         self
     }
 
@@ -266,8 +271,8 @@ impl<'a, T: Tile> Space<'a, T> {
                 return Err(self.limit_error(format!("the time limit of {}", seconds(limit))));
             }
         }
-        if self.options.max_nodes.is_some_and(|m| self.stats.generated > m) {
-            return Err(self.limit_error(format!("the limit of {} nodes", self.options.max_nodes.unwrap_or(0))));
+        if let Some(m) = self.options.max_nodes.filter(|&m| self.stats.generated + self.earlier > m) {
+            return Err(self.limit_error(nodes_limit(m)));
         }
         Ok(())
     }
@@ -670,6 +675,11 @@ impl<'a, T: Tile> Space<'a, T> {
 }
 
 /// `60 s`, `1.5 s`: a time limit as the user wrote it.
+/// `the limit of 1000 nodes` (`of 1 node`).
+pub(super) fn nodes_limit(m: u64) -> String {
+    format!("the limit of {m} node{}", if m == 1 { "" } else { "s" })
+}
+
 pub(super) fn seconds(d: std::time::Duration) -> String {
     format!("{} s", d.as_secs_f64())
 }

@@ -50,7 +50,8 @@ Without --algorithm, the method depends on the board's size:
   26 to 64 cells (6x6, 7x7, 8x8)     --within 1.5 for at most 10 s: a solution proven at most 1.5
                                      times the optimum, or at 10 s the best found with the factor
                                      it has proven (always a solution: the search starts from
-                                     a beam search's or reduce's, whichever is shorter)
+                                     a beam search's or reduce's, whichever is shorter; with
+                                     -H nilsson, which proves nothing, the beam search alone)
   past 64 cells (to 127x127)         reduce: rows and columns placed one at a time, then a small
                                      search; 4.5 s on a 100x100, about 2.5 times the Manhattan
                                      distance, its lower bound printed beside it (not stopped by
@@ -105,8 +106,10 @@ pub(super) enum AlgorithmArg {
     /// board up to 127x127, not optimal (its lower bound printed beside it).
     Reduce,
     /// Beam search: breadth-first, keeping at each depth the --beam-width boards the heuristic
-    /// puts nearest (ties to linear conflict). Not optimal; seconds on a 6x6 with -H pdb, far
-    /// shorter there than greedy or reduce (its lower bound printed beside it).
+    /// puts nearest, then by linear conflict; never a board twice. Not optimal; a second on a
+    /// 6x6, far shorter there than greedy or reduce (its lower bound printed beside it). Past
+    /// about 10x10 it wanders: use reduce. A narrow beam that meets a dead end (every board it
+    /// can reach kept before) prints reduce's solution and says so.
     Beam,
 }
 
@@ -205,9 +208,12 @@ pub struct SolveArgs {
     /// Weighted A*: the weight w of h in g + w*h (0 to 1000, at most three decimals). [default: 2]
     #[arg(long, value_name = "W", allow_negative_numbers = true)]
     weight: Option<f64>,
-    /// Beam search: the boards kept at each depth (1 to 16777216). Wider is slower and, mostly,
-    /// shorter. [default: 10000]
-    #[arg(long, value_name = "N")]
+    /// Beam search (--algorithm beam only; the default's own beam is 10000 wide): the boards
+    /// kept at each depth, 1 to 16777216. A wider beam takes longer a depth and mostly finds
+    /// shorter solutions; a narrow one (under about 1000 on a 6x6) can wander for thousands of
+    /// moves. [default: 10000]
+    #[arg(long, value_name = "N", allow_negative_numbers = true,
+          value_parser = clap::value_parser!(u32).range(1..=slidetable::search::beam::MAX_WIDTH as i64))]
     beam_width: Option<u32>,
     /// A solution proven at most W times as long as the optimum (W from 1 to 1000, at most three
     /// decimals: 1.1 is at most 10% longer), printed with its proof: a lower bound on the
@@ -566,9 +572,14 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         None if guaranteed || matches!(algorithm, Algorithm::Bfs) || found.proven_optimal() => Some(true),
         None => None,
     };
-    report.lower_bound = found.lower_bound;
+    // a table's exact distance is a proof too, and the best one
+    report.lower_bound = match exact {
+        Some(e) => Some(found.lower_bound.unwrap_or(0).max(e)),
+        None => found.lower_bound,
+    };
+    let within = Found { lower_bound: report.lower_bound, ..found.clone() }.within();
     // rounded up: the proof never claims more than it shows
-    report.within = found.within().map(|r| (r * 10_000.0).ceil() / 10_000.0);
+    report.within = within.map(|r| (r * 10_000.0).ceil() / 10_000.0);
     report.stopped = found.stopped.clone();
     let mut tiles = Vec::with_capacity(d);
     let mut b = board.clone();

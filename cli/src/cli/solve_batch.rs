@@ -119,7 +119,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         anytime: false,
     };
     // a bounded search's lines give its proof: the lower bound, beside the length
-    let bounded = matches!(algorithm, Algorithm::Within(_) | Algorithm::Reduce);
+    let bounded = matches!(algorithm, Algorithm::Within(_) | Algorithm::Reduce | Algorithm::Beam(_));
     let started = Instant::now();
     let solve_one = |&(line, text): &(usize, &str)| -> (usize, Result<Option<Found>, String>) {
         let board = match Board::parse(shape, text) {
