@@ -221,6 +221,24 @@ impl Estimator {
         self.tile_distance(tile, cell / cols, cell % cols)
     }
 
+    /// The estimate `kind` gives after the tile on `to` slides onto the blank at `blank`, made
+    /// from the estimate `h` before and the move alone; `None` for Nilsson's, which is made
+    /// afresh. `cells` is the board before the move; it is the same again on return.
+    #[inline]
+    pub fn after<T: Tile>(&self, kind: Heuristic, cells: &mut [T], blank: usize, to: usize, h: u32) -> Option<u32> {
+        let tile = cells[to].into();
+        match kind {
+            Heuristic::Hamming => {
+                let was = (tile == self.goal[to] as usize) as u32;
+                let now = (tile == self.goal[blank] as usize) as u32;
+                Some(h + was - now)
+            }
+            Heuristic::Manhattan => Some(self.manhattan_after(h, tile as u16, blank, to)),
+            Heuristic::LinearConflict => Some(self.linear_conflict_after(cells, blank, to, h)),
+            Heuristic::Nilsson => None,
+        }
+    }
+
     /// The Manhattan distance after the tile on `to` slides onto the blank at `blank`, from the
     /// distance `h` before; `tile` is the tile on `to`.
     #[inline]

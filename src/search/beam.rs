@@ -25,7 +25,7 @@
 use std::collections::HashSet;
 use std::time::Instant;
 
-use super::space::key;
+use super::space::{board_hash, key};
 use super::{Guide, Options, Stats};
 use crate::error::Error;
 use crate::heuristic::{Estimator, Heuristic};
@@ -87,19 +87,15 @@ pub(super) fn beam(
     let shape = start.shape();
     let n = shape.cells();
     let est = Estimator::new(goal);
-    let second_of = |cells: &[u16]| -> u32 {
-        match guide {
-            Guide::Heuristic(Heuristic::LinearConflict) => 0,
-            _ => est.estimate(Heuristic::LinearConflict, cells),
-        }
+    let first = match guide {
+        Guide::Heuristic(Heuristic::LinearConflict) => 0,
+        _ => est.estimate(Heuristic::LinearConflict, start.cells()),
     };
-    let first = second_of(start.cells());
     let h0 = match guide {
         Guide::Heuristic(kind) => est.estimate(kind, start.cells()),
         _ => 0, // not used: the guide is looked up afresh for every child
     };
-    let hash_of = |cells: &[u16]| cells.iter().enumerate().fold(0u64, |z, (c, &t)| z ^ key(t as usize, c));
-    let goal_hash = hash_of(goal.cells());
+    let goal_hash = board_hash(goal.cells());
     let mut stats = Stats { iterations: 1, generated: 1, ..Stats::default() };
     if start == goal {
         stats.elapsed = began.elapsed();
@@ -109,7 +105,7 @@ pub(super) fn beam(
         cells: start.cells().to_vec(),
         blank: vec![start.blank() as u32],
         came: vec![u32::MAX],
-        hash: vec![hash_of(start.cells())],
+        hash: vec![board_hash(start.cells())],
         h: vec![h0],
         second: vec![first],
     };
@@ -118,7 +114,7 @@ pub(super) fn beam(
     // the moves to each depth's boards from the one before: `parent << 2 | dir`
     let mut back: Vec<Vec<u32>> = Vec::new();
     let threads = options.threads.max(1);
-    let time_limit_error = |stats: &Stats, what: String| Error::SearchLimit {
+    let limit_error = |stats: &Stats, what: String| Error::SearchLimit {
         what,
         generated: stats.generated,
         bytes: stats.peak_bytes,
@@ -209,13 +205,13 @@ pub(super) fn beam(
             }
         }
         if let Some(limit) = options.time_limit.filter(|&t| began.elapsed() > t) {
-            return Err(time_limit_error(&stats, format!("the time limit of {}", super::space::seconds(limit))));
+            return Err(limit_error(&stats, format!("the time limit of {}", super::space::seconds(limit))));
         }
         if let Some(m) = options.max_bytes.filter(|&m| stats.peak_bytes > m) {
-            return Err(time_limit_error(&stats, format!("the memory limit of {} MiB", m >> 20)));
+            return Err(limit_error(&stats, format!("the memory limit of {} MiB", m >> 20)));
         }
         if let Some(m) = options.max_nodes.filter(|&m| stats.generated > m) {
-            return Err(time_limit_error(&stats, super::space::nodes_limit(m)));
+            return Err(limit_error(&stats, super::space::nodes_limit(m)));
         }
     }
 }
@@ -264,48 +260,29 @@ fn children(
                 _ => est.linear_conflict_after(&mut board, blank, to, depth.second[p]),
             };
             // the classic estimates follow the move; the others are looked up for the child
-            let h = match guide {
-                Guide::Heuristic(Heuristic::Manhattan) => est.manhattan_after(depth.h[p], tile as u16, blank, to),
-                Guide::Heuristic(Heuristic::LinearConflict) => {
-                    est.linear_conflict_after(&mut board, blank, to, depth.h[p])
-                }
-                Guide::Heuristic(Heuristic::Hamming) => {
-                    let was = (board[to] == goal.cells()[to]) as u32;
-                    let now = (board[to] == goal.cells()[blank]) as u32;
-                    depth.h[p] + was - now
-                }
-                _ => {
-                    let at = cells.len();
-                    cells.extend_from_slice(&board);
-                    cells.swap(at + blank, at + to);
-                    0
-                }
+            let incremental = match guide {
+                Guide::Heuristic(kind) => est.after(kind, &mut board, blank, to, depth.h[p]),
+                _ => None,
             };
+            let h = incremental.unwrap_or_else(|| {
+                let at = cells.len();
+                cells.extend_from_slice(&board);
+                cells.swap(at + blank, at + to);
+                0
+            });
             out.push(Child { key: 0, hash, from, h, second });
         }
     }
     // the other guides' estimates, all at once (pattern lookups overlap their cache misses)
     if !cells.is_empty() {
         let mut h = vec![0u32; out.len()];
-        match guide {
-            Guide::Patterns(set) => {
-                let small: Vec<u8> = cells.iter().map(|&t| t as u8).collect();
-                set.estimate_many(&small, true, &mut h);
-            }
-            Guide::Heuristic(kind) => {
-                for (e, board) in h.iter_mut().zip(cells.chunks_exact(n)) {
-                    *e = est.estimate(kind, board);
-                }
-            }
-            Guide::Table(t) => {
-                let mut small = vec![0u8; n];
-                for (e, board) in h.iter_mut().zip(cells.chunks_exact(n)) {
-                    for (s, &c) in small.iter_mut().zip(board) {
-                        *s = c as u8;
-                    }
-                    // a board the table has no distance for goes last
-                    *e = t.exact(&small).ok().flatten().unwrap_or(u32::MAX >> 1);
-                }
+        if let Guide::Patterns(set) = guide {
+            let small: Vec<u8> = cells.iter().map(|&t| t as u8).collect();
+            set.estimate_many(&small, true, &mut h);
+        } else {
+            for (e, board) in h.iter_mut().zip(cells.chunks_exact(n)) {
+                // a board the table has no distance for goes last
+                *e = guide.estimate(est, board).unwrap_or(u32::MAX >> 1);
             }
         }
         for (c, &e) in out.iter_mut().zip(&h) {

@@ -210,6 +210,34 @@ impl Guide<'_> {
         }
     }
 
+    /// The guide's estimate of the board whose cells, row-major, are `cells` (0 the blank), from
+    /// scratch; `est` knows the goal (for the classic estimates).
+    ///
+    /// # Errors
+    /// [`Error::BadGoal`] for a table guide on a board past 16 cells or a board its table has no
+    /// entry for; [`Error::Corrupt`] from a table's bad entry.
+    pub(crate) fn estimate<T: crate::heuristic::Tile>(
+        &self,
+        est: &crate::heuristic::Estimator,
+        cells: &[T],
+    ) -> Result<u32, Error> {
+        match self {
+            Guide::Heuristic(h) => Ok(est.estimate(*h, cells)),
+            Guide::Patterns(set) => Ok(set.estimate_cells(cells)),
+            Guide::Table(t) => {
+                let mut small = [0u8; 16];
+                let Some(buf) = small.get_mut(..cells.len()) else {
+                    return Err(Error::BadGoal("a table guide needs a board of at most 12 cells".into()));
+                };
+                for (b, &c) in buf.iter_mut().zip(cells) {
+                    *b = c.into() as u8;
+                }
+                t.exact(buf)?
+                    .ok_or_else(|| Error::BadGoal("the table has no entry for a board the search reached".into()))
+            }
+        }
+    }
+
     /// Whether the guide never overestimates.
     pub fn is_admissible(&self) -> bool {
         match self {
@@ -480,18 +508,15 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
                 )),
             ),
         };
-        let h0 = estimate_start(start, goal, guide)?;
+        let h0 = guide.estimate(&crate::heuristic::Estimator::new(goal), start.cells())?;
         let lower_bound = guide.is_admissible().then(|| with_parity(h0, moves.len() as u32));
         Ok(Some(Found { moves, stats, lower_bound, stopped }))
     } else {
-        // the constructive solution: the answer of reduce, and the bounded search's first
-        let seed = match options.algorithm {
-            Algorithm::Reduce => reduce::reduce(start, goal)?,
-            _ => None,
-        };
+        // the constructive solution, reduce's answer; the bounded search's first solution
         let (seed, before, searched) = match options.algorithm {
+            Algorithm::Reduce => (reduce::reduce(start, goal)?, Stats::default(), false),
             Algorithm::Within(_) => first_solution(start, goal, guide, options)?,
-            _ => (seed, Stats::default(), false),
+            _ => (None, Stats::default(), false),
         };
         // the time and the nodes the seed took count against the limits
         let found = if goal.cells().len() <= 256 {
@@ -588,18 +613,6 @@ fn first_solution(
 
 /// How many times wider the bounded search's second beam is than its first.
 const WIDER: u32 = 3;
-
-/// The guide's estimate of `start` (0 for a board a table has no entry for).
-fn estimate_start(start: &Board, goal: &Board, guide: Guide<'_>) -> Result<u32, Error> {
-    Ok(match guide {
-        Guide::Heuristic(h) => crate::heuristic::Estimator::new(goal).estimate(h, start.cells()),
-        Guide::Patterns(set) => set.estimate_cells(start.cells()),
-        Guide::Table(t) => {
-            let cells: Vec<u8> = start.cells().iter().map(|&c| c as u8).collect();
-            t.exact(&cells)?.unwrap_or(0)
-        }
-    })
-}
 
 /// Checks the factor of a bounded-suboptimal search ([`Algorithm::Within`]): as
 /// [`check_weight`], and at least 1 (no solution is shorter than the optimum).

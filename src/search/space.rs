@@ -7,7 +7,7 @@ use super::open::{FOpen, Open};
 use super::store::{Dense, HashSlots, Sparse, Store};
 use super::{with_parity, Algorithm, Found, Guide, Options, Stats};
 use crate::error::Error;
-use crate::heuristic::{Estimator, Heuristic};
+use crate::heuristic::Estimator;
 use crate::puzzle::board::{Board, Dir};
 
 /// A tile as stored in the arena.
@@ -204,27 +204,7 @@ impl<'a, T: Tile> Space<'a, T> {
         if self.blind() {
             return Ok(0);
         }
-        match self.guide {
-            Guide::Heuristic(h) => Ok(self.est.estimate(h, cells)),
-            Guide::Patterns(set) => Ok(set.estimate_cells(cells)),
-            Guide::Table(t) => {
-                let mut small = [0u8; 16];
-                let Some(buf) = small.get_mut(..cells.len()) else {
-                    return Err(Error::BadGoal("a table guide needs a board of at most 12 cells".into()));
-                };
-                for (b, &c) in buf.iter_mut().zip(cells) {
-                    *b = c.get() as u8;
-                }
-                t.exact(buf)?
-                    .ok_or_else(|| Error::BadGoal("the table has no entry for a board the search reached".into()))
-            }
-        }
-    }
-
-    /// The Manhattan distance `h` after `tile` slides from `to` onto `blank`.
-    #[inline]
-    pub(super) fn manhattan_after(&self, h: u32, tile: usize, blank: usize, to: usize) -> u32 {
-        self.est.manhattan_after(h, tile as u16, blank, to)
+        self.guide.estimate(&self.est, cells)
     }
 
     /// The estimate after the tile on `to` slides onto the blank at `blank`, from the estimate
@@ -232,28 +212,23 @@ impl<'a, T: Tile> Space<'a, T> {
     /// guide's error is left in `fault` (and 0 returned); the searches check it per expansion.
     #[inline]
     pub(super) fn estimate_after(&self, cells: &mut [T], blank: usize, to: usize, h: u32) -> u32 {
-        let tile = cells[to].get();
-        match self.guide {
-            _ if self.blind() => 0,
-            Guide::Heuristic(Heuristic::Hamming) => {
-                let was = (cells[to] == self.goal[to]) as u32;
-                let now = (cells[to] == self.goal[blank]) as u32;
-                h + was - now
-            }
-            Guide::Heuristic(Heuristic::Manhattan) => self.manhattan_after(h, tile, blank, to),
-            Guide::Heuristic(Heuristic::LinearConflict) => self.est.linear_conflict_after(cells, blank, to, h),
-            _ => {
-                // Nilsson's and the table's: from scratch. A table error is kept for the caller
-                // ([`Space::fault`]), so the hot path returns a plain number.
-                cells.swap(blank, to);
-                let e = self.estimate(cells).unwrap_or_else(|e| {
-                    self.fault.set(Some(e));
-                    0
-                });
-                cells.swap(blank, to);
-                e
+        if self.blind() {
+            return 0;
+        }
+        if let Guide::Heuristic(kind) = self.guide {
+            if let Some(e) = self.est.after(kind, cells, blank, to, h) {
+                return e;
             }
         }
+        // Nilsson's and the table's: from scratch. A table error is kept for the caller
+        // ([`Space::fault`]), so the hot path returns a plain number.
+        cells.swap(blank, to);
+        let e = self.estimate(cells).unwrap_or_else(|e| {
+            self.fault.set(Some(e));
+            0
+        });
+        cells.swap(blank, to);
+        e
     }
 
     /// The node limit's error, the time limit's, or [`Error::Cancelled`] once the watch is

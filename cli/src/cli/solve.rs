@@ -22,8 +22,8 @@ pub const LONG_ABOUT: &str = "\
 Solve a board by heuristic search: A*, IDA*, breadth-first, greedy best-first, weighted A*, a
 search within a proven factor of the optimum (--within), beam search, or by construction (reduce),
 guided by misplaced tiles, Manhattan distance, linear conflict, Nilsson's P+3S, pattern databases
-or the exact distances of a table. Boards of any size from 2x2 to 127x127, square or rectangular, to any
-goal. Unsolvable boards are found at once by the parity rule, never by searching.
+or the exact distances of a table. Boards of any size from 2x2 to 127x127, square or rectangular,
+to any goal. Unsolvable boards are found at once by the parity rule, never by searching.
 
 The board is given as tiles (a square board's size is read from their number: 16 tiles is 4x4),
 as a COS 226 puzzle file (--file), or by name (--preset; `--preset list` lists them).
@@ -308,11 +308,9 @@ impl SolveArgs {
             slidetable::search::check_within(w).map_err(|e| UsageError(format!("--within: {e}")))?;
             return Ok(Some(Algorithm::Within(w)));
         }
-        if let Some(w) = self.beam_width {
-            if !matches!(self.algorithm, Some(AlgorithmArg::Beam)) {
-                bail!(UsageError("--beam-width goes with --algorithm beam".into()));
-            }
-            slidetable::search::beam::check_width(w).map_err(|e| UsageError(format!("--beam-width: {e}")))?;
+        // its range is clap's to check
+        if self.beam_width.is_some() && !matches!(self.algorithm, Some(AlgorithmArg::Beam)) {
+            bail!(UsageError("--beam-width goes with --algorithm beam".into()));
         }
         Ok(match (self.algorithm, self.weight) {
             (None, None) => None,
@@ -542,7 +540,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     };
     let found = solver.solve(&board, &options)?;
     let mut out = io::stdout().lock();
-    let Some(found) = found else {
+    let Some(mut found) = found else {
         report.head.solvable = false;
         report.reason = Some(board.parity_to(&goal).explain());
         report.solvable_toward = Goal::reachable_instead(&board, &goal).iter().map(Goal::to_string).collect();
@@ -573,13 +571,12 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         None => None,
     };
     // a table's exact distance is a proof too, and the best one
-    report.lower_bound = match exact {
-        Some(e) => Some(found.lower_bound.unwrap_or(0).max(e)),
-        None => found.lower_bound,
-    };
-    let within = Found { lower_bound: report.lower_bound, ..found.clone() }.within();
+    if let Some(e) = exact {
+        found.lower_bound = Some(found.lower_bound.unwrap_or(0).max(e));
+    }
+    report.lower_bound = found.lower_bound;
     // rounded up: the proof never claims more than it shows
-    report.within = within.map(|r| (r * 10_000.0).ceil() / 10_000.0);
+    report.within = found.within().map(|r| (r * 10_000.0).ceil() / 10_000.0);
     report.stopped = found.stopped.clone();
     let mut tiles = Vec::with_capacity(d);
     let mut b = board.clone();

@@ -41,8 +41,9 @@ slides it; v turns on h j k l for moving (then ? shows the optimal moves); x sol
 algorithm (A*, IDA*, greedy, weighted, within 1.5 of optimal, reduce, beam) and the heuristic
 (misplaced tiles, Manhattan, linear conflict, the exact table or pattern tables), watch its node
 count (Esc cancels), then its statistics and the solution played move by move (space plays or
-pauses, Left/Right step, +/- change the speed); n starts a new game; q quits. The status line reads `distance: N  moves: M`
-(past the 24-puzzle, `a solution from here: N moves (within X of optimal: at least L needed)`).
+pauses, Left/Right step, +/- change the speed); n starts a new game; q quits. The status line
+reads `distance: N  moves: M` (past the 24-puzzle, `a solution from here: N moves (within X of
+optimal: at least L needed)`).
 
 Distances come from the perfect table of the board and goal (the file `table build` names, in the
 current directory, or built in memory up to 10 cells); past that, from IDA* with the pattern
