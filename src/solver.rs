@@ -385,23 +385,33 @@ impl Solver {
     /// The algorithm when none is asked for. Up to [`OPTIMAL_CELLS`] cells (the 24-puzzle), an
     /// optimal search: IDA* with pattern databases (its memory is the path alone, and its
     /// subtrees spread over threads) and on every board past 12 cells (A* with a classic estimate
-    /// can fill any memory on a 15-puzzle: a default must not), A* otherwise. Past it, where no
-    /// optimal search finishes, up to [`BOUNDED_CELLS`] (8x8): a solution proven within
+    /// can fill any memory on a 15-puzzle: a default must not), A* otherwise; but past
+    /// [`OPTIMAL_WITHOUT_TABLES`] cells only with pattern databases, and without them the bounded
+    /// search at factor 1 (the optimum when proven by the time limit, else its best solution with
+    /// the factor proven). Past it, where no optimal search finishes, up to [`BOUNDED_CELLS`]
+    /// (8x8): a solution proven within
     /// [`DEFAULT_WITHIN`] of optimal, or the best one with its proof at
     /// [`Solver::default_time_limit`] (with Nilsson's estimate, which proves nothing, a beam
     /// search). Past that, the constructive [`Algorithm::Reduce`], in seconds up to 127x127, its
     /// length set beside the lower bound.
     pub fn default_algorithm(&self) -> Algorithm {
         let cells = self.goal_board.shape().cells();
-        if cells > BOUNDED_CELLS {
-            Algorithm::Reduce
-        } else if cells > OPTIMAL_CELLS {
-            // a bound needs an admissible guide: Nilsson's gets the beam search alone
+        // a bound needs an admissible guide: Nilsson's gets the beam search alone
+        let bounded = |w: f64| {
             if self.heuristic.estimate().is_none_or(|h| h.is_admissible()) {
-                Algorithm::Within(DEFAULT_WITHIN)
+                Algorithm::Within(w)
             } else {
                 Algorithm::Beam(crate::search::beam::DEFAULT_WIDTH)
             }
+        };
+        if cells > BOUNDED_CELLS {
+            Algorithm::Reduce
+        } else if cells > OPTIMAL_CELLS {
+            bounded(DEFAULT_WITHIN)
+        } else if cells > OPTIMAL_WITHOUT_TABLES && self.heuristic != HeuristicKind::Pdb {
+            // the optimum when the bounded search proves it within the time limit, else its best
+            // with the factor proven
+            bounded(1.0)
         } else if self.heuristic == HeuristicKind::Pdb || cells > 12 {
             Algorithm::IdaStar
         } else {
@@ -410,8 +420,8 @@ impl Solver {
     }
 
     /// The time limit that goes with [`Solver::default_algorithm`]: [`DEFAULT_SECONDS`] for the
-    /// bounded search of boards past [`OPTIMAL_CELLS`] cells (it returns its best solution and
-    /// proof then), none for the others.
+    /// bounded search (boards past [`OPTIMAL_CELLS`] cells, and past [`OPTIMAL_WITHOUT_TABLES`]
+    /// without pattern tables; it returns its best solution and proof then), none for the others.
     pub fn default_time_limit(&self) -> Option<std::time::Duration> {
         matches!(self.default_algorithm(), Algorithm::Within(_))
             .then(|| std::time::Duration::from_secs_f64(DEFAULT_SECONDS))
@@ -491,11 +501,19 @@ fn choose_heuristic(
     // with tighter proofs on DeepCubeA's 35-puzzles (138.12 moves proven within 1.369 against
     // 146.24 and 1.436), but not on uniform random 6x6 boards (docs/large-boards.md)
     if let (true, Ok(p)) = (shape.cells() <= OPTIMAL_CELLS, Partition::parse(goal_board, name)) {
-        notice(Notice::Hint(format!(
-            "searching with linear conflict; pattern tables solve this board far faster: `{}`, then `{}`",
-            pattern_build_command(shape, goal, &p, &config.dir),
-            pattern_solve_command(goal, &p, &config.dir)
-        )));
+        let build = pattern_build_command(shape, goal, &p, &config.dir);
+        let solve = pattern_solve_command(goal, &p, &config.dir);
+        notice(Notice::Hint(if shape.cells() > OPTIMAL_WITHOUT_TABLES {
+            format!(
+                "searching with linear conflict, by default for at most {DEFAULT_SECONDS} s (the optimum if it is proven \
+                 by then, else the best solution with its proven factor); pattern tables prove it far faster: `{build}`, \
+                 then `{solve}`"
+            )
+        } else {
+            format!(
+                "searching with linear conflict; pattern tables solve this board far faster: `{build}`, then `{solve}`"
+            )
+        }));
     }
     Ok(HeuristicKind::LinearConflict)
 }
@@ -544,6 +562,15 @@ fn find_table(goal: &Board, named: Option<&Path>, notice: &mut dyn FnMut(Notice)
 
 /// The largest board [`Solver::default_algorithm`] solves optimally: 25 cells, the 24-puzzle.
 pub const OPTIMAL_CELLS: usize = 25;
+
+/// The largest board [`Solver::default_algorithm`] solves optimally without pattern databases:
+/// 16 cells, the 15-puzzle (IDA* with linear conflict, seconds a board on average). Past it, a
+/// board without tables (a 3x6, a 3x8, a 5x5) can take hours to solve optimally with linear
+/// conflict (a random 3x8 ran past 11 minutes): the default is then the bounded search at
+/// factor 1 for at most [`DEFAULT_SECONDS`], the optimum when it is proven by then (COS 226's
+/// 5x5 boards in under a second), else the best solution with the factor proven (that 3x8: 136
+/// moves, at least 100 needed).
+pub const OPTIMAL_WITHOUT_TABLES: usize = 16;
 
 /// The largest board [`Solver::default_algorithm`] gives to the bounded search: 64 cells (8x8).
 /// Past it, a bound from Manhattan distance or linear conflicts is too weak for the search to
@@ -774,7 +801,8 @@ pub fn build_table_on_the_spot(
 /// Where a game's exact distances come from ([`crate::game`]): the perfect table under its
 /// default name in the current directory (up to 12 cells), or one built in memory (up to 10
 /// cells, under a second); else IDA* on `threads` threads with the pattern tables of the best
-/// named partition found in `dir`, or with linear conflict; past [`OPTIMAL_CELLS`], not exact:
+/// named partition found in `dir`, or with linear conflict (up to [`OPTIMAL_WITHOUT_TABLES`]
+/// cells); past [`OPTIMAL_CELLS`], or past [`OPTIMAL_WITHOUT_TABLES`] without tables, not exact:
 /// a [`BoundedOracle`] as [`Solver::default_algorithm`] chooses, [`PLAY_SECONDS`] a position.
 ///
 /// # Errors
@@ -802,10 +830,15 @@ pub fn game_oracle(goal: &Goal, shape: Shape, dir: &Path, threads: usize) -> Res
         }
         None => None,
     };
-    if shape.cells() > OPTIMAL_CELLS {
+    if shape.cells() > OPTIMAL_CELLS || (shape.cells() > OPTIMAL_WITHOUT_TABLES && patterns.is_none()) {
         // no exact distance in seconds: a bounded search, or reduce, for each position
-        let algorithm =
-            if shape.cells() > BOUNDED_CELLS { Algorithm::Reduce } else { Algorithm::Within(DEFAULT_WITHIN) };
+        let algorithm = if shape.cells() > BOUNDED_CELLS {
+            Algorithm::Reduce
+        } else if shape.cells() <= OPTIMAL_CELLS {
+            Algorithm::Within(1.0)
+        } else {
+            Algorithm::Within(DEFAULT_WITHIN)
+        };
         let limit = std::time::Duration::from_secs_f64(PLAY_SECONDS);
         return Ok(Arc::new(BoundedOracle::new(goal_board, patterns, algorithm, Some(limit))));
     }

@@ -99,6 +99,36 @@ fn past_12_cells_without_tables_linear_conflict_and_a_hint() {
 }
 
 #[test]
+fn past_16_cells_without_tables_the_bounded_search_with_a_hint_that_says_so() {
+    // an optimal search with linear conflict on a 3x6 can take hours: the default is the bounded
+    // search at factor 1 there (with a time limit), and for the game too; the 15-puzzle keeps IDA*
+    let dir = tempfile::tempdir().unwrap();
+    let three_six = Shape::new(3, 6).unwrap();
+    let mut notices = Vec::new();
+    let solver = Solver::new(&Goal::BlankLast, three_six, &config_in(dir.path()), collect(&mut notices)).unwrap();
+    assert_eq!(solver.heuristic(), HeuristicKind::LinearConflict);
+    assert_eq!(solver.default_algorithm(), Algorithm::Within(1.0));
+    assert!(solver.default_time_limit().is_some());
+    match &notices[..] {
+        [Notice::Hint(text)] => {
+            assert!(text.contains("the optimum if it is proven by then") && text.contains("--pattern auto"), "{text}")
+        }
+        other => panic!("one hint expected: {other:?}"),
+    }
+    let game = game_oracle(&Goal::BlankLast, three_six, dir.path(), 1).unwrap();
+    assert_eq!(game.describe(), "a search within 1 of optimal with linear conflict");
+    // a named estimate other than pattern tables is the same; with pattern tables, IDA*
+    let config = SolverConfig { heuristic: Some(HeuristicKind::Manhattan), ..config_in(dir.path()) };
+    let manhattan = Solver::new(&Goal::BlankLast, three_six, &config, |_| {}).unwrap();
+    assert!(matches!(manhattan.default_algorithm(), Algorithm::Within(_)));
+    let config = SolverConfig { partition: Some("auto".into()), ..config_in(dir.path()) };
+    let pdb = Solver::new(&Goal::BlankLast, three_six, &config, |_| {}).unwrap();
+    assert_eq!(pdb.default_algorithm(), Algorithm::IdaStar);
+    let fifteen = Solver::new(&Goal::BlankFirst, four(), &config_in(dir.path()), |_| {}).unwrap();
+    assert_eq!(fifteen.default_algorithm(), Algorithm::IdaStar);
+}
+
+#[test]
 fn a_tables_directory_that_is_not_there_is_refused_before_anything_is_built() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("a-file");

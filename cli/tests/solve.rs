@@ -479,3 +479,36 @@ fn a_batch_within_gives_each_lines_proof_and_a_stopped_factor_of_one_is_not_opti
         .stdout(contains("Minimum number of moves"))
         .stderr(contains("not proven minimal"));
 }
+
+#[test]
+fn a_beam_stopped_by_a_limit_gives_reduces_solution_and_a_solved_board_no_moves() {
+    let dir = tempfile::tempdir().unwrap();
+    let board = "8,10,7,18,0,6,13,12,23,22,5,4,2,9,15,14,1,20,31,35,11,21,17,16,34,3,26,33,19,24,27,29,25,28,32,30";
+    let v = json(dir.path(), &["--board", "6x6", "--algorithm", "beam", "--max-nodes", "1000", board]);
+    let stopped = v["stopped"].as_str().unwrap();
+    assert!(stopped.contains("1000 nodes") && stopped.contains("reduce's solution"), "{v}");
+    // the solution given replays to the goal
+    let shape = slidetable::Shape::new(6, 6).unwrap();
+    let mut b = slidetable::Board::parse(shape, board).unwrap();
+    for c in v["solution"].as_str().unwrap().chars() {
+        b.apply(slidetable::Dir::from_letter(c).unwrap()).unwrap();
+    }
+    assert_eq!(b, slidetable::Goal::BlankLast.board(shape).unwrap());
+    assert_eq!(v["moves"].as_u64().unwrap() as usize, v["solution"].as_str().unwrap().len());
+    // the readable report says so too, and exits 0: there is a solution
+    table(dir.path())
+        .args(["solve", "--board", "6x6", "--algorithm", "beam", "--max-nodes", "1000", board])
+        .assert()
+        .success()
+        .stdout(contains("stopped      at the limit of 1000 nodes, before the beam reached the goal"));
+    // a solved board's solution in JSON is no moves at all, never a `-` a program would read
+    let v = json(dir.path(), &["1", "2", "3", "4", "5", "6", "7", "8", "0"]);
+    assert_eq!((v["moves"].as_u64(), v["solution"].as_str()), (Some(0), Some("")), "{v}");
+    // a factor finer than thousandths is refused as a factor, not as a weight
+    table(dir.path())
+        .args(["solve", "--within", "1.0001", "8", "6", "7", "2", "5", "4", "3", "0", "1"])
+        .assert()
+        .code(2)
+        .stderr(contains("within 1.0001 has more than three decimals"))
+        .stderr(one_line_error());
+}

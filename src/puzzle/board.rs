@@ -136,6 +136,12 @@ impl Dir {
     }
 }
 
+/// The moves as their letters, nothing at all for none: for JSON and other text a program reads,
+/// where [`moves_to_string`]'s `-` would be taken for a move.
+pub fn moves_letters(moves: &[Dir]) -> String {
+    moves.iter().map(|d| d.letter()).collect()
+}
+
 /// Writes moves as a string of `U D L R` letters, or `-` when there are none.
 pub fn moves_to_string(moves: &[Dir]) -> String {
     if moves.is_empty() {

@@ -5,5 +5,5 @@
 pub mod board;
 pub mod goal;
 
-pub use board::{check_cells, moves_to_string, Board, Dir, Parity, Shape, MAX_SIDE};
+pub use board::{check_cells, moves_letters, moves_to_string, Board, Dir, Parity, Shape, MAX_SIDE};
 pub use goal::Goal;

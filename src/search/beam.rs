@@ -14,7 +14,7 @@
 //! tie-break, 141.3 at 10,000; by linear conflict alone, 145.8. Weighted A* at 1.5 on the same
 //! tables: 144 moves on the first board (140 here). On DeepCubeA's first 50 35-puzzles, width
 //! 10,000 with the tables: 138.12 moves, 1.30 s a board (whole process, 2 threads). The bounded
-//! search ([`super::Algorithm::Within`]) on boards of 26 to 64 cells starts from this solution
+//! search ([`super::Algorithm::Within`]) on boards of 17 to 64 cells starts from this solution
 //! when it is shorter than the constructive one.
 //!
 //! Past about 10x10 a beam guided by linear conflict wanders: on uniform random 12x12 to 20x20

@@ -496,17 +496,25 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
             "astar-ida searches with pattern databases (-H pdb); use astar or idastar with other heuristics".into(),
         ));
     } else if let Algorithm::Beam(width) = options.algorithm {
-        let (moves, stats) = beam::beam(start, goal, guide, width, None, options)?;
-        // a dead end (a narrow beam's): the constructive solution, said so
-        let (moves, stopped) = match moves {
-            Some(moves) => (moves, None),
-            None => (
-                reduce::reduce(start, goal)?.ok_or_else(|| Error::Internal("reduce found no solution".into()))?,
+        // a dead end (a narrow beam's) or a limit: the constructive solution, said so
+        let constructive =
+            || reduce::reduce(start, goal)?.ok_or_else(|| Error::Internal("reduce found no solution".into()));
+        let (moves, stats, stopped) = match beam::beam(start, goal, guide, width, None, options) {
+            Ok((Some(moves), stats)) => (moves, stats, None),
+            Ok((None, stats)) => (
+                constructive()?,
+                stats,
                 Some(format!(
                     "a dead end of the beam (every board its {width} could reach was kept before): reduce's solution \
                      instead; a wider beam goes further"
                 )),
             ),
+            Err(Error::SearchLimit { what, generated, bytes, .. }) => (
+                constructive()?,
+                Stats { generated, peak_bytes: bytes, ..Stats::default() },
+                Some(format!("{what}, before the beam reached the goal: reduce's solution instead")),
+            ),
+            Err(e) => return Err(e),
         };
         let h0 = guide.estimate(&crate::heuristic::Estimator::new(goal), start.cells())?;
         let lower_bound = guide.is_admissible().then(|| with_parity(h0, moves.len() as u32));
@@ -550,17 +558,19 @@ pub fn solve(start: &Board, goal: &Board, guide: Guide<'_>, options: &Options) -
 }
 
 /// The boards whose bounded search ([`Algorithm::Within`]) starts from a beam search's solution
-/// when it is shorter than the constructive one: past 25 cells, where the bounded search no longer
-/// finds a good one itself in seconds (the 35-puzzle: 136 moves on average where it found 156),
-/// and up to 64, where the beam still takes seconds (past it, boards of hundreds of moves).
-const BEAM_SEED_CELLS: std::ops::RangeInclusive<usize> = 26..=64;
+/// when it is shorter than the constructive one: past the 15-puzzle, where the bounded search no
+/// longer finds a good one itself in seconds (the 35-puzzle: 136 moves on average where it found
+/// 156), and up to 64, where the beam still takes seconds (past it, boards of hundreds of moves).
+const BEAM_SEED_CELLS: std::ops::RangeInclusive<usize> = 17..=64;
 
 /// The bounded search's first solution, what finding it took, and whether it is a searched one:
 /// the constructive one, or on [`BEAM_SEED_CELLS`] the beam's when shorter. The beams get three
 /// quarters of the time limit (a good seed often needs only its proof, the start's estimate):
-/// one of [`beam::DEFAULT_WIDTH`] boards, then, when the limit leaves room for it (about three
-/// times the first's time), one [`WIDER`] times as wide, each stopped at the best length so far.
-/// A beam stopped by a limit leaves the solution there was.
+/// [`BEAM_WIDTHS`] in turn, each only when the limit leaves room for it (the last one's time
+/// times the growth in width, and once more), each stopped at the best length so far; without a
+/// time limit, up to [`beam::DEFAULT_WIDTH`]. A beam stopped by a limit leaves the solution there
+/// was. The narrow first beam is for short limits (a game's two seconds a position on a 7x7,
+/// where one of 10,000 boards does not finish and reduce's solution used to be all there was).
 ///
 /// The wider beam pays more than the search's own time: on eight of DeepCubeA's 35-puzzles whose
 /// proof of 1.25 the search had not reached in 10 s, with the 6x6 tables, 30,000 boards found
@@ -580,39 +590,46 @@ fn first_solution(
         return Ok((best, stats, searched));
     }
     let budget = options.time_limit.map(|t| t * 3 / 4);
-    let mut width = beam::DEFAULT_WIDTH;
-    loop {
+    for (k, &width) in BEAM_WIDTHS.iter().enumerate() {
         let t = Instant::now();
         let limited = Options {
             time_limit: budget.map(|b| b.saturating_sub(began.elapsed()).max(Duration::from_millis(1))),
             max_nodes: options.max_nodes.map(|m| m.saturating_sub(stats.generated).max(1)),
             ..options.clone()
         };
-        let (moves, run) = match beam::beam(start, goal, guide, width, best.as_ref().map(Vec::len), &limited) {
-            Ok(found) => found,
+        let moves = match beam::beam(start, goal, guide, width, best.as_ref().map(Vec::len), &limited) {
+            Ok((moves, run)) => {
+                stats.generated += run.generated;
+                stats.expanded += run.expanded;
+                stats.peak_bytes = stats.peak_bytes.max(run.peak_bytes);
+                moves
+            }
+            // a limit: no room for a wider beam either
             Err(Error::SearchLimit { generated, bytes, .. }) => {
-                (None, Stats { generated, peak_bytes: bytes, ..Stats::default() })
+                stats.generated += generated;
+                stats.peak_bytes = stats.peak_bytes.max(bytes);
+                return Ok((best, stats, searched));
             }
             Err(e) => return Err(e),
         };
-        stats.generated += run.generated;
-        stats.expanded += run.expanded;
-        stats.peak_bytes = stats.peak_bytes.max(run.peak_bytes);
         if let Some(moves) = moves.filter(|m| best.as_ref().is_none_or(|b| m.len() < b.len())) {
             best = Some(moves);
             searched = true;
         }
-        // a wider beam only when the limit leaves room for it, and once
-        let room = budget.is_some_and(|b| began.elapsed() + t.elapsed() * (WIDER + 1) <= b);
-        if width != beam::DEFAULT_WIDTH || !room || !searched {
-            return Ok((best, stats, searched));
+        let Some(&next) = BEAM_WIDTHS.get(k + 1) else { break };
+        let room = match budget {
+            Some(b) => began.elapsed() + t.elapsed() * (next / width + 1) <= b,
+            None => next <= beam::DEFAULT_WIDTH,
+        };
+        if !room {
+            break;
         }
-        width *= WIDER;
     }
+    Ok((best, stats, searched))
 }
 
-/// How many times wider the bounded search's second beam is than its first.
-const WIDER: u32 = 3;
+/// The widths of the bounded search's beams, tried in turn while the time limit leaves room.
+const BEAM_WIDTHS: [u32; 4] = [1_000, 3_000, beam::DEFAULT_WIDTH, 3 * beam::DEFAULT_WIDTH];
 
 /// Checks the factor of a bounded-suboptimal search ([`Algorithm::Within`]): as
 /// [`check_weight`], and at least 1 (no solution is shorter than the optimum).
@@ -625,7 +642,14 @@ pub fn check_within(w: f64) -> Result<(), Error> {
             "within {w}: give a factor from 1 (optimal) to {MAX_WEIGHT}, like 1.1 for at most 10% longer than optimal"
         )));
     }
-    check_weight(w)
+    let kept = (w * 1000.0).round() / 1000.0;
+    if kept != w {
+        return Err(Error::BadOption(format!(
+            "within {w} has more than three decimals: the bounded search counts factors in thousandths and would \
+             search within {kept}; give a multiple of 0.001"
+        )));
+    }
+    Ok(())
 }
 
 /// The least length a solution of `start` can have given that one has length `len` and the

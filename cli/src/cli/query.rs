@@ -9,7 +9,7 @@ use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
 use slidetable::index::MAX_TABLE_CELLS;
-use slidetable::puzzle::board::moves_to_string;
+use slidetable::puzzle::board::{moves_letters, moves_to_string};
 use slidetable::solver::TableBytes;
 use slidetable::table::batch::{answer_lines, BatchError};
 use slidetable::{Board, Dir, Error, Goal, Shape, Table};
@@ -286,7 +286,7 @@ fn single(opened: &Opened, board: &Board, json: bool, steps: bool) -> Result<Exi
     if json {
         let answer = Answer {
             distance: Some(d as u8),
-            solution: Some(moves_to_string(&solution.moves)),
+            solution: Some(moves_letters(&solution.moves)),
             tiles: Some(solution.tiles.clone()),
             optimal_moves: Some(first.iter().map(|m| m.letter().to_string()).collect()),
             ..Answer::new(board, goal, true)

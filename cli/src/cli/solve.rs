@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use slidetable::puzzle::board::moves_to_string;
+use slidetable::puzzle::board::{moves_letters, moves_to_string};
 use slidetable::search::{
     effective_branching_factor, Algorithm, Checkpointing, ChildOrder, Found, Options, ASTAR_IDA_BYTES,
 };
@@ -46,12 +46,18 @@ Without -H, a board past 12 cells uses the pattern tables found in --dir, or lin
 a hint. IDA* is the default with pdb, its subtrees split over --threads.
 
 Without --algorithm, the method depends on the board's size:
-  up to 25 cells (to the 24-puzzle)  optimal: IDA* (A* up to 12 cells), its length proven optimal
+  up to 25 cells (to the 24-puzzle)  optimal: IDA* (A* up to 12 cells), its length proven optimal;
+                                     past 16 cells (3x6, 4x5, 3x8, 5x5) only with pattern tables
+                                     in --dir: without them (an optimal search can then take
+                                     hours) --within 1 for at most 10 s, the optimum if proven by
+                                     then, else the best solution found with its proven factor
   26 to 64 cells (6x6, 7x7, 8x8)     --within 1.5 for at most 10 s: a solution proven at most 1.5
                                      times the optimum, or at 10 s the best found with the factor
                                      it has proven (always a solution: the search starts from
-                                     a beam search's or reduce's, whichever is shorter; with
-                                     -H nilsson, which proves nothing, the beam search alone)
+                                     beam searches' (1,000 boards wide, then 3,000, 10,000 and
+                                     30,000 while the time allows) or reduce's, whichever is
+                                     shorter; with -H nilsson, which proves nothing, the beam
+                                     search alone)
   past 64 cells (to 127x127)         reduce: rows and columns placed one at a time, then a small
                                      search; 4.5 s on a 100x100, about 2.5 times the Manhattan
                                      distance, its lower bound printed beside it (not stopped by
@@ -109,7 +115,8 @@ pub(super) enum AlgorithmArg {
     /// puts nearest, then by linear conflict; never a board twice. Not optimal; a second on a
     /// 6x6, far shorter there than greedy or reduce (its lower bound printed beside it). Past
     /// about 10x10 it wanders: use reduce. A narrow beam that meets a dead end (every board it
-    /// can reach kept before) prints reduce's solution and says so.
+    /// can reach kept before), or a limit (--time-limit, --max-nodes) before the goal, prints
+    /// reduce's solution and says so.
     Beam,
 }
 
@@ -148,7 +155,7 @@ enum Format {
     Human,
     /// What the COS 226 test client prints.
     Cos226,
-    /// One JSON object.
+    /// One JSON object (with --batch, one a line, then a `{"totals": ...}` line).
     Json,
 }
 
@@ -208,7 +215,7 @@ pub struct SolveArgs {
     /// Weighted A*: the weight w of h in g + w*h (0 to 1000, at most three decimals). [default: 2]
     #[arg(long, value_name = "W", allow_negative_numbers = true)]
     weight: Option<f64>,
-    /// Beam search (--algorithm beam only; the default's own beam is 10000 wide): the boards
+    /// Beam search (--algorithm beam only; the default's own beams are 1000 to 30000 wide): the boards
     /// kept at each depth, 1 to 16777216. A wider beam takes longer a depth and mostly finds
     /// shorter solutions; a narrow one (under about 1000 on a 6x6) can wander for thousands of
     /// moves. [default: 10000]
@@ -232,7 +239,8 @@ pub struct SolveArgs {
     anytime: bool,
     /// Stop the search after this many seconds: without a solution, it gives up (exit 4); a
     /// bounded or anytime search (--within, --anytime) returns the best solution it has.
-    /// [default: 10 for the default search of boards of 26 to 64 cells, none otherwise]
+    /// [default: 10 for the default search of boards of 26 to 64 cells, and of 17 to 25 cells
+    /// without pattern tables; none otherwise]
     #[arg(long, value_name = "SECONDS", value_parser = parse_seconds, allow_negative_numbers = true)]
     time_limit: Option<f64>,
     /// The table file for --heuristic table and for checking optimality; it also gives the
@@ -584,7 +592,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         tiles.push(b.apply(m).unwrap_or(0));
     }
     report.moves = Some(d);
-    report.solution = Some(moves_to_string(&found.moves));
+    report.solution = Some(moves_letters(&found.moves));
     report.tiles = Some(tiles);
     let s = found.stats;
     report.stats = Some(StatsReport {

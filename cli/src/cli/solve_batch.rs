@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
-use slidetable::puzzle::board::moves_to_string;
+use slidetable::puzzle::board::moves_letters;
 use slidetable::search::{Algorithm, Found, Options};
 use slidetable::solver::{default_max_memory, Solver};
 use slidetable::{Board, Goal};
@@ -172,7 +172,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
                 t.expanded += found.stats.expanded;
                 t.search_seconds += found.stats.elapsed.as_secs_f64();
                 l.moves = Some(found.moves.len());
-                l.solution = Some(moves_to_string(&found.moves));
+                l.solution = Some(moves_letters(&found.moves));
                 l.lower_bound = found.lower_bound;
                 l.within = found.within().map(|r| (r * 10_000.0).ceil() / 10_000.0);
                 l.stopped = found.stopped.clone();

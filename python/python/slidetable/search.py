@@ -708,7 +708,8 @@ class Solver:
             The board, ``0`` the blank; any integer dtype.
         algorithm : str
             ``auto`` (as ``table solve`` chooses: up to 25 cells, ``IDA*`` with pattern tables or
-            past 12 cells, else ``A*``; 26 to 64 cells, ``within=1.5`` with a 10 s ``time_limit``;
+            past 12 cells, else ``A*``, but past 16 cells without pattern tables ``within=1``
+            with a 10 s ``time_limit``; 26 to 64 cells, ``within=1.5`` with a 10 s ``time_limit``;
             past 64 cells, ``reduce``; with a heuristic function, ``A*``, or ``bwas`` when
             ``batch_size`` is given), ``reduce`` (constructive: rows and columns placed in turn,
             seconds on a 100x100, not optimal, its ``lower_bound`` the heuristic's estimate),

@@ -11,7 +11,7 @@ use serde_json::{json, Value};
 use slidetable::game;
 use slidetable::heuristic::Heuristic;
 use slidetable::lab::joint;
-use slidetable::puzzle::board::moves_to_string;
+use slidetable::puzzle::board::moves_letters;
 use slidetable::{Board, Dir, Error, Goal, Shape};
 
 use super::http::{ApiError, ClientId, JsonBody};
@@ -410,7 +410,7 @@ pub async fn solve(
             b.apply(dir);
             boards.push(cells(&b));
         }
-        Ok(Json(json!({"length": solution.moves.len(), "moves": moves_to_string(&solution.moves), "boards": boards})))
+        Ok(Json(json!({"length": solution.moves.len(), "moves": moves_letters(&solution.moves), "boards": boards})))
     })
     .await
 }

@@ -15,7 +15,7 @@ use slidetable::game::Oracle;
 use slidetable::heuristic::Heuristic;
 use slidetable::lab::experiment::{self, Preset};
 use slidetable::lab::textbook::{self, Counting, Ties};
-use slidetable::puzzle::board::moves_to_string;
+use slidetable::puzzle::board::moves_letters;
 use slidetable::search::{self, effective_branching_factor, Algorithm, ChildOrder, Guide, Options};
 use slidetable::{Board, Error};
 
@@ -110,7 +110,7 @@ pub async fn solve(
             .ok_or_else(|| Error::Internal("the search found no solution for a solvable board".into()))?;
         job.send(
             "result",
-            json!({"length": found.moves.len(), "moves": moves_to_string(&found.moves),
+            json!({"length": found.moves.len(), "moves": moves_letters(&found.moves),
                    "generated": found.stats.generated, "expanded": found.stats.expanded,
                    "seconds": started.elapsed().as_secs_f64(), "heuristic": guide.name(),
                    "algorithm": algorithm.name(), "optimal": algorithm.proves_optimal(&guide)}),
