@@ -613,6 +613,11 @@ class Solver:
                 raise TypeError(f"{name} must be a number, not {type(v).__name__}")
         if time_limit is not None and not (math.isfinite(float(time_limit)) and float(time_limit) > 0):
             raise ValueError(f"time_limit={time_limit}: give a number of seconds above 0")
+        if time_limit is not None and self._batched(a, batch_size):
+            raise ValueError(
+                "time_limit= is for the library's own searches; the batch search (a heuristic function, bwas, a "
+                "batch_size) stops at max_nodes= instead"
+            )
         if within is None and not anytime:
             return
         if a != "auto" or w is not None:
@@ -641,8 +646,10 @@ class Solver:
             )
         if a == "auto":
             a = "bwas" if batch_size is not None else "weighted" if weight is not None else "astar"
-        if a in ("astar", "a*", "weighted") and batch_size not in (None, 1):
+        if a in ("astar", "a*", "weighted", "reduce", "beam") and batch_size not in (None, 1):
             raise ValueError(f"batch_size goes with algorithm='bwas' (or 'greedy'), not {a!r}")
+        if a in ("reduce", "beam"):
+            raise ValueError(f"algorithm={a!r} is the library's own search: it takes no heuristic function")
         w = None if weight is None else float(weight)
         if w is not None and not (np.isfinite(w) and 0 <= w <= 1000):
             raise ValueError(f"weight {weight} is out of range: give a number from 0 to 1000")
@@ -759,7 +766,12 @@ class Solver:
         time_limit : float, optional
             Seconds: a search still running then raises ``SearchLimitError``, except a bounded
             or anytime one that has a solution, which returns it with the bound it had proven
-            (``Solution.stopped`` says why).
+            (``Solution.stopped`` says why), and ``beam``, which returns ``reduce``'s solution.
+            What a search finds by a time limit depends on the machine's speed and load, and the
+            bounded search past 16 cells tries wider beams only while the limit leaves room: for
+            results another run reproduces, give ``max_nodes`` instead (without a time limit the
+            answer is the same on every run and any number of threads). Not for the batch
+            search (a heuristic function, ``bwas``), which stops at ``max_nodes``.
         anytime : bool
             The bounded search (``within``, default 2) goes on once its bound holds, improving
             the solution and the bound until the optimum is proven or a limit is reached.
