@@ -92,7 +92,9 @@ fn uniform_samples_follow_the_whole_distribution_and_need_no_table() {
 #[test]
 fn a_batch_of_shipped_instances_needs_no_file_and_takes_their_goal() {
     let dir = tempfile::tempdir().unwrap();
-    for (name, boards) in [("korf100", 100), ("korf24", 50)] {
+    // the 15-puzzles' IDA* gives up at the limit; the 24-puzzles' default without pattern tables
+    // is the bounded search, which returns its best solution there
+    for (name, boards, solved) in [("korf100", 100, 0), ("korf24", 50, 50)] {
         let out = table(dir.path())
             .args(["solve", "--batch", "--instances", name, "-H", "manhattan", "--max-nodes", "100"])
             .assert()
@@ -100,7 +102,9 @@ fn a_batch_of_shipped_instances_needs_no_file_and_takes_their_goal() {
             .stdout
             .clone();
         let out = String::from_utf8(out).unwrap();
-        assert!(out.contains(&format!("# total: {boards} boards, 0 solved, 0 unsolvable, {boards} errors")), "{out}");
+        let errors = boards - solved;
+        let total = format!("# total: {boards} boards, {solved} solved, 0 unsolvable, {errors} errors");
+        assert!(out.contains(&total), "{out}");
         assert!(!out.contains("cannot reach"), "{out}");
     }
     table(dir.path())
