@@ -459,6 +459,8 @@ impl Solver {
         let mut lower_bounds = vec![-1i32; n];
         let mut moves: Vec<Option<String>> = vec![None; n];
         let mut errors: Vec<Option<String>> = vec![None; n];
+        // the limit that stopped a board's bounded search before its proof (or a beam before the goal)
+        let mut stopped: Vec<Option<String>> = vec![None; n];
         for (i, (outcome, board)) in outcomes.iter().zip(rows.chunks(shape.cells())).enumerate() {
             match outcome {
                 Outcome::Solved(f) => {
@@ -470,6 +472,7 @@ impl Solver {
                     optimal[i] = self.optimal(&board, f, algorithm_used)? == Some(true);
                     lower_bounds[i] = f.lower_bound.map_or(-1, |b| b as i32);
                     moves[i] = Some(f.moves.iter().map(|m| m.letter()).collect());
+                    stopped[i] = f.stopped.clone();
                 }
                 Outcome::Unsolvable => lengths[i] = slidetable::arrays::UNSOLVABLE as i16,
                 Outcome::Failed(e) => {
@@ -487,6 +490,7 @@ impl Solver {
         d.set_item("lower_bounds", PyArray1::from_vec(py, lower_bounds))?;
         d.set_item("moves", moves)?;
         d.set_item("errors", errors)?;
+        d.set_item("stopped", stopped)?;
         d.set_item("wall_seconds", wall)?;
         d.set_item("algorithm", algorithm_used.name())?;
         Ok(d)

@@ -171,6 +171,7 @@ def test_within_gives_each_boards_proof_and_resumes(client, tmp_path):
     again = sd.solve_batch(BOARDS[:40], P33, client=client, heuristic="manhattan", within=1.25, chunk_size=16,
                            results_file=path, progress=False)
     assert (again.lower_bounds == r.lower_bounds).all() and again.wall_seconds == 0
+    assert r.stopped == again.stopped == [None] * 40 and r.goal == again.goal == "blank-last"
     with pytest.raises(ValueError):
         sd.solve_batch(BOARDS[:40], P33, client=client, heuristic="manhattan", within=2, chunk_size=16,
                        results_file=path, progress=False)

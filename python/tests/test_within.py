@@ -38,9 +38,25 @@ def test_batch_gives_each_boards_bound(table: st.Table) -> None:
     opt = np.array([table.distance(b) for b in boards])
     assert (r.lower_bounds <= opt).all() and (r.lengths <= 1.25 * opt).all()
     assert (r.lengths <= 1.25 * r.lower_bounds).all()
+    assert r.stopped == [None] * len(boards) and r.to_pandas()["stopped"].isna().all()
     # an optimal search's bound is its length
     r = st.solve_batch(boards, puzzle=st.Puzzle(3, 3), heuristic="manhattan", algorithm="astar", progress=False)
     assert (r.lower_bounds == r.lengths).all()
+
+
+def test_a_batch_says_which_boards_a_limit_stopped() -> None:
+    # a 6x6 board stopped at 1,000 nodes returns its best solution, unproven, and says why; the
+    # 8-puzzle beside it is proven
+    six = [8, 10, 7, 18, 0, 6, 13, 12, 23, 22, 5, 4, 2, 9, 15, 14, 1, 20, 31, 35, 11, 21, 17, 16, 34, 3,
+           26, 33, 19, 24, 27, 29, 25, 28, 32, 30]
+    r = st.solve_batch([six], puzzle=st.Puzzle(6, 6), heuristic="manhattan", within=1.25, max_nodes=1000, progress=False)
+    assert r.lengths[0] > 1.25 * r.lower_bounds[0] and "1000 nodes" in r.stopped[0]
+    assert "1000 nodes" in r.to_pandas()["stopped"][0]
+    r = st.solve_batch([HARDEST], puzzle=st.Puzzle(3, 3), heuristic="manhattan", within=1.25, progress=False)
+    assert r.stopped == [None]
+    # batch searches with a heuristic function have no such column
+    r = st.solve_batch([HARDEST], puzzle=st.Puzzle(3, 3), heuristic=lambda b: np.zeros(len(b)), progress=False)
+    assert r.stopped is None and "stopped" not in r.to_pandas()
 
 
 def test_weighted_search_reports_its_bound_too() -> None:
@@ -98,6 +114,8 @@ def test_beam_search_is_a_valid_solution_with_its_bound() -> None:
         (dict(time_limit=0), ValueError),
         (dict(time_limit=float("nan")), ValueError),
         (dict(anytime="yes"), TypeError),
+        (dict(algorithm="bwas", time_limit=3), ValueError),
+        (dict(algorithm="beam", batch_size=50), ValueError),
     ],
 )
 def test_bad_arguments_are_refused(kwargs: dict, error: type) -> None:

@@ -357,6 +357,7 @@ def _solve_chunk(plugin: SolverPlugin, boards: np.ndarray, options: dict[str, An
         "seconds": r.seconds,
         "optimal": r.optimal,
         "lower_bounds": r.lower_bounds,
+        "stopped": list(r.stopped) if r.stopped is not None else [None] * len(boards),
         "errors": [None if e is None else str(e) for e in r.errors],
         "worker": address,
         "load_seconds": float(mine.load_seconds),
@@ -492,6 +493,7 @@ def _record(i: int, start: int, digest: str, r: dict[str, Any]) -> dict[str, Any
         "seconds": [float(x) for x in r["seconds"]],
         "optimal": [bool(x) for x in r["optimal"]],
         "lower_bounds": [int(x) for x in r["lower_bounds"]],
+        "stopped": r["stopped"],
         "errors": r["errors"],
         "worker": r["worker"],
         "load_seconds": r["load_seconds"],
@@ -549,7 +551,7 @@ def solve_batch(
         A file of JSON lines, one per finished chunk, appended as each chunk arrives (fields:
         ``chunk``, ``start``, ``count``, ``hash`` of the chunk's boards, ``lengths``, ``moves``
         in the blank convention, ``generated``, ``expanded``, ``seconds``, ``optimal``,
-        ``lower_bounds`` (-1 where none is proven), ``errors``, ``worker``, ``load_seconds``). If it exists, the chunks it records are
+        ``lower_bounds`` (-1 where none is proven), ``stopped``, ``errors``, ``worker``, ``load_seconds``). If it exists, the chunks it records are
         taken from it and not solved again; its chunks must be of these boards with this
         ``chunk_size`` (else ``ValueError``). A last line cut short by a killed run is dropped.
         One run at a time per file.
@@ -715,7 +717,7 @@ def solve_batch(
     missing = [i for i in range(len(starts)) if i not in done]
     if missing:  # cannot happen: every future was waited for
         raise RuntimeError(f"chunks {missing[:10]} have no result")
-    return _assemble(done, starts, total, convention, wall, load_seconds)
+    return _assemble(done, starts, total, convention, wall, load_seconds, puzzle.goal_name)
 
 
 def _checked_boards(puzzle: st.Puzzle, states: BoardLike) -> np.ndarray:
@@ -744,7 +746,13 @@ def _register(client: distributed.Client, plugin: SolverPlugin) -> None:
 
 
 def _assemble(
-    done: dict[int, dict[str, Any]], starts: list[int], total: int, convention: Convention, wall: float, load_seconds: float
+    done: dict[int, dict[str, Any]],
+    starts: list[int],
+    total: int,
+    convention: Convention,
+    wall: float,
+    load_seconds: float,
+    goal: str,
 ) -> st.BatchResult:
     lengths = np.empty(total, dtype=np.int32)
     generated = np.empty(total, dtype=np.uint64)
@@ -754,6 +762,7 @@ def _assemble(
     lower_bounds = np.full(total, -1, dtype=np.int32)
     moves: list[Optional[str]] = [None] * total
     errors: list[Optional[str]] = [None] * total
+    stopped: list[Optional[str]] = [None] * total
     for i, s in enumerate(starts):
         rec = done[i]
         e = s + len(rec["lengths"])
@@ -767,6 +776,8 @@ def _assemble(
         for k, m in enumerate(rec["moves"]):
             moves[s + k] = None if m is None else (st.to_tile_moves(m) if convention == "tile" else m)
         errors[s:e] = rec["errors"]
+        # a results file of an earlier version says nothing of limits: None
+        stopped[s:e] = rec.get("stopped", [None] * (e - s))
     return st.BatchResult(
         lengths=lengths,
         moves=moves,
@@ -779,6 +790,8 @@ def _assemble(
         wall_seconds=wall,
         load_seconds=load_seconds,
         lower_bounds=lower_bounds,
+        stopped=stopped,
+        goal=goal,
     )
 
 

@@ -936,6 +936,7 @@ class Solver:
             load_seconds=self.load_seconds,
             goal=self.puzzle.goal_name,
             lower_bounds=r["lower_bounds"].astype(np.int32),
+            stopped=list(r["stopped"]),
         )
 
     def _solve_batch_batched(

@@ -219,6 +219,12 @@ class BatchResult:
     """Each board's proven lower bound on the optimum (int32, shape (N,); -1 where none is proven:
     an unsolvable or failed board, an inadmissible heuristic); ``lengths / lower_bounds`` is the
     proven ratio. None for batch searches with a heuristic function."""
+    stopped: Optional[list[Optional[str]]] = None
+    """Per board, the limit that stopped its search before the bound asked for was proven (a
+    bounded search's ``time_limit``, ``max_nodes`` or ``max_memory``: the best solution found is
+    returned, its ``lengths / lower_bounds`` above ``within``), or a beam before the goal
+    (``reduce``'s solution returned); None where nothing stopped it. None for batch searches with
+    a heuristic function."""
 
     def __len__(self) -> int:
         return int(self.lengths.shape[0])
@@ -242,6 +248,8 @@ class BatchResult:
             "expanded": np.asarray(self.expanded), "seconds": np.asarray(self.seconds), "optimal": np.asarray(self.optimal),
             "error": list(self.errors),
         }
+        if self.stopped is not None:
+            cols["stopped"] = list(self.stopped)
         for name in ["optimal_lengths", "heuristic_calls", "evaluated", "heuristic_seconds", "search_seconds", "lower_bounds"]:
             v = getattr(self, name)
             if v is not None:
@@ -253,7 +261,8 @@ class BatchResult:
         (``UNSOLVABLE`` -1, ``FAILED`` -2), ``moves`` and ``error`` (strings, missing where None),
         ``generated``, ``expanded``, ``seconds``, ``optimal``, and the columns of the fields
         filled (``optimal_length``, ``heuristic_calls``, ..., ``lower_bound``: -1 where none is
-        proven), their dtypes the arrays'.
+        proven; ``stopped``, strings, missing where None), their dtypes the arrays' (unsigned
+        counts as int64, so that differences of them never wrap round).
 
         Returns
         -------
