@@ -268,9 +268,14 @@ fn beam_search_solutions_replay_with_an_honest_bound() {
     let manhattan = Guide::Heuristic(Heuristic::Manhattan);
     let e = solve(&start, &goal, manhattan, &Options::new(Algorithm::Beam(0))).unwrap_err().to_string();
     assert!(e.contains("from 1 to"), "{e}");
+    // a limit before the goal: reduce's solution, said so
     let limited = Options { max_nodes: Some(100), ..Options::new(Algorithm::Beam(1_000)) };
-    let e = solve(&start, &goal, manhattan, &limited).unwrap_err().to_string();
-    assert!(e.contains("beam gave up at the limit of 100 nodes"), "{e}");
+    let found = solve(&start, &goal, manhattan, &limited).unwrap().unwrap();
+    let stopped = found.stopped.as_deref().unwrap();
+    assert!(stopped.starts_with("the limit of 100 nodes, before the beam reached the goal"), "{stopped}");
+    let constructive = slidetable::search::reduce::reduce(&start, &goal).unwrap().unwrap();
+    assert_eq!(found.moves, constructive);
+    check(&start, &goal, &found, 31, None, "beam at its node limit");
     // the bounded search counts its first solution's nodes against the limit, and says it
     let limited = Options { max_nodes: Some(1), ..Options::new(Algorithm::Within(1.5)) };
     let shape = Shape::new(6, 6).unwrap();
