@@ -402,11 +402,6 @@ fn limit_instead(algorithm: &str) -> &'static str {
         }
         "bwas" => "or try a larger batch size or weight, or a stronger heuristic",
         "within" => "or allow a larger factor (`--within`), or search with a stronger heuristic (`-H pdb`)",
-        "beam" => {
-            "or try another `--beam-width` (a narrower beam is faster a depth but may wander longer); past about \
-             10x10, where the estimates cannot steer a beam to the goal, use `--algorithm reduce` (always a \
-             solution, in seconds)"
-        }
         _ => "or try `--algorithm idastar` (memory linear in the solution) or a stronger heuristic",
     }
 }

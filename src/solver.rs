@@ -396,26 +396,14 @@ impl Solver {
     /// length set beside the lower bound.
     pub fn default_algorithm(&self) -> Algorithm {
         let cells = self.goal_board.shape().cells();
-        // a bound needs an admissible guide: Nilsson's gets the beam search alone
-        let bounded = |w: f64| {
-            if self.heuristic.estimate().is_none_or(|h| h.is_admissible()) {
-                Algorithm::Within(w)
-            } else {
+        match inexact_algorithm(cells, self.heuristic == HeuristicKind::Pdb) {
+            // a bound needs an admissible guide: Nilsson's gets the beam search alone
+            Some(Algorithm::Within(_)) if self.heuristic.estimate().is_some_and(|h| !h.is_admissible()) => {
                 Algorithm::Beam(crate::search::beam::DEFAULT_WIDTH)
             }
-        };
-        if cells > BOUNDED_CELLS {
-            Algorithm::Reduce
-        } else if cells > OPTIMAL_CELLS {
-            bounded(DEFAULT_WITHIN)
-        } else if cells > OPTIMAL_WITHOUT_TABLES && self.heuristic != HeuristicKind::Pdb {
-            // the optimum when the bounded search proves it within the time limit, else its best
-            // with the factor proven
-            bounded(1.0)
-        } else if self.heuristic == HeuristicKind::Pdb || cells > 12 {
-            Algorithm::IdaStar
-        } else {
-            Algorithm::AStar
+            Some(algorithm) => algorithm,
+            None if self.heuristic == HeuristicKind::Pdb || cells > 12 => Algorithm::IdaStar,
+            None => Algorithm::AStar,
         }
     }
 
@@ -558,6 +546,24 @@ fn find_table(goal: &Board, named: Option<&Path>, notice: &mut dyn FnMut(Notice)
         return Ok(Some((Table::new(TableBytes::Owned(built.into_inner()))?, "a table built in memory".into())));
     }
     Ok(None)
+}
+
+/// The default search of a board of `cells` cells where an optimal one may not finish in seconds
+/// (with or without pattern `tables`), shared by [`Solver::default_algorithm`] and
+/// [`game_oracle`]: reduce past [`BOUNDED_CELLS`]; the bounded search at [`DEFAULT_WITHIN`] past
+/// [`OPTIMAL_CELLS`], and at factor 1 past [`OPTIMAL_WITHOUT_TABLES`] without tables (the
+/// optimum when proven by the time limit, else the best solution with the factor proven);
+/// `None` for an optimal search.
+fn inexact_algorithm(cells: usize, tables: bool) -> Option<Algorithm> {
+    if cells > BOUNDED_CELLS {
+        Some(Algorithm::Reduce)
+    } else if cells > OPTIMAL_CELLS {
+        Some(Algorithm::Within(DEFAULT_WITHIN))
+    } else if cells > OPTIMAL_WITHOUT_TABLES && !tables {
+        Some(Algorithm::Within(1.0))
+    } else {
+        None
+    }
 }
 
 /// The largest board [`Solver::default_algorithm`] solves optimally: 25 cells, the 24-puzzle.
@@ -830,15 +836,8 @@ pub fn game_oracle(goal: &Goal, shape: Shape, dir: &Path, threads: usize) -> Res
         }
         None => None,
     };
-    if shape.cells() > OPTIMAL_CELLS || (shape.cells() > OPTIMAL_WITHOUT_TABLES && patterns.is_none()) {
+    if let Some(algorithm) = inexact_algorithm(shape.cells(), patterns.is_some()) {
         // no exact distance in seconds: a bounded search, or reduce, for each position
-        let algorithm = if shape.cells() > BOUNDED_CELLS {
-            Algorithm::Reduce
-        } else if shape.cells() <= OPTIMAL_CELLS {
-            Algorithm::Within(1.0)
-        } else {
-            Algorithm::Within(DEFAULT_WITHIN)
-        };
         let limit = std::time::Duration::from_secs_f64(PLAY_SECONDS);
         return Ok(Arc::new(BoundedOracle::new(goal_board, patterns, algorithm, Some(limit))));
     }

@@ -147,7 +147,7 @@ pub fn moves_to_string(moves: &[Dir]) -> String {
     if moves.is_empty() {
         "-".to_string()
     } else {
-        moves.iter().map(|d| d.letter()).collect()
+        moves_letters(moves)
     }
 }
 

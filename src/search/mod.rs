@@ -642,14 +642,22 @@ pub fn check_within(w: f64) -> Result<(), Error> {
             "within {w}: give a factor from 1 (optimal) to {MAX_WEIGHT}, like 1.1 for at most 10% longer than optimal"
         )));
     }
-    let kept = (w * 1000.0).round() / 1000.0;
-    if kept != w {
-        return Err(Error::BadOption(format!(
+    in_thousandths(w).map_err(|kept| {
+        Error::BadOption(format!(
             "within {w} has more than three decimals: the bounded search counts factors in thousandths and would \
              search within {kept}; give a multiple of 0.001"
-        )));
+        ))
+    })
+}
+
+/// `Ok` when `w` is a whole number of thousandths, else `Err` with the one it would be taken as.
+fn in_thousandths(w: f64) -> Result<(), f64> {
+    let kept = (w * 1000.0).round() / 1000.0;
+    if kept == w {
+        Ok(())
+    } else {
+        Err(kept)
     }
-    Ok(())
 }
 
 /// The least length a solution of `start` can have given that one has length `len` and the
@@ -677,15 +685,13 @@ pub fn check_weight(w: f64) -> Result<(), Error> {
     if !(w.is_finite() && (0.0..=MAX_WEIGHT).contains(&w)) {
         return Err(Error::BadOption(format!("weight {w} is out of range: give a number from 0 to {MAX_WEIGHT}")));
     }
-    let kept = (w * 1000.0).round() / 1000.0;
-    if kept != w {
-        return Err(Error::BadOption(format!(
+    in_thousandths(w).map_err(|kept| {
+        Error::BadOption(format!(
             "weight {w} has more than three decimals: weighted A* counts weights in thousandths (it orders \
              nodes by 1000·g + 1000·w·h, in whole numbers) and would search with weight {kept}; give a \
              multiple of 0.001"
-        )));
-    }
-    Ok(())
+        ))
+    })
 }
 
 /// A* with heuristic `h` and no limits; `None` if the board cannot reach the goal.

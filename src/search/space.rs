@@ -649,12 +649,12 @@ impl<'a, T: Tile> Space<'a, T> {
     }
 }
 
-/// `60 s`, `1.5 s`: a time limit as the user wrote it.
 /// `the limit of 1000 nodes` (`of 1 node`).
 pub(super) fn nodes_limit(m: u64) -> String {
     format!("the limit of {m} node{}", if m == 1 { "" } else { "s" })
 }
 
+/// `60 s`, `1.5 s`: a time limit as the user wrote it.
 pub(super) fn seconds(d: std::time::Duration) -> String {
     format!("{} s", d.as_secs_f64())
 }

@@ -49,8 +49,9 @@ Distances come from the perfect table of the board and goal (the file `table bui
 current directory, or built in memory up to 10 cells); past that, from IDA* with the pattern
 tables found in --dir (`table build --pattern`), else (up to 16 cells) with linear conflict, on a
 second thread, so the screen never waits. Past 25 cells (a board given on the command line, such
-as --board 6x6 and its tiles), and past 16 without pattern tables, no distance is exact: each position gets a solution from the search `table solve` runs
-by default for the size (2 s at most), its proof beside it, and h shows its first move.
+as --board 6x6 and its tiles), and past 16 without pattern tables, no distance is exact: each
+position gets a solution from the search `table solve` runs by default for the size (2 s at
+most), its proof beside it, and h shows its first move.
 
 Needs a terminal: with its input or output not a terminal, it says so and exits 2.
 
