@@ -182,10 +182,15 @@ fn ctrl_c_stops_the_build_says_how_to_go_on_and_the_same_command_resumes() {
 
 /// A 3x3 build stopped after depth 12, its work directory left in `dir/work`.
 fn stopped_3x3(dir: &Path) -> (Board, PathBuf, PathBuf) {
+    stopped_3x3_at(dir, 12)
+}
+
+/// [`stopped_3x3`] after depth `depth`.
+fn stopped_3x3_at(dir: &Path, depth: u32) -> (Board, PathBuf, PathBuf) {
     let goal = goal(3, 3, Goal::BlankLast);
     let path = dir.join("out.table");
     let work = dir.join("work");
-    let err = out_of_core(&goal, &path, &work, |e| matches!(e, Event::Level { progress, .. } if progress.depth == 12))
+    let err = out_of_core(&goal, &path, &work, |e| matches!(e, Event::Level { progress, .. } if progress.depth == depth))
         .unwrap_err();
     assert!(matches!(err, Error::BuildInterrupted { .. }), "{err}");
     (goal, path, work)
@@ -230,7 +235,13 @@ fn a_damaged_work_file_is_refused_not_used() {
             let len = std::fs::metadata(&f).unwrap().len();
             std::fs::OpenOptions::new().write(true).open(&f).unwrap().set_len(len - 1).unwrap();
         }),
-        ("the codes", |w| flip(&w.join("table.part"), 4096 + 100)),
+        // a block's codes once merged (a block never merged is unreached whatever its place holds)
+        ("the codes", |w| {
+            let text = std::fs::read_to_string(w.join("checkpoint")).unwrap();
+            let merged = text.lines().find_map(|l| l.strip_prefix("merged ")).unwrap();
+            let b = merged.split(' ').position(|m| m != "0").expect("a block merged by depth 24");
+            flip(&w.join("table.part"), 4096 + (b * 181_440 / 9 / 4) as i64 + 100)
+        }),
         ("the checkpoint", |w| {
             let text = std::fs::read_to_string(w.join("checkpoint")).unwrap();
             std::fs::write(w.join("checkpoint"), text.replacen("histogram 1 ", "histogram 2 ", 1)).unwrap();
@@ -238,7 +249,7 @@ fn a_damaged_work_file_is_refused_not_used() {
     ];
     for (what, damage) in damages {
         let dir = tempfile::tempdir().unwrap();
-        let (goal, path, work) = stopped_3x3(dir.path());
+        let (goal, path, work) = stopped_3x3_at(dir.path(), if what == "the codes" { 24 } else { 12 });
         damage(&work);
         let err = out_of_core(&goal, &path, &work, |_| false).unwrap_err();
         let text = err.to_string();
@@ -340,7 +351,8 @@ fn leftovers_resumes_and_a_second_build_in_one_work_directory() {
     // and the checkpoint left; the same command builds again, not refuses
     for leave in [&["checkpoint", "front-00-0001"][..], &["build.plan", "checkpoint", "front-00-0001"][..]] {
         let index = slidetable::StateIndex::new(&goal).unwrap();
-        let built = disk::build(&index, &work, 1 << 30, &mut |_: Event<'_>| {}, &AtomicBool::new(false)).unwrap();
+        let built = disk::build(&index, &work, 1 << 30, None, &mut |_: Event<'_>| {}, &AtomicBool::new(false));
+        let Ok(disk::Outcome::Built(built)) = built else { panic!("{built:?}") };
         disk::install(&built.path, &path).unwrap();
         for e in std::fs::read_dir(&work).unwrap().flatten() {
             let name = e.file_name().to_string_lossy().to_string();
@@ -380,13 +392,13 @@ fn leftovers_resumes_and_a_second_build_in_one_work_directory() {
     assert!(std::fs::read(&path).unwrap() == reference);
     // a second build while one holds the work directory: refused in one line
     let index = slidetable::StateIndex::new(&goal).unwrap();
-    let first = disk::Driver::open(&index, &work, &mut |_: Event<'_>| {}).unwrap();
-    let second = disk::Driver::open(&index, &work, &mut |_: Event<'_>| {});
+    let first = disk::Driver::open(&index, &work, None, &mut |_: Event<'_>| {}).unwrap();
+    let second = disk::Driver::open(&index, &work, None, &mut |_: Event<'_>| {});
     assert!(
         matches!(&second, Err(Error::Checkpoint { detail, .. }) if detail.contains("another build is using this work directory")),
         "{:?}",
         second.err()
     );
     drop(first);
-    assert!(disk::Driver::open(&index, &work, &mut |_: Event<'_>| {}).is_ok());
+    assert!(disk::Driver::open(&index, &work, None, &mut |_: Event<'_>| {}).is_ok());
 }

@@ -24,14 +24,16 @@ pub struct BuildDriver {
 
 #[pymethods]
 impl BuildDriver {
-    /// Starts the build of `puzzle`'s two-bit table in `work_dir`, or opens the one there.
+    /// Starts the build of `puzzle`'s two-bit table in `work_dir`, or opens the one there; with
+    /// `max_depth`, a build that stops after that depth (its disk checked level by level).
     #[new]
-    fn new(py: Python<'_>, puzzle: &Puzzle, work_dir: PathBuf) -> PyResult<BuildDriver> {
+    #[pyo3(signature = (puzzle, work_dir, max_depth=None))]
+    fn new(py: Python<'_>, puzzle: &Puzzle, work_dir: PathBuf, max_depth: Option<u32>) -> PyResult<BuildDriver> {
         let index = slidetable::StateIndex::new(&puzzle.goal_board).map_err(error)?;
         let (driver, resumed, started) = detach(py, || {
             let mut resumed = None;
             let mut started = false;
-            let driver = Driver::open(&index, &work_dir, &mut |e| match e {
+            let driver = Driver::open(&index, &work_dir, max_depth, &mut |e| match e {
                 Event::Resumed { depth, reached } => resumed = Some((depth, reached)),
                 Event::Preparing { .. } => started = true,
                 _ => {}
@@ -70,6 +72,18 @@ impl BuildDriver {
     #[getter]
     fn searched(&self) -> bool {
         self.driver.is_searched()
+    }
+
+    /// Whether the search has gone as deep as `max_depth` (with states left to find).
+    #[getter]
+    fn at_max_depth(&self) -> bool {
+        self.driver.is_at_max_depth()
+    }
+
+    /// Checks the disk's room for the merges `due` and the next level (a build with
+    /// `max_depth`; one to the end reserved its disk when it opened).
+    fn check_room(&self, due: Vec<(usize, u32, u32)>) -> PyResult<()> {
+        self.driver.check_room(&due).map_err(error)
     }
 
     /// The target blocks of the next level, column by column.

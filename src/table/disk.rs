@@ -5,7 +5,7 @@
 //! | file | what | written |
 //! |---|---|---|
 //! | `build.plan` | the board, goal, width and sizes, with a checksum | once, at the start |
-//! | `table.part` | the table file to be: header room, then every block's codes | codes at merges, the header at the end |
+//! | `table.part` | the table file to be: header room, then every block's codes (a hole until the block's first merge: unreached) | codes at merges, the header at the end |
 //! | `front-BB-DDDD` | block `BB`'s frontier at depth `DDDD`, chunk by chunk, checksummed | once, when its level is expanded |
 //! | `checkpoint` | the last complete depth, the histogram, what each block's codes hold | after every level and merge |
 //!
@@ -30,13 +30,22 @@
 //! (another board, goal or width is refused), the codes of every block against their recorded
 //! checksums, and resumes with the first level not complete, skipping the targets whose files are
 //! already there. Merging a file twice gives the same codes, so a merge cut short is done again.
+//!
+//! # Stopping at a depth
+//! A build given a last depth ([`build`]'s `max_depth`, `table build --max-depth`) stops once
+//! that level's files are written, its checkpoint saved: it is a build stopped there, which any
+//! later build of the same table in the directory goes on with (to another depth, or to the
+//! end). Such a build asks only for the disk it uses: the codes file is sparse, each block's
+//! place allocated at its first merge (a block never merged is unreached throughout, whatever
+//! the file holds there), and the room for each level (and each merge) is checked before it
+//! starts. A build to the end reserves the whole of its disk when it starts or resumes.
 //! Every file read is checked (its checksum and length): a damaged one is refused, never used.
 //! Work files are not synced as they are written (that would make the disk's write speed the
 //! search's); a machine that loses power may lose the last ones, and the checksums then refuse
 //! the directory rather than resume from it.
 
 use std::fs::{self, File, OpenOptions};
-use std::io::{BufWriter, Read, Write};
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -89,9 +98,10 @@ pub enum Event<'a> {
         /// States found up to it.
         reached: u64,
     },
-    /// The codes file is being prepared (every entry marked unreached): `bytes` to write.
+    /// The build starts afresh in an empty work directory (every entry unreached until the
+    /// merges write its codes).
     Preparing {
-        /// Bytes of the codes file.
+        /// Bytes of the codes to come.
         bytes: u64,
     },
     /// A target block of the level in progress is done.
@@ -307,13 +317,36 @@ pub struct Built {
     pub disk: DiskIo,
 }
 
+/// What [`build`] leaves when it stops at its last depth: the work directory, resumable, and
+/// the distribution so far.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Partial {
+    /// States at each depth from 0 to the last one searched.
+    pub histogram: Vec<u64>,
+    /// The depth the build resumed after, when it did.
+    pub resumed: Option<u32>,
+    /// The work files' traffic.
+    pub disk: DiskIo,
+}
+
+/// How [`build`] ended.
+#[derive(Debug)]
+pub enum Outcome {
+    /// The table file is complete.
+    Built(Built),
+    /// The search stopped at the depth asked for, short of the end.
+    Partial(Partial),
+}
+
 /// Builds the two-bit table of `index` out of core in the work directory `dir` (created if
 /// missing), resuming a build of the same table found there, with `memory_budget` bytes to use
 /// (beyond the three bitmaps it needs, the rest holds decoded frontiers for the next targets):
 /// the executor that runs a [`Driver`] and a [`Worker`] in this process. The table file is left
 /// complete in `dir` ([`Built::path`]); the caller moves it into place and removes the work
-/// directory ([`clean`]). `events` hears how it goes; the build stops with
-/// [`Error::BuildCancelled`] after a target at which `stop` is set, resumable.
+/// directory ([`clean`]). With `max_depth`, the search stops once the level of that depth is
+/// found ([`Outcome::Partial`]; the module's "Stopping at a depth"), unless it has reached every
+/// state by then. `events` hears how it goes; the build stops with [`Error::BuildCancelled`]
+/// after a target at which `stop` is set, resumable.
 ///
 /// # Errors
 /// [`Error::NotEnoughMemory`] when `memory_budget` is less than [`memory`] needs,
@@ -324,10 +357,11 @@ pub fn build(
     index: &StateIndex,
     dir: &Path,
     memory_budget: u64,
+    max_depth: Option<u32>,
     mut events: impl FnMut(Event),
     stop: &AtomicBool,
-) -> Result<Built, Error> {
-    build_dyn(index, dir, memory_budget, &mut events, stop)
+) -> Result<Outcome, Error> {
+    build_dyn(index, dir, memory_budget, max_depth, &mut events, stop)
 }
 
 // the body compiled once, whatever the caller's closure
@@ -335,22 +369,28 @@ fn build_dyn(
     index: &StateIndex,
     dir: &Path,
     memory_budget: u64,
+    max_depth: Option<u32>,
     events: &mut dyn FnMut(Event),
     stop: &AtomicBool,
-) -> Result<Built, Error> {
+) -> Result<Outcome, Error> {
     let needed = memory(index.len(), index.shape().cells(), 0);
     if needed > memory_budget {
         return Err(not_enough_memory(index, needed, memory_budget));
     }
-    let mut driver = Driver::open(index, dir, events)?;
+    let mut driver = Driver::open(index, dir, max_depth, events)?;
     let mut worker = Worker::new(index, dir, memory_budget)?;
     let io = |driver: &Driver, worker: &Worker| {
         let (a, b) = (driver.io(), worker.io());
         DiskIo { read: a.read + b.read, written: a.written + b.written }
     };
     loop {
+        if driver.is_at_max_depth() {
+            let histogram = driver.histogram().to_vec();
+            return Ok(Outcome::Partial(Partial { histogram, resumed: driver.resumed(), disk: io(&driver, &worker) }));
+        }
         // merges due (after a level, at the end, or cut short by a stop): the same for a resumed build
         let due = driver.merges_due();
+        driver.check_room(&due)?;
         if !due.is_empty() {
             driver.begin_merges(&due)?;
             for &(b, from, upto) in &due {
@@ -382,7 +422,7 @@ fn build_dyn(
     events(Event::Finishing);
     let mut built = driver.finish()?;
     built.disk = io(&driver, &worker);
-    Ok(built)
+    Ok(Outcome::Built(built))
 }
 
 /// Puts the finished table file `part` (from [`build`] or [`Driver::finish`]) at `path`: renamed
@@ -509,6 +549,8 @@ pub struct Driver {
     resumed: Option<u32>,
     /// The last level found nothing: only the merges of every block and the header remain.
     searched: bool,
+    /// The last depth to search, when the build stops there.
+    max_depth: Option<u32>,
     /// The work directory's lock, held while the driver lives.
     _lock: File,
 }
@@ -516,12 +558,21 @@ pub struct Driver {
 impl Driver {
     /// Starts a build of `index`'s table in `dir` (created if missing: the plan, the codes file
     /// with every entry unreached, the goal's frontier), or opens the one there, checking its
-    /// plan, its checkpoint and every block's codes against their checksums.
+    /// plan, its checkpoint and every block's codes against their checksums. Without
+    /// `max_depth` the disk of the whole build is checked and reserved; with it, the codes file
+    /// stays sparse and each level's room is checked as it comes ([`Driver::check_room`]), and
+    /// [`Driver::is_at_max_depth`] says when to stop.
     ///
     /// # Errors
     /// [`Error::Checkpoint`] for a work directory of another table, one not empty that holds no
-    /// build, or a damaged work file; [`Error::Io`]; [`Error::BadShape`] (see [`supported`]).
-    pub fn open(index: &StateIndex, dir: &Path, events: &mut dyn FnMut(Event)) -> Result<Driver, Error> {
+    /// build, or a damaged work file; [`Error::NotEnoughDisk`]; [`Error::Io`];
+    /// [`Error::BadShape`] (see [`supported`]).
+    pub fn open(
+        index: &StateIndex,
+        dir: &Path,
+        max_depth: Option<u32>,
+        events: &mut dyn FnMut(Event),
+    ) -> Result<Driver, Error> {
         if !supported(index) {
             return Err(Error::BadShape(format!("{} is too small to be built out of core", index.shape())));
         }
@@ -534,7 +585,7 @@ impl Driver {
             // a finished build killed while it removed its work files: nothing to resume
             remove_work_files(dir);
         }
-        let (state, resumed) = open_or_start(index, &work, &plan, events).inspect_err(|_| {
+        let (state, resumed) = open_or_start(index, &work, &plan, max_depth.is_none(), events).inspect_err(|_| {
             if !existed {
                 // a build refused or failed as it started leaves no directory it made
                 let _ = fs::remove_dir(dir);
@@ -553,8 +604,55 @@ impl Driver {
             start: Instant::now(),
             resumed,
             searched: false,
+            max_depth,
             _lock: lock,
         })
+    }
+
+    /// Whether the build has searched as deep as it was asked to (and has states left to find:
+    /// a search that has reached them all goes on to the end, whatever its last depth).
+    pub fn is_at_max_depth(&self) -> bool {
+        let reached: u64 = self.state.histogram.iter().sum();
+        !self.is_searched() && reached < self.index.len() && self.max_depth.is_some_and(|d| self.depth() >= d)
+    }
+
+    /// Checks, in a build that stops at a depth (whose disk is not reserved), that the disk of
+    /// the work directory has room for the merges `due` (a block's codes each, the first time)
+    /// and the next level's frontier files: at most three times the last level's (a state has
+    /// at most three neighbours a level deeper, and a denser frontier takes fewer bytes a
+    /// state), and no more than a bitmap of each target block.
+    ///
+    /// # Errors
+    /// [`Error::NotEnoughDisk`], with what the level needs; [`Error::Io`].
+    pub fn check_room(&self, due: &[(usize, u32, u32)]) -> Result<(), Error> {
+        if self.max_depth.is_none() {
+            return Ok(());
+        }
+        let codes = payload_len(self.block) * due.iter().filter(|&&(b, ..)| self.state.merged[b] == 0).count() as u64;
+        let level = if self.is_searched() || self.is_at_max_depth() {
+            0
+        } else {
+            let depth = self.depth();
+            let last: u64 = (0..self.parity.len())
+                .filter_map(|b| fs::metadata(self.work.front(b, depth)).ok().map(|m| m.len()))
+                .sum();
+            let targets = self.targets().len() as u64;
+            let most = Frontier::bytes(self.block) + (self.block / CHUNK as u64 + 1) * 8 + FRONT_HEADER as u64;
+            (3 * last).min(targets * most)
+        };
+        let needed = codes + level;
+        match crate::table::lookup::available_disk(&self.work.dir) {
+            Some(available) if available < needed => Err(Error::NotEnoughDisk {
+                what: format!("finding depth {} of the {} table out of core", self.depth() + 1, self.index.shape()),
+                path: self.work.dir.clone(),
+                needed,
+                available,
+                hint: "; free some, or move the work directory to a larger disk and give it as --work-dir (the \
+                       levels done are kept)"
+                    .into(),
+            }),
+            _ => Ok(()),
+        }
     }
 
     /// The last depth whose frontier files are all written.
@@ -695,11 +793,13 @@ impl Driver {
 }
 
 /// Reads the checkpoint of a build of the same table in the work directory, or starts one:
-/// the plan, the codes file (every entry unreached), the goal's frontier.
+/// the plan, the codes file (every entry unreached), the goal's frontier. With `reserve`, the
+/// whole build's disk is checked and the codes file allocated.
 fn open_or_start(
     index: &StateIndex,
     work: &Work,
     plan: &str,
+    reserve: bool,
     events: &mut dyn FnMut(Event),
 ) -> Result<(Checkpoint, Option<u32>), Error> {
     let cells = index.shape().cells();
@@ -733,7 +833,7 @@ fn open_or_start(
             if state.finished && !part.exists() {
                 // a finished build, its table renamed, killed before its work files were removed
                 remove_work_files(&work.dir);
-                return open_or_start(index, work, plan, events);
+                return open_or_start(index, work, plan, reserve, events);
             }
             let file = match File::open(&part) {
                 Ok(file) => file,
@@ -748,13 +848,22 @@ fn open_or_start(
                 return Err(work.damaged(&part, format!("it has {len} bytes, not {want}")));
             }
             let mut buffer = vec![0u8; payload_len(block) as usize];
-            for b in 0..cells {
+            // a block never merged is unreached, whatever its place holds (a hole, or a first
+            // merge cut short)
+            for b in (0..cells).filter(|&b| state.merged[b] > 0) {
                 if let Some(crc) = state.crcs[b] {
                     read_block(work, &file, b, &mut buffer)?;
                     if crate::table::format::payload_crc(&buffer) != crc {
                         return Err(work.damaged(&part, format!("the codes of blank block {b} fail their checksum")));
                     }
                 }
+            }
+            drop(buffer);
+            if reserve && !state.finished {
+                // a build that stopped at a depth goes on to the end: the rest of its disk now
+                let needed = disk(index.len(), cells).saturating_sub(work_files_bytes(&work.dir));
+                check_disk(index, work, needed)?;
+                reserve_codes(&part, want)?;
             }
             let depth = state.depth();
             Ok((state, Some(depth)))
@@ -769,18 +878,12 @@ fn open_or_start(
                         .into(),
                 });
             }
-            // the work files must fit on their disk (`SLIDETABLE_AVAILABLE_DISK` gives tests a figure)
-            let needed = disk(index.len(), cells);
-            if let Some(available) = crate::table::lookup::available_disk(&work.dir).filter(|&a| a < needed) {
-                return Err(Error::NotEnoughDisk {
-                    what: format!("building the {} table out of core", index.shape()),
-                    path: work.dir.clone(),
-                    needed,
-                    available,
-                    hint: "; give --work-dir a directory on a larger disk".into(),
-                });
+            // the work files must fit on their disk (`SLIDETABLE_AVAILABLE_DISK` gives tests a
+            // figure); a build that stops at a depth checks each level's room as it comes
+            if reserve {
+                check_disk(index, work, disk(index.len(), cells))?;
             }
-            let started = start(index, work, plan, events);
+            let started = start(index, work, plan, reserve, events);
             if started.is_err() {
                 // nothing half-made is left: the codes file may be as large as the table
                 remove_work_files(&work.dir);
@@ -791,12 +894,44 @@ fn open_or_start(
     }
 }
 
-/// Starts a build in the empty work directory: the codes file (every entry unreached), the
-/// goal's frontier, the checkpoint, and the plan last (a directory with a plan has a checkpoint).
+/// The refusal of a build whose work files need `needed` more bytes than their disk has free.
+fn check_disk(index: &StateIndex, work: &Work, needed: u64) -> Result<(), Error> {
+    match crate::table::lookup::available_disk(&work.dir) {
+        Some(available) if available < needed => Err(Error::NotEnoughDisk {
+            what: format!("building the {} table out of core", index.shape()),
+            path: work.dir.clone(),
+            needed,
+            available,
+            hint: "; give --work-dir a directory on a larger disk, or stop at a depth with --max-depth".into(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// The bytes the work directory's files take on their disk.
+fn work_files_bytes(dir: &Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    fs::read_dir(dir)
+        .map(|entries| entries.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.blocks() * 512).sum())
+        .unwrap_or(0)
+}
+
+/// Allocates the whole codes file `part` of `len` bytes (its holes read as zeros, which no
+/// merge reads: a block's first merge starts from unreached).
+fn reserve_codes(part: &Path, len: u64) -> Result<(), Error> {
+    let file = OpenOptions::new().write(true).open(part).map_err(|e| Error::io("opening", part, e))?;
+    crate::table::format::allocate(&file, len)
+        .map_err(|e| Error::io("allocating", part, crate::table::format::explain_allocation(e, len)))
+}
+
+/// Starts a build in the empty work directory: the codes file (sparse, or allocated with
+/// `reserve`; every block unreached until its first merge), the goal's frontier, the
+/// checkpoint, and the plan last (a directory with a plan has a checkpoint).
 fn start(
     index: &StateIndex,
     work: &Work,
     plan: &str,
+    reserve: bool,
     events: &mut dyn FnMut(Event),
 ) -> Result<(Checkpoint, Option<u32>), Error> {
     let cells = index.shape().cells();
@@ -807,20 +942,12 @@ fn start(
     {
         let file = File::create(&part).map_err(|e| Error::io("creating", &part, e))?;
         let bytes = PAYLOAD_OFFSET as u64 + len;
-        crate::table::format::allocate(&file, bytes)
-            .map_err(|e| Error::io("allocating", &part, crate::table::format::explain_allocation(e, bytes)))?;
-        let buffer = io_buffer(block);
-        let mut out = BufWriter::with_capacity(buffer, &file);
-        let ones = vec![0xffu8; buffer];
-        let mut left = len;
-        out.write_all(&[0u8; PAYLOAD_OFFSET]).map_err(|e| Error::io("writing", &part, e))?;
-        while left > 0 {
-            let n = left.min(buffer as u64) as usize;
-            out.write_all(&ones[..n]).map_err(|e| Error::io("writing", &part, e))?;
-            left -= n as u64;
+        file.set_len(bytes)
+            .map_err(|e| Error::io("creating", &part, crate::table::format::explain_allocation(e, bytes)))?;
+        drop(file);
+        if reserve {
+            reserve_codes(&part, bytes)?;
         }
-        out.flush().map_err(|e| Error::io("writing", &part, e))?;
-        work.written.fetch_add(PAYLOAD_OFFSET as u64 + len, Relaxed);
     }
     // the goal is level 0; the other blocks of its parity have empty frontiers
     let goal = index.index(index.goal()).expect("the goal reaches itself");
@@ -1134,7 +1261,13 @@ impl Worker {
         // lazily by the system, for the next level's expansions)
         self.bitmaps = None;
         let mut codes = vec![0u8; payload_len(self.block) as usize];
-        read_block(&self.work, &self.codes, b, &mut codes)?;
+        if from == 0 {
+            // a block's first merge: its place in the codes file is a hole (or what a first
+            // merge cut short wrote), and the block is unreached
+            codes.fill(0xff);
+        } else {
+            read_block(&self.work, &self.codes, b, &mut codes)?;
+        }
         let frontier = Frontier::new(self.block);
         for k in (from..=upto).filter(|&k| k as usize % 2 == parity[b]) {
             let frontier = &frontier;

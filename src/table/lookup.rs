@@ -347,28 +347,99 @@ pub fn build_file_planned(
     mut events: impl FnMut(crate::table::disk::Event),
     stop: &AtomicBool,
 ) -> Result<(Table<Mmap>, Executed), Error> {
-    build_file_planned_dyn(goal, path, width, memory, work_dir, &mut events, stop)
+    let options = BuildOptions { width, memory, work_dir, max_depth: None };
+    match build_file_staged_dyn(goal, path, &options, &mut events, stop)? {
+        Staged::Built(table, executed) => Ok((*table, executed)),
+        Staged::Stopped { .. } => unreachable!("a build with no last depth goes to the end"),
+    }
+}
+
+/// How [`build_file_staged`] builds: [`build_file_planned`]'s choices, and where to stop.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuildOptions<'a> {
+    /// The width; default [`Width::default_for`] the shape (two bits with `max_depth`, or when
+    /// the work directory holds a build to resume).
+    pub width: Option<Width>,
+    /// The memory the build may use (`None`: no limit).
+    pub memory: Option<u64>,
+    /// The out-of-core build's work directory; default [`default_work_dir`].
+    pub work_dir: Option<&'a Path>,
+    /// The last depth to search: the build goes out of core (two bits) and stops there,
+    /// resumable by a later build ([`crate::table::disk`], "Stopping at a depth").
+    pub max_depth: Option<u32>,
+}
+
+/// How [`build_file_staged`] ended.
+#[derive(Debug)]
+pub enum Staged {
+    /// The table is written, and where it was built.
+    Built(Box<Table<Mmap>>, Executed),
+    /// The search stopped at its last depth; `work_dir` holds it, for a later build to go on.
+    #[cfg(unix)]
+    Stopped {
+        /// The distribution so far, and the build's traffic.
+        partial: crate::table::disk::Partial,
+        /// The work directory.
+        work_dir: std::path::PathBuf,
+    },
+}
+
+/// [`build_file_planned`] with its choices in `options`, which may name a last depth: the
+/// search then runs out of core and stops there ([`Staged::Stopped`]; no table is written and
+/// any file at `path` stays as it was), unless it reaches every state by then. A work
+/// directory that holds a build of the same table is gone on with, from its last depth, to
+/// `max_depth` or to the end.
+///
+/// # Errors
+/// Those of [`build_file_planned`]; [`Error::BadOption`] for a last depth with a byte table or
+/// a board too small to be built out of core.
+#[cfg(unix)]
+pub fn build_file_staged(
+    goal: &Board,
+    path: &Path,
+    options: &BuildOptions,
+    mut events: impl FnMut(crate::table::disk::Event),
+    stop: &AtomicBool,
+) -> Result<Staged, Error> {
+    build_file_staged_dyn(goal, path, options, &mut events, stop)
 }
 
 // the body compiled once, whatever the caller's closure
 #[cfg(unix)]
-fn build_file_planned_dyn(
+fn build_file_staged_dyn(
     goal: &Board,
     path: &Path,
-    width: Option<Width>,
-    memory: Option<u64>,
-    work_dir: Option<&Path>,
+    options: &BuildOptions,
     events: &mut dyn FnMut(crate::table::disk::Event),
     stop: &AtomicBool,
-) -> Result<(Table<Mmap>, Executed), Error> {
+) -> Result<Staged, Error> {
     use crate::table::disk::{self, DiskIo, Event};
+    let BuildOptions { width, memory, work_dir, max_depth } = *options;
     let shape = goal.shape();
-    let width = width.unwrap_or(Width::default_for(shape));
     let dir = work_dir.map(Path::to_path_buf).unwrap_or_else(|| default_work_dir(path));
     // a build stopped or killed goes on where it was, whatever the memory now
-    let resumable = StateIndex::new(goal).is_ok_and(|index| disk::supported(&index)) && dir.join("build.plan").exists();
+    let supported = StateIndex::new(goal).is_ok_and(|index| disk::supported(&index));
+    let resumable = supported && dir.join("build.plan").exists();
+    if max_depth.is_some() {
+        if width == Some(Width::Byte) {
+            return Err(Error::BadOption(
+                "a build that stops at a depth is built out of core, at two bits a state: leave out --bits 8".into(),
+            ));
+        }
+        if shape.cells() <= crate::index::rank::MAX_TABLE_CELLS && !supported {
+            return Err(Error::BadOption(format!(
+                "{shape} is too small to be built out of core, which a build that stops at a depth is: leave out \
+                 --max-depth"
+            )));
+        }
+    }
+    let width =
+        width.unwrap_or(if max_depth.is_some() || resumable { Width::TwoBit } else { Width::default_for(shape) });
     match (check_build_memory(shape, width, memory), width) {
-        (_, Width::TwoBit) if resumable => return build_out_of_core(goal, path, memory, dir, events, stop),
+        (Err(e @ Error::TableTooLarge { .. }), _) => return Err(e),
+        (_, Width::TwoBit) if resumable || max_depth.is_some() => {
+            return build_out_of_core(goal, path, memory, max_depth, dir, events, stop)
+        }
         (Ok(()), _) => {}
         // a byte table is built in memory only: say when two bits would go out of core
         (Err(e), Width::Byte) => {
@@ -382,7 +453,7 @@ fn build_file_planned_dyn(
                 e => e,
             });
         }
-        (Err(_), Width::TwoBit) => return build_out_of_core(goal, path, memory, dir, events, stop),
+        (Err(_), Width::TwoBit) => return build_out_of_core(goal, path, memory, None, dir, events, stop),
     }
     let table = build_file_with(
         goal,
@@ -392,19 +463,20 @@ fn build_file_planned_dyn(
         |p| events(Event::Level { progress: p, disk: DiskIo::default() }),
         stop,
     )?;
-    Ok((table, Executed::InMemory))
+    Ok(Staged::Built(Box::new(table), Executed::InMemory))
 }
 
-/// [`build_file_planned`] out of core.
+/// [`build_file_staged`] out of core.
 #[cfg(unix)]
 fn build_out_of_core(
     goal: &Board,
     path: &Path,
     memory: Option<u64>,
+    max_depth: Option<u32>,
     dir: std::path::PathBuf,
     events: &mut dyn FnMut(crate::table::disk::Event),
     stop: &AtomicBool,
-) -> Result<(Table<Mmap>, Executed), Error> {
+) -> Result<Staged, Error> {
     use crate::table::disk;
     let shape = goal.shape();
     let index = StateIndex::new(goal)?;
@@ -413,7 +485,8 @@ fn build_out_of_core(
     let target = crate::table::format::final_name(path)?;
     // a table put on another file system is copied there at the end: its room is checked now
     let table_bytes = PAYLOAD_OFFSET as u64 + residue::payload_len(states);
-    if let Some(free) = other_file_system(&dir, &target).then(|| available_disk(&target)).flatten() {
+    let to_the_end = max_depth.is_none();
+    if let Some(free) = (to_the_end && other_file_system(&dir, &target)).then(|| available_disk(&target)).flatten() {
         if free < table_bytes {
             return Err(Error::NotEnoughDisk {
                 what: format!("writing the {shape} table"),
@@ -429,14 +502,18 @@ fn build_out_of_core(
         return Err(disk::not_enough_memory(&index, needed, budget));
     }
     // the work files' disk is checked when the build starts (`disk::Driver::open`)
-    let built = disk::build(&index, &dir, budget, events, stop).map_err(|e| match e {
+    let built = disk::build(&index, &dir, budget, max_depth, events, stop).map_err(|e| match e {
         Error::BuildCancelled { depth } => Error::BuildInterrupted { depth, dir: dir.clone() },
         e => e,
     })?;
+    let built = match built {
+        disk::Outcome::Built(built) => built,
+        disk::Outcome::Partial(partial) => return Ok(Staged::Stopped { partial, work_dir: dir }),
+    };
     disk::install(&built.path, &target)?;
     disk::clean(&dir);
     let table = open(&target)?;
-    Ok((table, Executed::OutOfCore { work_dir: dir, resumed: built.resumed, disk: built.disk }))
+    Ok(Staged::Built(Box::new(table), Executed::OutOfCore { work_dir: dir, resumed: built.resumed, disk: built.disk }))
 }
 
 /// Whether `file`'s directory and `dir` (or the nearest of their ancestors that exist) are on

@@ -20,7 +20,8 @@ pub mod residue;
 pub mod step;
 
 pub use lookup::{
-    available_disk, build, build_file, build_file_planned, build_file_until, build_file_with, build_until, build_with,
-    check_build_memory, default_work_dir, open, read, Executed, Solution, Table, Width, CHECK_ON_OPEN_LIMIT,
+    available_disk, build, build_file, build_file_planned, build_file_staged, build_file_until, build_file_with,
+    build_until, build_with, check_build_memory, default_work_dir, open, read, BuildOptions, Executed, Solution,
+    Staged, Table, Width, CHECK_ON_OPEN_LIMIT,
 };
 pub use pattern::{build_pattern, build_pattern_file, open_pattern, PatternTable};

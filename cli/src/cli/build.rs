@@ -12,9 +12,9 @@ use indicatif::{ProgressBar, ProgressStyle};
 use slidetable::heuristic::pdb::Partition;
 use slidetable::search::prune::MovePruner;
 use slidetable::solver::default_table_name;
-use slidetable::table::disk::{DiskIo, Event};
-use slidetable::table::{Executed, Width};
-use slidetable::Shape;
+use slidetable::table::disk::{DiskIo, Event, Partial};
+use slidetable::table::{Executed, Staged, Width};
+use slidetable::{Shape, StateIndex};
 
 use super::{pattern, stats, thousands, BoardArgs};
 
@@ -133,6 +133,13 @@ pub struct BuildArgs {
     /// .work added]
     #[arg(long, value_name = "DIR", conflicts_with_all = ["pattern", "prune"])]
     work_dir: Option<PathBuf>,
+    /// Stop the search after depth D: the build runs out of core (two bits a state, whatever
+    /// the memory), keeps its levels in --work-dir, prints the distribution so far and writes
+    /// no table. The same command with a larger D, or without --max-depth, goes on from there
+    /// (on this machine or one that mounts the directory). It asks only for the disk its
+    /// levels take, checked before each one.
+    #[arg(long, value_name = "D", conflicts_with_all = ["pattern", "prune"])]
+    max_depth: Option<u32>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -149,11 +156,36 @@ struct Summary {
     rows: usize,
     cols: usize,
     goal: Vec<u16>,
+    /// Always true: a build stopped at a depth prints a [`Stopped`].
+    complete: bool,
     states: u64,
     max_depth: u8,
     search_seconds: f64,
     seconds: f64,
     bytes: u64,
+    histogram: Vec<u64>,
+}
+
+/// The JSON summary of a build stopped at its last depth (`--max-depth`).
+#[derive(serde::Serialize)]
+struct Stopped {
+    path: String,
+    rows: usize,
+    cols: usize,
+    goal: Vec<u16>,
+    complete: bool,
+    /// Every state of the board.
+    states: u64,
+    /// The last depth searched.
+    depth: u32,
+    /// States found at depths 0 to `depth`.
+    reached: u64,
+    work_dir: String,
+    resumed_after: Option<u32>,
+    search_seconds: f64,
+    seconds: f64,
+    disk_read: u64,
+    disk_written: u64,
     histogram: Vec<u64>,
 }
 
@@ -220,12 +252,12 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         None if !args.quiet => eprintln!("{line}"),
         None => {}
     };
-    let (table, executed) = slidetable::table::build_file_planned(
+    let options =
+        slidetable::table::BuildOptions { width, memory, work_dir: Some(&work_dir), max_depth: args.max_depth };
+    let staged = slidetable::table::build_file_staged(
         &goal_board,
         &path,
-        width,
-        memory,
-        Some(&work_dir),
+        &options,
         |event| match event {
             Event::Level { progress: p, disk } => {
                 searched = p.elapsed;
@@ -262,12 +294,15 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
                 work_dir.display(),
                 thousands(reached)
             )),
-            Event::Preparing { bytes } => say(format!(
-                "building out of core (the table does not fit in the {} of memory allowed): {} of codes in {}",
-                memory.map_or("?".into(), pattern::size),
-                gb(bytes),
-                work_dir.display()
-            )),
+            Event::Preparing { bytes } => say(match args.max_depth {
+                Some(d) => format!("building out of core to depth {d}, in {}", work_dir.display()),
+                None => format!(
+                    "building out of core (the table does not fit in the {} of memory allowed): {} of codes in {}",
+                    memory.map_or("?".into(), pattern::size),
+                    gb(bytes),
+                    work_dir.display()
+                ),
+            }),
             Event::Finishing => {
                 if let Some(bar) = &bar {
                     bar.set_prefix("writing the table file |".to_string());
@@ -288,6 +323,14 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         bar.finish_and_clear();
     }
     let total = start.elapsed();
+    let (table, executed) = match staged {
+        Staged::Built(table, executed) => (*table, executed),
+        Staged::Stopped { partial, work_dir } => {
+            let states = StateIndex::new(&goal_board)?.len();
+            let goal_text = format!("{goal} ({goal_board})");
+            return stopped(&args, (&goal_text, &goal_board), &path, &work_dir, &partial, states, (searched, total));
+        }
+    };
 
     let h = table.header();
     let mut out = std::io::stdout().lock();
@@ -297,6 +340,7 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
             rows: shape.rows(),
             cols: shape.cols(),
             goal: h.goal.cells().to_vec(),
+            complete: true,
             states: h.entries,
             max_depth: h.max_depth,
             search_seconds: searched.as_secs_f64(),
@@ -336,6 +380,62 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
         } else {
             stats::write_distribution(&mut out, &table, stats::Format::Human)?;
         }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The summary of a build stopped at its last depth: what it found, where its work is, how to
+/// go on, and the distribution so far.
+fn stopped(
+    args: &BuildArgs,
+    (goal_text, goal): (&str, &slidetable::Board),
+    path: &std::path::Path,
+    work_dir: &std::path::Path,
+    partial: &Partial,
+    states: u64,
+    (searched, total): (Duration, Duration),
+) -> Result<ExitCode> {
+    let shape = goal.shape();
+    let depth = partial.histogram.len() as u32 - 1;
+    let reached: u64 = partial.histogram.iter().sum();
+    let mut out = std::io::stdout().lock();
+    if args.json {
+        let summary = Stopped {
+            path: path.display().to_string(),
+            rows: shape.rows(),
+            cols: shape.cols(),
+            goal: goal.cells().to_vec(),
+            complete: false,
+            states,
+            depth,
+            reached,
+            work_dir: work_dir.display().to_string(),
+            resumed_after: partial.resumed,
+            search_seconds: searched.as_secs_f64(),
+            seconds: total.as_secs_f64(),
+            disk_read: partial.disk.read,
+            disk_written: partial.disk.written,
+            histogram: partial.histogram.clone(),
+        };
+        serde_json::to_writer(&mut out, &summary)?;
+        writeln!(out)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "searched the {shape} table, goal {goal_text}, to depth {depth} (no table written yet)")?;
+    writeln!(out, "  states     {} of {} found", thousands(reached), thousands(states))?;
+    let resumed = partial.resumed.map_or(String::new(), |d| format!(", resumed after depth {d}"));
+    writeln!(out, "  time       {:.1} s{resumed}", total.as_secs_f64())?;
+    writeln!(
+        out,
+        "  work dir   {}: {} read, {} written",
+        work_dir.display(),
+        gb(partial.disk.read),
+        gb(partial.disk.written)
+    )?;
+    writeln!(out, "  go on      run the same command with a larger --max-depth, or without it to finish the table")?;
+    if !args.quiet {
+        writeln!(out)?;
+        stats::write_partial_distribution(&mut out, &partial.histogram, states)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -203,6 +203,39 @@ pub fn write_header_distribution<D: AsRef<[u8]> + Sync>(
     write_summary(out, summarize(table, table.header(), false), format)
 }
 
+/// The distribution of a build stopped at a depth (`table build --max-depth`): its levels so
+/// far as [`write_distribution`] prints a table's, the percentages of all `states` of the board,
+/// and what the search has found.
+pub fn write_partial_distribution(out: &mut impl Write, histogram: &[u64], states: u64) -> Result<()> {
+    let reached: u64 = histogram.iter().sum();
+    let widest = histogram.iter().copied().max().unwrap_or(1).max(1);
+    let w = thousands(states).len();
+    let pct = |n: u64| 100.0 * n as f64 / states as f64;
+    writeln!(out, "depth  {:>w$}  {:>w$}  cumul. % of all states", "states", "cumulative")?;
+    let mut cumulative = 0;
+    for (depth, &n) in histogram.iter().enumerate() {
+        cumulative += n;
+        let bar = "#".repeat(((n as f64 / widest as f64) * 40.0).ceil() as usize);
+        writeln!(
+            out,
+            "{depth:>5}  {:>w$}  {:>w$}  {:>8.4}%  {bar}",
+            thousands(n),
+            thousands(cumulative),
+            pct(cumulative)
+        )?;
+    }
+    writeln!(out)?;
+    writeln!(
+        out,
+        "searched   depths 0 to {}: {} of {} states ({:.4}%); the rest are deeper",
+        histogram.len().saturating_sub(1),
+        thousands(reached),
+        thousands(states),
+        pct(reached)
+    )?;
+    Ok(())
+}
+
 fn write_summary(out: &mut impl Write, s: Summary, format: Format) -> Result<()> {
     let pct = |n: u64| 100.0 * n as f64 / s.total as f64;
     match format {
