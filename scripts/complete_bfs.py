@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The first levels of a board too big for this machine's disk, searched here and checked against a
 published complete search (issue 61): `table build --max-depth` out of core, its distribution
-compared depth by depth with Tarakanov's counts (``../shared/complete-bfs/``, or ``--reference``).
+compared depth by depth with Tarakanov's counts (``data/published/BOARD-tarakanov.txt``, or
+``--reference``).
 
     scripts/complete_bfs.py [--board 3x5] [--max-depth 40] [--dir target/bfs] [--max-memory SIZE]
 
@@ -47,9 +48,10 @@ def allocated(path: Path) -> int:
 def reference_counts(path: Path) -> dict[int, int]:
     counts = {}
     for line in path.read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
+        line = line.split("#", 1)[0].strip()
+        if line:
             depth, states = line.split()
-            counts[int(depth)] = int(states)
+            counts[int(depth)] = int(states.replace(",", ""))
     return counts
 
 
@@ -71,13 +73,13 @@ def main() -> int:
     ap.add_argument("--max-depth", type=int, default=40)
     ap.add_argument("--dir", default="target/bfs", help="where the work directory goes (default target/bfs)")
     ap.add_argument("--max-memory", help="passed to table build (default: what it finds available)")
-    ap.add_argument("--reference", help="the published counts (default ../shared/complete-bfs/BOARD.txt)")
+    ap.add_argument("--reference", help="the published counts (default data/published/BOARD-tarakanov.txt)")
     ap.add_argument("--bin", help="the table binary to run (default: cargo build --release's), for a run of hours "
                     "that later builds must not replace")
     args = ap.parse_args()
     made_by = commit()
 
-    reference = Path(args.reference) if args.reference else ROOT.parent / "shared" / "complete-bfs" / f"{args.board}.txt"
+    reference = Path(args.reference) if args.reference else ROOT / "data" / "published" / f"{args.board}-tarakanov.txt"
     if not reference.exists():
         print(f"no published counts at {reference}: give --reference", file=sys.stderr)
         return 2

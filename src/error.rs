@@ -380,7 +380,11 @@ fn in_file_message(action: &str, path: &Path, source: &Error) -> String {
 
 /// Bytes in decimal gigabytes, as disks are sold.
 fn gb(bytes: u64) -> String {
-    format!("{:.1} GB", bytes as f64 / 1e9)
+    match bytes {
+        100_000_000.. => format!("{:.1} GB", bytes as f64 / 1e9),
+        100_000.. => format!("{:.1} MB", bytes as f64 / 1e6),
+        _ => format!("{:.1} kB", bytes as f64 / 1e3),
+    }
 }
 
 /// Bytes as MiB or GiB with one decimal, for messages.

@@ -12,7 +12,9 @@ use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use common::{one_line_error, table};
 use predicates::prelude::*;
 use slidetable::table::disk::{self, Event};
-use slidetable::table::{build_file_planned, build_file_with, Executed, Width};
+use slidetable::table::{
+    build_file_planned, build_file_staged, build_file_with, BuildOptions, Executed, Staged, Width,
+};
 use slidetable::{Board, Error, Goal, Shape};
 
 fn goal(rows: usize, cols: usize, goal: Goal) -> Board {
@@ -190,8 +192,9 @@ fn stopped_3x3_at(dir: &Path, depth: u32) -> (Board, PathBuf, PathBuf) {
     let goal = goal(3, 3, Goal::BlankLast);
     let path = dir.join("out.table");
     let work = dir.join("work");
-    let err = out_of_core(&goal, &path, &work, |e| matches!(e, Event::Level { progress, .. } if progress.depth == depth))
-        .unwrap_err();
+    let err =
+        out_of_core(&goal, &path, &work, |e| matches!(e, Event::Level { progress, .. } if progress.depth == depth))
+            .unwrap_err();
     assert!(matches!(err, Error::BuildInterrupted { .. }), "{err}");
     (goal, path, work)
 }
@@ -401,4 +404,199 @@ fn leftovers_resumes_and_a_second_build_in_one_work_directory() {
     );
     drop(first);
     assert!(disk::Driver::open(&index, &work, None, &mut |_: Event<'_>| {}).is_ok());
+}
+
+/// `goal`'s build into `path`, stopping after `max_depth` (out of core, two bits, work directory
+/// `work`).
+fn staged(goal: &Board, path: &Path, work: &Path, max_depth: Option<u32>) -> Result<Staged, Error> {
+    let options = BuildOptions { width: None, memory: None, work_dir: Some(work), max_depth };
+    build_file_staged(goal, path, &options, |_| {}, &AtomicBool::new(false))
+}
+
+/// The distribution so far of a build that stopped, or a failure naming what it was.
+fn stopped_histogram(staged: Staged) -> (Vec<u64>, Option<u32>) {
+    match staged {
+        Staged::Stopped { partial, .. } => (partial.histogram, partial.resumed),
+        Staged::Built(_, executed) => panic!("built ({executed:?}), not stopped"),
+    }
+}
+
+#[test]
+fn a_build_stopped_at_a_depth_has_the_first_levels_and_goes_on_to_the_same_file() {
+    for (rows, cols, g) in [(3, 3, Goal::BlankLast), (2, 4, Goal::BlankFirst), (2, 5, Goal::BlankLast)] {
+        let goal = goal(rows, cols, g);
+        let dir = tempfile::tempdir().unwrap();
+        let want = in_memory(&goal, dir.path());
+        let full = slidetable::table::open(&dir.path().join("in-memory.table")).unwrap().header().histogram.clone();
+        let path = dir.path().join("out.table");
+        let work = dir.path().join("work");
+        std::fs::write(&path, b"an older table").unwrap();
+        // to depth 10, then 20 (resumed): the full build's first levels, and no table yet
+        let (first, resumed) = stopped_histogram(staged(&goal, &path, &work, Some(10)).unwrap());
+        assert_eq!((&first[..], resumed), (&full[..11], None), "{rows}x{cols}");
+        // the same depth again: nothing more to do
+        assert_eq!(stopped_histogram(staged(&goal, &path, &work, Some(10)).unwrap()), (first, Some(10)));
+        let (second, resumed) = stopped_histogram(staged(&goal, &path, &work, Some(20)).unwrap());
+        assert_eq!((&second[..], resumed), (&full[..21], Some(10)), "{rows}x{cols}");
+        assert_eq!(std::fs::read(&path).unwrap(), b"an older table", "no table before the end");
+        // a shallower depth than the directory holds stops at once, where it is
+        assert_eq!(stopped_histogram(staged(&goal, &path, &work, Some(5)).unwrap()).0, second);
+        // then to the end: the one-go build's file, byte for byte
+        let Staged::Built(_, executed) = staged(&goal, &path, &work, None).unwrap() else { panic!("not built") };
+        assert!(matches!(executed, Executed::OutOfCore { resumed: Some(20), .. }), "{executed:?}");
+        assert!(std::fs::read(&path).unwrap() == want, "{rows}x{cols} goal {goal}");
+        assert!(!work.exists());
+        // a last depth at or past the deepest level: the whole table, as without one
+        std::fs::remove_file(&path).unwrap();
+        let deepest = full.len() as u32 - 1;
+        for max_depth in [deepest, deepest + 50] {
+            let Staged::Built(..) = staged(&goal, &path, &work, Some(max_depth)).unwrap() else {
+                panic!("{rows}x{cols}: stopped at {max_depth}, past the last level")
+            };
+            assert!(std::fs::read(&path).unwrap() == want);
+        }
+    }
+}
+
+#[test]
+fn a_stopped_build_keeps_its_codes_file_sparse_and_its_directory_for_its_own_table_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let goal = goal(3, 4, Goal::BlankLast);
+    let path = dir.path().join("out.table");
+    let work = dir.path().join("work");
+    stopped_histogram(staged(&goal, &path, &work, Some(16)).unwrap());
+    // 59.9 MB of codes to come, none of them written yet: the file holds no blocks
+    let part = std::fs::metadata(work.join("table.part")).unwrap();
+    assert_eq!(part.len(), 4096 + 239_500_800 / 4);
+    use std::os::unix::fs::MetadataExt;
+    assert!(part.blocks() * 512 < 1 << 20, "{} bytes allocated", part.blocks() * 512);
+    // another board or goal is refused, the directory left as it was
+    for other in [goal_of(2, 6, Goal::BlankLast), goal_of(3, 4, Goal::BlankFirst)] {
+        for max_depth in [Some(20), None] {
+            let err = staged(&other, &dir.path().join("other.table"), &work, max_depth).unwrap_err();
+            assert!(matches!(err, Error::Checkpoint { .. }), "{err}");
+            assert!(err.to_string().contains("another table (board 3x4, goal 1 2 3 4 5 6 7 8 9 10 11 0)"), "{err}");
+        }
+    }
+    assert_eq!(stopped_histogram(staged(&goal, &path, &work, Some(16)).unwrap()).1, Some(16));
+}
+
+fn goal_of(rows: usize, cols: usize, g: Goal) -> Board {
+    goal(rows, cols, g)
+}
+
+#[test]
+fn max_depth_is_refused_where_it_cannot_be_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    // a byte table is built in memory, in one go
+    table(dir.path())
+        .args(["build", "--board", "2x4", "--bits", "8", "--max-depth", "5"])
+        .assert()
+        .code(2)
+        .stderr(one_line_error())
+        .stderr(predicate::str::contains("at two bits a state: leave out --bits 8"));
+    // a board too small to be built out of core
+    table(dir.path())
+        .args(["build", "--board", "2x2", "--max-depth", "3"])
+        .assert()
+        .failure()
+        .stderr(one_line_error())
+        .stderr(predicate::str::contains("2x2 is too small to be built out of core"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing written");
+}
+
+#[test]
+fn the_cli_prints_the_distribution_so_far_and_goes_on_from_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let out =
+        table(dir.path()).args(["build", "--board", "2x5", "--max-depth", "12", "-o", "a.table"]).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        stdout.contains("searched the 2x5 table, goal blank-last (1 2 3 4 5 / 6 7 8 9 _), to depth 12"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("states     1,154 of 1,814,400 found"), "{stdout}");
+    assert!(stdout.contains("   12        411      1,154    0.0636%"), "{stdout}");
+    assert!(stdout.contains("searched   depths 0 to 12: 1,154 of 1,814,400 states (0.0636%)"), "{stdout}");
+    assert!(!dir.path().join("a.table").exists());
+    // JSON, resumed to depth 20
+    let out = table(dir.path())
+        .args(["build", "--board", "2x5", "--max-depth", "20", "-o", "a.table", "--json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["complete"], false);
+    assert_eq!(v["depth"], 20);
+    assert_eq!(v["resumed_after"], 12);
+    assert_eq!(v["work_dir"], "a.table.work");
+    assert_eq!(v["states"], 1_814_400);
+    let histogram: Vec<u64> = serde_json::from_value(v["histogram"].clone()).unwrap();
+    assert_eq!(v["reached"], histogram.iter().sum::<u64>());
+    // to the end, with no --bits: the work directory's build goes on at two bits
+    let out = table(dir.path()).args(["build", "--board", "2x5", "-o", "a.table", "--json"]).assert().success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["complete"], true);
+    let full: Vec<u64> = serde_json::from_value(v["histogram"].clone()).unwrap();
+    assert_eq!(full[..21], histogram[..]);
+    table(dir.path()).args(["build", "--board", "2x5", "--bits", "2", "-o", "b.table", "-q"]).assert().success();
+    assert!(std::fs::read(dir.path().join("a.table")).unwrap() == std::fs::read(dir.path().join("b.table")).unwrap());
+    assert!(!dir.path().join("a.table.work").exists());
+}
+
+#[test]
+fn a_stopped_build_asks_for_the_disk_of_its_next_level_and_the_rest_to_finish() {
+    let dir = tempfile::tempdir().unwrap();
+    // the 3x5 to a depth on a desktop's disk: not refused for the whole table's 573 GB
+    table(dir.path())
+        .env("SLIDETABLE_AVAILABLE_DISK", "100000000000")
+        .args(["build", "--board", "3x5", "--max-memory", "1G", "--max-depth", "10", "-o", "x.table"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("needs 15.6 GiB of memory"));
+    // each level's room is checked before it starts; the levels done are kept
+    table(dir.path())
+        .env("SLIDETABLE_AVAILABLE_DISK", "20000")
+        .args(["build", "--board", "2x6", "--max-depth", "30", "-o", "a.table"])
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::is_match(
+                "out of core needs [0-9.]+ kB of disk in a.table.work at its peak, but only 20.0 kB is free",
+            )
+            .unwrap(),
+        )
+        .stderr(predicate::str::contains("free some, or move the work directory"));
+    assert!(dir.path().join("a.table.work/checkpoint").exists());
+    // going on to the end asks for the rest of the whole build
+    table(dir.path())
+        .env("SLIDETABLE_AVAILABLE_DISK", "20000000")
+        .args(["build", "--board", "2x6", "-o", "a.table"])
+        .assert()
+        .failure()
+        .stderr(one_line_error())
+        .stderr(predicate::str::contains("building the 2x6 table out of core needs"));
+    let out = table(dir.path())
+        .args(["build", "--board", "2x6", "--max-depth", "30", "-o", "a.table", "--json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(v["depth"], 30);
+    assert!(v["resumed_after"].as_u64().is_some(), "{v}");
+}
+
+#[test]
+#[ignore = "slow (about 15 s): CI runs it; cargo test -- --include-ignored --skip big::"]
+fn the_twelve_cell_boards_stopped_at_a_depth_go_on_to_the_in_memory_file() {
+    for (rows, cols) in [(3, 4), (2, 6)] {
+        let goal = goal(rows, cols, Goal::BlankLast);
+        let dir = tempfile::tempdir().unwrap();
+        let want = in_memory(&goal, dir.path());
+        let full = slidetable::table::open(&dir.path().join("in-memory.table")).unwrap().header().histogram.clone();
+        let path = dir.path().join("out.table");
+        let work = dir.path().join("work");
+        let (first, _) = stopped_histogram(staged(&goal, &path, &work, Some(30)).unwrap());
+        assert_eq!(first[..], full[..31], "{rows}x{cols}");
+        let Staged::Built(..) = staged(&goal, &path, &work, None).unwrap() else { panic!("not built") };
+        assert!(std::fs::read(&path).unwrap() == want, "{rows}x{cols}");
+    }
 }

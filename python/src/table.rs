@@ -103,9 +103,13 @@ type Sampled<'py> = (Bound<'py, PyArray2<u8>>, Bound<'py, PyArray1<u8>>);
 impl Table {
     /// Builds the table of `puzzle` by breadth-first search from its goal: in memory, or into the
     /// file `path` (replaced atomically; an existing file is untouched if the build fails), out of
-    /// core when a two-bit table does not fit in memory, as `table build` does.
+    /// core when a two-bit table does not fit in memory, as `table build` does. With `max_depth`
+    /// (and `path`), the search stops after that depth, out of core: a dict of what it found
+    /// (`histogram`, `depth`, `reached`, `states`, `work_dir`, `resumed_after`, `disk_read`,
+    /// `disk_written`) comes back instead of a table.
     #[staticmethod]
-    #[pyo3(signature = (puzzle, path=None, progress=None, bits=None, work_dir=None))]
+    #[pyo3(signature = (puzzle, path=None, progress=None, bits=None, work_dir=None, max_depth=None))]
+    #[allow(clippy::too_many_arguments)]
     fn build(
         py: Python<'_>,
         puzzle: &Puzzle,
@@ -113,14 +117,21 @@ impl Table {
         progress: Option<Py<PyAny>>,
         bits: Option<u8>,
         work_dir: Option<PathBuf>,
-    ) -> PyResult<Table> {
+        max_depth: Option<u32>,
+    ) -> PyResult<Py<PyAny>> {
+        use slidetable::table::{BuildOptions, Staged, Width};
         let goal = puzzle.goal_board.clone();
-        let width = match bits {
-            None => slidetable::table::Width::default_for(goal.shape()),
-            Some(2) => slidetable::table::Width::TwoBit,
-            Some(8) => slidetable::table::Width::Byte,
+        let chosen = match bits {
+            None => None,
+            Some(2) => Some(Width::TwoBit),
+            Some(8) => Some(Width::Byte),
             Some(b) => return Err(PyValueError::new_err(format!("bits={b}: a table has 8 bits a state or 2"))),
         };
+        let width = chosen.unwrap_or(Width::default_for(goal.shape()));
+        enum Made {
+            Table(Box<Result<slidetable::Table<Bytes>, slidetable::Error>>, Option<String>),
+            Stopped(slidetable::table::disk::Partial, PathBuf),
+        }
         let report = |py: Python<'_>, p: Progress| -> PyResult<()> {
             if let Some(f) = &progress {
                 f.call1(py, (progress_dict(py, &p)?,))?;
@@ -133,12 +144,17 @@ impl Table {
         let built = interruptible(py, &|| stop.store(true, Ordering::Relaxed), report, |note| match &path {
             // as `table build`: in memory when it fits, else (two bits) out of core, in files in
             // `path` with `.work` added, resumed by the same call after a stop
-            Some(p) => slidetable::table::build_file_planned(
+            // with no `bits`, the library decides: two bits for a last depth, or to go on with
+            // the work directory's build
+            Some(p) => slidetable::table::build_file_staged(
                 &goal,
                 p,
-                Some(width),
-                slidetable::solver::available_memory(),
-                work_dir.as_deref(),
+                &BuildOptions {
+                    width: chosen,
+                    memory: slidetable::solver::available_memory(),
+                    work_dir: work_dir.as_deref(),
+                    max_depth,
+                },
                 |event| {
                     if let slidetable::table::disk::Event::Level { progress, .. } = event {
                         note(*progress)
@@ -146,12 +162,31 @@ impl Table {
                 },
                 &stop,
             )
-            .map(|(t, _)| (slidetable::Table::new(Bytes::Map(t.into_inner())), Some(p.display().to_string()))),
+            .map(|staged| match staged {
+                Staged::Built(t, _) => {
+                    let table = slidetable::Table::new(Bytes::Map(t.into_inner()));
+                    Made::Table(Box::new(table), Some(p.display().to_string()))
+                }
+                Staged::Stopped { partial, work_dir } => Made::Stopped(partial, work_dir),
+            }),
             None => slidetable::table::build_with(&goal, width, |pr| note(*pr), &stop)
-                .map(|t| (slidetable::Table::new(Bytes::Owned(t.into_inner())), None)),
+                .map(|t| Made::Table(Box::new(slidetable::Table::new(Bytes::Owned(t.into_inner()))), None)),
         })?;
-        let (table, path) = built.map_err(error)?;
-        Ok(Table { table: table.map_err(error)?, path })
+        match built.map_err(error)? {
+            Made::Table(table, path) => Table { table: (*table).map_err(error)?, path }.into_py_any(py),
+            Made::Stopped(partial, work_dir) => {
+                let d = PyDict::new(py);
+                d.set_item("depth", partial.histogram.len() - 1)?;
+                d.set_item("reached", partial.histogram.iter().sum::<u64>())?;
+                d.set_item("histogram", partial.histogram)?;
+                d.set_item("states", slidetable::StateIndex::new(&goal).map_err(error)?.len())?;
+                d.set_item("work_dir", work_dir.display().to_string())?;
+                d.set_item("resumed_after", partial.resumed)?;
+                d.set_item("disk_read", partial.disk.read)?;
+                d.set_item("disk_written", partial.disk.written)?;
+                d.into_py_any(py)
+            }
+        }
     }
 
     /// Opens a table file, memory-mapped (or with `mmap` false read into memory); the cheap

@@ -174,3 +174,36 @@ def test_table_build_into_a_file_goes_out_of_core_when_memory_is_short(
     assert not work.exists()
     with pytest.raises(ValueError, match="give path= too"):
         st.Table.build(st.Puzzle(2, 3), work_dir=work)
+
+
+def test_a_build_stopped_at_a_depth_goes_on_to_the_same_file_through_a_killed_worker(
+    client: Any, tmp_path: Path
+) -> None:
+    puzzle = st.Puzzle(3, 4)
+    full = st.Table.build(puzzle, tmp_path / "memory.table", bits=2)
+    pids = client.run(os.getpid)
+    killed: list[int] = []
+
+    def kill_at(depth: int) -> Any:
+        def note(p: dict[str, Any]) -> None:
+            if p.get("depth") == depth and len(killed) < 2:
+                pid = next(iter(pids.values())) if not killed else next(iter(client.run(os.getpid).values()))
+                os.kill(pid, signal.SIGKILL)
+                killed.append(pid)
+
+        return note
+
+    part = sd.build_table(puzzle, tmp_path / "dask.table", client=client, max_depth=24, progress=kill_at(12))
+    assert isinstance(part, st.PartialBuild), part
+    assert part.depth == 24 and part.resumed_after is None
+    assert list(part.histogram()) == list(full.histogram()[:25])
+    assert part.reached == int(full.histogram()[:25].sum()) and part.states == len(full)
+    assert not (tmp_path / "dask.table").exists() and (tmp_path / "dask.table.work" / "checkpoint").exists()
+    client.wait_for_workers(2, timeout=60)
+    table = sd.build_table(puzzle, tmp_path / "dask.table", client=client, progress=kill_at(30))
+    assert isinstance(table, st.Table)
+    assert len(killed) == 2, "the build ended before both workers were killed"
+    assert (tmp_path / "dask.table").read_bytes() == (tmp_path / "memory.table").read_bytes()
+    client.wait_for_workers(2, timeout=60)
+    with pytest.raises(ValueError, match="max_depth=-1"):
+        sd.build_table(puzzle, tmp_path / "x.table", client=client, max_depth=-1)

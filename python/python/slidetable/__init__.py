@@ -83,13 +83,14 @@ from .pictures import BoardPicture, picture
 from .puzzle import HEURISTICS, Puzzle, apply, expand, heuristic, is_solvable, parse, random_walk
 from .search import BATCH_ALGORITHMS, DEFAULT_BATCH_SIZE, HeuristicFn, PatternDB, Solver, solve, solve_batch
 from .solution import BatchResult, Solution
-from .table import Table
+from .table import PartialBuild, Table
 
 __all__ = [
     "UNSOLVABLE",
     "FAILED",
     "MOVES",
     "Puzzle",
+    "PartialBuild",
     "Table",
     "PatternDB",
     "Solver",

@@ -53,6 +53,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import math
 import os
 import threading
 import sys
@@ -855,7 +856,8 @@ def build_table(
     work_dir: Union[str, "os.PathLike[str]", None] = None,
     memory: Optional[int] = None,
     progress: Union[bool, Callable[[dict[str, Any]], Any], None] = None,
-) -> st.Table:
+    max_depth: Optional[int] = None,
+) -> Union[st.Table, st.PartialBuild]:
     """Builds the perfect table of ``puzzle`` on a Dask cluster, blank block by blank block, into
     the file ``path``; the same file, byte for byte, as ``table build`` or ``Table.build`` writes.
 
@@ -903,11 +905,18 @@ def build_table(
         called with a dict after each level (``depth``, ``level_states``, ``reached``,
         ``total``, ``seconds``) and, once, with ``resumed`` (a depth) and ``reached`` when the
         build goes on with one found in ``work_dir``.
+    max_depth : int, optional
+        Stop after this depth (``table build --max-depth``): the levels stay in ``work_dir`` and
+        a ``slidetable.PartialBuild`` (the distribution so far) comes back instead of a table;
+        called again with a larger ``max_depth``, or none, the build goes on from there. Its
+        disk is checked level by level instead of reserved at the start.
 
     Returns
     -------
-    slidetable.Table
-        The table, opened from ``path``.
+    slidetable.Table or slidetable.PartialBuild
+        The table, opened from ``path``; a ``PartialBuild`` when the search stopped at
+        ``max_depth`` (its ``disk_read`` and ``disk_written`` are None: the workers' traffic is
+        not gathered).
 
     Raises
     ------
@@ -943,13 +952,15 @@ def build_table(
         need = _core.build_worker_memory(puzzle._p)
         if memory < need:
             raise _worker_too_small(puzzle, need, f"memory={memory} gives it {_size(memory)}")
+    if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, int) or not 0 <= max_depth < 2**32):
+        raise ValueError(f"max_depth={max_depth!r}: give a depth, a whole number from 0")
     from ._progress import Levels, check
 
     check(progress)
     client = _client(client)
     path = os.path.abspath(os.fspath(path))
     work = os.path.abspath(os.fspath(work_dir)) if work_dir is not None else path + ".work"
-    driver = _core.BuildDriver(puzzle._p, work)
+    driver = _core.BuildDriver(puzzle._p, work, max_depth)
     levels = Levels(progress, f"{puzzle.rows}x{puzzle.cols} table on the cluster")
     if driver.resumed is not None and levels.user is not None:
         levels.user({"resumed": driver.resumed[0], "reached": driver.resumed[1]})
@@ -973,7 +984,21 @@ def build_table(
 
     with levels:
         while True:
+            if driver.at_max_depth:
+                histogram = driver.histogram
+                return st.PartialBuild(
+                    puzzle=puzzle,
+                    depth=driver.depth,
+                    reached=sum(histogram),
+                    states=math.factorial(puzzle.rows * puzzle.cols) // 2,
+                    work_dir=work,
+                    resumed_after=None if driver.resumed is None else driver.resumed[0],
+                    disk_read=None,
+                    disk_written=None,
+                    _histogram=tuple(histogram),
+                )
             due = driver.merges_due()
+            driver.check_room(due)
             if due:
                 driver.begin_merges(due)
                 for (block, _, last), crc in zip(due, run(due, _merge_task, "merge")):
@@ -1031,6 +1056,8 @@ def _main(argv: Optional[list[str]] = None) -> int:
     where.add_argument("--local", metavar="N", type=int, help="a LocalCluster of N worker processes on this machine")
     b.add_argument("--work-dir", help="the work directory [default: OUTPUT.work]")
     b.add_argument("--memory", type=float, metavar="GIB", help="GiB each worker's build may use")
+    b.add_argument("--max-depth", type=int, metavar="D",
+                   help="stop after depth D, the levels kept in the work directory (run again to go on)")
     args = parser.parse_args(argv)
     rows, _, cols = args.board.partition("x")
     try:
@@ -1039,6 +1066,8 @@ def _main(argv: Optional[list[str]] = None) -> int:
         parser.error(f"--board {args.board}: {e}")
     if args.local is not None and args.local < 1:
         parser.error(f"--local {args.local}: give a number of worker processes, 1 or more")
+    if args.max_depth is not None and args.max_depth < 0:
+        parser.error(f"--max-depth {args.max_depth}: give a depth, 0 or more")
     if args.memory is not None and not 0 < args.memory < 2**33:
         parser.error(f"--memory {args.memory}: give the GiB each worker may use, more than 0 (and less than 2^33)")
     try:
@@ -1072,13 +1101,19 @@ def _main(argv: Optional[list[str]] = None) -> int:
 
     try:
         table = module.build_table(
-            puzzle, args.output, client=client, work_dir=args.work_dir, memory=memory, progress=note
+            puzzle, args.output, client=client, work_dir=args.work_dir, memory=memory, progress=note,
+            max_depth=args.max_depth,
         )
     except (ValueError, OSError, MemoryError) as e:
         print(f"python -m slidetable.dask: {e}", file=sys.stderr)
         return 1
     finally:
         client.close()
+    if isinstance(table, st.PartialBuild):
+        print(f"searched to depth {table.depth}: {table.reached:,} of {table.states:,} states; the levels are "
+              f"kept in {table.work_dir} (run again without --max-depth, or with a larger one, to go on), "
+              f"{time.perf_counter() - start:.1f} s")
+        return 0
     print(f"wrote {args.output}: {len(table):,} states, max depth {table.max_depth}, "
           f"{time.perf_counter() - start:.1f} s")
     return 0

@@ -17,7 +17,65 @@ from .grading import Grade, _bytes_hold, _grade, _name_of, grade
 from .puzzle import Puzzle
 from .solution import Solution
 
-__all__ = ["Table"]
+__all__ = ["PartialBuild", "Table"]
+
+
+@dataclasses.dataclass(frozen=True)
+class PartialBuild:
+    """A build stopped at its last depth (``Table.build(..., max_depth=)``, ``table build
+    --max-depth``): the distribution so far, and the work directory that holds it.
+
+    Calling the same build again (with a larger ``max_depth``, or none) goes on from it, on this
+    machine or any that sees ``work_dir``; no table file is written until the search ends.
+
+    Examples
+    --------
+    >>> import os, tempfile, slidetable as st
+    >>> d = tempfile.mkdtemp()
+    >>> part = st.Table.build(st.Puzzle(2, 4), os.path.join(d, "2x4.table"), max_depth=12, progress=False)
+    >>> part.depth, part.reached, part.states, part.resumed_after
+    (12, 551, 20160, None)
+    >>> part.histogram()[-3:]
+    array([ 85, 119, 161], dtype=uint64)
+    """
+
+    puzzle: Puzzle
+    """The board and goal."""
+    depth: int
+    """The last depth searched."""
+    reached: int
+    """The states found at depths ``0..depth``."""
+    states: int
+    """Every state of the board (``cells! / 2``): ``reached / states`` is the part found."""
+    work_dir: str
+    """The work directory that holds the build."""
+    resumed_after: Optional[int]
+    """The depth this call went on from, when the work directory held a build of the same table."""
+    disk_read: Optional[int]
+    """Bytes of work files this call read (None from ``slidetable.dask.build_table``, whose
+    workers' traffic is not gathered)."""
+    disk_written: Optional[int]
+    """Bytes of work files this call wrote (None as ``disk_read``)."""
+    _histogram: tuple[int, ...] = dataclasses.field(repr=False)
+    """The states at each depth (``histogram()``)."""
+
+    def histogram(self) -> np.ndarray[tuple[int], np.dtype[np.uint64]]:
+        """The states at each depth searched: the first ``depth + 1`` entries of the whole table's
+        ``histogram()``.
+
+        Returns
+        -------
+        ndarray of uint64, shape (depth + 1,)
+            Entry ``d``: the states exactly ``d`` moves from the goal.
+
+        Examples
+        --------
+        >>> import os, tempfile, slidetable as st
+        >>> d = tempfile.mkdtemp()
+        >>> st.Table.build(st.Puzzle(3, 3), os.path.join(d, "8.table"), max_depth=5, progress=False).histogram()
+        array([ 1,  2,  4,  8, 16, 20], dtype=uint64)
+        """
+        return np.array(self._histogram, dtype=np.uint64)
 
 
 class Table:
@@ -50,6 +108,7 @@ class Table:
         self._t = core
         self.puzzle = Puzzle._from_core(core.rows, core.cols, core.goal_cells)
 
+    @overload
     @classmethod
     def build(
         cls,
@@ -58,7 +117,32 @@ class Table:
         progress: Union[bool, Callable[[dict[str, Any]], Any], None] = None,
         bits: Optional[int] = None,
         work_dir: Union[str, os.PathLike[str], None] = None,
-    ) -> "Table":
+        max_depth: None = None,
+    ) -> "Table": ...
+
+    @overload
+    @classmethod
+    def build(
+        cls,
+        puzzle: Puzzle,
+        path: Union[str, os.PathLike[str], None] = None,
+        progress: Union[bool, Callable[[dict[str, Any]], Any], None] = None,
+        bits: Optional[int] = None,
+        work_dir: Union[str, os.PathLike[str], None] = None,
+        *,
+        max_depth: int,
+    ) -> Union["Table", PartialBuild]: ...
+
+    @classmethod
+    def build(
+        cls,
+        puzzle: Puzzle,
+        path: Union[str, os.PathLike[str], None] = None,
+        progress: Union[bool, Callable[[dict[str, Any]], Any], None] = None,
+        bits: Optional[int] = None,
+        work_dir: Union[str, os.PathLike[str], None] = None,
+        max_depth: Optional[int] = None,
+    ) -> Union["Table", PartialBuild]:
         """Builds the table by breadth-first search from the goal, in memory or into a file.
 
         Parameters
@@ -85,11 +169,18 @@ class Table:
         work_dir : str or os.PathLike, optional
             Where an out-of-core build keeps its work files (``table build --work-dir``).
             Default: ``path`` with ``.work`` added.
+        max_depth : int, optional
+            Stop the search after this depth (``table build --max-depth``; needs ``path``): the
+            build runs out of core at two bits a state whatever the memory, keeps its levels in
+            ``work_dir`` and returns a ``PartialBuild`` (the distribution so far) instead of a
+            table. The same call with a larger ``max_depth``, or none, goes on from there. A
+            ``max_depth`` at or past the board's deepest level gives the table.
 
         Returns
         -------
-        Table
-            The table, ``path`` set if it was written to a file.
+        Table or PartialBuild
+            The table, ``path`` set if it was written to a file; a ``PartialBuild`` when the
+            search stopped at ``max_depth``.
 
         Raises
         ------
@@ -119,6 +210,16 @@ class Table:
         ...     t = st.Table.build(st.Puzzle(2, 3), os.path.join(d, "2x3.table"))
         ...     print(os.path.basename(t.path), t.distance([4, 1, 2, 5, 0, 3]))
         2x3.table 5
+
+        Stopped at a depth, then gone on with to the end:
+
+        >>> with tempfile.TemporaryDirectory() as d:
+        ...     part = st.Table.build(st.Puzzle(3, 3), os.path.join(d, "8.table"), max_depth=10, progress=False)
+        ...     print(part.depth, part.reached, part.histogram()[-1])
+        ...     t = st.Table.build(st.Puzzle(3, 3), os.path.join(d, "8.table"), progress=False)
+        ...     print(t.max_depth, t.histogram()[10])
+        10 706 286
+        31 286
         """
         if not isinstance(puzzle, Puzzle):
             raise TypeError(f"puzzle must be a slidetable.Puzzle, not {type(puzzle).__name__}")
@@ -126,18 +227,38 @@ class Table:
             raise ValueError(f"bits={bits!r}: a table has 8 bits a state or 2")
         if work_dir is not None and path is None:
             raise ValueError("work_dir= is for a build into a file: give path= too")
+        if max_depth is not None:
+            if isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer)) or not 0 <= max_depth < 2**32:
+                raise ValueError(f"max_depth={max_depth!r}: give a depth, a whole number from 0")
+            if path is None:
+                raise ValueError("max_depth= stops a build into a file, kept in its work directory: give path= too")
+            if bits == 8:
+                raise ValueError("max_depth= builds out of core, at two bits a state: leave out bits=8")
+            max_depth = int(max_depth)
         from ._progress import Levels
 
         with Levels(progress, f"{puzzle.rows}x{puzzle.cols} table") as levels:
-            return cls(
-                _core.Table.build(
-                    puzzle._p,
-                    None if path is None else os.fspath(path),
-                    levels,
-                    bits,
-                    None if work_dir is None else os.fspath(work_dir),
-                )
+            made = _core.Table.build(
+                puzzle._p,
+                None if path is None else os.fspath(path),
+                levels,
+                bits,
+                None if work_dir is None else os.fspath(work_dir),
+                max_depth,
             )
+        if isinstance(made, dict):
+            return PartialBuild(
+                puzzle=puzzle,
+                depth=made["depth"],
+                reached=made["reached"],
+                states=made["states"],
+                work_dir=made["work_dir"],
+                resumed_after=made["resumed_after"],
+                disk_read=made["disk_read"],
+                disk_written=made["disk_written"],
+                _histogram=tuple(made["histogram"]),
+            )
+        return cls(made)
 
     @classmethod
     def open(cls, path: Union[str, os.PathLike[str]], mmap: bool = True) -> "Table":

@@ -1,6 +1,6 @@
 """What a type checker must accept and refuse (checked by test_typing.py with mypy --strict)."""
 
-from typing import Any, Optional, assert_type
+from typing import Any, Optional, Union, assert_type
 
 import numpy as np
 import numpy.typing as npt
@@ -26,7 +26,9 @@ Board = np.ndarray[tuple[int], np.dtype[Any]]
 Boards = np.ndarray[tuple[int, int], np.dtype[Any]]
 assert_type(st.Table.build(st.Puzzle(2, 3), progress=lambda p: print(p["depth"])), st.Table)
 assert_type(st.Table.open("eight.table", mmap=False), st.Table)
-st.Table.build("3x3")  # type: ignore[arg-type]
+st.Table.build("3x3")  # type: ignore[call-overload]
+# a last depth may stop the build short of a table
+assert_type(st.Table.build(st.Puzzle(3, 4), "t.table", max_depth=10), Union[st.Table, st.PartialBuild])
 assert_type(t.path, Optional[str])
 assert_type(t.max_depth, int)
 assert_type(len(t), int)
