@@ -388,14 +388,18 @@ fn build_dyn(
             let histogram = driver.histogram().to_vec();
             return Ok(Outcome::Partial(Partial { histogram, resumed: driver.resumed(), disk: io(&driver, &worker) }));
         }
-        // merges due (after a level, at the end, or cut short by a stop): the same for a resumed build
+        // merges due (after a level, at the end, or cut short by a stop): the same for a resumed
+        // build; done beside the next level's expansions when the budget holds both
         let due = driver.merges_due();
         driver.check_room(&due)?;
+        let beside = worker.merges_aside() && !driver.is_searched() && !due.is_empty();
         if !due.is_empty() {
             driver.begin_merges(&due)?;
-            for &(b, from, upto) in &due {
-                let crc = worker.merge(b, from, upto)?;
-                driver.end_merge(b, upto, crc)?;
+            if !beside {
+                for &(b, from, upto) in &due {
+                    let crc = worker.merge(b, from, upto)?;
+                    driver.end_merge(b, upto, crc)?;
+                }
             }
         }
         if driver.is_searched() {
@@ -405,11 +409,33 @@ fn build_dyn(
         let targets = driver.targets();
         let of = targets.len();
         let mut found = 0;
-        for (done, &t) in targets.iter().enumerate() {
-            found += worker.expand(depth, t)?;
-            events(Event::Target { depth: depth + 1, done: done + 1, of, disk: io(&driver, &worker) });
-            if stop.load(Relaxed) && done + 1 < of {
-                return Err(Error::BuildCancelled { depth });
+        if beside {
+            let before = driver.io();
+            let mut done = |k: usize, disk: DiskIo| {
+                let disk = DiskIo { read: before.read + disk.read, written: before.written + disk.written };
+                events(Event::Target { depth: depth + 1, done: k + 1, of, disk });
+                !(stop.load(Relaxed) && k + 1 < of)
+            };
+            let (expanded, crcs) = worker.expand_beside(depth, &targets, &due, &mut done);
+            // the merges done are recorded whatever else happened
+            let mut failed = None;
+            for (&(b, _, upto), crc) in due.iter().zip(crcs) {
+                match crc {
+                    Ok(crc) => driver.end_merge(b, upto, crc)?,
+                    Err(e) => failed = failed.or(Some(e)),
+                }
+            }
+            found = expanded?.iter().sum();
+            if let Some(e) = failed {
+                return Err(e);
+            }
+        } else {
+            for (done, &t) in targets.iter().enumerate() {
+                found += worker.expand(depth, t)?;
+                events(Event::Target { depth: depth + 1, done: done + 1, of, disk: io(&driver, &worker) });
+                if stop.load(Relaxed) && done + 1 < of {
+                    return Err(Error::BuildCancelled { depth });
+                }
             }
         }
         if let Some(progress) = driver.level_done(found)? {
@@ -1101,14 +1127,22 @@ fn finish(index: &StateIndex, work: &Work, file: &File, histogram: &[u64]) -> Re
 /// workers, in any processes that see the work directory, may work for one [`Driver`] at once,
 /// on different targets or blocks.
 pub struct Worker {
+    core: Core,
+    /// Decoded source frontiers the budget leaves room for.
+    slots: usize,
+    /// Whether the budget holds a merge beside the expansions' bitmaps ([`Worker::merge_aside`]).
+    aside: bool,
+    /// The expansions' bitmaps, while the worker expands.
+    bitmaps: Option<Bitmaps>,
+}
+
+/// What a [`Worker`]'s expansions and merges share (read only: a merge may run on another
+/// thread beside an expansion).
+struct Core {
     index: StateIndex,
     work: Work,
     codes: File,
     block: u64,
-    /// Decoded source frontiers the budget leaves room for.
-    slots: usize,
-    /// The expansions' bitmaps, while the worker expands.
-    bitmaps: Option<Bitmaps>,
 }
 
 /// What a [`Worker`] holds to expand.
@@ -1200,13 +1234,62 @@ impl Worker {
         if crate::solver::cgroup_room().is_some_and(|room| room <= memory_budget.saturating_add(1 << 30)) {
             spare /= 2;
         }
+        // a merge beside the expansions (a block's codes and a bitmap) before more sources kept
+        let merging = payload_len(block) + Frontier::bytes(block);
+        let aside = spare >= merging;
+        if aside {
+            spare -= merging;
+        }
         let slots = ((spare / Frontier::bytes(block)) as usize).clamp(1, cells);
-        Ok(Worker { index: index.clone(), work, codes, block, slots, bitmaps: None })
+        Ok(Worker { core: Core { index: index.clone(), work, codes, block }, slots, aside, bitmaps: None })
     }
 
     /// The work files' traffic of this worker.
     pub fn io(&self) -> DiskIo {
-        self.work.io()
+        self.core.work.io()
+    }
+
+    /// Whether its budget lets this worker merge blocks on another thread while it expands
+    /// ([`Worker::expand_beside`]).
+    pub fn merges_aside(&self) -> bool {
+        self.aside
+    }
+
+    /// Runs `merges` (as [`Worker::merge`] each, on a thread of their own) while it expands
+    /// level `depth` into `targets` (as [`Worker::expand`] each, calling `done(k, traffic)`
+    /// after the `k`-th and stopping with [`Error::BuildCancelled`] when it returns false): the merges of one level in the
+    /// background of the next's expansions. Returns each expansion's states and each merge's
+    /// checksum (or what failed), the merges waited for in any case.
+    pub fn expand_beside(
+        &mut self,
+        depth: u32,
+        targets: &[usize],
+        merges: &[(usize, u32, u32)],
+        done: &mut dyn FnMut(usize, DiskIo) -> bool,
+    ) -> (Result<Vec<u64>, Error>, Vec<Result<u32, Error>>) {
+        let (core, slots, bitmaps) = (&self.core, self.slots, &mut self.bitmaps);
+        std::thread::scope(|scope| {
+            let merging = scope.spawn(|| merges.iter().map(|&(b, from, upto)| core.merge(b, from, upto)).collect());
+            let mut found = Vec::with_capacity(targets.len());
+            let expanded = targets
+                .iter()
+                .enumerate()
+                .try_for_each(|(k, &t)| {
+                    found.push(core.expand(bitmaps, slots, depth, t)?);
+                    Ok(done(k, core.work.io())).and_then(|go_on| {
+                        if go_on {
+                            Ok(())
+                        } else {
+                            Err(Error::BuildCancelled { depth })
+                        }
+                    })
+                })
+                .map(|()| found);
+            let crcs = merging.join().unwrap_or_else(|_| {
+                merges.iter().map(|_| Err(Error::Internal("a merge's thread panicked".into()))).collect()
+            });
+            (expanded, crcs)
+        })
     }
 
     /// Expands level `depth` (the frontier files of depth `depth` of the source blocks) into
@@ -1217,13 +1300,33 @@ impl Worker {
     /// # Errors
     /// [`Error::Checkpoint`] for a missing or damaged frontier file; [`Error::Io`].
     pub fn expand(&mut self, depth: u32, t: usize) -> Result<u64, Error> {
+        self.core.expand(&mut self.bitmaps, self.slots, depth, t)
+    }
+
+    /// Gives block `b`'s codes the frontiers of its depths `from..=upto` (those of its parity),
+    /// in the table file, and returns the checksum of its codes. Merging a file twice gives the
+    /// same codes. The caller records it ([`Driver::end_merge`]).
+    ///
+    /// # Errors
+    /// [`Error::Checkpoint`] for a missing or damaged frontier file; [`Error::Io`].
+    pub fn merge(&mut self, b: usize, from: u32, upto: u32) -> Result<u32, Error> {
+        // the expansions' bitmaps make room for the codes (and are allocated again, zeroed
+        // lazily by the system, for the next level's expansions)
+        self.bitmaps = None;
+        self.core.merge(b, from, upto)
+    }
+}
+
+impl Core {
+    /// [`Worker::expand`], with the worker's bitmaps (made at the first expansion, with `slots`
+    /// source frontiers kept).
+    fn expand(&self, bitmaps: &mut Option<Bitmaps>, slots: usize, depth: u32, t: usize) -> Result<u64, Error> {
         let out = self.work.front(t, depth + 1);
         if out.exists() {
             return Ok(read_front_header(&self.work, &out, t, depth + 1)?.0);
         }
         let step = Step::new(self.index.moves());
-        let Bitmaps { before, next, sources } =
-            self.bitmaps.get_or_insert_with(|| Bitmaps::new(self.block, self.slots));
+        let Bitmaps { before, next, sources } = bitmaps.get_or_insert_with(|| Bitmaps::new(self.block, slots));
         before.clear();
         if depth > 0 {
             read_front(&self.work, &self.work.front(t, depth - 1), t, depth - 1, self.block, |c, words| {
@@ -1249,17 +1352,9 @@ impl Worker {
         write_front(&self.work, t, depth + 1, next)
     }
 
-    /// Gives block `b`'s codes the frontiers of its depths `from..=upto` (those of its parity),
-    /// in the table file, and returns the checksum of its codes. Merging a file twice gives the
-    /// same codes. The caller records it ([`Driver::end_merge`]).
-    ///
-    /// # Errors
-    /// [`Error::Checkpoint`] for a missing or damaged frontier file; [`Error::Io`].
-    pub fn merge(&mut self, b: usize, from: u32, upto: u32) -> Result<u32, Error> {
+    /// [`Worker::merge`], beside the worker's bitmaps.
+    fn merge(&self, b: usize, from: u32, upto: u32) -> Result<u32, Error> {
         let parity = parities(self.index.shape(), self.index.goal().blank());
-        // the expansions' bitmaps make room for the codes (and are allocated again, zeroed
-        // lazily by the system, for the next level's expansions)
-        self.bitmaps = None;
         let mut codes = vec![0u8; payload_len(self.block) as usize];
         if from == 0 {
             // a block's first merge: its place in the codes file is a hole (or what a first
