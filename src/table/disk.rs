@@ -1136,6 +1136,10 @@ pub struct Worker {
     bitmaps: Option<Bitmaps>,
 }
 
+/// What [`Worker::expand_beside`] did: each expansion's states (or what stopped them) and each
+/// merge's checksum (or what failed).
+pub type Beside = (Result<Vec<u64>, Error>, Vec<Result<u32, Error>>);
+
 /// What a [`Worker`]'s expansions and merges share (read only: a merge may run on another
 /// thread beside an expansion).
 struct Core {
@@ -1266,7 +1270,7 @@ impl Worker {
         targets: &[usize],
         merges: &[(usize, u32, u32)],
         done: &mut dyn FnMut(usize, DiskIo) -> bool,
-    ) -> (Result<Vec<u64>, Error>, Vec<Result<u32, Error>>) {
+    ) -> Beside {
         let (core, slots, bitmaps) = (&self.core, self.slots, &mut self.bitmaps);
         std::thread::scope(|scope| {
             let merging = scope.spawn(|| merges.iter().map(|&(b, from, upto)| core.merge(b, from, upto)).collect());
