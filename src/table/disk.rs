@@ -1151,21 +1151,20 @@ struct Core {
 
 /// What a [`Worker`] holds to expand.
 struct Bitmaps {
-    /// The target's frontier of the level before.
-    before: Frontier,
     /// The target's frontier being found.
     next: Frontier,
-    /// Decoded source frontiers kept for the next targets.
-    sources: Sources,
+    /// Decoded frontiers: the target's of the level before, its sources', and those it found
+    /// (kept for the next level's targets, which they neighbour, and for the level after, where
+    /// they are the target's frontier of the level before).
+    kept: Kept,
 }
 
 impl Bitmaps {
     fn new(block: u64, slots: usize) -> Bitmaps {
         Bitmaps {
-            before: Frontier::new(block),
             next: Frontier::new(block),
-            sources: Sources {
-                cache: (0..slots).map(|_| (usize::MAX, Frontier::new(block))).collect(),
+            kept: Kept {
+                cache: (0..slots).map(|_| (NONE, Frontier::new(block))).collect(),
                 uses: 0,
                 last_use: vec![0; slots],
             },
@@ -1173,35 +1172,66 @@ impl Bitmaps {
     }
 }
 
-/// Decoded source frontiers, the least recently used given up first.
-struct Sources {
-    /// Each slot's frontier, tagged `depth * 65536 + block` (`usize::MAX`: none).
+/// A slot of [`Kept`] that holds nothing.
+const NONE: usize = usize::MAX;
+/// A slot of [`Kept`] that holds the empty frontier (the level before level 0).
+const EMPTY: usize = usize::MAX - 1;
+
+/// Decoded frontiers, the least recently used given up first.
+struct Kept {
+    /// Each slot's frontier, tagged `depth * 65536 + block` ([`NONE`], [`EMPTY`]).
     cache: Vec<(usize, Frontier)>,
     /// Lookups so far, and the one at which each slot was last used.
     uses: u64,
     last_use: Vec<u64>,
 }
 
-impl Sources {
-    /// The frontier of source block `s` at `depth`, read from its file into the least recently
-    /// used slot when it is not there.
-    fn get(&mut self, work: &Work, s: usize, depth: u32, block: u64) -> Result<&Frontier, Error> {
+impl Kept {
+    /// The least recently used slot but `pinned`.
+    fn oldest(&self, pinned: Option<usize>) -> usize {
+        (0..self.cache.len()).filter(|&i| Some(i) != pinned).min_by_key(|&i| self.last_use[i]).expect("two slots")
+    }
+
+    /// The slot that holds block `b`'s frontier at `depth` (`None`: the empty one), read from
+    /// its file into the least recently used slot but `pinned` when it is not there.
+    fn fetch(
+        &mut self,
+        work: &Work,
+        b: usize,
+        depth: Option<u32>,
+        block: u64,
+        pinned: Option<usize>,
+    ) -> Result<usize, Error> {
         self.uses += 1;
-        let tag = depth as usize * 65536 + s;
+        let tag = depth.map_or(EMPTY, |d| d as usize * 65536 + b);
         let slot = match self.cache.iter().position(|(k, _)| *k == tag) {
             Some(slot) => slot,
             None => {
-                let slot = (0..self.cache.len()).min_by_key(|&i| self.last_use[i]).expect("a slot");
-                self.cache[slot].0 = usize::MAX;
+                let slot = self.oldest(pinned);
+                self.cache[slot].0 = NONE;
                 let frontier = &self.cache[slot].1;
                 frontier.clear();
-                read_front(work, &work.front(s, depth), s, depth, block, |c, words| frontier.store_chunk(c, words))?;
+                if let Some(depth) = depth {
+                    read_front(work, &work.front(b, depth), b, depth, block, |c, words| {
+                        frontier.store_chunk(c, words)
+                    })?;
+                }
                 self.cache[slot].0 = tag;
                 slot
             }
         };
         self.last_use[slot] = self.uses;
-        Ok(&self.cache[slot].1)
+        Ok(slot)
+    }
+
+    /// Keeps `next`, block `b`'s frontier at `depth` (its file written), in the least recently
+    /// used slot, whose frontier becomes `next` (to be cleared before it is used).
+    fn keep(&mut self, next: &mut Frontier, b: usize, depth: u32) {
+        self.uses += 1;
+        let slot = self.oldest(None);
+        std::mem::swap(next, &mut self.cache[slot].1);
+        self.cache[slot].0 = depth as usize * 65536 + b;
+        self.last_use[slot] = self.uses;
     }
 }
 
@@ -1244,7 +1274,10 @@ impl Worker {
         if aside {
             spare -= merging;
         }
-        let slots = ((spare / Frontier::bytes(block)) as usize).clamp(1, cells);
+        // the frontiers kept beside the one being found: the target's of the level before and a
+        // source's at the least, up to three levels' worth (each block's frontier once read or
+        // found is then never read again)
+        let slots = ((spare / Frontier::bytes(block)) as usize + 2).min(2 * cells);
         Ok(Worker { core: Core { index: index.clone(), work, codes, block }, slots, aside, bitmaps: None })
     }
 
@@ -1330,17 +1363,12 @@ impl Core {
             return Ok(read_front_header(&self.work, &out, t, depth + 1)?.0);
         }
         let step = Step::new(self.index.moves());
-        let Bitmaps { before, next, sources } = bitmaps.get_or_insert_with(|| Bitmaps::new(self.block, slots));
-        before.clear();
-        if depth > 0 {
-            read_front(&self.work, &self.work.front(t, depth - 1), t, depth - 1, self.block, |c, words| {
-                before.store_chunk(c, words)
-            })?;
-        }
+        let Bitmaps { next, kept } = bitmaps.get_or_insert_with(|| Bitmaps::new(self.block, slots));
+        let before = kept.fetch(&self.work, t, depth.checked_sub(1), self.block, None)?;
         next.clear();
         for s in step.neighbours(t) {
-            let source = sources.get(&self.work, s, depth, self.block)?;
-            let (before, next) = (&*before, &*next);
+            let source = kept.fetch(&self.work, s, Some(depth), self.block, Some(before))?;
+            let (before, source, next) = (&kept.cache[before].1, &kept.cache[source].1, &*next);
             source.flagged().into_par_iter().with_max_len(16).for_each_init(
                 || (Vec::with_capacity(256), [0u64; CHUNK_WORDS]),
                 |(pending, words), c| {
@@ -1353,7 +1381,9 @@ impl Core {
                 },
             );
         }
-        write_front(&self.work, t, depth + 1, next)
+        let found = write_front(&self.work, t, depth + 1, next)?;
+        kept.keep(next, t, depth + 1);
+        Ok(found)
     }
 
     /// [`Worker::merge`], beside the worker's bitmaps.
