@@ -1224,11 +1224,11 @@ impl Kept {
         Ok(slot)
     }
 
-    /// Keeps `next`, block `b`'s frontier at `depth` (its file written), in the least recently
-    /// used slot, whose frontier becomes `next` (to be cleared before it is used).
-    fn keep(&mut self, next: &mut Frontier, b: usize, depth: u32) {
+    /// Keeps `next`, block `b`'s frontier at `depth` (its file written), in slot `slot` (the
+    /// target's frontier of two levels before, used up: no source is given up for it), whose
+    /// frontier becomes `next` (to be cleared before it is used).
+    fn keep(&mut self, next: &mut Frontier, slot: usize, b: usize, depth: u32) {
         self.uses += 1;
-        let slot = self.oldest(None);
         std::mem::swap(next, &mut self.cache[slot].1);
         self.cache[slot].0 = depth as usize * 65536 + b;
         self.last_use[slot] = self.uses;
@@ -1268,9 +1268,10 @@ impl Worker {
         if crate::solver::cgroup_room().is_some_and(|room| room <= memory_budget.saturating_add(1 << 30)) {
             spare /= 2;
         }
-        // a merge beside the expansions (a block's codes and a bitmap) before more sources kept
+        // a merge beside the expansions (a block's codes and a bitmap) when that leaves room for
+        // two more sources kept (fewer would cost more reads than the merges save)
         let merging = payload_len(block) + Frontier::bytes(block);
-        let aside = spare >= merging;
+        let aside = spare >= merging + 2 * Frontier::bytes(block);
         if aside {
             spare -= merging;
         }
@@ -1347,9 +1348,11 @@ impl Worker {
     /// # Errors
     /// [`Error::Checkpoint`] for a missing or damaged frontier file; [`Error::Io`].
     pub fn merge(&mut self, b: usize, from: u32, upto: u32) -> Result<u32, Error> {
-        // the expansions' bitmaps make room for the codes (and are allocated again, zeroed
-        // lazily by the system, for the next level's expansions)
-        self.bitmaps = None;
+        // the expansions' bitmaps make room for the codes, unless the budget holds both (they
+        // are allocated again, zeroed lazily by the system, for the next level's expansions)
+        if !self.aside {
+            self.bitmaps = None;
+        }
         self.core.merge(b, from, upto)
     }
 }
@@ -1382,7 +1385,7 @@ impl Core {
             );
         }
         let found = write_front(&self.work, t, depth + 1, next)?;
-        kept.keep(next, t, depth + 1);
+        kept.keep(next, before, t, depth + 1);
         Ok(found)
     }
 

@@ -29,10 +29,12 @@ states in 10.9 GB, are built in memory with a one-bit-a-state frontier (15.9 GiB
 when that fits; a two-bit table that does not fit in the memory available now (or the control
 group's limit, or --max-memory) is built out of core, in files in --work-dir: the 2x7 in 1.8 GiB,
 the 3x5 and 5x3 (653,837,184,000 states, 163.5 GB) in 15.6 GiB and 573 GB of disk. A build whose
-memory or disk will not do is refused before it starts, with what it needs. The file is written
-to a temporary name in the same
-directory and renamed into place, so an interrupted or failed build never damages an existing
-table. Then the distribution of distances is printed, as `table stats` shows it.
+memory or disk will not do is refused before it starts, with what it needs. --max-depth D stops
+the search after depth D (out of core, resumable, no table written) and prints the distribution
+so far: the 3x5 to depth 40 took 17 minutes, 15.3 GiB and 28.1 GB of disk here. The file is
+written to a temporary name in the same directory and renamed into place, so an interrupted or
+failed build never damages an existing table. Then the distribution of distances is printed, as
+`table stats` shows it.
 
 Default output: eight.table for 3x3 with goal blank-last, otherwise RxC-GOAL.table
 (2x4-blank-last.table, 3x3-snail.table, 3x3-goal-123456078.table for a custom goal).
@@ -72,6 +74,7 @@ Examples:
   table build --goal snail                       # -> 3x3-snail.table
   table build --board 2x4 --goal blank-first -o 2x4.table
   table build --board 2x3 --json
+  table build --board 3x5 --max-depth 40         # its first 41 levels; again without it goes on
   table build --pattern list
   table build --board 4x4 --goal blank-first --pattern 6-6-3
   table build --board 4x4 --pattern 1,2,3,4/5,6,7,8 --dir /tmp

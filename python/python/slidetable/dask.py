@@ -870,14 +870,17 @@ def build_table(
     worker costs at most its task (Dask runs it again; a task run twice writes the same file), and
     a client stopped or killed resumes from the last complete level when ``build_table`` is
     called again with the same ``work_dir``. Now and then, and at the end, a block's frontier
-    files are merged into its codes (a task per block). The workers write the table file into
+    files are merged into its codes (a task per block, run beside the next level's tasks). The
+    workers write the table file into
     ``work_dir``; the client writes its header and renames it to ``path`` (so ``path`` never
     holds half a table), then removes the work files.
 
     Frontiers go from worker to worker through the work directory rather than Dask's comms: a
-    2x7 block's frontier is up to 390 MB, which the files keep out of the workers' memory and
-    the scheduler's, and the files are what a lost worker's replacement (or a resumed build)
-    starts from.
+    2x7 block's frontier is up to 390 MB, which the files keep out of the scheduler's memory,
+    and the files are what a lost worker's replacement (or a resumed build) starts from. A
+    worker also keeps the frontiers it has found or read decoded in memory, as many as its
+    ``memory`` holds (the least recently used given up first), and reads a file only for one it
+    does not hold: with room for three levels' worth, none is read back.
 
     Parameters
     ----------
@@ -967,7 +970,7 @@ def build_table(
     workers = sorted(client.scheduler_info()["workers"])
     tag = uuid.uuid4().hex[:8]
 
-    def run(tasks: list[tuple[Any, ...]], func: Callable[..., int], kind: str) -> list[int]:
+    def submit(tasks: list[tuple[Any, ...]], func: Callable[..., int], kind: str) -> list[Any]:
         # consecutive targets (which share source blocks) go to the same worker, where its
         # decoded sources are kept; another worker takes them if that one is lost
         futures = []
@@ -980,6 +983,9 @@ def build_table(
                     workers=where, allow_other_workers=True, pure=False, retries=3,
                 )
             )
+        return futures
+
+    def results(futures: list[Any]) -> list[int]:
         return [int(f.result()) for f in futures]
 
     with levels:
@@ -1001,13 +1007,17 @@ def build_table(
             driver.check_room(due)
             if due:
                 driver.begin_merges(due)
-                for (block, _, last), crc in zip(due, run(due, _merge_task, "merge")):
-                    driver.end_merge(block, last, crc)
             if driver.searched:
+                for (block, _, last), crc in zip(due, results(submit(due, _merge_task, "merge"))):
+                    driver.end_merge(block, last, crc)
                 break
+            # the merges go with the next level's expansions (they touch older files only)
+            merging = submit(due, _merge_task, "merge") if due else []
             depth = driver.depth
             targets = driver.targets()
-            found = sum(run([(depth, t) for t in targets], _expand_task, "expand"))
+            found = sum(results(submit([(depth, t) for t in targets], _expand_task, "expand")))
+            for (block, _, last), crc in zip(due, results(merging)):
+                driver.end_merge(block, last, crc)
             note = driver.level_done(found)
             if note is not None:
                 levels(note)
