@@ -502,6 +502,13 @@ fn max_depth_is_refused_where_it_cannot_be_kept() {
         .failure()
         .stderr(one_line_error())
         .stderr(predicate::str::contains("2x2 is too small to be built out of core"));
+    // --zero is for pattern tables, --max-depth or not
+    table(dir.path())
+        .args(["build", "--board", "2x3", "--zero", "--max-depth", "3"])
+        .assert()
+        .code(2)
+        .stderr(one_line_error())
+        .stderr(predicate::str::contains("--zero goes with --pattern"));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing written");
 }
 
@@ -575,6 +582,25 @@ fn a_stopped_build_asks_for_the_disk_of_its_next_level_and_the_rest_to_finish() 
         .failure()
         .stderr(one_line_error())
         .stderr(predicate::str::contains("building the 2x6 table out of core needs"));
+    // whatever depth a small board stopped at, finishing it with no disk free is refused
+    for depth in ["3", "10", "20", "30"] {
+        let args = ["build", "--board", "3x3", "--max-depth", depth, "-o", "e.table", "-q"];
+        table(dir.path()).args(args).assert().success();
+        table(dir.path())
+            .env("SLIDETABLE_AVAILABLE_DISK", "0")
+            .args(["build", "--board", "3x3", "-o", "e.table", "-q"])
+            .assert()
+            .failure()
+            .stderr(predicate::str::contains("building the 3x3 table out of core needs"));
+    }
+    // a byte table built beside a stopped build says it leaves it alone; the stopped one goes on
+    let out = table(dir.path()).args(["build", "--board", "3x3", "--bits", "8", "-o", "e.table"]).assert().success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(stderr.contains("e.table.work holds a stopped two-bit build, left as it is"), "{stderr}");
+    let out =
+        table(dir.path()).args(["build", "--board", "3x3", "--max-depth", "12", "-o", "e.table"]).assert().success();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(stdout.contains("the work directory held these depths already: nothing was searched"), "{stdout}");
     let out = table(dir.path())
         .args(["build", "--board", "2x6", "--max-depth", "30", "-o", "a.table", "--json"])
         .assert()

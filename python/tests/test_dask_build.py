@@ -8,6 +8,7 @@ import signal
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 import slidetable as st
@@ -193,7 +194,7 @@ def test_a_build_stopped_at_a_depth_goes_on_to_the_same_file_through_a_killed_wo
 
         return note
 
-    part = sd.build_table(puzzle, tmp_path / "dask.table", client=client, max_depth=24, progress=kill_at(12))
+    part = sd.build_table(puzzle, tmp_path / "dask.table", client=client, max_depth=np.int64(24), progress=kill_at(12))
     assert isinstance(part, st.PartialBuild), part
     assert part.depth == 24 and part.resumed_after is None
     assert list(part.histogram()) == list(full.histogram()[:25])
@@ -207,3 +208,5 @@ def test_a_build_stopped_at_a_depth_goes_on_to_the_same_file_through_a_killed_wo
     client.wait_for_workers(2, timeout=60)
     with pytest.raises(ValueError, match="max_depth=-1"):
         sd.build_table(puzzle, tmp_path / "x.table", client=client, max_depth=-1)
+    with pytest.raises(TypeError, match="max_depth='5'"):
+        sd.build_table(puzzle, tmp_path / "x.table", client=client, max_depth="5")  # type: ignore[arg-type]

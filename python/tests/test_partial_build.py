@@ -40,9 +40,12 @@ def test_max_depth_refusals(tmp_path: Path) -> None:
         st.Table.build(st.Puzzle(3, 3), max_depth=5)
     with pytest.raises(ValueError, match="bits=8"):
         st.Table.build(st.Puzzle(3, 3), tmp_path / "t.table", bits=8, max_depth=5)
-    for bad in (-1, 1.5, True, "5"):
-        with pytest.raises(ValueError, match="a whole number from 0"):
-            st.Table.build(st.Puzzle(3, 3), tmp_path / "t.table", max_depth=bad)  # type: ignore[call-overload]
+    for bad in (-1, 2**32):
+        with pytest.raises(ValueError, match="a whole number from 0 to 2"):
+            st.Table.build(st.Puzzle(3, 3), tmp_path / "t.table", max_depth=bad)
+    for wrong in (1.5, True, "5", [5]):
+        with pytest.raises(TypeError, match="a whole number from 0 to 2"):
+            st.Table.build(st.Puzzle(3, 3), tmp_path / "t.table", max_depth=wrong)  # type: ignore[call-overload]
     with pytest.raises(ValueError, match="too small to be built out of core"):
         st.Table.build(st.Puzzle(2, 2), tmp_path / "t.table", max_depth=2)
     # a stopped build's directory is its table's only

@@ -664,7 +664,8 @@ impl Driver {
                 .sum();
             let targets = self.targets().len() as u64;
             let most = Frontier::bytes(self.block) + (self.block / CHUNK as u64 + 1) * 8 + FRONT_HEADER as u64;
-            (3 * last).min(targets * most)
+            // and a file system block a file, with the checkpoint's
+            (3 * last).min(targets * most) + (targets + 2) * 4096
         };
         let needed = codes + level;
         match crate::table::lookup::available_disk(&self.work.dir) {
@@ -887,7 +888,7 @@ fn open_or_start(
             drop(buffer);
             if reserve && !state.finished {
                 // a build that stopped at a depth goes on to the end: the rest of its disk now
-                let needed = disk(index.len(), cells).saturating_sub(work_files_bytes(&work.dir));
+                let needed = rest_of_disk(index, &work.dir);
                 check_disk(index, work, needed)?;
                 reserve_codes(&part, want)?;
             }
@@ -934,12 +935,24 @@ fn check_disk(index: &StateIndex, work: &Work, needed: u64) -> Result<(), Error>
     }
 }
 
-/// The bytes the work directory's files take on their disk.
-fn work_files_bytes(dir: &Path) -> u64 {
+/// The disk a build that goes on to the end in `dir` needs beyond what its files hold now: the
+/// codes file's blocks not yet allocated, and the room [`disk`] gives the frontier files less
+/// what they take.
+fn rest_of_disk(index: &StateIndex, dir: &Path) -> u64 {
     use std::os::unix::fs::MetadataExt;
-    fs::read_dir(dir)
-        .map(|entries| entries.flatten().filter_map(|e| e.metadata().ok()).map(|m| m.blocks() * 512).sum())
-        .unwrap_or(0)
+    let cells = index.shape().cells() as u64;
+    let table = PAYLOAD_OFFSET as u64 + payload_len(index.len());
+    let fronts = disk(index.len(), cells as usize) - table;
+    let (mut codes, mut files) = (0, 0);
+    for e in fs::read_dir(dir).into_iter().flatten().flatten() {
+        let taken = e.metadata().map_or(0, |m| m.blocks() * 512);
+        if e.file_name() == "table.part" {
+            codes += taken;
+        } else {
+            files += taken;
+        }
+    }
+    table.saturating_sub(codes) + fronts.saturating_sub(files)
 }
 
 /// Allocates the whole codes file `part` of `len` bytes (its holes read as zeros, which no

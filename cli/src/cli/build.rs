@@ -138,9 +138,10 @@ pub struct BuildArgs {
     work_dir: Option<PathBuf>,
     /// Stop the search after depth D: the build runs out of core (two bits a state, whatever
     /// the memory), keeps its levels in --work-dir, prints the distribution so far and writes
-    /// no table. The same command with a larger D, or without --max-depth, goes on from there
-    /// (on this machine or one that mounts the directory). It asks only for the disk its
-    /// levels take, checked before each one.
+    /// no table (a D at or past the board's last level builds the whole table). The same
+    /// command with a larger D, or without --max-depth, goes on from there, at two bits a
+    /// state (on this machine or one that mounts the directory). It asks only for the disk its
+    /// levels take, checked before each one. Boards of 5 cells or more.
     #[arg(long, value_name = "D", conflicts_with_all = ["pattern", "prune"])]
     max_depth: Option<u32>,
 }
@@ -193,6 +194,11 @@ struct Stopped {
 }
 
 pub fn run(args: BuildArgs) -> Result<ExitCode> {
+    // clap lets --zero through without --pattern when --max-depth (which conflicts with
+    // --pattern) is given
+    if args.zero && args.pattern.is_none() {
+        anyhow::bail!(super::UsageError("--zero goes with --pattern: zero-aware tables are pattern tables".into()));
+    }
     if let Some(len) = args.prune {
         return build_pruner(&args, len as usize);
     }
@@ -250,6 +256,13 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
     let memory = args.max_memory.or_else(slidetable::solver::available_memory);
     let log_levels = !args.quiet && bar.is_none() && shape.cells() > 12;
     let work_dir = args.work_dir.clone().unwrap_or_else(|| slidetable::table::default_work_dir(&path));
+    if width == Some(Width::Byte) && work_dir.join("build.plan").exists() && !args.quiet {
+        eprintln!(
+            "note: {} holds a stopped two-bit build, left as it is; this table is built at a byte a state, in \
+             memory (the same command without --bits 8 would go on with that one)",
+            work_dir.display()
+        );
+    }
     let say = |line: String| match &bar {
         Some(bar) => bar.println(line),
         None if !args.quiet => eprintln!("{line}"),
@@ -435,7 +448,14 @@ fn stopped(
         gb(partial.disk.read),
         gb(partial.disk.written)
     )?;
-    writeln!(out, "  go on      run the same command with a larger --max-depth, or without it to finish the table")?;
+    if partial.resumed.is_some_and(|d| d >= depth) {
+        writeln!(out, "  note       the work directory held these depths already: nothing was searched")?;
+    }
+    writeln!(
+        out,
+        "  go on      run the same command with a larger --max-depth, or without it to finish the table (at \
+         two bits a state)"
+    )?;
     if !args.quiet {
         writeln!(out)?;
         stats::write_partial_distribution(&mut out, &partial.histogram, states)?;
@@ -453,10 +473,10 @@ fn disk_text(disk: DiskIo) -> String {
 
 /// Bytes in decimal gigabytes (or megabytes under one), as disks are sold.
 fn gb(bytes: u64) -> String {
-    if bytes >= 1_000_000_000 {
-        format!("{:.1} GB", bytes as f64 / 1e9)
-    } else {
-        format!("{:.0} MB", bytes as f64 / 1e6)
+    match bytes {
+        1_000_000_000.. => format!("{:.1} GB", bytes as f64 / 1e9),
+        1_000_000.. => format!("{:.0} MB", bytes as f64 / 1e6),
+        _ => format!("{:.0} kB", bytes as f64 / 1e3),
     }
 }
 

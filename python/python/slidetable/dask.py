@@ -894,8 +894,8 @@ def build_table(
         Only 2: the out-of-core build writes two-bit tables (the distance modulo 3).
     work_dir : str or os.PathLike, optional
         The work directory, seen by every worker at the same path. Default: ``path`` with
-        ``.work`` added. Needs about 2.5 times the table's size at the peak (see
-        ``docs/scale.md``).
+        ``.work`` added. Needs up to 3.5 times the table's size free at the peak, as ``table
+        build`` asks (see ``docs/scale.md``); with ``max_depth``, only what its levels take.
     memory : int, optional
         Bytes each worker's build may use. Default: four fifths of the worker's
         ``memory_limit``, or the memory available on its machine. A worker needs at least three
@@ -925,9 +925,11 @@ def build_table(
     ------
     ValueError
         ``bits`` other than 2, a board too small or too large, a work directory that holds a
-        build of another table or a damaged work file.
+        build of another table or a damaged work file, a negative ``max_depth``, a disk whose
+        room will not do (the levels done are kept).
     TypeError
-        ``puzzle`` not a ``Puzzle``; ``progress`` none of the above.
+        ``puzzle`` not a ``Puzzle``; ``progress`` none of the above; ``max_depth`` not a whole
+        number.
     MemoryError
         A worker whose memory will not do (raised from the task).
     KeyboardInterrupt
@@ -955,8 +957,12 @@ def build_table(
         need = _core.build_worker_memory(puzzle._p)
         if memory < need:
             raise _worker_too_small(puzzle, need, f"memory={memory} gives it {_size(memory)}")
-    if max_depth is not None and (isinstance(max_depth, bool) or not isinstance(max_depth, int) or not 0 <= max_depth < 2**32):
-        raise ValueError(f"max_depth={max_depth!r}: give a depth, a whole number from 0")
+    if max_depth is not None:
+        if isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer)):
+            raise TypeError(f"max_depth={max_depth!r}: give a depth, a whole number from 0 to 2**32 - 1")
+        if not 0 <= max_depth < 2**32:
+            raise ValueError(f"max_depth={max_depth!r}: give a depth, a whole number from 0 to 2**32 - 1")
+        max_depth = int(max_depth)
     from ._progress import Levels, check
 
     check(progress)

@@ -185,10 +185,12 @@ class Table:
         Raises
         ------
         TypeError
-            ``puzzle`` not a ``Puzzle``.
+            ``puzzle`` not a ``Puzzle``; ``max_depth`` not a whole number.
         ValueError
             A board of more than 15 cells (the message lists the shapes that have tables); a
-            table whose memory or disk will not do (the message says what it needs).
+            table whose memory or disk will not do (the message says what it needs);
+            ``max_depth`` negative, without ``path``, with ``bits=8``, or for a board of fewer
+            than 5 cells; a work directory that holds a build of another board or goal.
         OSError
             ``path`` cannot be written (``FileNotFoundError`` for a missing directory, ...).
         KeyboardInterrupt
@@ -228,8 +230,10 @@ class Table:
         if work_dir is not None and path is None:
             raise ValueError("work_dir= is for a build into a file: give path= too")
         if max_depth is not None:
-            if isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer)) or not 0 <= max_depth < 2**32:
-                raise ValueError(f"max_depth={max_depth!r}: give a depth, a whole number from 0")
+            if isinstance(max_depth, bool) or not isinstance(max_depth, (int, np.integer)):
+                raise TypeError(f"max_depth={max_depth!r}: give a depth, a whole number from 0 to 2**32 - 1")
+            if not 0 <= max_depth < 2**32:
+                raise ValueError(f"max_depth={max_depth!r}: give a depth, a whole number from 0 to 2**32 - 1")
             if path is None:
                 raise ValueError("max_depth= stops a build into a file, kept in its work directory: give path= too")
             if bits == 8:
