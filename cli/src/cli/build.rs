@@ -74,7 +74,7 @@ Examples:
   table build --goal snail                       # -> 3x3-snail.table
   table build --board 2x4 --goal blank-first -o 2x4.table
   table build --board 2x3 --json
-  table build --board 3x5 --max-depth 40         # its first 41 levels; again without it goes on
+  table build --board 3x4 --max-depth 20         # depths 0 to 20; again without it goes on
   table build --pattern list
   table build --board 4x4 --goal blank-first --pattern 6-6-3
   table build --board 4x4 --pattern 1,2,3,4/5,6,7,8 --dir /tmp
