@@ -408,35 +408,25 @@ fn build_dyn(
         let depth = driver.depth();
         let targets = driver.targets();
         let of = targets.len();
-        let mut found = 0;
-        if beside {
-            let before = driver.io();
-            let mut done = |k: usize, disk: DiskIo| {
-                let disk = DiskIo { read: before.read + disk.read, written: before.written + disk.written };
-                events(Event::Target { depth: depth + 1, done: k + 1, of, disk });
-                !(stop.load(Relaxed) && k + 1 < of)
-            };
-            let (expanded, crcs) = worker.expand_beside(depth, &targets, &due, &mut done);
-            // the merges done are recorded whatever else happened
-            let mut failed = None;
-            for (&(b, _, upto), crc) in due.iter().zip(crcs) {
-                match crc {
-                    Ok(crc) => driver.end_merge(b, upto, crc)?,
-                    Err(e) => failed = failed.or(Some(e)),
-                }
+        let before = driver.io();
+        let mut done = |k: usize, disk: DiskIo| {
+            let disk = DiskIo { read: before.read + disk.read, written: before.written + disk.written };
+            events(Event::Target { depth: depth + 1, done: k + 1, of, disk });
+            !(stop.load(Relaxed) && k + 1 < of)
+        };
+        let merging = if beside { &due[..] } else { &[] };
+        let (expanded, crcs) = worker.expand_beside(depth, &targets, merging, &mut done);
+        // the merges done are recorded whatever else happened
+        let mut failed = None;
+        for (&(b, _, upto), crc) in merging.iter().zip(crcs) {
+            match crc {
+                Ok(crc) => driver.end_merge(b, upto, crc)?,
+                Err(e) => failed = failed.or(Some(e)),
             }
-            found = expanded?.iter().sum();
-            if let Some(e) = failed {
-                return Err(e);
-            }
-        } else {
-            for (done, &t) in targets.iter().enumerate() {
-                found += worker.expand(depth, t)?;
-                events(Event::Target { depth: depth + 1, done: done + 1, of, disk: io(&driver, &worker) });
-                if stop.load(Relaxed) && done + 1 < of {
-                    return Err(Error::BuildCancelled { depth });
-                }
-            }
+        }
+        let found = expanded?.iter().sum();
+        if let Some(e) = failed {
+            return Err(e);
         }
         if let Some(progress) = driver.level_done(found)? {
             events(Event::Level { progress: &progress, disk: io(&driver, &worker) });
@@ -667,19 +657,10 @@ impl Driver {
             // and a file system block a file, with the checkpoint's
             (3 * last).min(targets * most) + (targets + 2) * 4096
         };
-        let needed = codes + level;
-        match crate::table::lookup::available_disk(&self.work.dir) {
-            Some(available) if available < needed => Err(Error::NotEnoughDisk {
-                what: format!("finding depth {} of the {} table out of core", self.depth() + 1, self.index.shape()),
-                path: self.work.dir.clone(),
-                needed,
-                available,
-                hint: "; free some, or move the work directory to a larger disk and give it as --work-dir (the \
-                       levels done are kept)"
-                    .into(),
-            }),
-            _ => Ok(()),
-        }
+        let what = format!("finding depth {} of the {} table out of core", self.depth() + 1, self.index.shape());
+        let hint = "; free some, or move the work directory to a larger disk and give it as --work-dir (the levels \
+                    done are kept)";
+        check_disk(&self.work, codes + level, what, hint)
     }
 
     /// The last depth whose frontier files are all written.
@@ -889,7 +870,7 @@ fn open_or_start(
             if reserve && !state.finished {
                 // a build that stopped at a depth goes on to the end: the rest of its disk now
                 let needed = rest_of_disk(index, &work.dir);
-                check_disk(index, work, needed)?;
+                check_whole_disk(index, work, needed)?;
                 reserve_codes(&part, want)?;
             }
             let depth = state.depth();
@@ -908,7 +889,7 @@ fn open_or_start(
             // the work files must fit on their disk (`SLIDETABLE_AVAILABLE_DISK` gives tests a
             // figure); a build that stops at a depth checks each level's room as it comes
             if reserve {
-                check_disk(index, work, disk(index.len(), cells))?;
+                check_whole_disk(index, work, disk(index.len(), cells))?;
             }
             let started = start(index, work, plan, reserve, events);
             if started.is_err() {
@@ -921,18 +902,26 @@ fn open_or_start(
     }
 }
 
-/// The refusal of a build whose work files need `needed` more bytes than their disk has free.
-fn check_disk(index: &StateIndex, work: &Work, needed: u64) -> Result<(), Error> {
+/// The refusal of `what` (with `hint`) when the work files need `needed` more bytes than their
+/// disk has free.
+fn check_disk(work: &Work, needed: u64, what: String, hint: &str) -> Result<(), Error> {
     match crate::table::lookup::available_disk(&work.dir) {
-        Some(available) if available < needed => Err(Error::NotEnoughDisk {
-            what: format!("building the {} table out of core", index.shape()),
-            path: work.dir.clone(),
-            needed,
-            available,
-            hint: "; give --work-dir a directory on a larger disk, or stop at a depth with --max-depth".into(),
-        }),
+        Some(available) if available < needed => {
+            Err(Error::NotEnoughDisk { what, path: work.dir.clone(), needed, available, hint: hint.into() })
+        }
         _ => Ok(()),
     }
+}
+
+/// [`check_disk`] for a build that goes to the end.
+fn check_whole_disk(index: &StateIndex, work: &Work, needed: u64) -> Result<(), Error> {
+    let what = format!("building the {} table out of core", index.shape());
+    check_disk(
+        work,
+        needed,
+        what,
+        "; give --work-dir a directory on a larger disk, or stop at a depth with --max-depth",
+    )
 }
 
 /// The disk a build that goes on to the end in `dir` needs beyond what its files hold now: the
@@ -1143,7 +1132,7 @@ pub struct Worker {
     core: Core,
     /// Decoded source frontiers the budget leaves room for.
     slots: usize,
-    /// Whether the budget holds a merge beside the expansions' bitmaps ([`Worker::merge_aside`]).
+    /// Whether the budget holds a merge beside the expansions' bitmaps ([`Worker::merges_aside`]).
     aside: bool,
     /// The expansions' bitmaps, while the worker expands.
     bitmaps: Option<Bitmaps>,
@@ -1308,8 +1297,9 @@ impl Worker {
 
     /// Runs `merges` (as [`Worker::merge`] each, on a thread of their own) while it expands
     /// level `depth` into `targets` (as [`Worker::expand`] each, calling `done(k, traffic)`
-    /// after the `k`-th and stopping with [`Error::BuildCancelled`] when it returns false): the merges of one level in the
-    /// background of the next's expansions. Returns each expansion's states and each merge's
+    /// after the `k`-th and stopping with [`Error::BuildCancelled`] when it returns false): the
+    /// merges of one level in the background of the next's expansions (with no merges, the
+    /// expansions alone, on this thread). Returns each expansion's states and each merge's
     /// checksum (or what failed), the merges waited for in any case.
     pub fn expand_beside(
         &mut self,
@@ -1319,23 +1309,22 @@ impl Worker {
         done: &mut dyn FnMut(usize, DiskIo) -> bool,
     ) -> Beside {
         let (core, slots, bitmaps) = (&self.core, self.slots, &mut self.bitmaps);
+        let mut expand = |bitmaps: &mut Option<Bitmaps>| -> Result<Vec<u64>, Error> {
+            let mut found = Vec::with_capacity(targets.len());
+            for (k, &t) in targets.iter().enumerate() {
+                found.push(core.expand(bitmaps, slots, depth, t)?);
+                if !done(k, core.work.io()) {
+                    return Err(Error::BuildCancelled { depth });
+                }
+            }
+            Ok(found)
+        };
+        if merges.is_empty() {
+            return (expand(bitmaps), Vec::new());
+        }
         std::thread::scope(|scope| {
             let merging = scope.spawn(|| merges.iter().map(|&(b, from, upto)| core.merge(b, from, upto)).collect());
-            let mut found = Vec::with_capacity(targets.len());
-            let expanded = targets
-                .iter()
-                .enumerate()
-                .try_for_each(|(k, &t)| {
-                    found.push(core.expand(bitmaps, slots, depth, t)?);
-                    Ok(done(k, core.work.io())).and_then(|go_on| {
-                        if go_on {
-                            Ok(())
-                        } else {
-                            Err(Error::BuildCancelled { depth })
-                        }
-                    })
-                })
-                .map(|()| found);
+            let expanded = expand(bitmaps);
             let crcs = merging.join().unwrap_or_else(|_| {
                 merges.iter().map(|_| Err(Error::Internal("a merge's thread panicked".into()))).collect()
             });

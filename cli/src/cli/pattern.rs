@@ -338,21 +338,7 @@ pub fn stats(path: &Path, csv: bool, json: bool) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "{}: {}\n", path.display(), h.describe())?;
-    let widest = h.histogram.iter().copied().max().unwrap_or(1);
-    let w = thousands(h.entries).len();
-    writeln!(out, "value  {:>w$}  {:>w$}  cumul. %", "entries", "cumulative")?;
-    let mut cumulative = 0;
-    for (d, &c) in h.histogram.iter().enumerate() {
-        cumulative += c;
-        let bar = "#".repeat(((c as f64 / widest as f64) * 40.0).ceil() as usize);
-        writeln!(
-            out,
-            "{d:>5}  {:>w$}  {:>w$}  {:>8.4}%  {bar}",
-            thousands(c),
-            thousands(cumulative),
-            100.0 * cumulative as f64 / h.entries as f64
-        )?;
-    }
+    super::stats::write_bars(&mut out, ["value", "entries", "cumul. %"], &h.histogram, h.entries)?;
     writeln!(out)?;
     if h.encoding.is_zero_aware() {
         writeln!(

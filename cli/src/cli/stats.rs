@@ -208,22 +208,7 @@ pub fn write_header_distribution<D: AsRef<[u8]> + Sync>(
 /// and what the search has found.
 pub fn write_partial_distribution(out: &mut impl Write, histogram: &[u64], states: u64) -> Result<()> {
     let reached: u64 = histogram.iter().sum();
-    let widest = histogram.iter().copied().max().unwrap_or(1).max(1);
-    let w = thousands(states).len();
-    let pct = |n: u64| 100.0 * n as f64 / states as f64;
-    writeln!(out, "depth  {:>w$}  {:>w$}  cumul. % of all states", "states", "cumulative")?;
-    let mut cumulative = 0;
-    for (depth, &n) in histogram.iter().enumerate() {
-        cumulative += n;
-        let bar = "#".repeat(((n as f64 / widest as f64) * 40.0).ceil() as usize);
-        writeln!(
-            out,
-            "{depth:>5}  {:>w$}  {:>w$}  {:>8.4}%  {bar}",
-            thousands(n),
-            thousands(cumulative),
-            pct(cumulative)
-        )?;
-    }
+    write_bars(out, ["depth", "states", "cumul. % of all states"], histogram, states)?;
     writeln!(out)?;
     writeln!(
         out,
@@ -231,8 +216,25 @@ pub fn write_partial_distribution(out: &mut impl Write, histogram: &[u64], state
         histogram.len().saturating_sub(1),
         thousands(reached),
         thousands(states),
-        pct(reached)
+        100.0 * reached as f64 / states as f64
     )?;
+    Ok(())
+}
+
+/// The human table of a distribution: a heading (`[first column, counts, percentages]`), then
+/// for each value its count, the cumulative count, its percentage of `total` and a bar of up to
+/// 40 `#` (the largest count's).
+pub fn write_bars(out: &mut impl Write, [first, unit, percent]: [&str; 3], counts: &[u64], total: u64) -> Result<()> {
+    let widest = counts.iter().copied().max().unwrap_or(1).max(1);
+    let w = thousands(total).len();
+    writeln!(out, "{first}  {unit:>w$}  {:>w$}  {percent}", "cumulative")?;
+    let mut cumulative = 0;
+    for (value, &n) in counts.iter().enumerate() {
+        cumulative += n;
+        let bar = "#".repeat(((n as f64 / widest as f64) * 40.0).ceil() as usize);
+        let pct = 100.0 * cumulative as f64 / total as f64;
+        writeln!(out, "{value:>5}  {:>w$}  {:>w$}  {pct:>8.4}%  {bar}", thousands(n), thousands(cumulative))?;
+    }
     Ok(())
 }
 
@@ -258,20 +260,8 @@ fn write_summary(out: &mut impl Write, s: Summary, format: Format) -> Result<()>
             }
         }
         Format::Human => {
-            let widest = s.distribution.iter().map(|r| r.states).max().unwrap_or(1);
-            let w = thousands(s.total).len();
-            writeln!(out, "depth  {:>w$}  {:>w$}  cumul. %", "states", "cumulative")?;
-            for r in &s.distribution {
-                let bar = "#".repeat(((r.states as f64 / widest as f64) * 40.0).ceil() as usize);
-                writeln!(
-                    out,
-                    "{:>5}  {:>w$}  {:>w$}  {:>8.4}%  {bar}",
-                    r.depth,
-                    thousands(r.states),
-                    thousands(r.cumulative),
-                    pct(r.cumulative)
-                )?;
-            }
+            let counts: Vec<u64> = s.distribution.iter().map(|r| r.states).collect();
+            write_bars(out, ["depth", "states", "cumul. %"], &counts, s.total)?;
             writeln!(out)?;
             writeln!(out, "total      {} states", thousands(s.total))?;
             writeln!(out, "mean       {:.4}", s.mean)?;
