@@ -18,7 +18,7 @@
 //!   (2.5 MB for 12 cells).
 //!
 //! Tables: at most `(m - p)! / (m - p - c)!` entries per window, 332,640 for the first vertical
-//! window of 2x6, 7,920 for 3x4, 8,648,640 (69 MB of `i64`) for 2x7; built once per
+//! window of 2x6, 7,920 for 3x4, 8,648,640 (35 MB of `i32`) for 2x7; built once per
 //! [`crate::StateIndex`], on first use.
 
 use rayon::prelude::*;
@@ -76,10 +76,18 @@ pub(crate) struct Window {
     /// `k!/2` for a suffix of `k >= 2` positions (dividing by it drops the suffix digits);
     /// `None` when `k! = 1`, where the window digits are the whole remainder.
     half_low: Option<Divisor>,
-    /// `delta[window digits]`: the change of the full rank.
-    delta: Box<[i64]>,
+    /// `delta[window digits]`: the change of the full rank, in units of `k!` for a suffix of
+    /// `k >= 2` positions (the change is then a multiple of `k!`): 32 bits, so that the 2x7's
+    /// largest table is 35 MB rather than 69 and the busy ones stay in the caches.
+    delta: Box<[i32]>,
     /// For blocks past 32 bits (15 cells), the same divisors in 64 bits, used instead.
     wide: Option<Wide>,
+    /// `k!/2` for a suffix of `k >= 2` positions, else 0: the offsets of a *run*, consecutive
+    /// offsets from a multiple of `run` whose window digits are the same, so that the move
+    /// shifts the whole run by one amount ([`Window::run_shift`]).
+    run: u64,
+    /// `(m - p)!/2 / run`: the runs before the window digits start again.
+    runs: u64,
 }
 
 impl Window {
@@ -103,27 +111,61 @@ impl Window {
     #[inline(always)]
     pub(crate) fn apply_narrow(&self, h: u64, bit: u32) -> u64 {
         debug_assert!(self.wide.is_none());
-        let h = h as u32;
-        let x = self.half_modulus.rem(h);
-        let mid = match self.half_low {
-            Some(low) => low.div(x) as usize,
-            None => (2 * x as usize) | bit as usize,
-        };
-        let rank = (2 * h as u64) | bit as u64;
+        let x = self.half_modulus.rem(h as u32);
         // mid < delta.len() by construction; the bounds check stays (one compare)
-        ((rank as i64 + self.delta[mid]) >> 1) as u64
+        match self.half_low {
+            // (2h + bit + q k!) / 2 = h + q k!/2: the rank's low bit drops out
+            Some(low) => (h as i64 + self.delta[low.div(x) as usize] as i64 * self.run as i64) as u64,
+            None => {
+                let mid = (2 * x as usize) | bit as usize;
+                let rank = (2 * h) | bit as u64;
+                ((rank as i64 + self.delta[mid] as i64) >> 1) as u64
+            }
+        }
+    }
+
+    /// The offsets of a *region*, `(m - p)!/2`: the move keeps the digits before the window, so
+    /// it maps the offsets from each multiple of this among themselves.
+    #[inline]
+    pub(crate) fn region(&self) -> u64 {
+        match &self.wide {
+            Some(wide) => wide.half_modulus,
+            None => self.half_modulus.d as u64,
+        }
+    }
+
+    /// The offsets of a run (see the field), 0 when the suffix is too short to have runs.
+    #[inline]
+    pub(crate) fn run_len(&self) -> u64 {
+        self.run
+    }
+
+    /// The runs before the window digits start again: the index of run `h / run_len` is that
+    /// modulo this.
+    #[inline]
+    pub(crate) fn runs(&self) -> u64 {
+        self.runs
+    }
+
+    /// What the move adds to every offset of the run of index `i` (`(h / run_len) % runs` for
+    /// its offsets `h`): the change of the full rank, a multiple of `k!`, so even, halved.
+    #[inline(always)]
+    pub(crate) fn run_shift(&self, i: usize) -> i64 {
+        self.delta[i] as i64 * self.run as i64
     }
 
     /// [`Window::apply`] for offsets past 32 bits (15 cells): plain 64-bit divisions.
     #[inline(never)]
     fn apply_wide(&self, wide: &Wide, h: u64, bit: u32) -> u64 {
         let x = h % wide.half_modulus;
-        let mid = match wide.half_low {
-            Some(low) => (x / low) as usize,
-            None => (2 * x as usize) | bit as usize,
-        };
-        let rank = (2 * h) | bit as u64;
-        ((rank as i64 + self.delta[mid]) >> 1) as u64
+        match wide.half_low {
+            Some(low) => (h as i64 + self.delta[(x / low) as usize] as i64 * self.run as i64) as u64,
+            None => {
+                let mid = (2 * x as usize) | bit as usize;
+                let rank = (2 * h) | bit as u64;
+                ((rank as i64 + self.delta[mid] as i64) >> 1) as u64
+            }
+        }
     }
 }
 
@@ -493,14 +535,24 @@ fn window(m: usize, p: usize, c: usize, rotation: Rotation, to: usize) -> Window
     };
     let runs: Vec<Vec<i64>> =
         if len >= 1 << 16 { (0..m - p).into_par_iter().map(run).collect() } else { (0..m - p).map(run).collect() };
-    let delta: Box<[i64]> = runs.concat().into_boxed_slice();
+    let unit = if k >= 2 { FACT[k] as i64 } else { 1 };
+    let delta: Box<[i32]> = runs
+        .concat()
+        .into_iter()
+        .map(|d| {
+            debug_assert_eq!(d % unit, 0, "a change of rank in whole units");
+            i32::try_from(d / unit).expect("a window's change of rank fits 32 bits in units of k!")
+        })
+        .collect();
     // (m - p)! >= c! >= 2 is even; offsets fit 32 bits up to 14 cells (13!/2 < 2^32)
     let wide = (FACT[m] / 2 > u32::MAX as u64)
         .then(|| Wide { half_modulus: FACT[m - p] / 2, half_low: (k >= 2).then(|| FACT[k] / 2) });
     let narrow = |x: u64| Divisor::new(u32::try_from(x).unwrap_or(1));
     let half_modulus = narrow(FACT[m - p] / 2);
     let half_low = (k >= 2).then(|| narrow(FACT[k] / 2));
-    Window { to: to as u8, half_modulus, half_low, delta, wide }
+    let run = if k >= 2 { FACT[k] / 2 } else { 0 };
+    let runs = if k >= 2 { FACT[m - p] / FACT[k] } else { 0 };
+    Window { to: to as u8, half_modulus, half_low, delta, wide, run, runs }
 }
 
 #[cfg(test)]
@@ -578,6 +630,41 @@ mod tests {
             let odd = lex_unrank(r, &mut perm);
             assert_eq!(digit_sum_parity(r), odd as u8);
         }
+    }
+
+    /// A run's offsets all move by its shift, on every window with runs of the boards up to 9
+    /// cells and of 2x7's first window.
+    #[test]
+    fn runs_shift_as_the_window_moves() {
+        let mut windows = vec![];
+        for m in 3..=8usize {
+            for c in 2..=m.min(6) {
+                for p in 0..=m - c {
+                    for rotation in [Rotation::Left, Rotation::Right] {
+                        windows.push((m, window(m, p, c, rotation, 0)));
+                    }
+                }
+            }
+        }
+        windows.push((13, window(13, 0, 7, Rotation::Right, 7)));
+        let mut checked = 0;
+        for (m, win) in &windows {
+            if win.run_len() == 0 {
+                continue;
+            }
+            let half = FACT[*m] / 2;
+            let step = (half / 5000).max(1);
+            let mut h = 0;
+            while h < half {
+                let i = (h / win.run_len()) % win.runs();
+                for bit in 0..2 {
+                    assert_eq!(win.apply(h, bit) as i64, h as i64 + win.run_shift(i as usize), "m {m} offset {h}");
+                }
+                h += step;
+                checked += 1;
+            }
+        }
+        assert!(checked > 100_000);
     }
 
     /// The windows of a 14-cell board (2x7: 13 tiles, windows of 7), whose ranks pass 32 bits,

@@ -18,14 +18,16 @@
 //! all in the other blocks). Both parities are needed at once (level `d`'s bits are read while
 //! level `d + 1`'s are set), so the bitmap covers every block.
 //!
-//! A state found at level `d + 1` gets only its frontier bit then (an atomic `or`, after a plain
-//! load shows it unset, on a line prefetched with its code's): a neighbour is new when its code
-//! says "unreached" and its bit is clear. Its code is written when its own level is expanded, by
-//! the thread that scans its chunk, with plain stores: at each level the codes of the source
-//! blocks are written only by their chunk's thread and those of the targets only read, so no
-//! byte is shared between a writer and anyone else. Horizontal moves keep the offset, so they
-//! are done 64 states at a time: the target's unreached states from 16 bytes of codes, one `or`
-//! a word. Chunks of the bitmap that the level before wrote into are the only ones scanned. Peak
+//! A state found at level `d + 1` gets only its frontier bit then: a neighbour is new when its
+//! code says "unreached". Its code is written when its own level is expanded, by the thread
+//! that scans its chunk, with plain stores: at each level the codes of the source blocks are
+//! written only by their chunk's thread and those of the targets only read, so no byte is
+//! shared between a writer and anyone else. The frontier bits are set by parts of the level
+//! that no two threads share, with plain stores, except for a vertical move whose region is the
+//! whole block, shared with atomic `or`s (the schedule is [`InMemory`]'s). Horizontal moves keep
+//! the offset, so they are done 64 states at a time: the target's unreached states from 16
+//! bytes of codes, one store a word. Chunks of the bitmap that the level before wrote into are
+//! the only ones scanned. Peak
 //! memory: the payload (`n!/8` bytes) and the bitmap (`n!/16`), plus the move tables (0.6 GB for
 //! 2x7): [`build_memory`].
 //!
@@ -110,7 +112,7 @@ pub fn fill_until(
     mut progress: impl FnMut(&Progress),
     stop: &AtomicBool,
 ) -> Result<Vec<u64>, Error> {
-    fill_dyn(index, payload, &mut progress, stop)
+    fill_dyn(index, payload, &mut progress, stop, PARALLEL_MIN)
 }
 
 // The search itself, compiled once whatever the caller's closure (as `bfs::fill_dyn`).
@@ -119,6 +121,7 @@ fn fill_dyn(
     payload: &mut [u8],
     progress: &mut dyn FnMut(&Progress),
     stop: &AtomicBool,
+    parallel_min: u64,
 ) -> Result<Vec<u64>, Error> {
     let start = Instant::now();
     let states = index.len();
@@ -130,7 +133,7 @@ fn fill_dyn(
     let cells = index.moves().cells();
     // whole words per block: chunks then own whole bytes of the payload (16 a word), and the
     // horizontal moves go a word at a time; true of every board of 10 cells or more
-    let parallel = states >= PARALLEL_MIN && block.is_multiple_of(64);
+    let parallel = states >= parallel_min && block.is_multiple_of(64);
     if parallel {
         payload.par_chunks_mut(1 << 20).for_each(|c| c.fill(0xff));
     } else {
@@ -139,13 +142,7 @@ fn fill_dyn(
     let goal = index.index(index.goal()).expect("the goal reaches itself");
     let frontier: Vec<Frontier> = (0..cells).map(|_| Frontier::new(block)).collect();
     frontier[(goal / block) as usize].insert(goal % block);
-    let mut search = InMemory {
-        step,
-        frontier: &frontier,
-        parity: parities(index.shape(), index.goal().blank()),
-        neighbours: (0..cells).map(|b| step.neighbours(b)).collect(),
-        parallel,
-    };
+    let mut search = InMemory::new(step, &frontier, index.shape(), index.goal().blank(), parallel);
     let mut report = |depth: u32, found: u64, reached: u64| -> Result<(), Error> {
         progress(&Progress { depth, level_states: found, reached, total: states, elapsed: start.elapsed() });
         if stop.load(Relaxed) {
@@ -189,19 +186,77 @@ fn fill_dyn(
 /// The states found at a level are not given their code when found, but when their own level is
 /// expanded, by the thread that takes their chunk then: meanwhile their frontier bit is the mark
 /// that they are reached. So at level `d`, the codes of the source blocks (parity `d`) are
-/// written, each chunk's bytes by its own thread only, and those of the targets only read; the
-/// frontier bits of the targets are set with atomic `or`s, the only atomic writes. A source
-/// chunk is taken once and expanded into each of its block's neighbours in turn while its words
-/// are in the cache.
+/// written, each chunk's bytes by its own thread only, and those of the targets only read.
+///
+/// A level is two passes over the sources' flagged chunks:
+/// - the vertical moves, in parts that no two threads share: a vertical move keeps an offset's
+///   region ([`Step::region`]), so the parts of one source, whole regions, reach parts of the
+///   target that no other part reaches, and each target has one vertical source at a time (on
+///   boards of 3 rows or more the moves down and those up are run one after the other). Their
+///   bits are set with plain stores and no branch on whether a neighbour is new
+///   ([`Step::expand_owned`]): in the busy levels that is a coin toss, and an atomic `or` a full
+///   barrier. A move whose region is the whole block (or nearly) is run by chunks instead, with
+///   atomic `or`s, so that both threads share it;
+/// - then each row's chunk `c`, taken once: its sources' codes written and their words cleared,
+///   and the horizontal moves into its targets' chunk `c` (a horizontal move keeps the offset),
+///   a word at a time, each target word once from both its sources, with plain stores: no other
+///   part writes them.
 struct InMemory<'a> {
     step: Step<'a>,
     frontier: &'a [Frontier],
     parity: Vec<usize>,
-    neighbours: Vec<Vec<usize>>,
+    /// The blocks one vertical move away from each block, and the offsets of the parts of the
+    /// move that threads may take alone (whole regions, at least a chunk), or `None` when it is
+    /// run by chunks.
+    vertical: Vec<Vec<(usize, Option<u64>)>>,
+    /// The board's rows and columns (block `b` is the blank in row `b / cols`).
+    rows: usize,
+    cols: usize,
     parallel: bool,
 }
 
-impl InMemory<'_> {
+/// A part of a vertical move of [`InMemory`]: the words `first..end` of source block `source`
+/// expanded into `target`, alone when `owned`.
+struct Part {
+    source: usize,
+    target: usize,
+    first: usize,
+    end: usize,
+    owned: bool,
+}
+
+impl<'a> InMemory<'a> {
+    fn new(
+        step: Step<'a>,
+        frontier: &'a [Frontier],
+        shape: crate::puzzle::board::Shape,
+        goal_blank: usize,
+        parallel: bool,
+    ) -> InMemory<'a> {
+        let cells = shape.cells();
+        let block = step.block();
+        let vertical = (0..cells)
+            .map(|b| {
+                let parts = |t: usize| {
+                    let region = step.region(b, t).expect("a vertical neighbour");
+                    // at least a chunk a part, and 8 parts to share between threads
+                    let part = region * (CHUNK as u64).div_ceil(region);
+                    (parallel && block / part >= 8).then_some(part)
+                };
+                step.neighbours(b).into_iter().filter(|&t| step.region(b, t).is_some()).map(|t| (t, parts(t))).collect()
+            })
+            .collect();
+        InMemory {
+            step,
+            frontier,
+            parity: parities(shape, goal_blank),
+            vertical,
+            rows: shape.rows(),
+            cols: shape.cols(),
+            parallel,
+        }
+    }
+
     /// Runs the levels over `blocks` (each block's codes), calling `report(depth, found,
     /// reached)` after each; returns the histogram.
     fn levels(
@@ -211,6 +266,7 @@ impl InMemory<'_> {
     ) -> Result<Vec<u64>, Error> {
         let mut histogram = Vec::new();
         let mut reached = 0u64;
+        let words = (self.step.block() as usize).div_ceil(64);
         for depth in 0u32.. {
             if depth == 254 {
                 return Err(Error::BadShape("the board has states deeper than 253 moves".into()));
@@ -218,44 +274,148 @@ impl InMemory<'_> {
             let side = depth as usize % 2;
             let residue = (depth % 3) as u8;
             let mut targets: Vec<&[u8]> = vec![&[]; blocks.len()];
-            let mut work: Vec<(usize, usize, &mut [u8])> = Vec::new();
+            let mut sources: Vec<(usize, &mut [u8])> = Vec::new();
+            // the sources' chunks that hold the level's states
+            let mut flagged: Vec<Vec<bool>> = vec![Vec::new(); blocks.len()];
             for (b, codes) in blocks.iter_mut().enumerate() {
                 if self.parity[b] == side {
-                    for (c, piece) in codes.chunks_mut(CHUNK / 4).enumerate() {
-                        if self.frontier[b].take_flag(c) {
-                            work.push((b, c, piece));
-                        }
-                    }
+                    let frontier = &self.frontier[b];
+                    flagged[b] = (0..frontier.chunks()).map(|c| frontier.take_flag(c)).collect();
+                    sources.push((b, &mut **codes));
                 } else {
                     targets[b] = &**codes;
                 }
             }
-            let chunk = |pending: &mut Vec<u64>, (s, c, codes): (usize, usize, &mut [u8])| -> u64 {
-                let bits = self.frontier[s].chunk_words(c);
-                let mut words = [0u64; CHUNK_WORDS];
-                let mut found = 0u64;
-                for (w, slot) in words.iter_mut().zip(bits) {
-                    let x = slot.load(Relaxed);
-                    if x != 0 {
-                        slot.store(0, Relaxed);
-                        *w = x;
-                        found += x.count_ones() as u64;
+            // the vertical moves, down then up on boards of 3 rows or more
+            let directions: &[Option<bool>] = if self.rows <= 2 { &[None] } else { &[Some(true), Some(false)] };
+            for &down in directions {
+                let mut parts = Vec::new();
+                for &(s, _) in &sources {
+                    for &(t, part) in &self.vertical[s] {
+                        if down.is_some_and(|down| down != (t > s)) {
+                            continue;
+                        }
+                        match part {
+                            Some(part) => {
+                                let step = (part / 64) as usize;
+                                parts.extend((0..words).step_by(step).map(|first| Part {
+                                    source: s,
+                                    target: t,
+                                    first,
+                                    end: (first + step).min(words),
+                                    owned: true,
+                                }))
+                            }
+                            None if !self.parallel => {
+                                parts.push(Part { source: s, target: t, first: 0, end: words, owned: true })
+                            }
+                            None => parts.extend(flagged[s].iter().enumerate().filter(|&(_, &f)| f).map(|(c, _)| {
+                                let first = c * CHUNK_WORDS;
+                                Part {
+                                    source: s,
+                                    target: t,
+                                    first,
+                                    end: (first + CHUNK_WORDS).min(words),
+                                    owned: false,
+                                }
+                            })),
+                        }
                     }
                 }
-                let words = &words[..bits.len()];
-                settle(codes, words, residue);
-                for &t in &self.neighbours[s] {
-                    let first = c * CHUNK_WORDS;
-                    let from = Words { block: s, first_word: first, words };
-                    self.step.expand(from, t, &Unreached(targets[t]), &self.frontier[t], pending);
+                let vertical = |pending: &mut Vec<u64>, part: &Part| {
+                    let mut buffer = [0u64; CHUNK_WORDS];
+                    let (s, t) = (part.source, part.target);
+                    let reached = Unreached(targets[t]);
+                    let mut first = part.first;
+                    while first < part.end {
+                        let c = first / CHUNK_WORDS;
+                        let end = ((c + 1) * CHUNK_WORDS).min(part.end);
+                        if flagged[s][c] {
+                            let words = &mut buffer[..end - first];
+                            self.frontier[s].copy_words(first, words);
+                            let from = Words { block: s, first_word: first, words };
+                            if part.owned {
+                                self.step.expand_owned(from, t, &reached, &self.frontier[t], pending);
+                            } else {
+                                self.step.expand(from, t, &reached, &self.frontier[t], pending);
+                            }
+                        }
+                        first = end;
+                    }
+                };
+                if self.parallel {
+                    parts.par_iter().with_max_len(1).for_each_init(|| Vec::with_capacity(256), vertical);
+                } else {
+                    let mut pending = Vec::new();
+                    parts.iter().for_each(|part| vertical(&mut pending, part));
+                }
+            }
+            // each row's chunk: its sources' codes written and their words cleared, and the
+            // horizontal moves into its targets, which no other part writes
+            let (cols, chunks) = (self.cols, self.frontier[0].chunks());
+            type Pieces<'p> = std::iter::Zip<std::slice::ChunksMut<'p, u8>, std::slice::Iter<'p, bool>>;
+            let mut rows: Vec<Vec<(usize, Pieces)>> = (0..self.rows).map(|_| Vec::new()).collect();
+            for (s, codes) in sources {
+                rows[s / cols].push((s, codes.chunks_mut(CHUNK / 4).zip(flagged[s].iter())));
+            }
+            let mut work: Vec<(usize, usize, usize, &mut [u8])> = Vec::new();
+            for (r, row) in rows.iter_mut().enumerate() {
+                for c in 0..chunks {
+                    for (s, pieces) in row.iter_mut() {
+                        let (piece, &flagged) = pieces.next().expect("a chunk of codes for each chunk of the frontier");
+                        if flagged {
+                            work.push((r, c, *s, piece));
+                        }
+                    }
+                }
+            }
+            let row_chunk = |scratch: &mut Vec<u64>, part: &mut [(usize, usize, usize, &mut [u8])]| -> u64 {
+                let (r, c) = (part[0].0, part[0].1);
+                let first = c * CHUNK_WORDS;
+                let len = self.frontier[0].chunk_words(c).len();
+                scratch.clear();
+                scratch.resize(cols * CHUNK_WORDS, 0);
+                let mut found = 0u64;
+                for (_, _, s, codes) in part.iter_mut() {
+                    let j = *s % cols;
+                    let words = &mut scratch[j * CHUNK_WORDS..j * CHUNK_WORDS + len];
+                    for (w, slot) in words.iter_mut().zip(self.frontier[*s].chunk_words(c)) {
+                        let x = slot.load(Relaxed);
+                        if x != 0 {
+                            slot.store(0, Relaxed);
+                            *w = x;
+                            found += x.count_ones() as u64;
+                        }
+                    }
+                    settle(codes, words, residue);
+                }
+                for j in 0..cols {
+                    let t = r * cols + j;
+                    if self.parity[t] == side {
+                        continue;
+                    }
+                    let reached = Unreached(targets[t]);
+                    let source = |k: Option<usize>| match k {
+                        Some(k) if k < cols => &scratch[k * CHUNK_WORDS..k * CHUNK_WORDS + len],
+                        _ => &[][..],
+                    };
+                    let (left, right) = (source(j.checked_sub(1)), source(Some(j + 1)));
+                    for w in 0..len {
+                        let m = left.get(w).copied().unwrap_or(0) | right.get(w).copied().unwrap_or(0);
+                        if m != 0 {
+                            self.frontier[t].or_word_owned(first + w, reached.unreached_bits(first + w, m));
+                        }
+                    }
                 }
                 found
             };
             let found: u64 = if self.parallel {
-                work.into_par_iter().with_max_len(1).map_init(|| Vec::with_capacity(256), chunk).sum()
+                work.par_chunk_by_mut(|a, b| a.0 == b.0 && a.1 == b.1)
+                    .map_init(Vec::new, |scratch, part| row_chunk(scratch, part))
+                    .sum()
             } else {
-                let mut pending = Vec::new();
-                work.into_iter().map(|item| chunk(&mut pending, item)).sum()
+                let mut scratch = Vec::new();
+                work.chunk_by_mut(|a, b| a.0 == b.0 && a.1 == b.1).map(|part| row_chunk(&mut scratch, part)).sum()
             };
             if found == 0 {
                 break;
@@ -549,4 +709,34 @@ pub fn expand(index: &StateIndex, payload: &[u8]) -> Result<Vec<u8>, Error> {
         return Err(Error::BadShape(format!("the residues reach {reached} of {states} states")));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::puzzle::board::Shape;
+    use crate::puzzle::goal::Goal;
+
+    /// The in-memory search's schedule on every thread (its parts of the vertical moves, alone
+    /// or shared, and its rows' chunks) against the one-byte search, on boards small enough
+    /// to be searched on one thread otherwise: 3 rows (moves down and up in turn) and 2.
+    #[test]
+    fn parallel_schedule_equals_the_byte_search() {
+        for (rows, cols) in [(3, 3), (2, 5), (5, 2)] {
+            let shape = Shape::new(rows, cols).expect("a board");
+            let index = StateIndex::new(&Goal::BlankLast.board(shape).expect("a goal")).expect("an index");
+            let states = index.len();
+            let mut bytes = vec![0u8; states as usize];
+            let byte_histogram = crate::table::bfs::fill(&index, &mut bytes, |_| {}).expect("a byte search");
+            for parallel_min in [0, u64::MAX] {
+                let mut payload = vec![0u8; payload_len(states) as usize];
+                let histogram = fill_dyn(&index, &mut payload, &mut |_| {}, &AtomicBool::new(false), parallel_min)
+                    .expect("a two-bit search");
+                assert_eq!(histogram, byte_histogram, "{shape}");
+                for (i, &d) in bytes.iter().enumerate() {
+                    assert_eq!(code(&payload, i as u64), d % 3, "{shape} state {i}, parallel_min {parallel_min}");
+                }
+            }
+        }
+    }
 }

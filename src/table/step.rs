@@ -22,7 +22,7 @@
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 
-use crate::index::moves::{Crossing, Moves};
+use crate::index::moves::{Crossing, Moves, Window};
 use crate::table::format::RESIDUE_UNREACHED;
 
 /// States per chunk, the unit of work and of a frontier's "written" flags: 256 bitmap words,
@@ -34,6 +34,9 @@ pub const CHUNK_WORDS: usize = CHUNK / 64;
 
 /// Neighbours gathered (and their lines prefetched) before they are visited.
 const BATCH: usize = 192;
+
+/// The shortest runs ([`Window::run_len`]) moved as bit strings rather than state by state.
+const RUNS_MIN: u64 = 60;
 
 /// The frontier of one blank block: a bit per entry, and a flag per chunk of [`CHUNK`] entries
 /// set when the chunk gets a bit (so a sparse level scans only its chunks).
@@ -111,6 +114,25 @@ impl Frontier {
     #[inline(always)]
     pub fn or_word(&self, w: usize, new: u64) {
         set_bits(&self.words[w], new, &self.flags[w / CHUNK_WORDS]);
+    }
+
+    /// [`Frontier::or_word`] for a caller that is the word's only writer while it runs (see
+    /// [`Step::expand_owned`]): a plain load and store, no branch on the bits.
+    #[inline(always)]
+    pub fn or_word_owned(&self, w: usize, new: u64) {
+        let word = &self.words[w];
+        word.store(word.load(Relaxed) | new, Relaxed);
+        let flag = &self.flags[w / CHUNK_WORDS];
+        if !flag.load(Relaxed) && new != 0 {
+            flag.store(true, Relaxed);
+        }
+    }
+
+    /// Copies the words from word `first` into `out` (as many as it holds).
+    pub fn copy_words(&self, first: usize, out: &mut [u64]) {
+        for (o, w) in out.iter_mut().zip(&self.words[first..]) {
+            *o = w.load(Relaxed);
+        }
     }
 
     /// Replaces the words of chunk `c` by `words` (a whole chunk's, or what is left of the last)
@@ -208,6 +230,25 @@ impl Reached for Unreached<'_> {
     }
 }
 
+impl Unreached<'_> {
+    /// The bits of `m` whose entries of word `w` are not reached: [`Reached::unreached_word`]
+    /// masked, also for the last word of a block that is not whole words.
+    #[inline(always)]
+    pub fn unreached_bits(&self, w: usize, m: u64) -> u64 {
+        if 16 * w + 16 <= self.0.len() {
+            return m & self.unreached_word(w);
+        }
+        let mut new = 0;
+        let mut rest = m;
+        while rest != 0 {
+            let j = rest.trailing_zeros() as u64;
+            rest &= rest - 1;
+            new |= (self.unreached(64 * w as u64 + j) as u64) << j;
+        }
+        new
+    }
+}
+
 /// The target block's frontier of level `d - 1` (empty at level 0): the out-of-core executor's
 /// test, which needs no codes (see the module doc).
 pub struct NotBefore<'a>(pub &'a Frontier);
@@ -279,6 +320,48 @@ impl<'a> Step<'a> {
         next: &Frontier,
         pending: &mut Vec<u64>,
     ) {
+        self.expand_as::<false>(from, target, reached, next, pending)
+    }
+
+    /// [`Step::expand`] for a caller whose schedule makes it the only writer of the words of
+    /// `next` that this call sets while it runs (no other thread expands into the same part of
+    /// the target at the same time): the bits are set with plain loads and stores, and a
+    /// neighbour's bit with no branch on whether it is new. A vertical move keeps the offset's
+    /// *region* ([`Step::region`]), so the parts of a target that the source's regions reach are
+    /// those regions.
+    pub fn expand_owned(
+        &self,
+        from: Words<'_>,
+        target: usize,
+        reached: &impl Reached,
+        next: &Frontier,
+        pending: &mut Vec<u64>,
+    ) {
+        self.expand_as::<true>(from, target, reached, next, pending)
+    }
+
+    /// The offsets of a region of the vertical move from block `source` into `target`, rounded
+    /// up to whole words: the offsets, from a multiple of it, that the move maps among
+    /// themselves; `None` when the blocks are not vertical neighbours.
+    pub fn region(&self, source: usize, target: usize) -> Option<u64> {
+        match self.moves.crossing(source, target)? {
+            Crossing::Same => None,
+            Crossing::Window(window) => {
+                let r = window.region();
+                Some(r / gcd(r, 64) * 64)
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn expand_as<const OWNED: bool>(
+        &self,
+        from: Words<'_>,
+        target: usize,
+        reached: &impl Reached,
+        next: &Frontier,
+        pending: &mut Vec<u64>,
+    ) {
         let Words { block: source, first_word, words } = from;
         let Some(crossing) = self.moves.crossing(source, target) else {
             return;
@@ -288,7 +371,7 @@ impl<'a> Step<'a> {
                 for (k, &mask) in words.iter().enumerate() {
                     if mask != 0 {
                         let w = first_word + k;
-                        next.or_word(w, mask & reached.unreached_word(w));
+                        mark::<OWNED>(next, w, mask & reached.unreached_word(w));
                     }
                 }
             }
@@ -299,17 +382,24 @@ impl<'a> Step<'a> {
                     }
                 });
             }
+            // runs of 3 offsets or more go as bit strings (every board of 10 cells or more has
+            // blocks of whole words)
+            Crossing::Window(window) if self.aligned && window.run_len() >= RUNS_MIN => {
+                self.cross_runs::<OWNED>(from, window, reached, next, pending)
+            }
             // the test for 15 cells' 64-bit arithmetic made once, not at every state
             Crossing::Window(window) if window.is_wide() => {
-                self.cross(from, |h, bit| window.apply(h, bit), reached, next, pending)
+                self.cross::<OWNED>(from, |h, bit| window.apply(h, bit), reached, next, pending)
             }
-            Crossing::Window(window) => self.cross(from, |h, bit| window.apply_narrow(h, bit), reached, next, pending),
+            Crossing::Window(window) => {
+                self.cross::<OWNED>(from, |h, bit| window.apply_narrow(h, bit), reached, next, pending)
+            }
         }
     }
 
     /// The vertical moves of [`Step::expand`]: `apply` gives a state's neighbour in the target.
     #[inline(always)]
-    fn cross(
+    fn cross<const OWNED: bool>(
         &self,
         from: Words<'_>,
         apply: impl Fn(u64, u32) -> u64,
@@ -335,23 +425,130 @@ impl<'a> Step<'a> {
                 pending.push(nh);
             }
             if pending.len() >= BATCH {
-                visit(reached, next, pending);
+                visit::<OWNED>(reached, next, pending);
             }
         }
-        visit(reached, next, pending);
+        visit::<OWNED>(reached, next, pending);
     }
+}
+
+impl Step<'_> {
+    /// The vertical moves of [`Step::expand`] for a window with runs (see
+    /// [`Window::run_len`]): a run's offsets all move by one shift, so its bits are moved as a
+    /// bit string, up to 64 at a time, and marked a word at a time. `pending` holds pairs (the
+    /// target offset of a piece's first bit, the piece's bits) until their lines are prefetched.
+    fn cross_runs<const OWNED: bool>(
+        &self,
+        from: Words<'_>,
+        window: &Window,
+        reached: &impl Reached,
+        next: &Frontier,
+        pending: &mut Vec<u64>,
+    ) {
+        let Words { first_word, words, .. } = from;
+        pending.clear();
+        let (run, runs) = (window.run_len(), window.runs());
+        let last = self.block - 1;
+        // the run that holds the offset last looked at, from `r0`, and its index among the runs
+        let (mut r0, mut i) = (0u64, 0u64);
+        for (k, &mask) in words.iter().enumerate() {
+            if mask == 0 {
+                continue;
+            }
+            let first = 64 * (first_word + k) as u64;
+            if first >= r0 + run || first < r0 {
+                if first >= r0 && first - r0 < 4 * run {
+                    while first >= r0 + run {
+                        r0 += run;
+                        i = if i + 1 == runs { 0 } else { i + 1 };
+                    }
+                } else {
+                    r0 = first - first % run;
+                    i = (r0 / run) % runs;
+                }
+            }
+            // the word's pieces, one for each run it meets
+            let mut at = first;
+            loop {
+                let stop = (r0 + run).min(first + 64);
+                let n = stop - at;
+                let piece = (mask >> (at - first)) & if n == 64 { !0 } else { (1 << n) - 1 };
+                if piece != 0 {
+                    let t = (at as i64 + window.run_shift(i as usize)) as u64;
+                    reached.prefetch(t);
+                    reached.prefetch((t + 63).min(last));
+                    next.prefetch(t);
+                    next.prefetch((t + 63).min(last));
+                    pending.push(t);
+                    pending.push(piece);
+                }
+                if stop == first + 64 {
+                    break;
+                }
+                at = stop;
+                r0 += run;
+                i = if i + 1 == runs { 0 } else { i + 1 };
+            }
+            if pending.len() >= BATCH {
+                visit_pieces::<OWNED>(reached, next, pending);
+            }
+        }
+        visit_pieces::<OWNED>(reached, next, pending);
+    }
+}
+
+/// Marks the new states of the pieces of `pending` (pairs: the offset of the first bit, the
+/// bits) in `next`, a word at a time.
+fn visit_pieces<const OWNED: bool>(reached: &impl Reached, next: &Frontier, pending: &mut Vec<u64>) {
+    for piece in pending.chunks_exact(2) {
+        let (t, bits) = (piece[0], piece[1]);
+        let (w, o) = ((t / 64) as usize, t % 64);
+        let low = bits << o;
+        if low != 0 {
+            mark::<OWNED>(next, w, low & reached.unreached_word(w));
+        }
+        if o != 0 {
+            let high = bits >> (64 - o);
+            if high != 0 {
+                mark::<OWNED>(next, w + 1, high & reached.unreached_word(w + 1));
+            }
+        }
+    }
+    pending.clear();
 }
 
 /// Marks the new states of `pending` in `next` (a pass after their lines were prefetched: the
 /// atomic `or`s are full barriers on x86, which would otherwise keep each cache miss from
 /// overlapping the next).
-fn visit(reached: &impl Reached, next: &Frontier, pending: &mut Vec<u64>) {
+fn visit<const OWNED: bool>(reached: &impl Reached, next: &Frontier, pending: &mut Vec<u64>) {
     for &nh in pending.iter() {
-        if reached.unreached(nh) {
+        if OWNED {
+            // no branch on whether the neighbour is new: in the busy levels it is a coin toss
+            next.or_word_owned(nh as usize / 64, (reached.unreached(nh) as u64) << (nh % 64));
+        } else if reached.unreached(nh) {
             next.or_word(nh as usize / 64, 1 << (nh % 64));
         }
     }
     pending.clear();
+}
+
+/// Sets the bits `new` of word `w` of `next`: [`Frontier::or_word_owned`] when `OWNED`, else
+/// [`Frontier::or_word`].
+#[inline(always)]
+fn mark<const OWNED: bool>(next: &Frontier, w: usize, new: u64) {
+    if OWNED {
+        next.or_word_owned(w, new)
+    } else {
+        next.or_word(w, new)
+    }
+}
+
+fn gcd(a: u64, b: u64) -> u64 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
 }
 
 /// Calls `f(h)` for every set bit of `words`, the first being word `first_word`.
