@@ -58,7 +58,7 @@ use crate::index::rank::StateIndex;
 use crate::table::bfs::Progress;
 use crate::table::format::PAYLOAD_OFFSET;
 use crate::table::residue::payload_len;
-use crate::table::step::{parities, settle, Frontier, NotBefore, Step, Words, CHUNK, CHUNK_WORDS};
+use crate::table::step::{parities, settle, Frontier, NotBefore, Step, CHUNK, CHUNK_WORDS};
 
 /// The first line of `build.plan`; its number is bumped when the work files' layout changes.
 const PLAN_MAGIC: &str = "slidetable out-of-core build 1";
@@ -1374,16 +1374,13 @@ impl Core {
         for s in step.neighbours(t) {
             let source = kept.fetch(&self.work, s, Some(depth), self.block, Some(before))?;
             let (before, source, next) = (&kept.cache[before].1, &kept.cache[source].1, &*next);
-            source.flagged().into_par_iter().with_max_len(16).for_each_init(
-                || (Vec::with_capacity(256), [0u64; CHUNK_WORDS]),
-                |(pending, words), c| {
-                    let bits = source.chunk_words(c);
-                    for (w, x) in words.iter_mut().zip(bits) {
-                        *w = x.load(Relaxed);
-                    }
-                    let from = Words { block: s, first_word: c * CHUNK_WORDS, words: &words[..bits.len()] };
-                    step.expand(from, t, &NotBefore(before), next, pending);
-                },
+            // one source at a time: its parts own what they write in the target (Step::parts)
+            let flagged = source.flagged();
+            let mut parts = Vec::new();
+            step.parts(s, t, &flagged, false, &mut parts);
+            parts.par_iter().with_max_len(1).for_each_init(
+                || Vec::with_capacity(256),
+                |pending, part| step.run_part(part, &flagged, source, &NotBefore(before), next, pending),
             );
         }
         let found = write_front(&self.work, t, depth + 1, next)?;

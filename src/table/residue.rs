@@ -53,7 +53,7 @@ use crate::index::moves::Moves;
 use crate::index::rank::StateIndex;
 use crate::table::bfs::Progress;
 use crate::table::step::{
-    even_bits, new_bitmap, parities, set_bits, settle, Frontier, Step, Unreached, Words, CHUNK, CHUNK_WORDS,
+    even_bits, new_bitmap, parities, set_bits, settle, Frontier, Part, Step, Unreached, CHUNK, CHUNK_WORDS,
 };
 
 /// Neighbours gathered (and their lines prefetched) before they are visited, in [`verify`].
@@ -189,8 +189,8 @@ fn fill_dyn(
 /// written, each chunk's bytes by its own thread only, and those of the targets only read.
 ///
 /// A level is two passes over the sources' flagged chunks:
-/// - the vertical moves, in parts that no two threads share: a vertical move keeps an offset's
-///   region ([`Step::region`]), so the parts of one source, whole regions, reach parts of the
+/// - the vertical moves, in parts that no two threads share ([`Step::parts`]): a vertical move
+///   keeps an offset's region, so the parts of one source, whole regions, reach parts of the
 ///   target that no other part reaches, and each target has one vertical source at a time (on
 ///   boards of 3 rows or more the moves down and those up are run one after the other). Their
 ///   bits are set with plain stores and no branch on whether a neighbour is new
@@ -205,24 +205,12 @@ struct InMemory<'a> {
     step: Step<'a>,
     frontier: &'a [Frontier],
     parity: Vec<usize>,
-    /// The blocks one vertical move away from each block, and the offsets of the parts of the
-    /// move that threads may take alone (whole regions, at least a chunk), or `None` when it is
-    /// run by chunks.
-    vertical: Vec<Vec<(usize, Option<u64>)>>,
+    /// The blocks one vertical move away from each block.
+    vertical: Vec<Vec<usize>>,
     /// The board's rows and columns (block `b` is the blank in row `b / cols`).
     rows: usize,
     cols: usize,
     parallel: bool,
-}
-
-/// A part of a vertical move of [`InMemory`]: the words `first..end` of source block `source`
-/// expanded into `target`, alone when `owned`.
-struct Part {
-    source: usize,
-    target: usize,
-    first: usize,
-    end: usize,
-    owned: bool,
 }
 
 impl<'a> InMemory<'a> {
@@ -233,18 +221,8 @@ impl<'a> InMemory<'a> {
         goal_blank: usize,
         parallel: bool,
     ) -> InMemory<'a> {
-        let cells = shape.cells();
-        let block = step.block();
-        let vertical = (0..cells)
-            .map(|b| {
-                let parts = |t: usize| {
-                    let region = step.region(b, t).expect("a vertical neighbour");
-                    // at least a chunk a part, and 8 parts to share between threads
-                    let part = region * (CHUNK as u64).div_ceil(region);
-                    (parallel && block / part >= 8).then_some(part)
-                };
-                step.neighbours(b).into_iter().filter(|&t| step.region(b, t).is_some()).map(|t| (t, parts(t))).collect()
-            })
+        let vertical = (0..shape.cells())
+            .map(|b| step.neighbours(b).into_iter().filter(|&t| t / shape.cols() != b / shape.cols()).collect())
             .collect();
         InMemory {
             step,
@@ -266,7 +244,6 @@ impl<'a> InMemory<'a> {
     ) -> Result<Vec<u64>, Error> {
         let mut histogram = Vec::new();
         let mut reached = 0u64;
-        let words = (self.step.block() as usize).div_ceil(64);
         for depth in 0u32.. {
             if depth == 254 {
                 return Err(Error::BadShape("the board has states deeper than 253 moves".into()));
@@ -275,12 +252,14 @@ impl<'a> InMemory<'a> {
             let residue = (depth % 3) as u8;
             let mut targets: Vec<&[u8]> = vec![&[]; blocks.len()];
             let mut sources: Vec<(usize, &mut [u8])> = Vec::new();
-            // the sources' chunks that hold the level's states
+            // the sources' chunks that hold the level's states: whether each does, and the list
             let mut flagged: Vec<Vec<bool>> = vec![Vec::new(); blocks.len()];
+            let mut chunks: Vec<Vec<usize>> = vec![Vec::new(); blocks.len()];
             for (b, codes) in blocks.iter_mut().enumerate() {
                 if self.parity[b] == side {
                     let frontier = &self.frontier[b];
                     flagged[b] = (0..frontier.chunks()).map(|c| frontier.take_flag(c)).collect();
+                    chunks[b] = (0..frontier.chunks()).filter(|&c| flagged[b][c]).collect();
                     sources.push((b, &mut **codes));
                 } else {
                     targets[b] = &**codes;
@@ -291,57 +270,16 @@ impl<'a> InMemory<'a> {
             for &down in directions {
                 let mut parts = Vec::new();
                 for &(s, _) in &sources {
-                    for &(t, part) in &self.vertical[s] {
-                        if down.is_some_and(|down| down != (t > s)) {
-                            continue;
-                        }
-                        match part {
-                            Some(part) => {
-                                let step = (part / 64) as usize;
-                                parts.extend((0..words).step_by(step).map(|first| Part {
-                                    source: s,
-                                    target: t,
-                                    first,
-                                    end: (first + step).min(words),
-                                    owned: true,
-                                }))
-                            }
-                            None if !self.parallel => {
-                                parts.push(Part { source: s, target: t, first: 0, end: words, owned: true })
-                            }
-                            None => parts.extend(flagged[s].iter().enumerate().filter(|&(_, &f)| f).map(|(c, _)| {
-                                let first = c * CHUNK_WORDS;
-                                Part {
-                                    source: s,
-                                    target: t,
-                                    first,
-                                    end: (first + CHUNK_WORDS).min(words),
-                                    owned: false,
-                                }
-                            })),
+                    for &t in &self.vertical[s] {
+                        if down.is_none_or(|down| down == (t > s)) {
+                            self.step.parts(s, t, &chunks[s], !self.parallel, &mut parts);
                         }
                     }
                 }
                 let vertical = |pending: &mut Vec<u64>, part: &Part| {
-                    let mut buffer = [0u64; CHUNK_WORDS];
                     let (s, t) = (part.source, part.target);
                     let reached = Unreached(targets[t]);
-                    let mut first = part.first;
-                    while first < part.end {
-                        let c = first / CHUNK_WORDS;
-                        let end = ((c + 1) * CHUNK_WORDS).min(part.end);
-                        if flagged[s][c] {
-                            let words = &mut buffer[..end - first];
-                            self.frontier[s].copy_words(first, words);
-                            let from = Words { block: s, first_word: first, words };
-                            if part.owned {
-                                self.step.expand_owned(from, t, &reached, &self.frontier[t], pending);
-                            } else {
-                                self.step.expand(from, t, &reached, &self.frontier[t], pending);
-                            }
-                        }
-                        first = end;
-                    }
+                    self.step.run_part(part, &chunks[s], &self.frontier[s], &reached, &self.frontier[t], pending);
                 };
                 if self.parallel {
                     parts.par_iter().with_max_len(1).for_each_init(|| Vec::with_capacity(256), vertical);
@@ -352,7 +290,7 @@ impl<'a> InMemory<'a> {
             }
             // each row's chunk: its sources' codes written and their words cleared, and the
             // horizontal moves into its targets, which no other part writes
-            let (cols, chunks) = (self.cols, self.frontier[0].chunks());
+            let cols = self.cols;
             type Pieces<'p> = std::iter::Zip<std::slice::ChunksMut<'p, u8>, std::slice::Iter<'p, bool>>;
             let mut rows: Vec<Vec<(usize, Pieces)>> = (0..self.rows).map(|_| Vec::new()).collect();
             for (s, codes) in sources {
@@ -360,7 +298,7 @@ impl<'a> InMemory<'a> {
             }
             let mut work: Vec<(usize, usize, usize, &mut [u8])> = Vec::new();
             for (r, row) in rows.iter_mut().enumerate() {
-                for c in 0..chunks {
+                for c in 0..self.frontier[0].chunks() {
                     for (s, pieces) in row.iter_mut() {
                         let (piece, &flagged) = pieces.next().expect("a chunk of codes for each chunk of the frontier");
                         if flagged {

@@ -281,6 +281,26 @@ pub struct Words<'a> {
     pub words: &'a [u64],
 }
 
+/// A part of the expansion of one source block's frontier into one target block, for one thread
+/// ([`Step::parts`]): the source's words `first..end`, of which the flagged chunks `chunks`
+/// (indices into the list the parts were made from) are expanded; `owned` when no other part
+/// writes what it writes ([`Step::expand_owned`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Part {
+    /// The source block.
+    pub source: usize,
+    /// The target block.
+    pub target: usize,
+    /// The source's first word.
+    pub first: usize,
+    /// The source's word past the last.
+    pub end: usize,
+    /// Whether the part owns what it writes.
+    pub owned: bool,
+    /// The flagged chunks it meets.
+    pub chunks: std::ops::Range<usize>,
+}
+
 /// The block-level step for one board: see the module doc.
 #[derive(Clone, Copy)]
 pub struct Step<'a> {
@@ -326,9 +346,7 @@ impl<'a> Step<'a> {
     /// [`Step::expand`] for a caller whose schedule makes it the only writer of the words of
     /// `next` that this call sets while it runs (no other thread expands into the same part of
     /// the target at the same time): the bits are set with plain loads and stores, and a
-    /// neighbour's bit with no branch on whether it is new. A vertical move keeps the offset's
-    /// *region* ([`Step::region`]), so the parts of a target that the source's regions reach are
-    /// those regions.
+    /// neighbour's bit with no branch on whether it is new: [`Step::parts`] makes such parts.
     pub fn expand_owned(
         &self,
         from: Words<'_>,
@@ -340,15 +358,87 @@ impl<'a> Step<'a> {
         self.expand_as::<true>(from, target, reached, next, pending)
     }
 
-    /// The offsets of a region of the vertical move from block `source` into `target`, rounded
-    /// up to whole words: the offsets, from a multiple of it, that the move maps among
-    /// themselves; `None` when the blocks are not vertical neighbours.
-    pub fn region(&self, source: usize, target: usize) -> Option<u64> {
+    /// The words of the parts that threads may run alone ([`Step::expand_owned`]) when
+    /// expanding `source` into `target`: a chunk's for a horizontal move, which keeps the offset;
+    /// for a vertical one, which keeps the offset's region (the digits before its window, so
+    /// each region of `(m - p)!/2` offsets maps onto itself), whole regions of at least a chunk,
+    /// when the block has 8 of them or more. `None` when it has fewer (the move is then shared
+    /// by chunks, with atomic `or`s) or the blocks are not neighbours.
+    pub fn owned_words(&self, source: usize, target: usize) -> Option<usize> {
         match self.moves.crossing(source, target)? {
-            Crossing::Same => None,
+            Crossing::Same => Some(CHUNK_WORDS),
             Crossing::Window(window) => {
-                let r = window.region();
-                Some(r / gcd(r, 64) * 64)
+                let region = window.region();
+                let whole_words = region / gcd(region, 64) * 64;
+                let part = whole_words * (CHUNK as u64).div_ceil(whole_words);
+                (self.block / part >= 8).then_some((part / 64) as usize)
+            }
+        }
+    }
+
+    /// Appends to `out` the parts of the expansion of `source`'s flagged chunks `flagged` (in
+    /// increasing order) into `target`, to be run at once by any number of threads
+    /// ([`Step::run_part`]): parts of [`Step::owned_words`] that each own what they write, or
+    /// else one part a chunk, sharing the target by atomic `or`s. With `alone` (the caller runs
+    /// the parts on one thread, one after another) it is one owned part.
+    pub fn parts(&self, source: usize, target: usize, flagged: &[usize], alone: bool, out: &mut Vec<Part>) {
+        let words = self.block.div_ceil(64) as usize;
+        let part = |first: usize, end: usize, owned: bool, chunks: std::ops::Range<usize>| Part {
+            source,
+            target,
+            first,
+            end: end.min(words),
+            owned,
+            chunks,
+        };
+        if flagged.is_empty() {
+            return;
+        }
+        if alone {
+            out.push(part(0, words, true, 0..flagged.len()));
+            return;
+        }
+        let Some(size) = self.owned_words(source, target) else {
+            out.extend(
+                flagged.iter().enumerate().map(|(i, &c)| part(c * CHUNK_WORDS, (c + 1) * CHUNK_WORDS, false, i..i + 1)),
+            );
+            return;
+        };
+        let start = out.len();
+        for (i, &c) in flagged.iter().enumerate() {
+            let (first, end) = (c * CHUNK_WORDS, ((c + 1) * CHUNK_WORDS).min(words));
+            // a chunk may meet two parts (or more, when parts are smaller)
+            for p in first / size..=(end - 1) / size {
+                match out[start..].last_mut() {
+                    Some(last) if last.first == p * size => last.chunks.end = i + 1,
+                    _ => out.push(part(p * size, (p + 1) * size, true, i..i + 1)),
+                }
+            }
+        }
+    }
+
+    /// Runs a part of [`Step::parts`] (made from the list `flagged`): the words of its chunks
+    /// within it, copied from `frontier` (the source's), expanded into `next`.
+    pub fn run_part(
+        &self,
+        part: &Part,
+        flagged: &[usize],
+        frontier: &Frontier,
+        reached: &impl Reached,
+        next: &Frontier,
+        pending: &mut Vec<u64>,
+    ) {
+        let mut buffer = [0u64; CHUNK_WORDS];
+        for &c in &flagged[part.chunks.clone()] {
+            let first = (c * CHUNK_WORDS).max(part.first);
+            let end = ((c + 1) * CHUNK_WORDS).min(part.end);
+            let words = &mut buffer[..end - first];
+            frontier.copy_words(first, words);
+            let from = Words { block: part.source, first_word: first, words };
+            if part.owned {
+                self.expand_owned(from, part.target, reached, next, pending);
+            } else {
+                self.expand(from, part.target, reached, next, pending);
             }
         }
     }
@@ -623,4 +713,68 @@ pub fn parities(shape: crate::puzzle::board::Shape, goal_blank: usize) -> Vec<us
     (0..shape.cells())
         .map(|b| ((b / cols).abs_diff(goal_blank / cols) + (b % cols).abs_diff(goal_blank % cols)) % 2)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::rank::StateIndex;
+    use crate::puzzle::board::Shape;
+    use crate::puzzle::goal::Goal;
+
+    /// The parts of every move of boards of 2 and 3 rows and of 2 columns: together they meet
+    /// each flagged chunk's words once, and an owned part's states have their neighbours in the
+    /// target within the part's own offsets (so no other part writes them).
+    #[test]
+    fn parts_cover_the_flagged_chunks_and_owned_ones_keep_to_themselves() {
+        let mut owned_vertical = 0;
+        for (rows, cols) in [(2, 5), (5, 2), (3, 3)] {
+            let shape = Shape::new(rows, cols).expect("a board");
+            let index = StateIndex::new(&Goal::BlankLast.board(shape).expect("a goal")).expect("an index");
+            let moves = index.moves();
+            let step = Step::new(moves);
+            let block = step.block();
+            let chunks = (block as usize).div_ceil(CHUNK);
+            let words = (block as usize).div_ceil(64);
+            let mut few = vec![0, chunks / 2, chunks - 1];
+            few.dedup();
+            for flagged in [(0..chunks).collect::<Vec<_>>(), few] {
+                for s in 0..shape.cells() {
+                    for t in step.neighbours(s) {
+                        let mut parts = Vec::new();
+                        step.parts(s, t, &flagged, false, &mut parts);
+                        let mut covered = vec![0u8; words];
+                        for part in &parts {
+                            assert!(part.first < part.end && part.end <= words, "{shape} {s} -> {t}: {part:?}");
+                            for &c in &flagged[part.chunks.clone()] {
+                                let first = (c * CHUNK_WORDS).max(part.first);
+                                let end = ((c + 1) * CHUNK_WORDS).min(part.end);
+                                covered[first..end].iter_mut().for_each(|x| *x += 1);
+                            }
+                            if !part.owned {
+                                continue;
+                            }
+                            owned_vertical += (t / cols != s / cols) as usize;
+                            let range = 64 * part.first as u64..(64 * part.end as u64).min(block);
+                            for h in range.clone() {
+                                moves.for_each(s, h, |_, nb, nh| {
+                                    if nb == t {
+                                        assert!(
+                                            range.contains(&nh),
+                                            "{shape} {s} -> {t}: {h} goes to {nh}, out of {part:?}"
+                                        );
+                                    }
+                                });
+                            }
+                        }
+                        for (w, &n) in covered.iter().enumerate() {
+                            let want = flagged.contains(&(w / CHUNK_WORDS)) as u8;
+                            assert_eq!(n, want, "{shape} {s} -> {t}: word {w}");
+                        }
+                    }
+                }
+            }
+        }
+        assert!(owned_vertical > 0, "some vertical moves have owned parts");
+    }
 }
