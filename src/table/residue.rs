@@ -24,11 +24,10 @@
 //! written only by their chunk's thread and those of the targets only read, so no byte is
 //! shared between a writer and anyone else. The frontier bits are set by parts of the level
 //! that no two threads share, with plain stores, except for a vertical move whose region is the
-//! whole block, shared with atomic `or`s (the schedule is [`InMemory`]'s). Horizontal moves keep
-//! the offset, so they are done 64 states at a time: the target's unreached states from 16
-//! bytes of codes, one store a word. Chunks of the bitmap that the level before wrote into are
-//! the only ones scanned. Peak
-//! memory: the payload (`n!/8` bytes) and the bitmap (`n!/16`), plus the move tables (0.6 GB for
+//! whole block, shared with atomic `or`s ([`crate::table::step::Step::parts`]). Horizontal
+//! moves keep the offset, so they are done 64 states at a time: the target's unreached states
+//! from 16 bytes of codes, one store a word. Chunks of the bitmap that the level before wrote
+//! into are the only ones scanned. Peak memory: the payload (`n!/8` bytes) and the bitmap (`n!/16`), plus the move tables (0.6 GB for
 //! 2x7): [`build_memory`].
 //!
 //! # The proof
