@@ -193,7 +193,7 @@ fn fill_dyn(
 ///   target that no other part reaches, and each target has one vertical source at a time (on
 ///   boards of 3 rows or more the moves down and those up are run one after the other). Their
 ///   bits are set with plain stores and no branch on whether a neighbour is new
-///   ([`Step::expand_owned`]): in the busy levels that is a coin toss, and an atomic `or` a full
+///   ([`Frontier::or_word_owned`]): in the busy levels that is a coin toss, and an atomic `or` a full
 ///   barrier. A move whose region is the whole block (or nearly) is run by chunks instead, with
 ///   atomic `or`s, so that both threads share it;
 /// - then each row's chunk `c`, taken once: its sources' codes written and their words cleared,

@@ -117,7 +117,7 @@ impl Frontier {
     }
 
     /// [`Frontier::or_word`] for a caller that is the word's only writer while it runs (see
-    /// [`Step::expand_owned`]): a plain load and store, no branch on the bits.
+    /// [`Step::parts`]): a plain load and store, no branch on the bits.
     #[inline(always)]
     pub fn or_word_owned(&self, w: usize, new: u64) {
         let word = &self.words[w];
@@ -284,7 +284,7 @@ pub struct Words<'a> {
 /// A part of the expansion of one source block's frontier into one target block, for one thread
 /// ([`Step::parts`]): the source's words `first..end`, of which the flagged chunks `chunks`
 /// (indices into the list the parts were made from) are expanded; `owned` when no other part
-/// writes what it writes ([`Step::expand_owned`]).
+/// writes what it writes, so that it sets bits with plain stores ([`Frontier::or_word_owned`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Part {
     /// The source block.
@@ -343,22 +343,7 @@ impl<'a> Step<'a> {
         self.expand_as::<false>(from, target, reached, next, pending)
     }
 
-    /// [`Step::expand`] for a caller whose schedule makes it the only writer of the words of
-    /// `next` that this call sets while it runs (no other thread expands into the same part of
-    /// the target at the same time): the bits are set with plain loads and stores, and a
-    /// neighbour's bit with no branch on whether it is new: [`Step::parts`] makes such parts.
-    pub fn expand_owned(
-        &self,
-        from: Words<'_>,
-        target: usize,
-        reached: &impl Reached,
-        next: &Frontier,
-        pending: &mut Vec<u64>,
-    ) {
-        self.expand_as::<true>(from, target, reached, next, pending)
-    }
-
-    /// The words of the parts that threads may run alone ([`Step::expand_owned`]) when
+    /// The words of the parts that threads may run alone (with plain stores) when
     /// expanding `source` into `target`: a chunk's for a horizontal move, which keeps the offset;
     /// for a vertical one, which keeps the offset's region (the digits before its window, so
     /// each region of `(m - p)!/2` offsets maps onto itself), whole regions of at least a chunk,
@@ -436,13 +421,17 @@ impl<'a> Step<'a> {
             frontier.copy_words(first, words);
             let from = Words { block: part.source, first_word: first, words };
             if part.owned {
-                self.expand_owned(from, part.target, reached, next, pending);
+                self.expand_as::<true>(from, part.target, reached, next, pending);
             } else {
-                self.expand(from, part.target, reached, next, pending);
+                self.expand_as::<false>(from, part.target, reached, next, pending);
             }
         }
     }
 
+    /// [`Step::expand`], or with `OWNED` for a caller whose schedule makes it the only writer of
+    /// the words of `next` that this call sets while it runs ([`Step::parts`]): the bits are
+    /// then set with plain loads and stores, and a neighbour's bit with no branch on whether it
+    /// is new ([`Frontier::or_word_owned`]).
     #[inline(always)]
     fn expand_as<const OWNED: bool>(
         &self,
@@ -472,8 +461,8 @@ impl<'a> Step<'a> {
                     }
                 });
             }
-            // runs of 3 offsets or more go as bit strings (every board of 10 cells or more has
-            // blocks of whole words)
+            // runs of RUNS_MIN offsets or more go as bit strings (every board of 10 cells or more
+            // has blocks of whole words)
             Crossing::Window(window) if self.aligned && window.run_len() >= RUNS_MIN => {
                 self.cross_runs::<OWNED>(from, window, reached, next, pending)
             }
@@ -520,9 +509,7 @@ impl<'a> Step<'a> {
         }
         visit::<OWNED>(reached, next, pending);
     }
-}
 
-impl Step<'_> {
     /// The vertical moves of [`Step::expand`] for a window with runs (see
     /// [`Window::run_len`]): a run's offsets all move by one shift, so its bits are moved as a
     /// bit string, up to 64 at a time, and marked a word at a time. `pending` holds pairs (the
