@@ -371,9 +371,9 @@ fn digit_sum_parities(first_base: usize, count: usize) -> Vec<u8> {
 /// `lo[2h mod 7!] ^ hi[2h div 7!]`, that is `lo[2 (h mod 2520)] ^ hi[h div 2520]`. A group of
 /// `lcm(2520, 64) = 40320` offsets is 630 whole words spanning 16 values of `h div 2520`, so every
 /// group is one fixed pattern of low parities with the high parities of its 16 segments laid over
-/// it: a few operations per word. Up to 14 cells the words are laid out in a table (389 MB for
-/// 2x7); past it (5.4 GB for 15 cells) each is made when asked for, from the pattern and a bit
-/// per value of `hi` (2.2 MB).
+/// it: a few operations per word. For blocks up to [`TABLE_MAX`] entries the words are laid out
+/// in a table; past it (the 2x7's would be 389 MB, 15 cells' 5.4 GB) each is made when asked
+/// for, from the pattern and a bit per value of `hi` (2.2 MB for 15 cells).
 #[derive(Clone, Debug)]
 struct Parities {
     /// Entries of the block.
@@ -386,6 +386,21 @@ struct Parities {
     hi: Box<[u64]>,
     /// Every word, up to 14 cells.
     table: Option<Box<[u64]>>,
+}
+
+/// The largest block whose parities are laid out in a table (8 MiB): past it each word is made
+/// when asked for, a few operations against a table's cache miss (the 2x7's 389 MB table cost
+/// that much memory and was read at random by the vertical moves of sparse levels).
+const TABLE_MAX: u64 = 1 << 26;
+
+/// The bytes of the parities of a block of `block` entries: its table up to [`TABLE_MAX`], past
+/// it the pattern and a bit per value of `hi` (for the memory estimates).
+pub(crate) fn parity_bytes(block: u64) -> u64 {
+    if block <= TABLE_MAX {
+        block.div_ceil(64) * 8
+    } else {
+        block / 2520 / 8 + (64 << 10)
+    }
 }
 
 impl Parities {
@@ -421,7 +436,7 @@ impl Parities {
         }
         let mut parities =
             Parities { block, pattern: pattern.into(), segments: segments.into(), hi: hi.into(), table: None };
-        if block <= u32::MAX as u64 {
+        if block <= TABLE_MAX {
             let mut bits = vec![0u64; words].into_boxed_slice();
             let fill = |g: usize, group: &mut [u64]| {
                 for (w, word) in group.iter_mut().enumerate() {

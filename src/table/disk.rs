@@ -139,9 +139,7 @@ pub fn memory(states: u64, cells: usize, cached: usize) -> u64 {
         12 => 8 << 20,
         _ => 1 << 20,
     };
-    // the parities of the even ranks: a bit an entry up to 14 cells, made as needed past it
-    let parities = if block <= u32::MAX as u64 { block.div_ceil(64) * 8 } else { block / 2520 / 8 + (1 << 20) };
-    let tables = parities + windows;
+    let tables = crate::index::moves::parity_bytes(block) + windows;
     // a batch of segments read, or encoded, at a time: no more than a bitmap's worth
     let segments = 2 * frontier.min((SEGMENT_BATCH * SEGMENT_MAX) as u64);
     let expand = (3 + cached as u64) * frontier;

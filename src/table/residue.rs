@@ -52,7 +52,7 @@ use crate::index::moves::Moves;
 use crate::index::rank::StateIndex;
 use crate::table::bfs::Progress;
 use crate::table::step::{
-    even_bits, new_bitmap, parities, set_bits, settle, Frontier, Part, Step, Unreached, CHUNK, CHUNK_WORDS,
+    even_bits, new_bitmap, parities, set_bits, settle, Anything, Frontier, Part, Step, Unreached, CHUNK, CHUNK_WORDS,
 };
 
 /// Neighbours gathered (and their lines prefetched) before they are visited, in [`verify`].
@@ -80,7 +80,7 @@ pub fn build_memory(states: u64, cells: usize) -> u64 {
     let payload = payload_len(states);
     let bitmap = cells as u64 * block.div_ceil(64) * 8;
     let flags = cells as u64 * (block as usize).div_ceil(CHUNK) as u64;
-    let parity = block.div_ceil(64) * 8;
+    let parity = crate::index::moves::parity_bytes(block);
     let windows = if cells >= 13 { 260 << 20 } else { 8 << 20 };
     payload + bitmap + flags + parity + windows
 }
@@ -275,10 +275,11 @@ impl<'a> InMemory<'a> {
                         }
                     }
                 }
+                // every neighbour marked, reached or not: the rows' pass takes the reached ones
+                // out, reading the targets' codes in order instead of at random here
                 let vertical = |pending: &mut Vec<u64>, part: &Part| {
                     let (s, t) = (part.source, part.target);
-                    let reached = Unreached(targets[t]);
-                    self.step.run_part(part, &chunks[s], &self.frontier[s], &reached, &self.frontier[t], pending);
+                    self.step.run_part(part, &chunks[s], &self.frontier[s], &Anything, &self.frontier[t], pending);
                 };
                 if self.parallel {
                     parts.par_iter().with_max_len(1).for_each_init(|| Vec::with_capacity(256), vertical);
@@ -295,14 +296,22 @@ impl<'a> InMemory<'a> {
             for (s, codes) in sources {
                 rows[s / cols].push((s, codes.chunks_mut(CHUNK / 4).zip(flagged[s].iter())));
             }
+            // (row, chunk, source, its codes), and (row, chunk, NONE, none) for a chunk where
+            // only the vertical moves marked states (they must be taken out if reached)
+            const NONE: usize = usize::MAX;
             let mut work: Vec<(usize, usize, usize, &mut [u8])> = Vec::new();
             for (r, row) in rows.iter_mut().enumerate() {
+                let row_targets: Vec<usize> = (r * cols..(r + 1) * cols).filter(|&t| self.parity[t] != side).collect();
                 for c in 0..self.frontier[0].chunks() {
+                    let before = work.len();
                     for (s, pieces) in row.iter_mut() {
                         let (piece, &flagged) = pieces.next().expect("a chunk of codes for each chunk of the frontier");
                         if flagged {
                             work.push((r, c, *s, piece));
                         }
+                    }
+                    if work.len() == before && row_targets.iter().any(|&t| self.frontier[t].is_flagged(c)) {
+                        work.push((r, c, NONE, &mut []));
                     }
                 }
             }
@@ -313,7 +322,7 @@ impl<'a> InMemory<'a> {
                 scratch.clear();
                 scratch.resize(cols * CHUNK_WORDS, 0);
                 let mut found = 0u64;
-                for (_, _, s, codes) in part.iter_mut() {
+                for (_, _, s, codes) in part.iter_mut().filter(|item| item.2 != NONE) {
                     let j = *s % cols;
                     let words = &mut scratch[j * CHUNK_WORDS..j * CHUNK_WORDS + len];
                     for (w, slot) in words.iter_mut().zip(self.frontier[*s].chunk_words(c)) {
@@ -337,10 +346,13 @@ impl<'a> InMemory<'a> {
                         _ => &[][..],
                     };
                     let (left, right) = (source(j.checked_sub(1)), source(Some(j + 1)));
+                    let next = &self.frontier[t];
                     for w in 0..len {
                         let m = left.get(w).copied().unwrap_or(0) | right.get(w).copied().unwrap_or(0);
-                        if m != 0 {
-                            self.frontier[t].or_word_owned(first + w, reached.unreached_bits(first + w, m));
+                        // the vertical moves' marks and the horizontal ones, less the reached
+                        let marked = next.word(first + w) | m;
+                        if marked != 0 {
+                            next.set_word_owned(first + w, reached.unreached_bits(first + w, marked));
                         }
                     }
                 }

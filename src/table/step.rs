@@ -128,6 +128,23 @@ impl Frontier {
         }
     }
 
+    /// Word `w`.
+    #[inline(always)]
+    pub fn word(&self, w: usize) -> u64 {
+        self.words[w].load(Relaxed)
+    }
+
+    /// Sets word `w` to `value`, for a caller that is the word's only writer while it runs (its
+    /// chunk flagged when `value` has a bit; a flag is never taken down here).
+    #[inline(always)]
+    pub fn set_word_owned(&self, w: usize, value: u64) {
+        self.words[w].store(value, Relaxed);
+        let flag = &self.flags[w / CHUNK_WORDS];
+        if value != 0 && !flag.load(Relaxed) {
+            flag.store(true, Relaxed);
+        }
+    }
+
     /// Copies the words from word `first` into `out` (as many as it holds).
     pub fn copy_words(&self, first: usize, out: &mut [u64]) {
         for (o, w) in out.iter_mut().zip(&self.words[first..]) {
@@ -247,6 +264,26 @@ impl Unreached<'_> {
         }
         new
     }
+}
+
+/// No test: every neighbour is marked, reached or not. For an executor that takes the reached
+/// ones out afterwards, word by word in order (the in-memory vertical moves: a neighbour's code
+/// is then read as part of a sequential pass, not at random).
+pub struct Anything;
+
+impl Reached for Anything {
+    #[inline(always)]
+    fn unreached(&self, _: u64) -> bool {
+        true
+    }
+
+    #[inline(always)]
+    fn unreached_word(&self, _: usize) -> u64 {
+        !0
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, _: u64) {}
 }
 
 /// The target block's frontier of level `d - 1` (empty at level 0): the out-of-core executor's
