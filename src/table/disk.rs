@@ -58,7 +58,7 @@ use crate::index::rank::StateIndex;
 use crate::table::bfs::Progress;
 use crate::table::format::PAYLOAD_OFFSET;
 use crate::table::residue::payload_len;
-use crate::table::step::{parities, settle, Anything, Frontier, Step, CHUNK, CHUNK_WORDS};
+use crate::table::step::{parities, settle, Frontier, NotBefore, Step, CHUNK, CHUNK_WORDS};
 
 /// The first line of `build.plan`; its number is bumped when the work files' layout changes.
 const PLAN_MAGIC: &str = "slidetable out-of-core build 1";
@@ -1374,28 +1374,16 @@ impl Core {
         next.clear();
         for s in step.neighbours(t) {
             let source = kept.fetch(&self.work, s, Some(depth), self.block, Some(before))?;
-            let (source, next) = (&kept.cache[source].1, &*next);
-            // one source at a time: its parts own what they write in the target (Step::parts),
-            // every neighbour marked, reached or not
+            let (before, source, next) = (&kept.cache[before].1, &kept.cache[source].1, &*next);
+            // one source at a time: its parts own what they write in the target (Step::parts)
             let flagged = source.flagged();
             let mut parts = Vec::new();
             step.parts(s, t, &flagged, false, &mut parts);
             parts.par_iter().with_max_len(1).for_each_init(
                 || Vec::with_capacity(256),
-                |pending, part| step.run_part(part, &flagged, source, &Anything, next, pending),
+                |pending, part| step.run_part(part, &flagged, source, &NotBefore(before), next, pending),
             );
         }
-        // the neighbours at the level before taken out, word by word in order (instead of a
-        // random read of its bitmap at each vertical move)
-        let reached = &kept.cache[before].1;
-        next.flagged().par_iter().with_min_len(64).for_each(|&c| {
-            for (x, b) in next.chunk_words(c).iter().zip(reached.chunk_words(c)) {
-                let v = x.load(Relaxed);
-                if v != 0 {
-                    x.store(v & !b.load(Relaxed), Relaxed);
-                }
-            }
-        });
         let found = write_front(&self.work, t, depth + 1, next)?;
         kept.keep(next, before, t, depth + 1);
         Ok(found)

@@ -15,10 +15,10 @@
 //!   "reached already" is the target's codes ([`Unreached`]), read word by word in order after
 //!   the vertical moves have marked every neighbour ([`Anything`]);
 //! - out of core ([`crate::table::disk`]): blocks in files, one target in memory at a time;
-//!   every neighbour is marked, and then the target's frontier of level `d - 1` taken out word
-//!   by word: a neighbour of a state at `d` is at `d - 1` or `d + 1` (the puzzle's graph is
-//!   bipartite), so the new states are the neighbours less level `d - 1`, and the codes are only
-//!   written now and then, from the frontiers kept in files ([`settle`]);
+//!   "reached already" is the target's frontier of level `d - 1` ([`NotBefore`]): a neighbour of
+//!   a state at `d` is at `d - 1` or `d + 1` (the puzzle's graph is bipartite), so the new states
+//!   are the neighbours less level `d - 1`, and the codes are only written now and then, from
+//!   the frontiers kept in files ([`settle`]);
 //! - on a Dask cluster (the Python package), through the out-of-core executor's block files.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
@@ -285,6 +285,27 @@ impl Reached for Anything {
 
     #[inline(always)]
     fn prefetch(&self, _: u64) {}
+}
+
+/// The target block's frontier of level `d - 1` (empty at level 0): the out-of-core executor's
+/// test, which needs no codes (see the module doc).
+pub struct NotBefore<'a>(pub &'a Frontier);
+
+impl Reached for NotBefore<'_> {
+    #[inline(always)]
+    fn unreached(&self, h: u64) -> bool {
+        !self.0.contains(h)
+    }
+
+    #[inline(always)]
+    fn unreached_word(&self, w: usize) -> u64 {
+        !self.0.words[w].load(Relaxed)
+    }
+
+    #[inline(always)]
+    fn prefetch(&self, h: u64) {
+        self.0.prefetch(h);
+    }
 }
 
 /// Some frontier words of a source block: `words[k]` is word `first_word + k` of block `block`.
