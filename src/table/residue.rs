@@ -19,7 +19,8 @@
 //! level `d + 1`'s are set), so the bitmap covers every block.
 //!
 //! A state found at level `d + 1` gets only its frontier bit then: a neighbour is new when its
-//! code says "unreached". Its code is written when its own level is expanded, by the thread
+//! code says "unreached" (a vertical move marks its neighbour blindly, and the pass that does
+//! the horizontal moves takes the reached ones out, reading the codes in order). Its code is written when its own level is expanded, by the thread
 //! that scans its chunk, with plain stores: at each level the codes of the source blocks are
 //! written only by their chunk's thread and those of the targets only read, so no byte is
 //! shared between a writer and anyone else. The frontier bits are set by parts of the level
@@ -27,8 +28,8 @@
 //! whole block, shared with atomic `or`s ([`crate::table::step::Step::parts`]). Horizontal
 //! moves keep the offset, so they are done 64 states at a time: the target's unreached states
 //! from 16 bytes of codes, one store a word. Chunks of the bitmap that the level before wrote
-//! into are the only ones scanned. Peak memory: the payload (`n!/8` bytes) and the bitmap (`n!/16`), plus the move tables (0.6 GB for
-//! 2x7): [`build_memory`].
+//! into are the only ones scanned. Peak memory: the payload (`n!/8` bytes) and the bitmap
+//! (`n!/16`), plus the move tables (0.3 GB for 2x7): [`build_memory`].
 //!
 //! # The proof
 //! A table of residues can be consistent everywhere and still wrong (a cycle of states each with
@@ -191,15 +192,15 @@ fn fill_dyn(
 /// - the vertical moves, in parts that no two threads share ([`Step::parts`]): a vertical move
 ///   keeps an offset's region, so the parts of one source, whole regions, reach parts of the
 ///   target that no other part reaches, and each target has one vertical source at a time (on
-///   boards of 3 rows or more the moves down and those up are run one after the other). Their
-///   bits are set with plain stores and no branch on whether a neighbour is new
-///   ([`Frontier::or_word_owned`]): in the busy levels that is a coin toss, and an atomic `or` a full
-///   barrier. A move whose region is the whole block (or nearly) is run by chunks instead, with
-///   atomic `or`s, so that both threads share it;
-/// - then each row's chunk `c`, taken once: its sources' codes written and their words cleared,
-///   and the horizontal moves into its targets' chunk `c` (a horizontal move keeps the offset),
-///   a word at a time, each target word once from both its sources, with plain stores: no other
-///   part writes them.
+///   boards of 3 rows or more the moves down and those up are run one after the other). Every
+///   neighbour is marked, reached or not ([`Anything`]), with plain stores
+///   ([`Frontier::or_word_owned`]): a neighbour's code would be a read at random, and an atomic
+///   `or` a full barrier. A move whose region is the whole block (or nearly) is run by chunks
+///   instead, with atomic `or`s, so that both threads share it;
+/// - then each row's chunk `c`, taken once (also where only vertical moves marked its targets):
+///   its sources' codes written and their words cleared, and its targets' words set a word at a
+///   time to the vertical marks and the horizontal moves from both their sources (a horizontal
+///   move keeps the offset), less the reached, with plain stores: no other part writes them.
 struct InMemory<'a> {
     step: Step<'a>,
     frontier: &'a [Frontier],
@@ -296,10 +297,10 @@ impl<'a> InMemory<'a> {
             for (s, codes) in sources {
                 rows[s / cols].push((s, codes.chunks_mut(CHUNK / 4).zip(flagged[s].iter())));
             }
-            // (row, chunk, source, its codes), and (row, chunk, NONE, none) for a chunk where
-            // only the vertical moves marked states (they must be taken out if reached)
-            const NONE: usize = usize::MAX;
-            let mut work: Vec<(usize, usize, usize, &mut [u8])> = Vec::new();
+            // (row, chunk, a source and its codes), and (row, chunk, None) for a chunk where only
+            // the vertical moves marked states (they must be taken out if reached)
+            type Item<'c> = (usize, usize, Option<(usize, &'c mut [u8])>);
+            let mut work: Vec<Item> = Vec::new();
             for (r, row) in rows.iter_mut().enumerate() {
                 let row_targets: Vec<usize> = (r * cols..(r + 1) * cols).filter(|&t| self.parity[t] != side).collect();
                 for c in 0..self.frontier[0].chunks() {
@@ -307,22 +308,22 @@ impl<'a> InMemory<'a> {
                     for (s, pieces) in row.iter_mut() {
                         let (piece, &flagged) = pieces.next().expect("a chunk of codes for each chunk of the frontier");
                         if flagged {
-                            work.push((r, c, *s, piece));
+                            work.push((r, c, Some((*s, piece))));
                         }
                     }
                     if work.len() == before && row_targets.iter().any(|&t| self.frontier[t].is_flagged(c)) {
-                        work.push((r, c, NONE, &mut []));
+                        work.push((r, c, None));
                     }
                 }
             }
-            let row_chunk = |scratch: &mut Vec<u64>, part: &mut [(usize, usize, usize, &mut [u8])]| -> u64 {
+            let row_chunk = |scratch: &mut Vec<u64>, part: &mut [Item]| -> u64 {
                 let (r, c) = (part[0].0, part[0].1);
                 let first = c * CHUNK_WORDS;
                 let len = self.frontier[0].chunk_words(c).len();
                 scratch.clear();
                 scratch.resize(cols * CHUNK_WORDS, 0);
                 let mut found = 0u64;
-                for (_, _, s, codes) in part.iter_mut().filter(|item| item.2 != NONE) {
+                for (s, codes) in part.iter_mut().filter_map(|(_, _, source)| source.as_mut()) {
                     let j = *s % cols;
                     let words = &mut scratch[j * CHUNK_WORDS..j * CHUNK_WORDS + len];
                     for (w, slot) in words.iter_mut().zip(self.frontier[*s].chunk_words(c)) {

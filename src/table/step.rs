@@ -121,12 +121,8 @@ impl Frontier {
     /// [`Step::parts`]): a plain load and store, no branch on the bits.
     #[inline(always)]
     pub fn or_word_owned(&self, w: usize, new: u64) {
-        let word = &self.words[w];
-        word.store(word.load(Relaxed) | new, Relaxed);
-        let flag = &self.flags[w / CHUNK_WORDS];
-        if !flag.load(Relaxed) && new != 0 {
-            flag.store(true, Relaxed);
-        }
+        // a word with a bit is in a flagged chunk already: flagging on the union is the same
+        self.set_word_owned(w, self.word(w) | new);
     }
 
     /// Word `w`.
