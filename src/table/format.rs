@@ -536,8 +536,13 @@ impl PendingFile {
     }
 
     /// Writes `bytes` at `offset` of the file through the file rather than the mapping: the
-    /// pages go to the page cache, not into this process's memory (a two-bit table built in
-    /// anonymous memory is not held twice).
+    /// pages do not come into this process's memory (a two-bit table built in anonymous memory
+    /// is not held twice). On Linux, when `bytes` and `offset` start on a page boundary and
+    /// `bytes` is a megabyte or more, its whole pages go straight to the disk (`O_DIRECT`),
+    /// past the page cache: the 2x7's 10.9 GB at the disk's speed, without the cache's copy and
+    /// its write-back throttling (a `dd` here: 4.3 GB in 3.4 s direct, 11.0 s buffered and
+    /// synced). The rest, and everything where the file system refuses `O_DIRECT`, goes through
+    /// the page cache.
     ///
     /// # Errors
     /// [`Error::Io`]; the final name is then left as it was (the file is dropped uncommitted).
@@ -545,6 +550,11 @@ impl PendingFile {
         #[cfg(unix)]
         {
             use std::os::unix::fs::FileExt;
+            #[cfg(target_os = "linux")]
+            let (offset, bytes) = {
+                let done = self.write_direct(offset, bytes);
+                (offset + done as u64, &bytes[done..])
+            };
             let at = self.file.describe();
             self.file.file().write_all_at(bytes, offset).map_err(|e| Error::io("writing", &at, e))
         }
@@ -554,6 +564,41 @@ impl PendingFile {
             self.map[start..start + bytes.len()].copy_from_slice(bytes);
             Ok(())
         }
+    }
+
+    /// Writes what it can of `bytes` at `offset` with `O_DIRECT` (whole pages from a page
+    /// boundary, in pieces of 64 MiB), through a second descriptor of the same file; returns how
+    /// many bytes it wrote from the start, 0 when `bytes` is under a megabyte or not aligned, or
+    /// when the file system refuses (tmpfs): [`PendingFile::write_at`] writes the rest, so an
+    /// error here is met again there and reported.
+    #[cfg(target_os = "linux")]
+    fn write_direct(&self, offset: u64, bytes: &[u8]) -> usize {
+        use std::os::unix::fs::{FileExt, OpenOptionsExt};
+        use std::os::unix::io::AsRawFd;
+        const PAGE: usize = 4096;
+        const PIECE: usize = 64 << 20;
+        let whole = bytes.len() / PAGE * PAGE;
+        if whole < 1 << 20 || !offset.is_multiple_of(PAGE as u64) || !(bytes.as_ptr() as usize).is_multiple_of(PAGE) {
+            return 0;
+        }
+        // the unnamed file has a name in /proc only; the same path serves the named one
+        let fd = format!("/proc/self/fd/{}", self.file.file().as_raw_fd());
+        let Ok(direct) = std::fs::OpenOptions::new().write(true).custom_flags(libc::O_DIRECT).open(fd) else {
+            return 0;
+        };
+        let mut done = 0;
+        while done < whole {
+            let piece = &bytes[done..whole.min(done + PIECE)];
+            match direct.write_at(piece, offset + done as u64) {
+                Ok(n) if n > 0 => done += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                _ => break,
+            }
+            if !done.is_multiple_of(PAGE) {
+                break;
+            }
+        }
+        done
     }
 
     /// Syncs the file to disk and renames it to its final name; returns it mapped read-only.
@@ -725,4 +770,42 @@ fn map_mut(file: &File) -> std::io::Result<MmapMut> {
     // SAFETY: the file is our own fresh temporary file, which nothing else opens or changes while
     // it is mapped (its name is random and it is renamed into place only after the last write).
     unsafe { MmapOptions::new().map_mut(file) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A payload written past the page cache where it can be (whole pages from a page boundary)
+    /// and through it elsewhere: the file holds the same bytes either way, from any start.
+    #[test]
+    fn write_at_gives_the_same_file_aligned_or_not() {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let len = (3 << 20) + 1234;
+        let mut buffer: Vec<u8> = (0..len + 2 * 4096).map(|i| (i * 7 + i / 4099) as u8).collect();
+        let aligned = (4096 - buffer.as_ptr() as usize % 4096) % 4096;
+        for start in [aligned, aligned + 1] {
+            let bytes = &mut buffer[start..start + len];
+            bytes[..8].copy_from_slice(&(start as u64).to_le_bytes());
+            let path = dir.path().join(format!("t{start}"));
+            let mut pending = PendingFile::create(&path, (PAYLOAD_OFFSET + len) as u64).expect("created");
+            #[cfg(target_os = "linux")]
+            {
+                // whole pages or nothing (nothing on a file system without O_DIRECT, or unaligned)
+                let done = pending.write_direct(PAYLOAD_OFFSET as u64, bytes);
+                assert!(done == 0 || done == len / 4096 * 4096, "{done} bytes written direct");
+                if start != aligned {
+                    assert_eq!(done, 0, "an unaligned buffer is not written direct");
+                }
+            }
+            pending.write_at(0, b"head").expect("written");
+            pending.write_at(PAYLOAD_OFFSET as u64, bytes).expect("written");
+            drop(pending.commit().expect("committed"));
+            let file = std::fs::read(&path).expect("read back");
+            assert_eq!(file.len(), PAYLOAD_OFFSET + len);
+            assert_eq!(&file[..4], b"head");
+            assert!(file[4..PAYLOAD_OFFSET].iter().all(|&b| b == 0));
+            assert!(file[PAYLOAD_OFFSET..] == *bytes, "the payload from offset {start} differs");
+        }
+    }
 }
