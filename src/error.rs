@@ -179,7 +179,7 @@ pub enum Error {
     },
     /// A search's checkpoint file that cannot be resumed from (damaged, of another version, or
     /// of another search).
-    #[error("checkpoint {}: {detail}", path.display())]
+    #[error("{}: {detail}", path.display())]
     Checkpoint {
         /// The file.
         path: PathBuf,

@@ -543,11 +543,70 @@ fn the_cli_prints_the_distribution_so_far_and_goes_on_from_it() {
     let out = table(dir.path()).args(["build", "--board", "2x5", "-o", "a.table", "--json"]).assert().success();
     let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
     assert_eq!(v["complete"], true);
+    assert_eq!(v["resumed_after"], 20);
+    assert_eq!(v["work_dir"], "a.table.work");
     let full: Vec<u64> = serde_json::from_value(v["histogram"].clone()).unwrap();
     assert_eq!(full[..21], histogram[..]);
-    table(dir.path()).args(["build", "--board", "2x5", "--bits", "2", "-o", "b.table", "-q"]).assert().success();
+    let out = table(dir.path())
+        .args(["build", "--board", "2x5", "--bits", "2", "-o", "b.table", "--json"])
+        .assert()
+        .success();
+    let v: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).unwrap();
+    assert_eq!(
+        (&v["work_dir"], &v["resumed_after"]),
+        (&serde_json::Value::Null, &serde_json::Value::Null),
+        "in memory"
+    );
     assert!(std::fs::read(dir.path().join("a.table")).unwrap() == std::fs::read(dir.path().join("b.table")).unwrap());
     assert!(!dir.path().join("a.table.work").exists());
+}
+
+/// What a user's trial found: a work directory named as the table itself, a table in a
+/// directory that does not exist, a work directory that is a file and negative numbers are
+/// refused before any work, in one line; the note on a stopped build beside a byte build is
+/// printed with -q too.
+#[test]
+fn work_directories_and_depths_that_cannot_be_are_refused_before_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    table(dir.path())
+        .args(["build", "--board", "2x4", "--max-depth", "5", "--work-dir", "same.table", "-o", "same.table"])
+        .assert()
+        .code(2)
+        .stderr(one_line_error())
+        .stderr(predicate::str::contains("the work directory and the table are both same.table"));
+    for depth in [None, Some("5")] {
+        let mut args = vec!["build", "--board", "2x4", "--bits", "2", "--max-memory", "1M", "-o", "missing/x.table"];
+        args.extend(depth.iter().flat_map(|d| ["--max-depth", d]));
+        table(dir.path())
+            .args(&args)
+            .assert()
+            .failure()
+            .stderr(one_line_error())
+            .stderr(predicate::str::contains("its directory does not exist"));
+    }
+    assert!(!dir.path().join("missing").exists(), "no work directory made for a table that cannot be written");
+    std::fs::write(dir.path().join("afile"), b"mine").unwrap();
+    table(dir.path())
+        .args(["build", "--board", "2x4", "--max-depth", "5", "--work-dir", "afile", "-o", "x.table"])
+        .assert()
+        .failure()
+        .stderr(one_line_error())
+        .stderr(predicate::str::contains("afile: it is a file, not a directory"));
+    assert_eq!(std::fs::read(dir.path().join("afile")).unwrap(), b"mine");
+    for (flag, value) in [("--max-depth", "-1"), ("--max-memory", "-5")] {
+        table(dir.path())
+            .args(["build", "--board", "2x4", flag, value])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!("invalid value '{value}' for '{flag}")));
+    }
+    table(dir.path()).args(["build", "--board", "2x4", "--max-depth", "5", "-o", "s.table"]).assert().success();
+    table(dir.path())
+        .args(["build", "--board", "2x4", "--bits", "8", "--work-dir", "s.table.work", "-o", "s.table", "-q"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("holds a stopped two-bit build, left as it is"));
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3, "afile, s.table and its work directory");
 }
 
 #[test]

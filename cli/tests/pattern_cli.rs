@@ -157,7 +157,7 @@ fn solve_with_pattern_databases_is_optimal_and_checked() {
         .args(["--checkpoint", "run.checkpoint"])
         .assert()
         .code(3)
-        .stderr(contains("checkpoint run.checkpoint: no `search` line: the file is damaged; delete it"))
+        .stderr(contains("run.checkpoint: no `search` line: the file is damaged; delete it"))
         .stderr(one_line_error());
 }
 

@@ -109,6 +109,15 @@ def test_refusals(client: Any, tmp_path: Path) -> None:
     _core.BuildDriver(st.Puzzle(3, 4)._p, str(tmp_path / "t.table.work"))
     with pytest.raises(ValueError, match="another table"):
         sd.build_table(st.Puzzle(2, 5), tmp_path / "u.table", client=client, work_dir=tmp_path / "t.table.work")
+    # a user's trial: the table's own path as the work directory, and a table in a directory that
+    # does not exist, both refused before any work directory is made
+    with pytest.raises(ValueError, match="the work directory and the table are both"):
+        sd.build_table(st.Puzzle(2, 4), tmp_path / "v.table", client=client, work_dir=tmp_path / "v.table")
+    with pytest.raises(FileNotFoundError, match="its directory does not exist"):
+        sd.build_table(st.Puzzle(2, 4), tmp_path / "missing" / "v.table", client=client, max_depth=5)
+    with pytest.raises(FileNotFoundError, match="its directory does not exist"):
+        st.Table.build(st.Puzzle(2, 4), tmp_path / "missing" / "v.table", max_depth=5)
+    assert not (tmp_path / "v.table").exists() and not (tmp_path / "missing").exists()
 
 
 def test_the_command_line_entry_point(tmp_path: Path) -> None:

@@ -591,6 +591,10 @@ impl Driver {
             return Err(Error::BadShape(format!("{} is too small to be built out of core", index.shape())));
         }
         let existed = dir.exists();
+        if existed && !dir.is_dir() {
+            let e = std::io::Error::other("it is a file, not a directory: name a directory for the work files");
+            return Err(Error::io("opening the work directory", dir, e));
+        }
         fs::create_dir_all(dir).map_err(|e| Error::io("creating the work directory", dir, e))?;
         let lock = lock(dir)?;
         let plan = plan_text(index);

@@ -423,6 +423,12 @@ fn build_file_staged_dyn(
     let BuildOptions { width, memory, work_dir, max_depth } = *options;
     let shape = goal.shape();
     let dir = work_dir.map(Path::to_path_buf).unwrap_or_else(|| default_work_dir(path));
+    if std::path::absolute(&dir).ok() == std::path::absolute(path).ok() {
+        return Err(Error::BadOption(format!(
+            "the work directory and the table are both {}: name another work directory (--work-dir)",
+            path.display()
+        )));
+    }
     // a build stopped or killed goes on where it was, whatever the memory now
     let supported = StateIndex::new(goal).is_ok_and(|index| disk::supported(&index));
     let resumable = supported && dir.join("build.plan").exists();
@@ -489,6 +495,13 @@ fn build_out_of_core(
     let states = index.len();
     let budget = memory.unwrap_or(u64::MAX);
     let target = crate::table::format::final_name(path)?;
+    // the table's directory must be there now, as for a build in memory, not found missing at
+    // the end (the work directory, created with its parents, would otherwise hide it)
+    let parent = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    if !parent.is_dir() {
+        let e = std::io::Error::new(std::io::ErrorKind::NotFound, "its directory does not exist");
+        return Err(Error::io("writing", &target, e));
+    }
     // a table put on another file system is copied there at the end: its room is checked now
     let table_bytes = PAYLOAD_OFFSET as u64 + residue::payload_len(states);
     let to_the_end = max_depth.is_none();

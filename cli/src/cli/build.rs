@@ -27,7 +27,7 @@ modulo 3 (a quarter of the size; a distance is then a walk down to the goal, eac
 neighbour whose residue is one less): the default past 12 cells. The 2x7 and 7x2, 43,589,145,600
 states in 10.9 GB, are built in memory with a one-bit-a-state frontier (15.9 GiB at the peak)
 when that fits; a two-bit table that does not fit in the memory available now (or the control
-group's limit, or --max-memory) is built out of core, in files in --work-dir: the 2x7 in 1.8 GiB,
+group's limit, or --max-memory) is built out of core, in files in --work-dir: the 2x7 in 1.4 GiB,
 the 3x5 and 5x3 (653,837,184,000 states, 163.5 GB) in 15.6 GiB and 573 GB of disk. A build whose
 memory or disk will not do is refused before it starts, with what it needs. --max-depth D stops
 the search after depth D (out of core, resumable, no table written) and prints the distribution
@@ -127,7 +127,13 @@ pub struct BuildArgs {
     /// The memory the build may use: a number of bytes with K, M, G or T (powers of 1024), like
     /// 4G or 512M. A two-bit table that does not fit is built out of core, in files in
     /// --work-dir, within it. [default: the memory available now, or the control group's limit]
-    #[arg(long, value_name = "SIZE", value_parser = super::solve::parse_size, conflicts_with_all = ["pattern", "prune"])]
+    #[arg(
+        long,
+        value_name = "SIZE",
+        value_parser = super::solve::parse_size,
+        allow_negative_numbers = true,
+        conflicts_with_all = ["pattern", "prune"]
+    )]
     max_memory: Option<u64>,
     /// Where an out-of-core build keeps its work files (the build asks for up to 3.5 times the
     /// table's size free there: 38.2 GB for the 2x7, which used 26.2 GB at its peak here;
@@ -142,7 +148,7 @@ pub struct BuildArgs {
     /// command with a larger D, or without --max-depth, goes on from there, at two bits a
     /// state (on this machine or one that mounts the directory). It asks only for the disk its
     /// levels take, checked before each one. Boards of 5 cells or more.
-    #[arg(long, value_name = "D", conflicts_with_all = ["pattern", "prune"])]
+    #[arg(long, value_name = "D", allow_negative_numbers = true, conflicts_with_all = ["pattern", "prune"])]
     max_depth: Option<u32>,
 }
 
@@ -167,6 +173,10 @@ struct Summary {
     search_seconds: f64,
     seconds: f64,
     bytes: u64,
+    /// The work directory of a build out of core (`null` in memory).
+    work_dir: Option<String>,
+    /// The depth an out-of-core build resumed after (`null` when it started from depth 0).
+    resumed_after: Option<u32>,
     histogram: Vec<u64>,
 }
 
@@ -256,7 +266,7 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
     let memory = args.max_memory.or_else(slidetable::solver::available_memory);
     let log_levels = !args.quiet && bar.is_none() && shape.cells() > 12;
     let work_dir = args.work_dir.clone().unwrap_or_else(|| slidetable::table::default_work_dir(&path));
-    if width == Some(Width::Byte) && work_dir.join("build.plan").exists() && !args.quiet {
+    if width == Some(Width::Byte) && work_dir.join("build.plan").exists() {
         eprintln!(
             "note: {} holds a stopped two-bit build, left as it is; this table is built at a byte a state, in \
              memory (the same command without --bits 8 would go on with that one)",
@@ -362,6 +372,14 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
             search_seconds: searched.as_secs_f64(),
             seconds: total.as_secs_f64(),
             bytes: table.as_bytes().len() as u64,
+            work_dir: match &executed {
+                Executed::OutOfCore { work_dir, .. } => Some(work_dir.display().to_string()),
+                _ => None,
+            },
+            resumed_after: match &executed {
+                Executed::OutOfCore { resumed, .. } => *resumed,
+                _ => None,
+            },
             histogram: h.histogram.clone(),
         };
         serde_json::to_writer(&mut out, &summary)?;

@@ -900,7 +900,7 @@ def build_table(
         Bytes each worker's build may use. Default: four fifths of the worker's
         ``memory_limit``, or the memory available on its machine. A worker needs at least three
         one-bit bitmaps of a blank block (or, to merge, a block's codes and one bitmap) and the
-        move tables: 1.8 GiB for the 2x7, 15.6 GiB for the 3x5; more lets it keep decoded source
+        move tables: 1.4 GiB for the 2x7, 15.6 GiB for the 3x5; more lets it keep decoded source
         frontiers between its targets.
     progress : bool or callable, optional
         By default a ``tqdm`` bar of the states reached (level by level) shows once the build
@@ -926,7 +926,9 @@ def build_table(
     ValueError
         ``bits`` other than 2, a board too small or too large, a work directory that holds a
         build of another table or a damaged work file, a negative ``max_depth``, a disk whose
-        room will not do (the levels done are kept).
+        room will not do (the levels done are kept), a ``work_dir`` that is ``path`` itself.
+    FileNotFoundError
+        ``path``'s directory does not exist (checked before any work).
     TypeError
         ``puzzle`` not a ``Puzzle``; ``progress`` none of the above; ``max_depth`` not a whole
         number.
@@ -969,6 +971,10 @@ def build_table(
     client = _client(client)
     path = os.path.abspath(os.fspath(path))
     work = os.path.abspath(os.fspath(work_dir)) if work_dir is not None else path + ".work"
+    if work == path:
+        raise ValueError(f"the work directory and the table are both {path}: give another work_dir")
+    if not os.path.isdir(os.path.dirname(path)):
+        raise FileNotFoundError(f"writing {path}: its directory does not exist")
     driver = _core.BuildDriver(puzzle._p, work, max_depth)
     levels = Levels(progress, f"{puzzle.rows}x{puzzle.cols} table on the cluster")
     if driver.resumed is not None and levels.user is not None:
