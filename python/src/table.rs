@@ -132,9 +132,24 @@ impl Table {
             Table(Box<Result<slidetable::Table<Bytes>, slidetable::Error>>, Option<String>),
             Stopped(slidetable::table::disk::Partial, PathBuf),
         }
-        let report = |py: Python<'_>, p: Progress| -> PyResult<()> {
+        // a level done, or (first) the depth and states a build resumed from its work directory
+        // goes on after
+        enum Note {
+            Level(Progress),
+            Resumed(u32, u64),
+        }
+        let report = |py: Python<'_>, note: Note| -> PyResult<()> {
             if let Some(f) = &progress {
-                f.call1(py, (progress_dict(py, &p)?,))?;
+                let d = match note {
+                    Note::Level(p) => progress_dict(py, &p)?,
+                    Note::Resumed(depth, reached) => {
+                        let d = PyDict::new(py);
+                        d.set_item("resumed", depth)?;
+                        d.set_item("reached", reached)?;
+                        d
+                    }
+                };
+                f.call1(py, (d,))?;
             }
             Ok(())
         };
@@ -155,10 +170,10 @@ impl Table {
                     work_dir: work_dir.as_deref(),
                     max_depth,
                 },
-                |event| {
-                    if let slidetable::table::disk::Event::Level { progress, .. } = event {
-                        note(*progress)
-                    }
+                |event| match event {
+                    slidetable::table::disk::Event::Level { progress, .. } => note(Note::Level(*progress)),
+                    slidetable::table::disk::Event::Resumed { depth, reached } => note(Note::Resumed(depth, reached)),
+                    _ => {}
                 },
                 &stop,
             )
@@ -169,7 +184,7 @@ impl Table {
                 }
                 Staged::Stopped { partial, work_dir } => Made::Stopped(partial, work_dir),
             }),
-            None => slidetable::table::build_with(&goal, width, |pr| note(*pr), &stop)
+            None => slidetable::table::build_with(&goal, width, |pr| note(Note::Level(*pr)), &stop)
                 .map(|t| Made::Table(Box::new(slidetable::Table::new(Bytes::Owned(t.into_inner()))), None)),
         })?;
         match built.map_err(error)? {

@@ -24,12 +24,17 @@ def test_a_stopped_build_goes_on_to_the_one_go_file(tmp_path: Path, rows: int, c
     np.testing.assert_array_equal(first.histogram(), full[:9])
     second = st.Table.build(puzzle, path, max_depth=18, progress=False)
     assert isinstance(second, st.PartialBuild) and second.resumed_after == 8
+    html = second._repr_html_()
+    assert "depths 0 to 18 (this call from depth 9)" in html and f"{int(full[:19].sum()):,} of" in html, html
     np.testing.assert_array_equal(second.histogram(), full[:19])
     assert not path.exists()
     # to the end, with no bits= (the work directory's build goes on at two bits)
-    levels: list[int] = []
-    table = st.Table.build(puzzle, path, progress=lambda p: levels.append(p["depth"]))
+    notes: list[dict] = []
+    table = st.Table.build(puzzle, path, progress=notes.append)
     assert isinstance(table, st.Table) and table.path == str(path)
+    # told first where it resumed, then each depth
+    assert notes[0] == {"resumed": 18, "reached": int(full[:19].sum())}
+    levels = [n["depth"] for n in notes[1:]]
     assert levels[0] == 19 and levels[-1] == table.max_depth
     assert path.read_bytes() == (tmp_path / "memory.table").read_bytes()
     assert not Path(str(path) + ".work").exists()
@@ -57,3 +62,17 @@ def test_max_depth_refusals(tmp_path: Path) -> None:
     # a last depth past the deepest level: the table
     table = st.Table.build(st.Puzzle(2, 3), tmp_path / "s.table", max_depth=100, progress=False)
     assert isinstance(table, st.Table) and table.max_depth == 21
+
+
+def test_a_resumed_build_s_bar_starts_at_the_states_found_before() -> None:
+    pytest.importorskip("tqdm")
+    from slidetable._progress import Levels
+
+    with Levels(True, "3x4 table") as levels:
+        levels({"resumed": 18, "reached": 1000})
+        assert levels.bar is None, "no bar for the note alone"
+        levels({"depth": 19, "level_states": 100, "reached": 1100, "total": 2000, "seconds": 0.1})
+        assert (levels.bar.initial, levels.bar.n) == (1000, 1100)
+    with Levels(True, "3x4 table") as levels:
+        levels({"depth": 0, "level_states": 1, "reached": 1, "total": 2000, "seconds": 0.0})
+        assert (levels.bar.initial, levels.bar.n) == (0, 1)

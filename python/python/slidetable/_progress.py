@@ -53,9 +53,10 @@ class _Bar:
         self.delay = 0.0 if progress is True else DELAY
         self.started = time.time()
 
-    def _show(self, done: int, total: int, desc: str, **postfix: Any) -> None:
+    def _show(self, done: int, total: int, desc: str, start: int = 0, **postfix: Any) -> None:
         """Moves the bar to ``done`` of ``total`` (with ``postfix`` beside it), making it when
-        the call has run long enough."""
+        the call has run long enough; ``start`` is what was done before the call (a resumed
+        build's states), counted in the bar but not in its rate."""
         if self.bar is None:
             if not self.wanted or time.time() - self.started < self.delay:
                 return
@@ -63,7 +64,9 @@ class _Bar:
             if tqdm is None:
                 self.wanted = False
                 return
-            self.bar = tqdm(total=int(total), desc=desc, unit=self.unit, unit_scale=True, dynamic_ncols=True)
+            self.bar = tqdm(
+                total=int(total), initial=int(start), desc=desc, unit=self.unit, unit_scale=True, dynamic_ncols=True
+            )
             # the clock of the call, not of the bar: the time before it showed counts
             self.bar.start_t = self.started
         if postfix:
@@ -90,10 +93,17 @@ class Levels(_Bar):
     def __init__(self, progress: Any, desc: str):
         super().__init__(progress, desc, " states")
         self.table: Any = None
+        # the states a build resumed from its work directory had found (told first, as
+        # ``{"resumed": depth, "reached": states}``): in the bar from the start, not in its rate
+        self.before = 0
 
     def __call__(self, p: dict) -> None:
+        if "resumed" in p:
+            self.before = int(p["reached"])
         if self.user is not None:
             self.user(p)
+            return
+        if "resumed" in p:
             return
         table = p.get("table")
         if self.bar is not None and table != self.table:
@@ -101,7 +111,8 @@ class Levels(_Bar):
             self.started = time.time()
         self.table = table
         desc = self.desc if table is None else f"{self.desc}: table {table} of {p.get('tables', '?')} (tiles {p.get('tiles', '')})"
-        self._show(int(p["reached"]), int(p["total"]), desc, depth=int(p["depth"]))
+        start = self.before if table is None else 0
+        self._show(int(p["reached"]), int(p["total"]), desc, start, depth=int(p["depth"]))
 
 
 class Count(_Bar):

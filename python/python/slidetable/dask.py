@@ -977,8 +977,8 @@ def build_table(
         raise FileNotFoundError(f"writing {path}: its directory does not exist")
     driver = _core.BuildDriver(puzzle._p, work, max_depth)
     levels = Levels(progress, f"{puzzle.rows}x{puzzle.cols} table on the cluster")
-    if driver.resumed is not None and levels.user is not None:
-        levels.user({"resumed": driver.resumed[0], "reached": driver.resumed[1]})
+    if driver.resumed is not None:
+        levels({"resumed": driver.resumed[0], "reached": driver.resumed[1]})
     workers = sorted(client.scheduler_info()["workers"])
     tag = uuid.uuid4().hex[:8]
 

@@ -59,6 +59,20 @@ class PartialBuild:
     _histogram: tuple[int, ...] = dataclasses.field(repr=False)
     """The states at each depth (``histogram()``)."""
 
+    def _repr_html_(self) -> str:
+        from .pictures import table_html
+
+        p = self.puzzle
+        resumed = "" if self.resumed_after is None else f" (this call from depth {self.resumed_after + 1})"
+        rows = [
+            ("board", f"{p.rows}x{p.cols}, goal {p.goal_name}"),
+            ("searched", f"depths 0 to {self.depth}{resumed}"),
+            ("states found", f"{self.reached:,} of {self.states:,} ({100 * self.reached / self.states:.3g}%)"),
+            ("work directory", self.work_dir),
+            ("go on", "the same call with a larger max_depth, or none to finish the table"),
+        ]
+        return table_html(rows, "PartialBuild: a build stopped at a depth")
+
     def histogram(self) -> np.ndarray[tuple[int], np.dtype[np.uint64]]:
         """The states at each depth searched: the first ``depth + 1`` entries of the whole table's
         ``histogram()``.
@@ -161,8 +175,10 @@ class Table:
             A bar of the states reached (``tqdm.auto``: a widget in Jupyter, text in a
             terminal) once the build has run a second (the default, None); ``True`` from the
             start; ``False`` none; or a function called after each depth with a dict: ``depth``,
-            ``level_states``, ``reached``, ``total``, ``seconds``. Without tqdm installed, no
-            bar.
+            ``level_states``, ``reached``, ``total``, ``seconds`` (a build resumed from its work
+            directory calls it first with ``{"resumed": depth, "reached": states}``, as
+            ``slidetable.dask.build_table`` does, and its bar starts at the states found
+            before). Without tqdm installed, no bar.
         bits : int, optional
             Bits a state: 8 (the distance itself) or 2 (the distance modulo 3, a quarter of the
             size; ``table build --bits``). Default: 8 up to 12 cells, 2 past them.
