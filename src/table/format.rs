@@ -575,7 +575,6 @@ impl PendingFile {
     fn write_direct(&self, offset: u64, bytes: &[u8]) -> usize {
         use std::os::unix::fs::{FileExt, OpenOptionsExt};
         use std::os::unix::io::AsRawFd;
-        const PAGE: usize = 4096;
         const PIECE: usize = 64 << 20;
         let whole = bytes.len() / PAGE * PAGE;
         if whole < 1 << 20 || !offset.is_multiple_of(PAGE as u64) || !(bytes.as_ptr() as usize).is_multiple_of(PAGE) {
@@ -653,8 +652,11 @@ pub fn final_name(path: &Path) -> Result<PathBuf, Error> {
     Ok(path)
 }
 
+/// The page size that `O_DIRECT` writes align to ([`PendingFile::write_at`]).
+pub(crate) const PAGE: usize = 4096;
+
 /// The directory a file named `path` goes in.
-fn parent_dir(path: &Path) -> &Path {
+pub(crate) fn parent_dir(path: &Path) -> &Path {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),

@@ -262,7 +262,7 @@ fn build_file_with_dyn(
             // compaction when memory is fragmented (a 10.9 GB first touch here: 20.0 s with
             // huge pages, 6.2 s without). The payload starts on a page boundary, so that it
             // goes to the disk past the page cache (`PendingFile::write_at`).
-            const PAGE: usize = 4096;
+            use crate::table::format::PAGE;
             let mut buffer = vec![0u8; len + PAGE];
             let start = (PAGE - buffer.as_ptr() as usize % PAGE) % PAGE;
             let payload = &mut buffer[start..start + len];
@@ -497,8 +497,7 @@ fn build_out_of_core(
     let target = crate::table::format::final_name(path)?;
     // the table's directory must be there now, as for a build in memory, not found missing at
     // the end (the work directory, created with its parents, would otherwise hide it)
-    let parent = target.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    if !parent.is_dir() {
+    if !crate::table::format::parent_dir(&target).is_dir() {
         let e = std::io::Error::new(std::io::ErrorKind::NotFound, "its directory does not exist");
         return Err(Error::io("writing", &target, e));
     }

@@ -20,10 +20,11 @@
 //!
 //! A state found at level `d + 1` gets only its frontier bit then: a neighbour is new when its
 //! code says "unreached" (a vertical move marks its neighbour blindly, and the pass that does
-//! the horizontal moves takes the reached ones out, reading the codes in order). Its code is written when its own level is expanded, by the thread
-//! that scans its chunk, with plain stores: at each level the codes of the source blocks are
-//! written only by their chunk's thread and those of the targets only read, so no byte is
-//! shared between a writer and anyone else. The frontier bits are set by parts of the level
+//! the horizontal moves takes the reached ones out, reading the codes in order). Its code is
+//! written when its own level is expanded, by the thread that scans its chunk, with plain
+//! stores: at each level the codes of the source blocks are written only by their chunk's
+//! thread and those of the targets only read, so no byte is shared between a writer and anyone
+//! else. The frontier bits are set by parts of the level
 //! that no two threads share, with plain stores, except for a vertical move whose region is the
 //! whole block, shared with atomic `or`s ([`crate::table::step::Step::parts`]). Horizontal
 //! moves keep the offset, so they are done 64 states at a time: the target's unreached states

@@ -361,6 +361,10 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
     let h = table.header();
     let mut out = std::io::stdout().lock();
     if args.json {
+        let (work_dir, resumed_after) = match &executed {
+            Executed::OutOfCore { work_dir, resumed, .. } => (Some(work_dir.display().to_string()), *resumed),
+            _ => (None, None),
+        };
         let summary = Summary {
             path: path.display().to_string(),
             rows: shape.rows(),
@@ -372,14 +376,8 @@ pub fn run(args: BuildArgs) -> Result<ExitCode> {
             search_seconds: searched.as_secs_f64(),
             seconds: total.as_secs_f64(),
             bytes: table.as_bytes().len() as u64,
-            work_dir: match &executed {
-                Executed::OutOfCore { work_dir, .. } => Some(work_dir.display().to_string()),
-                _ => None,
-            },
-            resumed_after: match &executed {
-                Executed::OutOfCore { resumed, .. } => *resumed,
-                _ => None,
-            },
+            work_dir,
+            resumed_after,
             histogram: h.histogram.clone(),
         };
         serde_json::to_writer(&mut out, &summary)?;

@@ -102,8 +102,7 @@ class Levels(_Bar):
             self.before = int(p["reached"])
         if self.user is not None:
             self.user(p)
-            return
-        if "resumed" in p:
+        if self.user is not None or "resumed" in p:
             return
         table = p.get("table")
         if self.bar is not None and table != self.table:
