@@ -22,13 +22,11 @@
 #   --order ORDER    estimate (default) or fixed (Korf & Felner's order: with --threads 1
 #                    --prune 2 and the classic tables, their published generated counts plus one)
 #   --jobs J         instances solved at a time (default: 1), each on --threads threads
-#   --threads N      threads for each instance (default: all cores). On the 5 easiest, one instance
-#                    across both cores took 38.9 s in all, one per core about 76 s of wall time:
-#                    the parallel last iteration often meets the solution sooner (instance 1:
-#                    21.9 s on two threads, 124 s on one), though without that luck one per core
-#                    is about 1.3x faster (instances 44 and 25: 13.4 s against 17.3 s). With
-#                    small-t (commit 1d4a754), instances 22 and 13 took 67 s one after the other
-#                    on both cores, 82 s side by side on one core each
+#   --threads N      threads for each instance (default: all cores). Both cores on one instance
+#                    cost no more than one instance per core: the threads take each iteration's
+#                    subtrees in the search's order. Instances 44 25 32 1 37 28 22 took 233.1 s
+#                    one after the other on 2 threads, against 235.6 s (half their summed times)
+#                    on one thread each, two at a time (Intel Xeon VM, 2026-12-06)
 #   --limit SECONDS  give an instance up after this long (default: 7200); it is not recorded
 #   --dir DIR        where the tables are kept (default: tables/)
 #   --results FILE   the results file (default: data/korf24-results.tsv)

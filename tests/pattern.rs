@@ -297,7 +297,8 @@ fn catalogues_parse_named_and_joined() {
     assert!(bad("7-8+").contains("empty partition"));
     assert!(bad("small-t").contains("is a partition of 5x5"));
     assert!(bad("7-8+1,2/2,3").contains("tile 2 is in two groups"));
-    let many: Vec<String> = (1..=15).map(|t| t.to_string()).collect();
+    // 17 distinct partitions, one more than a catalogue holds
+    let many: Vec<String> = (1..=15).map(|t| t.to_string()).chain(["1,2".into(), "3,4".into()]).collect();
     assert!(bad(&many.join("+")).contains("at most"), "more partitions than a catalogue holds");
 }
 

@@ -101,6 +101,13 @@ const CATALOGUES: &[Catalogue] = &[
         ],
     },
     Catalogue {
+        rows: 4,
+        cols: 4,
+        name: "double-7-8",
+        about: "the largest of two 7-8 partitions' sums (each with the reflection): Korf & Felner's top seven and bottom eight, and the top row, left column and tile 5 against the bottom-right eight; zero-aware, 373 MiB, about 4 min to build",
+        parts: &[&[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]], &[&[1, 2, 3, 4, 5, 8, 12], &[6, 7, 9, 10, 11, 13, 14, 15]]],
+    },
+    Catalogue {
     rows: 5,
     cols: 5,
     name: "small-t",
@@ -115,10 +122,32 @@ const CATALOGUES: &[Catalogue] = &[
         &[&[1, 5, 6, 10, 15, 20], &[2, 3, 4, 7, 8, 9], &[11, 12, 13, 16, 17, 18], &[14, 19, 21, 22, 23, 24]],
     ],
     },
+    Catalogue {
+    rows: 5,
+    cols: 5,
+    name: "improved-t",
+    about: "Clausecker & Reinefeld's larger catalogue: small-t's 7 partitions and 7 more, 20 distinct groups in 15 tables (4 more than small-t's); zero-aware",
+    parts: &[
+        &[&[1, 5, 6, 10, 11, 12], &[2, 3, 4, 7, 8, 9], &[13, 14, 18, 19, 23, 24], &[15, 16, 17, 20, 21, 22]],
+        &[&[1, 2, 5, 6, 10, 11], &[3, 4, 7, 8, 9, 12], &[13, 14, 18, 19, 23, 24], &[15, 16, 17, 20, 21, 22]],
+        &[&[1, 5, 6, 10, 11, 12], &[2, 3, 4, 7, 8, 9], &[13, 14, 15, 16, 17, 18], &[19, 20, 21, 22, 23, 24]],
+        &[&[1, 2, 5, 6, 10, 11], &[3, 4, 7, 8, 9, 12], &[13, 14, 15, 16, 17, 18], &[19, 20, 21, 22, 23, 24]],
+        &[&[1, 5, 6, 10, 15, 20], &[2, 3, 4, 7, 8, 9], &[11, 12, 16, 17, 21, 22], &[13, 14, 18, 19, 23, 24]],
+        &[&[1, 2, 5, 6, 10, 11], &[3, 4, 9, 14, 19, 24], &[7, 8, 12, 13, 18, 23], &[15, 16, 17, 20, 21, 22]],
+        &[&[1, 5, 6, 10, 15, 20], &[2, 3, 4, 7, 8, 9], &[11, 12, 13, 16, 17, 18], &[14, 19, 21, 22, 23, 24]],
+        &[&[1, 5, 6, 10, 15, 20], &[2, 3, 7, 8, 13, 18], &[4, 9, 14, 19, 23, 24], &[11, 12, 16, 17, 21, 22]],
+        &[&[1, 5, 6, 10, 11, 12], &[2, 3, 7, 8, 13, 18], &[4, 9, 14, 19, 23, 24], &[15, 16, 17, 20, 21, 22]],
+        &[&[1, 2, 5, 6, 10, 15], &[3, 4, 7, 8, 9, 14], &[11, 12, 13, 16, 17, 18], &[19, 20, 21, 22, 23, 24]],
+        &[&[1, 2, 5, 6, 10, 15], &[3, 4, 9, 14, 19, 24], &[7, 8, 12, 13, 18, 23], &[11, 16, 17, 20, 21, 22]],
+        &[&[1, 2, 5, 6, 10, 15], &[3, 4, 7, 8, 9, 12], &[11, 16, 17, 20, 21, 22], &[13, 14, 18, 19, 23, 24]],
+        &[&[1, 2, 5, 6, 10, 11], &[3, 4, 7, 8, 9, 14], &[12, 13, 18, 19, 23, 24], &[15, 16, 17, 20, 21, 22]],
+        &[&[1, 2, 5, 6, 10, 15], &[3, 4, 7, 8, 9, 14], &[11, 16, 17, 20, 21, 22], &[12, 13, 18, 19, 23, 24]],
+    ],
+    },
 ];
 
 /// The most partitions of a catalogue (with the reflected lookup, twice as many sums).
-pub const MAX_PARTS: usize = 8;
+pub const MAX_PARTS: usize = 16;
 
 /// The most (placement, free cell) slots, a byte each in the build's working array, of a group
 /// whose table builds in about a second: the size of `auto`'s groups, and of the tables `solve`

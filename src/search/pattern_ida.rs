@@ -25,8 +25,10 @@
 //! (ties: the lower total of all the sums), which in the last iteration
 //! usually meets the solution sooner.
 //!
-//! With `threads > 1`, each iteration first runs the search itself down to a small depth,
-//! keeping the nodes it meets there in its order, and hands those subtrees to rayon's workers.
+//! With `threads > 1`, each iteration first runs the search itself down to the first depth with
+//! [`LEAVES_PER_THREAD`] nodes a thread, keeping them in its order, and the threads take those
+//! subtrees one at a time in that order (so that in the last iteration they all work before the
+//! solution).
 //! A solution met in a subtree stops the subtrees after it, while the ones before it run to
 //! their end: the solution and the counts are those of the search on one thread (the nodes
 //! above each subtree that it meets before it, the subtrees it searches), whatever the
@@ -36,8 +38,6 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
-
-use rayon::prelude::*;
 
 use super::checkpoint::{fnv, Saved, FNV_START};
 use super::{ChildOrder, Options, Stats, Watch};
@@ -53,12 +53,19 @@ use crate::table::pattern::{zero_bit, zero_bit_step};
 /// The most cells of a board this search handles (cells are `u8`, tiles are `u8`).
 const MAX_CELLS: usize = 64;
 
-/// The most views a tile moves in: a catalogue of [`MAX_PARTS`] partitions, on the board and its
-/// reflection.
-const MAX_TILE_VIEWS: usize = 2 * MAX_PARTS;
+/// The most views a tile moves in (distinct groups holding it, on the board and its reflection):
+/// 8 in `small-t`, 12 in `improved-t`.
+const MAX_TILE_VIEWS: usize = 16;
 
 /// The most sums: every partition's, on the board and on its reflection.
 const MAX_SUMS: usize = 2 * MAX_PARTS;
+
+/// How many subtrees a parallel iteration hands each thread, at least (the frontier is the first
+/// depth with that many nodes): small pieces even out the threads' work, and in the last
+/// iteration keep them both before the solution. On Korf & Felner's instances 44 and 25 (2
+/// threads), 16 a thread took 4.55 and 10.23 s, 256 4.46 and 8.49 s, 1024 4.36 and 8.22 s,
+/// 4096 4.55 and 8.53 s.
+const LEAVES_PER_THREAD: usize = 1024;
 
 /// How often (in generated nodes) a worker looks at the stop flag and the node limit.
 const CHECK_EVERY: u64 = 1 << 16;
@@ -115,6 +122,7 @@ struct Shared<'a> {
     nbr: Vec<([(u8, u8); 4], u8)>,
     /// Which move strings are never made (at least the move straight back).
     fsm: &'a MovePruner,
+    /// Each view's group's table and weights.
     groups: Vec<Group<'a>>,
     /// Each group's table, for the start's absolute values.
     tables: Vec<&'a GroupTable>,
@@ -252,9 +260,9 @@ impl<'s, 'a> Searcher<'s, 'a> {
         };
         let cells: Vec<u8> = start.cells().iter().map(|&t| t as u8).collect();
         s.place(&cells);
-        let g = sh.groups.len();
+        let g = sh.tables.len();
         for v in 0..sh.views {
-            let k = sh.groups[v % g].k;
+            let k = sh.groups[v].k;
             s.vals[v] = sh.tables[v % g].value(&s.vcells[v][..k], sh.map(v, s.blank));
         }
         s.add_up();
@@ -339,7 +347,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         let sh = self.sh;
         let (from, to) = (self.blank, child.to);
         for (j, v, _) in self.views(child, from_view, to_view) {
-            if let Some(z) = sh.groups[v % sh.groups.len()].zero {
+            if let Some(z) = sh.groups[v].zero {
                 let (f, t) = (sh.map(v, from), sh.map(v, to));
                 let set = z.set_rank(self.vmask[v] ^ (1 << f | 1 << t));
                 z.prefetch_set(set, t);
@@ -355,7 +363,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         let sh = self.sh;
         let (from, to) = (self.blank, child.to);
         for (j, v, i) in self.views(child, from_view, to_view) {
-            let grp = &sh.groups[v % sh.groups.len()];
+            let grp = &sh.groups[v];
             let (f, t) = (sh.map(v, from), sh.map(v, to));
             let mask = self.vmask[v] ^ (1 << f | 1 << t);
             let cells = &mut self.vcells[v];
@@ -380,7 +388,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         let to_view = to_view.min(child.len as usize);
         for (j, v, _) in self.views(child, child.read as usize, to_view) {
             let old = self.vals[v];
-            let new = sh.groups[v % sh.groups.len()].read(child.slots[j], old);
+            let new = sh.groups[v].read(child.slots[j], old);
             child.vals[j] = new;
             let mut m = sh.view_sums[v];
             let mut worst = 0;
@@ -656,9 +664,11 @@ fn shared<'a>(
     }
     let lazy = set.tables().iter().all(|t| t.zero().is_some());
     let tables: Vec<&GroupTable> = (0..ngroups).map(|g| set.lookup(g).0).collect();
-    let groups = tables
-        .iter()
-        .map(|t| {
+    // one group a view (a reflected view repeats its group), so that a view finds its table
+    // without a division in the search
+    let groups = (0..views)
+        .map(|v| {
+            let t = tables[v % ngroups];
             let mut weights = [0u64; MAX_GROUP];
             weights[..t.index().k()].copy_from_slice(t.index().weights());
             let (zero, bits) = match t.zero() {
@@ -813,7 +823,12 @@ fn iterate_parallel(root: &Searcher<'_, '_>, bound: u32, threads: usize) -> (Opt
         top.next_bound = u32::MAX;
         top.collect_at = depth;
         let found = top.dfs(0, sh.fsm.root(root.blank as usize));
-        if found || top.limit_hit || top.leaves.len() >= threads * 16 || top.leaves.is_empty() || depth == 12 {
+        if found
+            || top.limit_hit
+            || top.leaves.len() >= threads * LEAVES_PER_THREAD
+            || top.leaves.is_empty()
+            || depth == 12
+        {
             break (top, found);
         }
     };
@@ -824,15 +839,20 @@ fn iterate_parallel(root: &Searcher<'_, '_>, bound: u32, threads: usize) -> (Opt
     // each subtree's solution, generated, expanded and next bound, with the nodes above the
     // frontier met before it
     type Searched = (Option<Vec<u8>>, u64, u64, u32, (u64, u64));
-    let results: Vec<Searched> = leaves
-        .into_par_iter()
-        .enumerate()
-        .with_max_len(1)
-        .map(|(i, leaf)| {
-            let before = (leaf.generated, leaf.expanded);
-            if sh.first_found.load(Relaxed) < i || sh.stop.load(Relaxed) {
-                return (None, 0, 0, u32::MAX, before);
+    // the workers take the subtrees in order, so that in the last iteration they all work
+    // before the solution (rayon would split the list in halves, one thread starting in the
+    // middle)
+    let next = AtomicUsize::new(0);
+    let leaves: Vec<Mutex<Option<Leaf>>> = leaves.into_iter().map(|l| Mutex::new(Some(l))).collect();
+    let work = || {
+        let mut done: Vec<(usize, Searched)> = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Relaxed);
+            if i >= leaves.len() || sh.first_found.load(Relaxed) < i || sh.stop.load(Relaxed) {
+                break;
             }
+            let leaf = leaves[i].lock().unwrap_or_else(|e| e.into_inner()).take().expect("each subtree is taken once");
+            let before = (leaf.generated, leaf.expanded);
             let mut s = leaf.at;
             s.order = i;
             s.unchecked = 0;
@@ -845,9 +865,16 @@ fn iterate_parallel(root: &Searcher<'_, '_>, bound: u32, threads: usize) -> (Opt
             if found {
                 sh.first_found.fetch_min(i, Relaxed);
             }
-            (found.then(|| s.path.clone()), s.generated, s.expanded, s.next_bound, before)
-        })
-        .collect();
+            done.push((i, (found.then(|| s.path.clone()), s.generated, s.expanded, s.next_bound, before)));
+        }
+        done
+    };
+    let mut results: Vec<(usize, Searched)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+        handles.into_iter().flat_map(|h| h.join().expect("a search worker panicked")).collect()
+    });
+    results.sort_unstable_by_key(|r| r.0);
+    let results = results.into_iter().map(|r| r.1);
     let (mut generated, mut expanded, mut next_bound) = (0u64, 0u64, top.next_bound);
     for (found, g, e, nb, before) in results {
         generated += g;
