@@ -252,7 +252,8 @@ fn bad_patterns_are_one_line_and_exit_2_before_any_work() {
         .args(["build", "--pattern", "list"])
         .assert()
         .success()
-        .stdout(contains("4x4  7-8      1,2,3,4,5,6,7 / 8,9,10,11,12,13,14,15"))
+        .stdout(contains("4x4  7-8         1,2,3,4,5,6,7 / 8,9,10,11,12,13,14,15"))
+        .stdout(contains("4x4  double-7-8  1,2,3,4,5,6,7 / 8,9,10,11,12,13,14,15\n                     max 1,2,3,4,5,8,12 / 6,7,9,10,11,13,14,15"))
         .stdout(contains("5x5  6-6-6-6"));
 }
 

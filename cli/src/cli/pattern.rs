@@ -72,13 +72,13 @@ pub fn list() -> String {
             })
             .collect();
         s.push_str(&format!(
-            "  {:<4} {name:<8} {}\n                {about}\n",
+            "  {:<4} {name:<11} {}\n                   {about}\n",
             shape.to_string(),
-            parts.join("\n                  max ")
+            parts.join("\n                     max ")
         ));
     }
     s.push_str(
-        "\n  any  auto     consecutive tiles of the goal in groups small enough to build in about a second each\n\
+        "\n  any  auto        consecutive tiles of the goal in groups small enough to build in about a second each\n\
          \nOr give the groups by tile: --pattern 1,2,3/4,5,6,7 (disjoint; tiles outside every group count nothing).\n\
          Join partitions with + for a catalogue, whose estimate is the largest of their sums (groups shared\n\
          between partitions are built once): --pattern 6-6-6-6+1,2,5,6,10,11/3,4,7,8,9,12/13,14,18,19,23,24/15,16,17,20,21,22\n",
