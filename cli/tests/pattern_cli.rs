@@ -257,6 +257,41 @@ fn bad_patterns_are_one_line_and_exit_2_before_any_work() {
         .stdout(contains("5x5  6-6-6-6"));
 }
 
+/// A table already built for the same group, goal and encoding, intact, is kept; one damaged, or
+/// of the other encoding, is built again; a catalogue after a partition builds only its new groups.
+#[test]
+fn intact_tables_are_kept_and_damaged_ones_built_again() {
+    let dir = with_4_4();
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = table(dir.path()).args(args).arg("--json").assert().success().get_output().stdout.clone();
+        serde_json::from_slice(&out).unwrap()
+    };
+    let kept = |v: &serde_json::Value| -> Vec<bool> {
+        v["tables"].as_array().unwrap().iter().map(|t| t["kept"].as_bool().unwrap()).collect()
+    };
+    let build = ["build", "--board", "3x3", "--goal", "blank-first", "--pattern", "4-4"];
+    let first = dir.path().join("3x3-blank-first-tiles-1-2-4-5.table");
+    let before = fs::read(&first).unwrap();
+    assert_eq!(kept(&json(&build)), [true, true]);
+    table(dir.path())
+        .args(build)
+        .assert()
+        .success()
+        .stdout(contains("tiles 1,2,4,5: kept, already built and intact (delete it to build it again)"));
+    // a flipped payload byte: built again, whole
+    let mut damaged = before.clone();
+    let last = damaged.len() - 1;
+    damaged[last] ^= 1;
+    fs::write(&first, &damaged).unwrap();
+    assert_eq!(kept(&json(&build)), [false, true]);
+    assert_eq!(fs::read(&first).unwrap(), before);
+    // zero-aware tables are other files: none kept
+    let mut zero = build.to_vec();
+    zero.push("--zero");
+    assert_eq!(kept(&json(&zero)), [false, false]);
+    assert_eq!(kept(&json(&zero)), [true, true]);
+}
+
 #[test]
 fn a_single_group_goes_to_the_named_file_and_replaces_it_whole() {
     let dir = tempfile::tempdir().unwrap();

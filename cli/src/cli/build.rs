@@ -54,6 +54,8 @@ Each group is written to its own file, RxC-GOAL-tiles-T1-T2-....table, in the cu
 (or --dir); -o names the file when there is one group. `table solve` finds them there. A group
 that a symmetry of the board (a mirror, a rotation) maps onto an earlier group's goal cells is
 looked up in that group's table and gets none of its own: 6-6-6-6 needs two tables, not four.
+A table already in --dir for the same group, goal and kind, intact, is kept (delete it to build
+it again); a damaged one is built again.
 
 --zero builds zero-aware tables instead (RxC-GOAL-zero-tiles-....table): an entry per placement
 and region of the blank, at least the classic entry and often more, one bit each by default.
@@ -65,7 +67,8 @@ largest of their sums, so it guides better than any one of them, and a group in 
 partitions is built once. 5x5 small-t (Clausecker & Reinefeld's 7 partitions, with the
 reflection their 28 tables) --zero: 14 groups, 11 tables of 181 M entries, 237 MiB, about 8 min
 on 2 cores, 2.5 GiB peak memory (one table at a time):
-`table build --board 5x5 --goal blank-first --pattern small-t --zero --dir tables`.
+`table build --board 5x5 --goal blank-first --pattern small-t --zero --dir tables`. After it,
+improved-t (14 partitions, 20 groups) builds only its 4 other tables.
 
 --prune L (with --board, no --pattern) makes the move-pruning machine for `table solve --prune L`.
 

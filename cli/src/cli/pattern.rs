@@ -13,7 +13,7 @@ use memmap2::Mmap;
 use serde::Serialize;
 use slidetable::heuristic::pdb::{pattern_file_name, zero_pattern_file_name, Partition};
 use slidetable::index::pattern::PatternIndex;
-use slidetable::table::format::{Header, PAYLOAD_OFFSET};
+use slidetable::table::format::{Encoding, Header, PAYLOAD_OFFSET};
 use slidetable::table::pattern::{build_group_file_until, open_pattern, working_bytes, PatternTable};
 use slidetable::{Board, Goal, Shape};
 
@@ -28,6 +28,15 @@ pub fn is_pattern_file(path: &Path) -> bool {
         return false;
     }
     Header::parse(&head).is_ok_and(|h| h.encoding.is_pattern())
+}
+
+/// The table at `path` when it is already the one a build would write there: for `goal` and
+/// `tiles`, in `encoding`, its payload intact. Anything else (no file, another table, a damaged
+/// one) is built again.
+fn already_built(path: &Path, goal: &Board, tiles: &[u16], encoding: Encoding) -> Option<PatternTable<Mmap>> {
+    let table = open_pattern(path).ok()?;
+    let same = table.goal() == goal && table.tiles() == tiles && table.header().encoding == encoding;
+    (same && table.check_payload_crc().is_ok()).then_some(table)
 }
 
 /// Opens a pattern table with the path in errors.
@@ -159,6 +168,37 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
             None => dir.join(pattern_file_name(shape, goal, tiles)),
         };
         let index = PatternIndex::new(shape, tiles)?;
+        let tiles_text = tiles.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
+        // a table already there for this group, goal and encoding, intact, is kept (a catalogue
+        // built after another shares most of its tables)
+        let encoding = match zero {
+            None => Encoding::PatternByte,
+            Some(false) => Encoding::ZeroByte,
+            Some(true) => Encoding::ZeroBit,
+        };
+        if let Some(table) = output.is_none().then(|| already_built(&path, &goal_board, tiles, encoding)).flatten() {
+            let h = table.header();
+            total_bytes += table.as_bytes().len() as u64;
+            if json {
+                built.push(BuiltJson {
+                    path: path.display().to_string(),
+                    tiles: tiles.clone(),
+                    entries: h.entries,
+                    max: h.max_depth,
+                    mean: mean(&h.histogram),
+                    seconds: 0.0,
+                    peak_bytes: 0,
+                    kept: true,
+                });
+            } else {
+                writeln!(
+                    out,
+                    "  tiles {tiles_text}: kept, already built and intact (delete it to build it again) -> {}",
+                    path.display()
+                )?;
+            }
+            continue;
+        }
         let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
             let bar = ProgressBar::new_spinner();
             bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
@@ -166,7 +206,6 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
             bar
         });
         let t = Instant::now();
-        let tiles_text = tiles.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
         let report = |p: &slidetable::Progress| {
             if let Some(bar) = &bar {
                 bar.set_message(format!(
@@ -194,6 +233,7 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
                 mean: mean(&h.histogram),
                 seconds: t.elapsed().as_secs_f64(),
                 peak_bytes: working_bytes(&index) + index.len(),
+                kept: false,
             });
             continue;
         }
@@ -236,6 +276,8 @@ struct BuiltJson {
     mean: f64,
     seconds: f64,
     peak_bytes: u64,
+    /// Already built and intact, so not built again.
+    kept: bool,
 }
 
 #[derive(Serialize)]
