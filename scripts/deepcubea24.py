@@ -99,7 +99,8 @@ def main() -> int:
             )
         todo = [r for r in chosen if r[0] not in done]
         if todo:
-            out.write(f"# run {time.strftime('%Y-%m-%d %H:%M')} commit {commit()} machine {machine()}: {config}\n")
+            binary = "" if a.table == p.get_default("table") else f" binary {a.table}"
+            out.write(f"# run {time.strftime('%Y-%m-%d %H:%M')} commit {commit()}{binary} machine {machine()}: {config}\n")
             out.flush()
         for i, tiles, optimal, opt_s in todo:
             cmd = [a.table, "solve", *map(str, blank_first(tiles)), *base, "--json", *extra]
