@@ -160,6 +160,11 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
     }
     let started = Instant::now();
     let mut total_bytes = 0u64;
+    let encoding = match zero {
+        None => Encoding::PatternByte,
+        Some(false) => Encoding::ZeroByte,
+        Some(true) => Encoding::ZeroBit,
+    };
     for (n, &g) in own.iter().enumerate() {
         let tiles = &partition.groups[g];
         let path = match output {
@@ -171,57 +176,39 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
         let tiles_text = tiles.iter().map(u16::to_string).collect::<Vec<_>>().join(",");
         // a table already there for this group, goal and encoding, intact, is kept (a catalogue
         // built after another shares most of its tables)
-        let encoding = match zero {
-            None => Encoding::PatternByte,
-            Some(false) => Encoding::ZeroByte,
-            Some(true) => Encoding::ZeroBit,
-        };
-        if let Some(table) = output.is_none().then(|| already_built(&path, &goal_board, tiles, encoding)).flatten() {
-            let h = table.header();
-            total_bytes += table.as_bytes().len() as u64;
-            if json {
-                built.push(BuiltJson {
-                    path: path.display().to_string(),
-                    tiles: tiles.clone(),
-                    entries: h.entries,
-                    max: h.max_depth,
-                    mean: mean(&h.histogram),
-                    seconds: 0.0,
-                    peak_bytes: 0,
-                    kept: true,
-                });
-            } else {
-                writeln!(
-                    out,
-                    "  tiles {tiles_text}: kept, already built and intact (delete it to build it again) -> {}",
-                    path.display()
-                )?;
-            }
-            continue;
-        }
-        let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
-            let bar = ProgressBar::new_spinner();
-            bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
-            bar.enable_steady_tick(std::time::Duration::from_millis(200));
-            bar
-        });
+        let kept = output.is_none().then(|| already_built(&path, &goal_board, tiles, encoding)).flatten();
+        let was_kept = kept.is_some();
         let t = Instant::now();
-        let report = |p: &slidetable::Progress| {
-            if let Some(bar) = &bar {
-                bar.set_message(format!(
-                    "table {}/{} (tiles {tiles_text}): depth {} done, {} states so far",
-                    n + 1,
-                    own.len(),
-                    p.depth,
-                    thousands(p.reached)
-                ));
+        let table = match kept {
+            Some(table) => table,
+            None => {
+                let bar = (!quiet && std::io::stderr().is_terminal()).then(|| {
+                    let bar = ProgressBar::new_spinner();
+                    bar.set_style(ProgressStyle::with_template("{spinner} {msg}").expect("a valid template"));
+                    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+                    bar
+                });
+                let report = |p: &slidetable::Progress| {
+                    if let Some(bar) = &bar {
+                        bar.set_message(format!(
+                            "table {}/{} (tiles {tiles_text}): depth {} done, {} states so far",
+                            n + 1,
+                            own.len(),
+                            p.depth,
+                            thousands(p.reached)
+                        ));
+                    }
+                };
+                let table = build_group_file_until(&goal_board, tiles, zero, &path, report, &AtomicBool::new(false))
+                    .with_context(|| format!("building {} (any existing file there is untouched)", path.display()))?;
+                if let Some(bar) = bar {
+                    bar.finish_and_clear();
+                }
+                table
             }
         };
-        let table = build_group_file_until(&goal_board, tiles, zero, &path, report, &AtomicBool::new(false))
-            .with_context(|| format!("building {} (any existing file there is untouched)", path.display()))?;
-        if let Some(bar) = bar {
-            bar.finish_and_clear();
-        }
+        let (seconds, peak_bytes) =
+            if was_kept { (0.0, 0) } else { (t.elapsed().as_secs_f64(), working_bytes(&index) + index.len()) };
         let h = table.header();
         total_bytes += table.as_bytes().len() as u64;
         if json {
@@ -231,10 +218,18 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
                 entries: h.entries,
                 max: h.max_depth,
                 mean: mean(&h.histogram),
-                seconds: t.elapsed().as_secs_f64(),
-                peak_bytes: working_bytes(&index) + index.len(),
-                kept: false,
+                seconds,
+                peak_bytes,
+                kept: was_kept,
             });
+            continue;
+        }
+        if was_kept {
+            writeln!(
+                out,
+                "  tiles {tiles_text}: kept, already built and intact (delete it to build it again) -> {}",
+                path.display()
+            )?;
             continue;
         }
         writeln!(
@@ -243,8 +238,8 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
             thousands(h.entries),
             h.max_depth,
             mean(&h.histogram),
-            t.elapsed().as_secs_f64(),
-            size(working_bytes(&index) + index.len()),
+            seconds,
+            size(peak_bytes),
             path.display()
         )?;
     }
