@@ -25,14 +25,17 @@
 //! (ties: the lower total of all the sums), which in the last iteration
 //! usually meets the solution sooner.
 //!
-//! With `threads > 1`, each iteration first runs the search itself down to the first depth with
-//! [`LEAVES_PER_THREAD`] nodes a thread, keeping them in its order, and the threads take those
-//! subtrees one at a time in that order (so that in the last iteration they all work before the
-//! solution).
-//! A solution met in a subtree stops the subtrees after it, while the ones before it run to
-//! their end: the solution and the counts are those of the search on one thread (the nodes
-//! above each subtree that it meets before it, the subtrees it searches), whatever the
-//! schedule. A*+IDA*'s workers take its frontier boards in order under the same rule.
+//! An iteration after one of [`SPLIT_AFTER`] nodes or more first runs the search itself down to
+//! a depth with [`FRONTIER`] nodes (its *frontier*), keeping them, and then searches their
+//! subtrees one at a time: with [`ChildOrder::ByEstimate`], those nearest the goal by their
+//! estimate first (then by the lower total of the sums; Bu & Korf's order for A*+IDA*'s
+//! frontier, here on IDA*'s own), so that the last iteration meets a solution sooner than in the
+//! search's own order (on 8 moderate DeepCubeA boards, 2 threads, 172 s became 108 s); with
+//! [`ChildOrder::Fixed`], in the search's own order, so the counts stay the published ones.
+//! The threads take the subtrees in that order. A solution met in a subtree stops the subtrees
+//! after it, while the ones before it run to their end: the solution and the counts are those
+//! of the same search on one thread, whatever the schedule and the number of threads.
+//! A*+IDA*'s workers take its frontier boards in order under the same rule.
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
@@ -60,12 +63,22 @@ const MAX_TILE_VIEWS: usize = 16;
 /// The most sums: every partition's, on the board and on its reflection.
 const MAX_SUMS: usize = 2 * MAX_PARTS;
 
-/// How many subtrees a parallel iteration hands each thread, at least (the frontier is the first
-/// depth with that many nodes): small pieces even out the threads' work, and in the last
-/// iteration keep them both before the solution. On Korf & Felner's instances 44 and 25 (2
-/// threads), 16 a thread took 4.55 and 10.23 s, 256 4.46 and 8.49 s, 1024 4.36 and 8.22 s,
-/// 4096 4.55 and 8.53 s.
-const LEAVES_PER_THREAD: usize = 1024;
+/// How many subtrees an iteration is cut into, at least (the frontier is a depth with that many
+/// nodes), whatever the number of threads: small pieces even out the threads' work, and the
+/// more there are, the better their order by estimate finds the solution of the last iteration.
+/// On the 80 DeepCubeA 24-puzzle boards their solver took the least time on, with the frontier
+/// by estimate: 2,048 subtrees generated 335 M nodes, 8,192 292 M, 32,768 276 M but took longer
+/// (the search above the frontier made again at each depth tried, and each subtree's copy).
+const FRONTIER: usize = 8192;
+
+/// An iteration is cut at a frontier only when the one before it generated at least this many
+/// nodes: below it, the frontier's own cost is not worth it (and the iteration is too short to
+/// be worth a second thread). It depends only on the search, so the counts do not depend on the
+/// threads.
+const SPLIT_AFTER: u64 = 16 * FRONTIER as u64;
+
+/// The deepest frontier tried.
+const FRONTIER_DEPTH: u32 = 24;
 
 /// How often (in generated nodes) a worker looks at the stop flag and the node limit.
 const CHECK_EVERY: u64 = 1 << 16;
@@ -155,6 +168,9 @@ struct Shared<'a> {
     /// before it run to their end, so the counts and the solution are one thread's.
     first_found: AtomicUsize,
     watch: Option<&'a Watch>,
+    /// [`FRONTIER`] and [`SPLIT_AFTER`] (smaller in the tests, so that small boards are split).
+    frontier: usize,
+    split_after: u64,
 }
 
 impl Shared<'_> {
@@ -215,21 +231,32 @@ struct Searcher<'s, 'a> {
     /// This searcher's piece of the iteration, in a one-thread search's order: it stops when
     /// a worker meets the goal in an earlier piece ([`Shared::first_found`]).
     order: usize,
-    /// A collecting search ([`collect`]) does not expand the nodes at this depth: it keeps
-    /// them in `leaves` instead. `u32::MAX` for a search.
+    /// A collecting search ([`iterate_frontier`]) does not expand the nodes at this depth: it
+    /// keeps them in `leaves` instead. `u32::MAX` for a search.
     collect_at: u32,
-    /// The nodes kept at `collect_at`, in the order met, with the node's machine state and the
-    /// nodes generated and expanded before it.
-    leaves: Vec<Leaf<'s, 'a>>,
+    /// The nodes kept at `collect_at`, in the order met.
+    leaves: Frontier,
 }
 
 /// A node a collecting search kept: the subtree a worker searches.
-#[derive(Clone)]
-struct Leaf<'s, 'a> {
-    at: Searcher<'s, 'a>,
+#[derive(Clone, Copy)]
+struct Leaf {
+    /// The node's machine state.
     state: u32,
+    /// Its estimate, then the total of its sums (at most 255): the order by estimate.
+    key: u32,
+    /// The nodes generated and expanded before it, by the search in its own order.
     generated: u64,
     expanded: u64,
+}
+
+/// The nodes a collecting search kept, each with its cells, its views' entries and its path
+/// from the start in one flat array (no allocation a node).
+#[derive(Clone, Default)]
+struct Frontier {
+    leaves: Vec<Leaf>,
+    /// Leaf `i`'s cells, entries and moves at `i * stride`.
+    bytes: Vec<u8>,
 }
 
 /// No move skipped.
@@ -256,7 +283,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
             skip: NO_SKIP,
             order: 0,
             collect_at: u32::MAX,
-            leaves: Vec::new(),
+            leaves: Frontier::default(),
         };
         let cells: Vec<u8> = start.cells().iter().map(|&t| t as u8).collect();
         s.place(&cells);
@@ -471,10 +498,13 @@ impl<'s, 'a> Searcher<'s, 'a> {
     /// `state`. True when the goal is found (the path then holds the solution).
     fn dfs(&mut self, g: u32, state: u32) -> bool {
         if g == self.collect_at {
-            let leaves = std::mem::take(&mut self.leaves);
-            let at = self.clone();
-            self.leaves = leaves;
-            self.leaves.push(Leaf { at, state, generated: self.generated, expanded: self.expanded });
+            let n = self.sh.n;
+            let key = self.h << 8 | self.sums[..self.sh.sums].iter().sum::<u32>().min(255);
+            let f = &mut self.leaves;
+            f.leaves.push(Leaf { state, key, generated: self.generated, expanded: self.expanded });
+            f.bytes.extend_from_slice(&self.cells[..n]);
+            f.bytes.extend(self.vals.iter().map(|&v| v as u8));
+            f.bytes.extend_from_slice(&self.path);
             return false;
         }
         let sh = self.sh;
@@ -711,6 +741,8 @@ fn shared<'a>(
         stop: AtomicBool::new(false),
         first_found: AtomicUsize::new(usize::MAX),
         watch: options.watch.as_deref(),
+        frontier: FRONTIER,
+        split_after: SPLIT_AFTER,
     })
 }
 
@@ -727,9 +759,22 @@ pub(super) fn idastar(
     options: &Options,
     threads: usize,
 ) -> Result<Option<(Vec<Dir>, Stats)>, Error> {
+    idastar_cut(start, set, options, threads, FRONTIER, SPLIT_AFTER)
+}
+
+/// [`idastar`] with its frontier of `frontier` nodes after iterations of `split_after`.
+fn idastar_cut(
+    start: &Board,
+    set: &PatternSet,
+    options: &Options,
+    threads: usize,
+    frontier: usize,
+    split_after: u64,
+) -> Result<Option<(Vec<Dir>, Stats)>, Error> {
     let began = Instant::now();
     let mut parent_only = None;
-    let sh = shared(start, set, options, machine(options, start.shape(), &mut parent_only)?)?;
+    let mut sh = shared(start, set, options, machine(options, start.shape(), &mut parent_only)?)?;
+    (sh.frontier, sh.split_after) = (frontier, split_after);
     let root = Searcher::new(&sh, start);
     let mut stats = Stats { generated: 1, ..Stats::default() };
     if root.is_goal() {
@@ -737,10 +782,16 @@ pub(super) fn idastar(
         return Ok(Some((Vec::new(), stats)));
     }
     let mut bound = root.h;
+    // the nodes of the iteration before, and the depth of its frontier
+    let (mut last, mut depth) = (0, 1);
     loop {
         stats.iterations += 1;
+        // cut at a frontier when the last iteration was long enough (and, in the fixed order
+        // that keeps the search's own, only for more threads)
+        let split = last >= sh.split_after && (sh.sort || threads > 1);
         let (found, generated, expanded, next) =
-            if threads > 1 { iterate_parallel(&root, bound, threads) } else { iterate(&root, bound) };
+            if split { iterate_frontier(&root, bound, threads, &mut depth) } else { iterate(&root, bound) };
+        last = generated;
         stats.generated += generated;
         stats.expanded += expanded;
         watched(options, stats.generated)?;
@@ -802,91 +853,122 @@ fn iterate(root: &Searcher<'_, '_>, bound: u32) -> (Option<Vec<u8>>, u64, u64, u
     (found.then(|| s.path.clone()), s.generated, s.expanded, s.next_bound)
 }
 
-/// One iteration with the subtrees below a frontier searched in parallel, counted and solved
-/// as [`iterate`] counts and solves it, whatever the threads' schedule.
+/// One iteration with the subtrees below a frontier searched on `threads` threads, counted and
+/// solved as the same search on one thread, whatever the schedule.
 ///
-/// The frontier is the nodes at the first depth that has enough of them, found by the search
-/// itself ([`Searcher::dfs`] collecting at that depth), so they come in its order with the
-/// nodes counted before each. Every subtree before the first one (in that order) where a
-/// worker meets the goal is searched to its end, the ones after it are stopped: the solution
-/// is the one a search on one thread finds, and its counts are that search's, the nodes above
-/// the frontier that it would have met and the subtrees it would have searched.
-fn iterate_parallel(root: &Searcher<'_, '_>, bound: u32, threads: usize) -> (Option<Vec<u8>>, u64, u64, u32) {
+/// The frontier is the nodes at a depth with at least [`FRONTIER`] of them, found by the search
+/// itself ([`Searcher::dfs`] collecting at that depth), so they come in its order with the nodes
+/// counted before each: `depth`, the last iteration's frontier depth, is tried first, then the
+/// depths above it while they still have enough nodes, or below it until one has. Every subtree
+/// before the first one (in the order taken) where a worker meets the goal is searched to its
+/// end, the ones after it are stopped. In the search's own order ([`ChildOrder::Fixed`]) the
+/// counts are those of [`iterate`]: the nodes above the frontier met before that subtree, and
+/// the subtrees before it. In the order by estimate, the search above the frontier counts in
+/// full.
+fn iterate_frontier(
+    root: &Searcher<'_, '_>,
+    bound: u32,
+    threads: usize,
+    depth: &mut u32,
+) -> (Option<Vec<u8>>, u64, u64, u32) {
     let sh = root.sh;
     sh.stop.store(false, Relaxed);
     sh.first_found.store(usize::MAX, Relaxed);
-    let mut depth = 0;
-    let (mut top, found_above) = loop {
-        depth += 1;
+    let collect = |d: u32| {
         let mut top = root.clone();
         top.bound = bound;
         top.next_bound = u32::MAX;
-        top.collect_at = depth;
+        top.collect_at = d;
         let found = top.dfs(0, sh.fsm.root(root.blank as usize));
-        if found
-            || top.limit_hit
-            || top.leaves.len() >= threads * LEAVES_PER_THREAD
-            || top.leaves.is_empty()
-            || depth == 12
-        {
-            break (top, found);
-        }
+        (top, found)
     };
-    if top.limit_hit {
-        return (None, top.generated, top.expanded, top.next_bound);
+    let enough = |top: &Searcher, found: bool| found || top.limit_hit || top.leaves.leaves.len() >= sh.frontier;
+    let (mut d, (mut top, mut found_above)) = (*depth, collect(*depth));
+    if enough(&top, found_above) {
+        // the depths above, while they are enough
+        while d > 1 && !found_above && !top.limit_hit {
+            let (above, found) = collect(d - 1);
+            if !enough(&above, found) {
+                break;
+            }
+            (d, top, found_above) = (d - 1, above, found);
+        }
+    } else {
+        while !enough(&top, found_above) && !top.leaves.leaves.is_empty() && d < FRONTIER_DEPTH {
+            d += 1;
+            (top, found_above) = collect(d);
+        }
     }
-    let leaves = std::mem::take(&mut top.leaves);
-    // each subtree's solution, generated, expanded and next bound, with the nodes above the
-    // frontier met before it
-    type Searched = (Option<Vec<u8>>, u64, u64, u32, (u64, u64));
+    *depth = d;
+    if top.limit_hit || found_above {
+        let solution = found_above.then(|| top.path.clone());
+        return (solution, top.generated, top.expanded, top.next_bound);
+    }
+    let frontier = std::mem::take(&mut top.leaves);
+    let stride = sh.n + sh.views + d as usize;
+    let mut order: Vec<usize> = (0..frontier.leaves.len()).collect();
+    if sh.sort {
+        // nearest the goal by the estimate first (then by the sums' total), else as met
+        order.sort_by_key(|&i| frontier.leaves[i].key);
+    }
+    // each subtree's solution, generated, expanded and next bound
+    type Searched = (Option<Vec<u8>>, u64, u64, u32);
     // the workers take the subtrees in order, so that in the last iteration they all work
     // before the solution (rayon would split the list in halves, one thread starting in the
     // middle)
     let next = AtomicUsize::new(0);
-    let leaves: Vec<Mutex<Option<Leaf>>> = leaves.into_iter().map(|l| Mutex::new(Some(l))).collect();
     let work = || {
         let mut done: Vec<(usize, Searched)> = Vec::new();
+        let mut s = root.clone();
+        s.collect_at = u32::MAX;
         loop {
-            let i = next.fetch_add(1, Relaxed);
-            if i >= leaves.len() || sh.first_found.load(Relaxed) < i || sh.stop.load(Relaxed) {
+            let at = next.fetch_add(1, Relaxed);
+            if at >= order.len() || sh.first_found.load(Relaxed) < at || sh.stop.load(Relaxed) {
                 break;
             }
-            let leaf = leaves[i].lock().unwrap_or_else(|e| e.into_inner()).take().expect("each subtree is taken once");
-            let before = (leaf.generated, leaf.expanded);
-            let mut s = leaf.at;
-            s.order = i;
+            let i = order[at];
+            let bytes = &frontier.bytes[i * stride..(i + 1) * stride];
+            s.load(&bytes[..sh.n], &bytes[sh.n..sh.n + sh.views]);
+            s.path.extend_from_slice(&bytes[sh.n + sh.views..]);
+            s.order = at;
             s.unchecked = 0;
-            s.collect_at = u32::MAX;
             s.bound = bound;
             s.next_bound = u32::MAX;
             s.generated = 0;
             s.expanded = 0;
-            let found = s.dfs(depth, leaf.state);
+            let found = s.dfs(d, frontier.leaves[i].state);
             if found {
-                sh.first_found.fetch_min(i, Relaxed);
+                sh.first_found.fetch_min(at, Relaxed);
             }
-            done.push((i, (found.then(|| s.path.clone()), s.generated, s.expanded, s.next_bound, before)));
+            done.push((at, (found.then(|| s.path.clone()), s.generated, s.expanded, s.next_bound)));
+            if s.limit_hit {
+                break;
+            }
         }
         done
     };
-    let mut results: Vec<(usize, Searched)> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
-        handles.into_iter().flat_map(|h| h.join().expect("a search worker panicked")).collect()
-    });
+    let mut results: Vec<(usize, Searched)> = if threads > 1 {
+        std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
+            handles.into_iter().flat_map(|h| h.join().expect("a search worker panicked")).collect()
+        })
+    } else {
+        work()
+    };
     results.sort_unstable_by_key(|r| r.0);
-    let results = results.into_iter().map(|r| r.1);
     let (mut generated, mut expanded, mut next_bound) = (0u64, 0u64, top.next_bound);
-    for (found, g, e, nb, before) in results {
+    for (at, (found, g, e, nb)) in results {
         generated += g;
         expanded += e;
         next_bound = next_bound.min(nb);
         if found.is_some() {
             // the first subtree with the goal: the search on one thread ends there
-            return (found, before.0 + generated, before.1 + expanded, next_bound);
+            let leaf = &frontier.leaves[order[at]];
+            let above = if sh.sort { (top.generated, top.expanded) } else { (leaf.generated, leaf.expanded) };
+            return (found, above.0 + generated, above.1 + expanded, next_bound);
         }
     }
-    let solution = found_above.then(|| top.path.clone());
-    (solution, top.generated + generated, top.expanded + expanded, next_bound)
+    (None, top.generated + generated, top.expanded + expanded, next_bound)
 }
 
 // ---- A*+IDA* --------------------------------------------------------------------------------
@@ -1447,7 +1529,70 @@ fn fingerprint(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::heuristic::pdb::Partition;
     use crate::lab::sample::SplitMix64;
+    use crate::table::pattern::build_zero_pattern;
+
+    /// A board `moves` random moves from `goal`.
+    fn walk(goal: &Board, moves: usize, rng: &mut SplitMix64) -> Board {
+        let mut b = goal.clone();
+        for _ in 0..moves {
+            let dirs: Vec<Dir> = Dir::ALL.iter().copied().filter(|&d| b.clone().apply(d).is_some()).collect();
+            b.apply(dirs[rng.below(dirs.len() as u64) as usize]).unwrap();
+        }
+        b
+    }
+
+    #[test]
+    fn a_frontier_keeps_the_length_and_the_counts_of_one_thread() {
+        let shape = crate::puzzle::board::Shape::new(4, 4).unwrap();
+        let goal = crate::puzzle::goal::Goal::parse(shape, "blank-first").unwrap().board(shape).unwrap();
+        let part = Partition::parse(&goal, "5-5-5").unwrap();
+        let tables = part
+            .own_tables()
+            .iter()
+            .map(|&g| {
+                GroupTable::from_table(&build_zero_pattern(&goal, &part.groups[g], true, |_| {}).unwrap()).unwrap()
+            })
+            .collect();
+        let set = PatternSet::new(&goal, part, tables, true).unwrap();
+        let mut rng = SplitMix64::new(62);
+        let mut split = 0;
+        for _ in 0..6 {
+            let start = walk(&goal, 80, &mut rng);
+            for order in [ChildOrder::ByEstimate, ChildOrder::Fixed] {
+                let options = Options { order, ..Options::new(super::super::Algorithm::IdaStar) };
+                let whole = idastar_cut(&start, &set, &options, 1, 64, u64::MAX).unwrap().unwrap();
+                for (frontier, after) in [(16, 0), (64, 200), (1000, 50)] {
+                    let one = idastar_cut(&start, &set, &options, 1, frontier, after).unwrap().unwrap();
+                    // optimal, and a solution
+                    assert_eq!(one.0.len(), whole.0.len(), "{start}");
+                    let mut b = start.clone();
+                    one.0.iter().for_each(|&d| {
+                        b.apply(d).unwrap();
+                    });
+                    assert_eq!(b, goal);
+                    if order == ChildOrder::Fixed {
+                        // the search's own order: the counts of the search without a frontier
+                        assert_eq!((one.1.generated, one.1.expanded), (whole.1.generated, whole.1.expanded));
+                        assert_eq!(one.0, whole.0);
+                    } else if one.1.generated != whole.1.generated {
+                        split += 1;
+                    }
+                    for threads in [2, 3] {
+                        let many = idastar_cut(&start, &set, &options, threads, frontier, after).unwrap().unwrap();
+                        assert_eq!(
+                            (&many.0, many.1.generated, many.1.expanded, many.1.iterations),
+                            (&one.0, one.1.generated, one.1.expanded, one.1.iterations),
+                            "{start} {order:?} {frontier} on {threads} threads"
+                        );
+                    }
+                }
+            }
+        }
+        // the order by estimate changed the last iteration's counts somewhere
+        assert!(split > 0);
+    }
 
     /// Random 25-cell boards, packed.
     fn keys(count: usize, seed: u64) -> Vec<u128> {

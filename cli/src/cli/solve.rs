@@ -191,9 +191,10 @@ pub struct SolveArgs {
     /// with --batch, boards are solved in parallel instead, one thread each. [default: all cores]
     #[arg(long, value_name = "N")]
     threads: Option<usize>,
-    /// With -H pdb: the order IDA* tries a node's children in: `estimate` (lowest first) or
-    /// `fixed` (up, left, right, down: Korf & Felner's order, whose published node counts it
-    /// reproduces one for one with --threads 1 --prune 2).
+    /// With -H pdb: the order IDA* tries a node's children in: `estimate` (lowest first; and a
+    /// long iteration's subtrees below a frontier of 8,192 nodes taken those nearest the goal
+    /// first) or `fixed` (up, left, right, down, the subtrees in the search's own order: Korf &
+    /// Felner's order, whose published node counts it reproduces one for one with --prune 2).
     #[arg(long, value_enum, value_name = "ORDER", default_value = "estimate")]
     order: OrderArg,
     /// With -H pdb: move pruning. IDA* never makes a string of up to L moves that has a shorter
