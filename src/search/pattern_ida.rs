@@ -790,7 +790,7 @@ fn idastar_cut(
         // cut at a frontier when the last iteration was long enough (and, in the fixed order
         // that keeps the search's own, only for more threads)
         let split = last >= sh.split_after && (sh.sort || threads > 1);
-        let (found, generated, expanded, next) =
+        let (found, generated, expanded, next, hit) =
             if split { iterate_frontier(&root, bound, threads, &mut depth) } else { iterate(&root, bound) };
         last = generated;
         stats.generated += generated;
@@ -803,7 +803,8 @@ fn idastar_cut(
             stats.elapsed = began.elapsed();
             return Ok(Some((path.iter().map(|&d| Dir::ALL[d as usize]).collect(), stats)));
         }
-        within_limit(options, stats.generated, false, 0, "idastar")?;
+        // (an iteration cut short by the limit is not taken as searched)
+        within_limit(options, stats.generated, hit, 0, "idastar")?;
         if next == u32::MAX {
             return Ok(None); // every branch ended: cannot happen for a solvable board
         }
@@ -845,13 +846,17 @@ fn within_limit(
     Ok(())
 }
 
-/// One iteration on this thread: (solution, generated, expanded, next bound).
-fn iterate(root: &Searcher<'_, '_>, bound: u32) -> (Option<Vec<u8>>, u64, u64, u32) {
+/// An iteration's solution, generated and expanded nodes, next bound, and whether the node limit
+/// (or the watch) stopped it.
+type Iteration = (Option<Vec<u8>>, u64, u64, u32, bool);
+
+/// One iteration on this thread.
+fn iterate(root: &Searcher<'_, '_>, bound: u32) -> Iteration {
     let mut s = root.clone();
     s.bound = bound;
     s.next_bound = u32::MAX;
     let found = s.dfs(0, root.sh.fsm.root(root.blank as usize));
-    (found.then(|| s.path.clone()), s.generated, s.expanded, s.next_bound)
+    (found.then(|| s.path.clone()), s.generated, s.expanded, s.next_bound, s.limit_hit)
 }
 
 /// One iteration with the subtrees below a frontier searched on `threads` threads, counted and
@@ -865,13 +870,9 @@ fn iterate(root: &Searcher<'_, '_>, bound: u32) -> (Option<Vec<u8>>, u64, u64, u
 /// end, the ones after it are stopped. In the search's own order ([`ChildOrder::Fixed`]) the
 /// counts are those of [`iterate`]: the nodes above the frontier met before that subtree, and
 /// the subtrees before it. In the order by estimate, the search above the frontier counts in
-/// full.
-fn iterate_frontier(
-    root: &Searcher<'_, '_>,
-    bound: u32,
-    threads: usize,
-    depth: &mut u32,
-) -> (Option<Vec<u8>>, u64, u64, u32) {
+/// full. A solution above the frontier ends the iteration there (in the search's own order, the
+/// iteration is made again by [`iterate`], whose counts those are).
+fn iterate_frontier(root: &Searcher<'_, '_>, bound: u32, threads: usize, depth: &mut u32) -> Iteration {
     let sh = root.sh;
     sh.stop.store(false, Relaxed);
     sh.first_found.store(usize::MAX, Relaxed);
@@ -901,9 +902,12 @@ fn iterate_frontier(
         }
     }
     *depth = d;
+    if found_above && !sh.sort {
+        return iterate(root, bound);
+    }
     if top.limit_hit || found_above {
         let solution = found_above.then(|| top.path.clone());
-        return (solution, top.generated, top.expanded, top.next_bound);
+        return (solution, top.generated, top.expanded, top.next_bound, top.limit_hit);
     }
     let frontier = std::mem::take(&mut top.leaves);
     let stride = sh.n + sh.views + d as usize;
@@ -914,6 +918,7 @@ fn iterate_frontier(
     }
     // each subtree's solution, generated, expanded and next bound
     type Searched = (Option<Vec<u8>>, u64, u64, u32);
+    let hit = AtomicBool::new(false);
     // the workers take the subtrees in order, so that in the last iteration they all work
     // before the solution (rayon would split the list in halves, one thread starting in the
     // middle)
@@ -922,6 +927,9 @@ fn iterate_frontier(
         let mut done: Vec<(usize, Searched)> = Vec::new();
         let mut s = root.clone();
         s.collect_at = u32::MAX;
+        // the nodes not yet added to the shared count run on across subtrees, so that the node
+        // limit and the watch are looked at every CHECK_EVERY nodes however small the subtrees
+        s.unchecked = 0;
         loop {
             let at = next.fetch_add(1, Relaxed);
             if at >= order.len() || sh.first_found.load(Relaxed) < at || sh.stop.load(Relaxed) {
@@ -932,7 +940,6 @@ fn iterate_frontier(
             s.load(&bytes[..sh.n], &bytes[sh.n..sh.n + sh.views]);
             s.path.extend_from_slice(&bytes[sh.n + sh.views..]);
             s.order = at;
-            s.unchecked = 0;
             s.bound = bound;
             s.next_bound = u32::MAX;
             s.generated = 0;
@@ -943,6 +950,10 @@ fn iterate_frontier(
             }
             done.push((at, (found.then(|| s.path.clone()), s.generated, s.expanded, s.next_bound)));
             if s.limit_hit {
+                // stopped by the limit or the watch, or after another worker's solution
+                if sh.first_found.load(Relaxed) > at {
+                    hit.store(true, Relaxed);
+                }
                 break;
             }
         }
@@ -966,10 +977,10 @@ fn iterate_frontier(
             // the first subtree with the goal: the search on one thread ends there
             let leaf = &frontier.leaves[order[at]];
             let above = if sh.sort { (top.generated, top.expanded) } else { (leaf.generated, leaf.expanded) };
-            return (found, above.0 + generated, above.1 + expanded, next_bound);
+            return (found, above.0 + generated, above.1 + expanded, next_bound, false);
         }
     }
-    (None, top.generated + generated, top.expanded + expanded, next_bound)
+    (None, top.generated + generated, top.expanded + expanded, next_bound, hit.load(Relaxed))
 }
 
 // ---- A*+IDA* --------------------------------------------------------------------------------
@@ -1559,12 +1570,13 @@ mod tests {
         let set = PatternSet::new(&goal, part, tables, true).unwrap();
         let mut rng = SplitMix64::new(62);
         let mut split = 0;
-        for _ in 0..6 {
-            let start = walk(&goal, 80, &mut rng);
+        // short walks too, whose solution can lie above the frontier
+        for moves in [12, 30, 80, 80, 80, 80, 80, 80] {
+            let start = walk(&goal, moves, &mut rng);
             for order in [ChildOrder::ByEstimate, ChildOrder::Fixed] {
                 let options = Options { order, ..Options::new(super::super::Algorithm::IdaStar) };
                 let whole = idastar_cut(&start, &set, &options, 1, 64, u64::MAX).unwrap().unwrap();
-                for (frontier, after) in [(16, 0), (64, 200), (1000, 50)] {
+                for (frontier, after) in [(16, 0), (64, 200), (1000, 50), (100_000, 0)] {
                     let one = idastar_cut(&start, &set, &options, 1, frontier, after).unwrap().unwrap();
                     // optimal, and a solution
                     assert_eq!(one.0.len(), whole.0.len(), "{start}");
@@ -1593,6 +1605,50 @@ mod tests {
         }
         // the order by estimate changed the last iteration's counts somewhere
         assert!(split > 0);
+    }
+
+    #[test]
+    fn a_node_limit_inside_a_cut_iteration_is_never_a_wrong_answer() {
+        let shape = crate::puzzle::board::Shape::new(4, 4).unwrap();
+        let goal = crate::puzzle::goal::Goal::parse(shape, "blank-first").unwrap().board(shape).unwrap();
+        let part = Partition::parse(&goal, "5-5-5").unwrap();
+        let tables = part
+            .own_tables()
+            .iter()
+            .map(|&g| {
+                GroupTable::from_table(&build_zero_pattern(&goal, &part.groups[g], true, |_| {}).unwrap()).unwrap()
+            })
+            .collect();
+        let set = PatternSet::new(&goal, part, tables, true).unwrap();
+        let mut rng = SplitMix64::new(7);
+        let (mut limited, mut solved) = (0, 0);
+        for _ in 0..3 {
+            let start = walk(&goal, 80, &mut rng);
+            let free = Options::new(super::super::Algorithm::IdaStar);
+            let whole = idastar_cut(&start, &set, &free, 1, 16, 0).unwrap().unwrap();
+            let total = whole.1.generated;
+            for (limit, frontier, threads) in (1..=10)
+                .map(|k| total * k / 10)
+                .chain([total - 1])
+                .flat_map(|l| [(l, 16, 1), (l, 16, 2), (l, 100_000, 1), (l, 100_000, 2)])
+            {
+                {
+                    let options = Options { max_nodes: Some(limit), ..free.clone() };
+                    match idastar_cut(&start, &set, &options, threads, frontier, 0) {
+                        Err(Error::SearchLimit { .. }) => limited += 1,
+                        Ok(Some((moves, _))) => {
+                            assert_eq!(moves.len(), whole.0.len(), "{start} limit {limit}");
+                            solved += 1;
+                        }
+                        other => panic!("{start} limit {limit} on {threads} threads: {other:?}"),
+                    }
+                }
+            }
+            // a limit of the search's own count is not reached
+            let options = Options { max_nodes: Some(total + 1_000_000), ..free.clone() };
+            assert_eq!(idastar_cut(&start, &set, &options, 2, 16, 0).unwrap().unwrap().0, whole.0);
+        }
+        assert!(limited > 0 && solved > 0, "{limited} {solved}");
     }
 
     /// Random 25-cell boards, packed.
