@@ -1555,8 +1555,9 @@ mod tests {
         b
     }
 
-    #[test]
-    fn a_frontier_keeps_the_length_and_the_counts_of_one_thread() {
+    /// The 15-puzzle's blank-first goal and its 5-5-5 zero-aware tables (bits, reflected), built
+    /// in memory.
+    fn zero_555() -> (Board, PatternSet) {
         let shape = crate::puzzle::board::Shape::new(4, 4).unwrap();
         let goal = crate::puzzle::goal::Goal::parse(shape, "blank-first").unwrap().board(shape).unwrap();
         let part = Partition::parse(&goal, "5-5-5").unwrap();
@@ -1568,6 +1569,12 @@ mod tests {
             })
             .collect();
         let set = PatternSet::new(&goal, part, tables, true).unwrap();
+        (goal, set)
+    }
+
+    #[test]
+    fn a_frontier_keeps_the_length_and_the_counts_of_one_thread() {
+        let (goal, set) = zero_555();
         let mut rng = SplitMix64::new(62);
         let mut split = 0;
         // short walks too, whose solution can lie above the frontier
@@ -1609,17 +1616,7 @@ mod tests {
 
     #[test]
     fn a_node_limit_inside_a_cut_iteration_is_never_a_wrong_answer() {
-        let shape = crate::puzzle::board::Shape::new(4, 4).unwrap();
-        let goal = crate::puzzle::goal::Goal::parse(shape, "blank-first").unwrap().board(shape).unwrap();
-        let part = Partition::parse(&goal, "5-5-5").unwrap();
-        let tables = part
-            .own_tables()
-            .iter()
-            .map(|&g| {
-                GroupTable::from_table(&build_zero_pattern(&goal, &part.groups[g], true, |_| {}).unwrap()).unwrap()
-            })
-            .collect();
-        let set = PatternSet::new(&goal, part, tables, true).unwrap();
+        let (goal, set) = zero_555();
         let mut rng = SplitMix64::new(7);
         let (mut limited, mut solved) = (0, 0);
         for _ in 0..3 {
