@@ -167,6 +167,12 @@ fn zero_aware_files_in_bytes_and_bits_give_the_reference_distances() {
         let bits = build_zero_pattern(&goal, &tiles, true, |_| {}).unwrap();
         assert_eq!(bytes.payload(), &reference[..]);
         assert_eq!(bits.payload().len() as u64, z.len().div_ceil(8));
+        // bit i % 8 of byte i / 8 is bit 1 of entry i's distance; the last byte's spare bits 0
+        let mut packed = vec![0u8; reference.len().div_ceil(8)];
+        for (i, d) in reference.iter().enumerate() {
+            packed[i / 8] |= ((d >> 1) & 1) << (i % 8);
+        }
+        assert_eq!(bits.payload(), &packed[..], "{s} {tiles:?}: the packed bits");
         // every state: the byte table's entry, and the bit table's walk down to the goal
         let mut cells = vec![0u8; tiles.len()];
         for r in 0..z.placements().len() {

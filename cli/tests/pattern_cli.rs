@@ -235,6 +235,7 @@ fn bad_patterns_are_one_line_and_exit_2_before_any_work() {
         (vec!["build", "--board", "4x4", "--pattern", "6-6-6-6"], "is a partition of 5x5"),
         (vec!["build", "--board", "4x4", "--pattern", "1,2,3/4,5", "-o", "x.table"], "-o names one file"),
         (vec!["build", "--board", "6x6", "--pattern", "1,2,3,4,5,6,7,8"], "of memory to build"),
+        (vec!["build", "--board", "6x6", "--pattern", "1,2,3,4,5,6,7,8", "--zero"], "more than this build indexes"),
         (vec!["build", "--board", "3x3", "--pattern", "1,2,3,4,5,6,7"], "leaves fewer than two other tiles"),
         (
             vec!["solve", "-H", "manhattan", "--pattern", "7-8", "1 2 3 4 5 6 7 8 0"],

@@ -528,7 +528,7 @@ pub fn build_patterns(
     let own = partition.own_tables();
     // refuse what cannot fit before any work, as the command line does
     if let Some(mem) = solver::physical_memory() {
-        if let Some((g, peak)) = partition.too_big_to_build(mem) {
+        if let Some((g, peak)) = partition.too_big_to_build(mem, zero).map_err(error)? {
             return Err(PyValueError::new_err(format!(
                 "the table of group {} ({} tiles) needs {} MiB of memory to build, and this machine has {} MiB: \
                  choose smaller groups",

@@ -59,14 +59,16 @@ it again); a damaged one is built again.
 
 --zero builds zero-aware tables instead (RxC-GOAL-zero-tiles-....table): an entry per placement
 and region of the blank, at least the classic entry and often more, one bit each by default.
-4x4 7-8: 140 M + 1,425 M entries, 186 MiB, about 160 s, 5.2 GiB peak memory; 19,157 nodes a
-Korf instance on average against 36,189 for the classic tables (with the reflection).
+4x4 7-8: 140 M + 1,425 M entries, 186 MiB, about 190 s, 1.5 GiB peak memory; 19,157 nodes a
+Korf instance on average against 36,189 for the classic tables (with the reflection). The search
+keeps a byte per entry, so groups of 7 tiles on 5x5 build too: 4,067 M entries, 485 MiB each,
+about 13 min and 4.3 GiB each.
 
 A catalogue is several partitions joined by + (or a named one, like small-t): its estimate is the
 largest of their sums, so it guides better than any one of them, and a group in several
 partitions is built once. 5x5 small-t (Clausecker & Reinefeld's 7 partitions, with the
-reflection their 28 tables) --zero: 14 groups, 11 tables of 181 M entries, 237 MiB, about 8 min
-on 2 cores, 2.5 GiB peak memory (one table at a time):
+reflection their 28 tables) --zero: 14 groups, 11 tables of 181 M entries, 237 MiB, about 6.5
+min on 2 cores, 0.2 GiB peak memory (one table at a time):
 `table build --board 5x5 --goal blank-first --pattern small-t --zero --dir tables`. After it,
 improved-t (14 partitions, 20 groups) builds only its 4 other tables.
 

@@ -14,7 +14,7 @@ use serde::Serialize;
 use slidetable::heuristic::pdb::{pattern_file_name, zero_pattern_file_name, Partition};
 use slidetable::index::pattern::PatternIndex;
 use slidetable::table::format::{Encoding, Header, PAYLOAD_OFFSET};
-use slidetable::table::pattern::{build_group_file_until, open_pattern, working_bytes, PatternTable};
+use slidetable::table::pattern::{build_group_file_until, build_peak_bytes, open_pattern, PatternTable};
 use slidetable::{Board, Goal, Shape};
 
 use super::{thousands, UsageError, EXIT_FILE, EXIT_NO};
@@ -122,9 +122,9 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
         )));
     }
     // refuse what cannot fit before any work
-    let peak = partition.build_bytes().into_iter().max().unwrap_or(0);
+    let peak = partition.build_bytes(zero).map_err(|e| UsageError(e.to_string()))?.into_iter().max().unwrap_or(0);
     if let Some(mem) = slidetable::solver::physical_memory() {
-        if let Some((g, peak)) = partition.too_big_to_build(mem) {
+        if let Some((g, peak)) = partition.too_big_to_build(mem, zero).map_err(|e| UsageError(e.to_string()))? {
             bail!(UsageError(format!(
                 "the table of group {} ({} tiles) needs {} of memory to build, and this machine has {}: choose smaller groups",
                 g + 1,
@@ -208,7 +208,7 @@ pub fn build(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path, how: 
             }
         };
         let (seconds, peak_bytes) =
-            if was_kept { (0.0, 0) } else { (t.elapsed().as_secs_f64(), working_bytes(&index) + index.len()) };
+            if was_kept { (0.0, 0) } else { (t.elapsed().as_secs_f64(), build_peak_bytes(&index, zero)?) };
         let h = table.header();
         total_bytes += table.as_bytes().len() as u64;
         if json {
