@@ -17,26 +17,34 @@ pub(crate) fn prefetch<T>(value: &T) {
 }
 
 /// A vector of the items of `items` (exactly `len` of them), its memory advised for huge pages
-/// before it is written: for tables of a few megabytes and more that a search reads at random
-/// (only the whole 2 MiB pages inside the allocation can be huge).
+/// before it is written ([`advise_huge_pages_for_load`]): for tables of a few megabytes and more
+/// that a search reads at random (only the whole 2 MiB pages inside the allocation can be huge).
 pub(crate) fn huge_vec<T>(len: usize, items: impl IntoIterator<Item = T>) -> Vec<T> {
     let mut v = Vec::with_capacity(len);
-    advise_huge_pages(v.as_mut_ptr() as *mut u8, len * std::mem::size_of::<T>());
+    advise_huge_pages_for_load(v.as_mut_ptr() as *mut u8, len * std::mem::size_of::<T>());
     v.extend(items);
     v
 }
 
+/// [`advise_huge_pages`] for tables a search loads, except where the kernel backs every large
+/// anonymous region with huge pages already (`/sys/kernel/mm/transparent_hugepage/enabled` is
+/// `always`): there the advice only makes a page fault compact memory for a huge page when none
+/// is free (its `defrag` setting, `madvise` by default), which on a 2-core VM stalled loading
+/// the 24-puzzle's tables for up to 2.75 s of kernel time, against 0.1 s without the advice,
+/// with no faster search after. (A build, minutes of random writes, keeps the advice.)
+pub(crate) fn advise_huge_pages_for_load(ptr: *mut u8, len: usize) {
+    #[cfg(target_os = "linux")]
+    if huge_pages_always() {
+        return;
+    }
+    advise_huge_pages(ptr, len);
+}
+
 /// Asks the kernel to back `len` bytes at `ptr` with transparent huge pages, where it can (random
 /// reads and writes over gigabytes then miss the TLB far less).
-///
-/// Not asked when the kernel backs every large anonymous region with huge pages already
-/// (`/sys/kernel/mm/transparent_hugepage/enabled` is `always`): there the advice only makes a
-/// page fault compact memory for a huge page when none is free (its `defrag` setting, `madvise`
-/// by default), which on a 2-core VM stalled loading the 24-puzzle's tables for up to 2.4 s of
-/// kernel time, against 0.2 s without the advice, with no faster search after.
 pub(crate) fn advise_huge_pages(ptr: *mut u8, len: usize) {
     #[cfg(target_os = "linux")]
-    if !huge_pages_always() {
+    {
         const HUGE: usize = 2 << 20;
         let start = (ptr as usize).div_ceil(HUGE) * HUGE;
         let end = (ptr as usize + len) / HUGE * HUGE;

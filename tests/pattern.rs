@@ -203,6 +203,12 @@ fn zero_aware_files_in_bytes_and_bits_give_the_reference_distances() {
             let last = damaged.len() - 1;
             damaged[last] ^= 0x40;
             assert!(PatternTable::new(damaged).is_err(), "a small table's payload is checked on opening");
+            // an entry changed under matching checksums: only the rebuild finds it
+            let mut forged = t.as_bytes().to_vec();
+            forged[PAYLOAD_OFFSET + 3] ^= 1;
+            fuzz_targets::fix_checksums(&mut forged);
+            let m = PatternTable::new(forged).unwrap().verify(|_| {}).unwrap().expect("a mismatch");
+            assert_eq!((m.rank, m.stored ^ 1), (3, m.expected), "{s} {tiles:?}");
         }
     }
 }

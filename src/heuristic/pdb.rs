@@ -684,7 +684,7 @@ impl GroupTable {
         table.check_payload_crc()?;
         let payload = table.payload();
         let mut entries: Vec<u8> = Vec::with_capacity(payload.len());
-        crate::memory::advise_huge_pages(entries.as_mut_ptr(), payload.len());
+        crate::memory::advise_huge_pages_for_load(entries.as_mut_ptr(), payload.len());
         entries.extend_from_slice(payload);
         GroupTable::with_entries(table, Entries::Owned(entries))
     }

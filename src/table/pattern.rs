@@ -70,8 +70,11 @@ pub fn build_peak_bytes(index: &PatternIndex, zero: Option<bool>) -> Result<u64,
     Ok(match zero {
         None => working_bytes(index) + index.len(),
         Some(bits) => {
-            let entries = ZeroIndex::new(index.shape(), index.tiles())?.len();
-            entries.div_ceil(8) * 8 + if bits { entries.div_ceil(8) } else { entries }
+            let z = ZeroIndex::new(index.shape(), index.tiles())?;
+            let entries = z.len();
+            // the search's bytes, the table, and each set's facts, cells and first entry
+            let sets = z.sets() as u64 * (index.shape().cells() as u64 + 24);
+            entries.div_ceil(8) * 8 + if bits { entries.div_ceil(8) } else { entries } + sets
         }
     })
 }
@@ -229,12 +232,7 @@ fn fill_file(
             // packed straight from the search's bytes: no byte-per-entry copy at the peak
             let work = search_zero(z, goal, progress, stop)?;
             let histogram = zero_histogram(z, &work)?;
-            let entries = z.len();
-            payload.par_iter_mut().enumerate().for_each(|(i, byte)| {
-                let word = work[i].load(Relaxed);
-                let here = 8u64.min(entries - 8 * i as u64);
-                *byte = (0..here).fold(0u8, |b, j| b | (((word >> (8 * j)) as u8).wrapping_sub(1) >> 1 & 1) << j);
-            });
+            bits_from_search(&work, z.len(), payload);
             (histogram, Encoding::ZeroBit, z.len())
         }
     };
@@ -397,12 +395,16 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
                 (fresh, histogram)
             }
             (Some(z), encoding) => {
-                let mut fresh = vec![0u8; z.len() as usize];
-                let histogram = fill_zero(z, self.goal(), &mut fresh, progress)?;
+                // the search's bytes, then the payload made from them (in bits straight from
+                // them): no more memory than the build
+                let mut progress = progress;
+                let work = search_zero(z, self.goal(), &mut progress, &AtomicBool::new(false))?;
+                let histogram = zero_histogram(z, &work)?;
+                let mut fresh = vec![0u8; stored_len(z.len(), encoding)];
                 if encoding == Encoding::ZeroBit {
-                    let mut packed = vec![0u8; z.len().div_ceil(8) as usize];
-                    pack_bits(&fresh, &mut packed);
-                    fresh = packed;
+                    bits_from_search(&work, z.len(), &mut fresh);
+                } else {
+                    bytes_from_search(&work, &mut fresh);
                 }
                 (fresh, histogram)
             }
@@ -433,14 +435,6 @@ impl<D: AsRef<[u8]>> PatternTable<D> {
         }
         Ok(None)
     }
-}
-
-/// Packs zero-aware distances into bits: entry `i` becomes bit `i % 8` of byte `i / 8`, the bit
-/// `(d >> 1) & 1` of its distance `d` ([`Encoding::ZeroBit`]).
-fn pack_bits(values: &[u8], out: &mut [u8]) {
-    out.par_iter_mut().zip(values.par_chunks(8)).for_each(|(byte, eight)| {
-        *byte = eight.iter().enumerate().fold(0u8, |b, (i, &d)| b | ((d >> 1) & 1) << i);
-    });
 }
 
 /// The bit of entry `i` of a 1-bit zero-aware table.
@@ -838,8 +832,8 @@ fn fill_until(
 }
 
 /// Fills `out` (one byte per entry of `index`: placement and blank region) with the zero-aware
-/// pattern distance of each entry, and returns the histogram of the entries: the same search as
-/// [`fill`], without taking the least over the regions.
+/// pattern distance of each entry, and returns the histogram of the entries: a search over the
+/// entries themselves ([`search_zero`]).
 ///
 /// # Errors
 /// As [`fill`].
@@ -866,13 +860,34 @@ fn fill_zero_until(
     }
     let work = search_zero(index, goal, progress, stop)?;
     let histogram = zero_histogram(index, &work)?;
+    bytes_from_search(&work, out);
+    Ok(histogram)
+}
+
+/// The payload bytes of a zero-aware table of `entries` entries in `encoding`.
+fn stored_len(entries: u64, encoding: Encoding) -> usize {
+    (if encoding == Encoding::ZeroBit { entries.div_ceil(8) } else { entries }) as usize
+}
+
+/// Writes the distances [`search_zero`] left in `work` (each byte depth + 1) into `out`, a byte
+/// an entry.
+fn bytes_from_search(work: &[AtomicU64], out: &mut [u8]) {
     out.par_chunks_mut(8).zip(work.par_iter()).for_each(|(bytes, word)| {
         let word = word.load(Relaxed);
         for (j, b) in bytes.iter_mut().enumerate() {
             *b = ((word >> (8 * j)) as u8).wrapping_sub(1);
         }
     });
-    Ok(histogram)
+}
+
+/// Packs the distances [`search_zero`] left in `work` into `out` ([`Encoding::ZeroBit`]): bit 1
+/// of entry `i`'s distance as bit `i % 8` of byte `i / 8`, the last byte's bits past `entries` 0.
+fn bits_from_search(work: &[AtomicU64], entries: u64, out: &mut [u8]) {
+    out.par_iter_mut().zip(work.par_iter()).enumerate().for_each(|(i, (byte, word))| {
+        let word = word.load(Relaxed);
+        let here = 8u64.min(entries - 8 * i as u64);
+        *byte = (0..here).fold(0u8, |b, j| b | (((word >> (8 * j)) as u8).wrapping_sub(1) >> 1 & 1) << j);
+    });
 }
 
 /// The histogram of the distances [`search_zero`] left in `work` (each byte depth + 1), or an
@@ -939,8 +954,8 @@ fn search_zero(
     let chunks = words.div_ceil(CHUNK_WORDS);
     let mut cur: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
     let mut next: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
+    // every set's cells, and its first entry (then the number of entries)
     let masks = index.set_masks();
-    // every set's first entry, then the number of entries
     let bases: Vec<u64> = (0..=masks.len()).map(|s| index.set_info(s).1).collect();
 
     let goal_cells = index.placements().cells_of(goal)?;
@@ -1103,7 +1118,7 @@ fn claim(work: &[AtomicU64], next: &[AtomicBool], code: u64, s: u64) -> u64 {
     u64::from(old >> shift & 0xFF == 0)
 }
 
-/// The breadth-first search over (placement, region) states behind [`fill`] and [`fill_zero`]:
+/// The breadth-first search over (placement, region) states behind [`fill`]:
 /// a byte per (placement, free cell), depth + 1 at each reached region's lowest cell, 0 elsewhere.
 fn search(
     index: &PatternIndex,
