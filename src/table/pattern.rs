@@ -833,7 +833,7 @@ fn fill_until(
 
 /// Fills `out` (one byte per entry of `index`: placement and blank region) with the zero-aware
 /// pattern distance of each entry, and returns the histogram of the entries: a search over the
-/// entries themselves ([`search_zero`]).
+/// entries themselves, a byte each.
 ///
 /// # Errors
 /// As [`fill`].
