@@ -660,23 +660,7 @@ impl Level<'_> {
     /// Expands every state of this level in chunk `chunk`; returns the states claimed for the
     /// next level.
     fn chunk(&self, chunk: usize) -> u64 {
-        let words = &self.work[chunk * CHUNK_WORDS..((chunk + 1) * CHUNK_WORDS).min(self.work.len())];
-        let pattern = self.code * 0x0101_0101_0101_0101;
-        let mut ring = Ring::default();
-        let mut found = 0u64;
-        for (w, word) in words.iter().enumerate() {
-            let mut hits = zero_bytes(word.load(Relaxed) ^ pattern);
-            while hits != 0 {
-                let byte = hits.trailing_zeros() / 8;
-                hits &= hits - 1;
-                let s = ((chunk * CHUNK_WORDS + w) as u64) * 8 + byte as u64;
-                found += self.expand(s, &mut ring);
-            }
-        }
-        while let Some(s) = ring.pop() {
-            found += self.claim(s);
-        }
-        found
+        scan_chunk(self.work, self.next, self.code, chunk, |s, ring| self.expand(s, ring))
     }
 
     /// Generates the children of state `s` into the ring, claiming the ones the ring pushes out.
@@ -703,18 +687,12 @@ impl Level<'_> {
                 let child = self.index.rank(&pos[..k]) * self.m + f2;
                 prefetch(&self.work[(child >> 3) as usize]);
                 if let Some(old) = ring.push(child) {
-                    found += self.claim(old);
+                    found += claim(self.work, self.next, self.code, old);
                 }
             }
             pos[i] = from as u8;
         }
         found
-    }
-
-    /// Claims state `s` for the next level if it is not reached yet: 1 if this call claimed it.
-    #[inline]
-    fn claim(&self, s: u64) -> u64 {
-        claim(self.work, self.next, self.code, s)
     }
 }
 
@@ -945,49 +923,19 @@ fn search_zero(
     progress: &mut dyn FnMut(&Progress),
     stop: &AtomicBool,
 ) -> Result<Vec<AtomicU64>, Error> {
-    let started = Instant::now();
     let shape = index.shape();
     let n = shape.cells();
     let entries = index.len();
-    let words = entries.div_ceil(8) as usize;
-    let work = zeroed_words(words);
-    let chunks = words.div_ceil(CHUNK_WORDS);
-    let mut cur: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
-    let mut next: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
+    let work = zeroed_words(entries.div_ceil(8) as usize);
     // every set's cells, and its first entry (then the number of entries)
     let masks = index.set_masks();
     let bases: Vec<u64> = (0..=masks.len()).map(|s| index.set_info(s).1).collect();
-
     let goal_cells = index.placements().cells_of(goal)?;
     let start = index.index(&goal_cells, goal.blank() as u8);
-    work[(start >> 3) as usize].store(1 << ((start & 7) * 8), Relaxed);
-    cur[(start >> 3) as usize / CHUNK_WORDS].store(true, Relaxed);
-
     let full = if n == 64 { u64::MAX } else { (1u64 << n) - 1 };
-    let parallel = entries >= 1 << 16;
-    let mut reached = 1u64;
-    let mut level_states = 1u64;
-    for depth in 0u64.. {
-        progress(&Progress { depth: depth as u32, level_states, reached, total: entries, elapsed: started.elapsed() });
-        if stop.load(Relaxed) {
-            return Err(Error::BuildCancelled { depth: depth as u32 });
-        }
-        if depth + 2 >= UNREACHED as u64 {
-            return Err(Error::BadShape(format!("{shape} has pattern distances beyond 253 moves")));
-        }
-        let todo: Vec<usize> = (0..chunks).filter(|&c| cur[c].swap(false, Relaxed)).collect();
-        let level = ZeroLevel { index, masks: &masks, bases: &bases, full, work: &work, next: &next, code: depth + 1 };
-        level_states = if parallel {
-            todo.par_iter().with_max_len(1).map(|&c| level.chunk(c)).sum()
-        } else {
-            todo.iter().map(|&c| level.chunk(c)).sum()
-        };
-        if level_states == 0 {
-            break;
-        }
-        reached += level_states;
-        std::mem::swap(&mut cur, &mut next);
-    }
+    breadth_first(&work, start, entries, entries >= 1 << 16, shape, progress, stop, |code, next, c| {
+        ZeroLevel { index, masks: &masks, bases: &bases, full, work: &work, next, code }.chunk(c)
+    })?;
     Ok(work)
 }
 
@@ -1021,10 +969,6 @@ impl ZeroLevel<'_> {
     /// Expands every entry of this level in chunk `chunk`; returns the entries claimed for the
     /// next level.
     fn chunk(&self, chunk: usize) -> u64 {
-        let first = chunk * CHUNK_WORDS;
-        let words = &self.work[first..(first + CHUNK_WORDS).min(self.work.len())];
-        let pattern = self.code * 0x0101_0101_0101_0101;
-        let mut ring = Ring::default();
         let mut at = AtSet {
             set: 0,
             base: 1,
@@ -1035,20 +979,7 @@ impl ZeroLevel<'_> {
             order: u64::MAX,
             cells: [0; MAX_GROUP],
         };
-        let mut found = 0u64;
-        for (w, word) in words.iter().enumerate() {
-            let mut hits = zero_bytes(word.load(Relaxed) ^ pattern);
-            while hits != 0 {
-                let byte = hits.trailing_zeros() / 8;
-                hits &= hits - 1;
-                let e = ((first + w) as u64) * 8 + byte as u64;
-                found += self.expand(e, &mut at, &mut ring);
-            }
-        }
-        while let Some(s) = ring.pop() {
-            found += claim(self.work, self.next, self.code, s);
-        }
-        found
+        scan_chunk(self.work, self.next, self.code, chunk, |e, ring| self.expand(e, &mut at, ring))
     }
 
     /// Generates the children of entry `e` into the ring, claiming the ones the ring pushes out.
@@ -1101,6 +1032,82 @@ impl ZeroLevel<'_> {
     }
 }
 
+/// Expands (with `expand`) every state of `work` in chunk `chunk` whose byte is `code`, then
+/// claims what is left in the ring; returns the states claimed for the next level.
+#[inline]
+fn scan_chunk(
+    work: &[AtomicU64],
+    next: &[AtomicBool],
+    code: u64,
+    chunk: usize,
+    mut expand: impl FnMut(u64, &mut Ring) -> u64,
+) -> u64 {
+    let first = chunk * CHUNK_WORDS;
+    let words = &work[first..(first + CHUNK_WORDS).min(work.len())];
+    let pattern = code * 0x0101_0101_0101_0101;
+    let mut ring = Ring::default();
+    let mut found = 0u64;
+    for (w, word) in words.iter().enumerate() {
+        let mut hits = zero_bytes(word.load(Relaxed) ^ pattern);
+        while hits != 0 {
+            let byte = hits.trailing_zeros() / 8;
+            hits &= hits - 1;
+            found += expand(((first + w) as u64) * 8 + byte as u64, &mut ring);
+        }
+    }
+    while let Some(s) = ring.pop() {
+        found += claim(work, next, code, s);
+    }
+    found
+}
+
+/// The levels of a breadth-first search over the states of `work` (a byte each, depth + 1 once
+/// reached) from state `start`, `total` states at most: `level(code, next, chunk)` expands the
+/// states of chunk `chunk` whose byte is `code`, flagging in `next` the chunks it claims states
+/// in, and returns how many it claimed. Chunks in parallel when `parallel`.
+#[allow(clippy::too_many_arguments)]
+fn breadth_first(
+    work: &[AtomicU64],
+    start: u64,
+    total: u64,
+    parallel: bool,
+    shape: Shape,
+    progress: &mut dyn FnMut(&Progress),
+    stop: &AtomicBool,
+    level: impl Fn(u64, &[AtomicBool], usize) -> u64 + Sync,
+) -> Result<(), Error> {
+    let started = Instant::now();
+    let chunks = work.len().div_ceil(CHUNK_WORDS);
+    let mut cur: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
+    let mut next: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
+    work[(start >> 3) as usize].store(1 << ((start & 7) * 8), Relaxed);
+    cur[(start >> 3) as usize / CHUNK_WORDS].store(true, Relaxed);
+    let mut reached = 1u64;
+    let mut level_states = 1u64;
+    for depth in 0u64.. {
+        progress(&Progress { depth: depth as u32, level_states, reached, total, elapsed: started.elapsed() });
+        if stop.load(Relaxed) {
+            return Err(Error::BuildCancelled { depth: depth as u32 });
+        }
+        if depth + 2 >= UNREACHED as u64 {
+            return Err(Error::BadShape(format!("{shape} has pattern distances beyond 253 moves")));
+        }
+        let todo: Vec<usize> = (0..chunks).filter(|&c| cur[c].swap(false, Relaxed)).collect();
+        let (code, flags) = (depth + 1, &next[..]);
+        level_states = if parallel {
+            todo.par_iter().with_max_len(1).map(|&c| level(code, flags, c)).sum()
+        } else {
+            todo.iter().map(|&c| level(code, flags, c)).sum()
+        };
+        if level_states == 0 {
+            break;
+        }
+        reached += level_states;
+        std::mem::swap(&mut cur, &mut next);
+    }
+    Ok(())
+}
+
 /// Claims state `s` of `work` for the next level (the one after `code`'s) if it is not reached
 /// yet, flagging its chunk in `next`: 1 if this call claimed it.
 #[inline]
@@ -1126,18 +1133,13 @@ fn search(
     progress: &mut dyn FnMut(&Progress),
     stop: &AtomicBool,
 ) -> Result<Vec<AtomicU64>, Error> {
-    let started = Instant::now();
     let shape = index.shape();
     let n = shape.cells();
     let k = index.k();
     let m = (n - k) as u64;
     let slots = index.len() * m;
-    let words = slots.div_ceil(8) as usize;
     let geo = Geometry::new(shape, slots >= 1 << 20);
-    let work = zeroed_words(words);
-    let chunks = words.div_ceil(CHUNK_WORDS);
-    let mut cur: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
-    let mut next: Vec<AtomicBool> = (0..chunks).map(|_| AtomicBool::new(false)).collect();
+    let work = zeroed_words(slots.div_ceil(8) as usize);
 
     // the goal: the group on its cells, the blank's region
     let goal_cells = index.cells_of(goal)?;
@@ -1146,33 +1148,9 @@ fn search(
     let region = geo.flood(1 << goal.blank(), free);
     let f = (free & ((1u64 << region.trailing_zeros()) - 1)).count_ones() as u64;
     let start = index.rank(&goal_cells) * m + f;
-    work[(start >> 3) as usize].store(1 << ((start & 7) * 8), Relaxed);
-    cur[(start >> 3) as usize / CHUNK_WORDS].store(true, Relaxed);
-
-    let parallel = slots >= 1 << 18;
-    let mut reached = 1u64;
-    let mut level_states = 1u64;
-    for depth in 0u64.. {
-        progress(&Progress { depth: depth as u32, level_states, reached, total: slots, elapsed: started.elapsed() });
-        if stop.load(Relaxed) {
-            return Err(Error::BuildCancelled { depth: depth as u32 });
-        }
-        if depth + 2 >= UNREACHED as u64 {
-            return Err(Error::BadShape(format!("{shape} has pattern distances beyond 253 moves")));
-        }
-        let todo: Vec<usize> = (0..chunks).filter(|&c| cur[c].swap(false, Relaxed)).collect();
-        let level = Level { index, geo: &geo, work: &work, next: &next, m, code: depth + 1 };
-        level_states = if parallel {
-            todo.par_iter().with_max_len(1).map(|&c| level.chunk(c)).sum()
-        } else {
-            todo.iter().map(|&c| level.chunk(c)).sum()
-        };
-        if level_states == 0 {
-            break;
-        }
-        reached += level_states;
-        std::mem::swap(&mut cur, &mut next);
-    }
+    breadth_first(&work, start, slots, slots >= 1 << 18, shape, progress, stop, |code, next, c| {
+        Level { index, geo: &geo, work: &work, next, m, code }.chunk(c)
+    })?;
     Ok(work)
 }
 
