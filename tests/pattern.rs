@@ -656,7 +656,7 @@ fn a_node_limit_stops_the_pattern_search() {
 
 /// A*+IDA*: optimal at every 3x3 depth whatever the budget (A* alone, a few boards, none), on
 /// one and two threads, with a catalogue and pruning; equal in length to IDA* on random 4x4
-/// boards; its counts are the same run after run on one thread.
+/// boards; its counts and solution are the same run after run and on two threads.
 #[test]
 fn astar_ida_is_optimal_and_reproducible() {
     use slidetable::search::prune::MovePruner;
@@ -692,9 +692,13 @@ fn astar_ida_is_optimal_and_reproducible() {
         let a = solve(&start, &goal4, Guide::Patterns(&pdb4), &ida).unwrap().unwrap();
         let b = solve(&start, &goal4, Guide::Patterns(&pdb4), &both).unwrap().unwrap();
         let c = solve(&start, &goal4, Guide::Patterns(&pdb4), &both).unwrap().unwrap();
+        let two = Options { threads: 2, ..both.clone() };
+        let d = solve(&start, &goal4, Guide::Patterns(&pdb4), &two).unwrap().unwrap();
         assert_eq!(a.moves.len(), b.moves.len(), "{start}");
         assert_eq!((b.stats.generated, b.stats.expanded), (c.stats.generated, c.stats.expanded), "{start}");
         assert_eq!(b.moves, c.moves);
+        assert_eq!((b.stats.generated, b.stats.expanded), (d.stats.generated, d.stats.expanded), "{start} 2 threads");
+        assert_eq!(b.moves, d.moves, "{start} 2 threads");
     }
     // other guides are refused, not searched some other way
     let lc = slidetable::heuristic::Heuristic::LinearConflict;
