@@ -560,9 +560,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 continue;
             }
             if let Some(known) = known {
-                let (n, tile) = (sh.n, self.cells[to as usize] as u128);
-                keys[count] =
-                    packed ^ tile << (5 * (n - 1 - to as usize)) ^ tile << (5 * (n - 1 - self.blank as usize));
+                keys[count] = slid(packed, sh.n, self.cells[to as usize], self.blank, to);
                 known.seen.prefetch(keys[count]);
             }
             children[count] = self.child(dir, to, next);
@@ -1064,6 +1062,13 @@ fn pack(cells: &[u8]) -> u128 {
     cells.iter().fold(0u128, |k, &t| k << 5 | t as u128)
 }
 
+/// The [`pack`]ed cells `key` of `n` cells after `tile` slides from `to` onto the blank on `from`.
+#[inline(always)]
+fn slid(key: u128, n: usize, tile: u8, from: u8, to: u8) -> u128 {
+    let tile = tile as u128;
+    key ^ tile << (5 * (n - 1 - to as usize)) ^ tile << (5 * (n - 1 - from as usize))
+}
+
 /// The `n` cells that [`pack`] made `key` of.
 fn unpack(key: u128, n: usize) -> [u8; MAX_CELLS] {
     let mut cells = [0u8; MAX_CELLS];
@@ -1230,9 +1235,7 @@ fn astar_ida_known(
 ) -> Result<Option<(Vec<Dir>, Stats)>, Error> {
     let began = Instant::now();
     let mut parent_only = None;
-    let mut sh = shared(start, set, options, machine(options, start.shape(), &mut parent_only)?)?;
-    sh.known_depth = known_depth;
-    let sh = sh;
+    let sh = Shared { known_depth, ..shared(start, set, options, machine(options, start.shape(), &mut parent_only)?)? };
     let n = sh.n;
     if n > 25 {
         return Err(Error::BadShape(format!("{}: astar-ida goes up to 25 cells; use idastar", start.shape())));
@@ -1310,8 +1313,7 @@ fn astar_ida_known(
         let mut count = 0;
         for &(dir, to) in &moves[..len as usize] {
             if dir != back {
-                let tile = s.cells[to as usize] as u128;
-                let key = keys[i] ^ tile << (5 * (n - 1 - to as usize)) ^ tile << (5 * (n - 1 - from as usize));
+                let key = slid(keys[i], n, s.cells[to as usize], from, to);
                 seen.prefetch(key);
                 children[count] = (s.child(dir, to, 0), key, 0);
                 count += 1;
