@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The 24-puzzle: Korf & Felner's 50 random instances (data/korf24.tsv), solved optimally by IDA*
 # with pattern databases, resumably: one result line per instance is appended to a results file
-# as it finishes (a killed run loses at most the instance in progress; a rerun skips what is done
-# under the same configuration), each beside the published effort of the best methods
+# as it finishes (Ctrl-C or a kill stops the run, the search in progress too, and loses at most
+# that instance, or about a minute of it with astar-ida; a rerun skips what is done under the same
+# configuration), each beside the published effort of the best methods
 # (data/korf24-effort.tsv), then totals, means, medians and the ratio to each published column.
 # Every length is checked against the published optimum.
 #
@@ -165,6 +166,11 @@ if [ $summary_only -eq 0 ]; then
         echo "instance $id: over the limit of $limit s, not recorded" >&2
       fi
       return 0
+    elif [ $code -gt 128 ]; then
+      # killed (by a signal, its number 128 less): the run stops here rather than go on to the
+      # next instance (xargs stops at a 255)
+      echo "instance $id: table solve stopped by signal $((code - 128)); the run stops (a rerun resumes it)" >&2
+      return 255
     elif [ $code -ne 0 ]; then
       echo "instance $id: table solve exited $code" >&2
       return 1
@@ -184,7 +190,22 @@ if [ $summary_only -eq 0 ]; then
   export -f solve_one
   export table dir pattern prune order threads limit config commit results algorithm max_memory progress
   if [ ${#todo[@]} -gt 0 ]; then
-    printf "%s\n" "${todo[@]}" | xargs -P "$jobs" -I{} bash -c 'solve_one {}'
+    # in the background, waited for: a TERM or INT to this script (kill, Ctrl-C) then stops the
+    # instances in progress and every one after them, where xargs would go on alone
+    printf "%s\n" "${todo[@]}" | xargs -P "$jobs" -I{} bash -c 'solve_one {}' &
+    xargs_pid=$!
+    stop_run() {
+      local tree=() p
+      descendants() { local c; for c in $(pgrep -P "$1"); do tree+=("$c"); descendants "$c"; done; }
+      descendants "$xargs_pid"
+      kill "$xargs_pid" "${tree[@]}" 2>/dev/null
+      wait 2>/dev/null
+      echo "korf24.sh: stopped; the instances finished are in $results, and a rerun with the same options goes on$([ "$algorithm" = astar-ida ] && echo " from the checkpoints in $progress")" >&2
+      exit 130
+    }
+    trap stop_run INT TERM
+    wait "$xargs_pid"
+    trap - INT TERM
   fi
 fi
 
