@@ -2,8 +2,8 @@
 # The 24-puzzle: Korf & Felner's 50 random instances (data/korf24.tsv), solved optimally by IDA*
 # with pattern databases, resumably: one result line per instance is appended to a results file
 # as it finishes (Ctrl-C or a kill stops the run, the search in progress too, and loses at most
-# that instance, or about a minute of it with astar-ida; a rerun skips what is done under the same
-# configuration), each beside the published effort of the best methods
+# that instance; astar-ida saves its progress as it stops; a rerun skips what is done under the
+# same configuration), each beside the published effort of the best methods
 # (data/korf24-effort.tsv), then totals, means, medians and the ratio to each published column.
 # Every length is checked against the published optimum.
 #
@@ -18,7 +18,8 @@
 #   --algorithm A    idastar (default) or astar-ida (A* to --max-memory, then IDA* below its
 #                    open list; see `table solve --help`). astar-ida keeps a checkpoint per
 #                    instance in --progress, so an instance longer than a session is stopped
-#                    and resumed: a killed run loses about a minute of it
+#                    and resumed: a search stopped by Ctrl-C or a kill of this script saves its
+#                    progress, one killed otherwise loses about a minute
 #   --max-memory M   astar-ida's A* budget (default: table solve's, 1G)
 #   --order ORDER    estimate (default) or fixed (Korf & Felner's order: with --threads 1
 #                    --prune 2 and the classic tables, their published generated counts plus one)
@@ -117,7 +118,7 @@ if [ $summary_only -eq 0 ]; then
     echo "making the move-pruning machine for strings of up to $prune moves ..." >&2
     $table build --board 5x5 --prune "$prune" --dir "$dir" >&2
   fi
-  commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src Cargo.toml Cargo.lock || echo "+dirty")
+  commit=$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- src cli Cargo.toml Cargo.lock || echo "+dirty")
   machine="$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo)"
   [ -f "$results" ] || printf "# id\toptimal\tmoves\texpanded\tgenerated\tseconds\tconfiguration\tcommit\n" > "$results"
   printf "# run %s: commit %s, %s, %s\n" "$(date -u +%Y-%m-%dT%H:%MZ)" "$commit" "$machine" "$config" >> "$results"
@@ -198,7 +199,12 @@ if [ $summary_only -eq 0 ]; then
       local tree=() p
       descendants() { local c; for c in $(pgrep -P "$1"); do tree+=("$c"); descendants "$c"; done; }
       descendants "$xargs_pid"
-      kill "$xargs_pid" "${tree[@]}" 2>/dev/null
+      kill "$xargs_pid" 2>/dev/null
+      # each search through its timeout, which passes the signal on once: astar-ida saves its
+      # progress at the first, and a second would end it before that
+      for p in "${tree[@]}"; do
+        [ "$(ps -o comm= -p "$p")" = timeout ] && kill "$p" 2>/dev/null
+      done
       wait 2>/dev/null
       echo "korf24.sh: stopped; the instances finished are in $results, and a rerun with the same options goes on$([ "$algorithm" = astar-ida ] && echo " from the checkpoints in $progress")" >&2
       exit 130

@@ -802,6 +802,66 @@ fn astar_ida_resumes_from_its_checkpoint() {
     assert!(matches!(solve(&start, &goal4, Guide::Patterns(&pdb4), &ida), Err(Error::BadOption(_))));
 }
 
+/// A*+IDA* stopped through its watch (what `table solve` does at Ctrl-C) saves the boards done so
+/// far though no timed save is due, and the same search goes on from there to the solution and
+/// counts of a search never stopped.
+#[test]
+fn astar_ida_saves_its_progress_when_its_watch_stops_it() {
+    use slidetable::search::prune::MovePruner;
+    use slidetable::search::{Checkpointing, Watch};
+    use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+    use std::sync::Arc;
+    use std::time::Duration;
+    let goal4 = goal(shape(4, 4), "blank-first");
+    let pdb4 = zset(&goal4, "5-5-5", true, true);
+    let prune4 = Arc::new(MovePruner::generate(shape(4, 4), 10).unwrap());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("search.checkpoint");
+    let plain = Options {
+        algorithm: Algorithm::AStarIda,
+        max_bytes: Some(100_000),
+        threads: 1,
+        prune: Some(Arc::clone(&prune4)),
+        ..Options::default()
+    };
+    // Korf's instance 88, 65 moves
+    let start = Board::parse(shape(4, 4), "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4").unwrap();
+    let whole = solve(&start, &goal4, Guide::Patterns(&pdb4), &plain).unwrap().unwrap();
+    // the watch is looked at every 65,536 nodes
+    assert!(whole.stats.generated > 1 << 20, "{} nodes: too few to stop halfway", whole.stats.generated);
+    let watch = Arc::new(Watch::new());
+    let hourly = Checkpointing { path: path.clone(), every: Duration::from_secs(3600) };
+    let stop = Options { watch: Some(Arc::clone(&watch)), checkpoint: Some(hourly.clone()), ..plain.clone() };
+    let finished = AtomicBool::new(false);
+    let stopped = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            while watch.generated() < whole.stats.generated / 2 && !finished.load(Relaxed) {
+                std::thread::sleep(Duration::from_micros(200));
+            }
+            watch.cancel();
+        });
+        let result = solve(&start, &goal4, Guide::Patterns(&pdb4), &stop);
+        finished.store(true, Relaxed);
+        result
+    });
+    assert!(matches!(stopped, Err(Error::Cancelled { .. })), "{stopped:?}");
+    let saved = std::fs::read_to_string(&path).unwrap();
+    let field = |key: &str| -> u64 {
+        saved.lines().find_map(|l| l.strip_prefix(key)).and_then(|v| v.trim().parse().ok()).expect(key)
+    };
+    // past the iteration's start (all a timed save an hour apart would have kept)
+    assert!(field("done ") > 0, "{saved}");
+    assert!(field("generated ") > whole.stats.generated / 4, "{saved}");
+    let resume = Options { checkpoint: Some(hourly), ..plain.clone() };
+    let found = solve(&start, &goal4, Guide::Patterns(&pdb4), &resume).unwrap().unwrap();
+    assert_eq!(found.moves, whole.moves);
+    assert_eq!(
+        (found.stats.generated, found.stats.expanded, found.stats.iterations),
+        (whole.stats.generated, whole.stats.expanded, whole.stats.iterations)
+    );
+    assert!(!path.exists(), "the checkpoint outlived its search");
+}
+
 /// Groups that a symmetry of the board maps onto an earlier group are looked up in its table:
 /// on every 3x3 state (and a 4x4 sample), classic and zero-aware, the estimate is the one of
 /// separate tables; Korf & Felner's 6-6-6-6 needs two tables, small-t eleven; and a group

@@ -161,6 +161,72 @@ fn solve_with_pattern_databases_is_optimal_and_checked() {
         .stderr(one_line_error());
 }
 
+/// Ctrl-C or a TERM stops a checkpointed astar-ida search with its progress saved, says how to go
+/// on, exits as a shell expects (130, 143), and the same command goes on to the optimum.
+#[cfg(unix)]
+#[test]
+#[ignore = "slow (about 10 s): CI runs it; cargo test -- --include-ignored --skip big::"]
+fn a_signal_saves_a_checkpointed_search_and_the_same_command_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    // Korf's instance 88 (65 moves) with 4-tile groups: seconds of IDA* after an A* of 2 KiB
+    let args = [
+        "solve",
+        "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4",
+        "--goal",
+        "blank-first",
+        "-H",
+        "pdb",
+        "--pattern",
+        "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15",
+        "-a",
+        "astar-ida",
+        "--max-memory",
+        "2K",
+        "--threads",
+        "1",
+        "--checkpoint",
+        "run.checkpoint",
+    ];
+    // the tables first, so that the searches below start at once
+    table(dir.path())
+        .args(["build", "--board", "4x4", "--goal", "blank-first", "--pattern", args[7]])
+        .assert()
+        .success();
+    let checkpoint = dir.path().join("run.checkpoint");
+    for (signal, code, said) in [(libc::SIGTERM, 143, "stopped by signal 15"), (libc::SIGINT, 130, "stopped by Ctrl-C")]
+    {
+        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("table"))
+            .current_dir(dir.path())
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // the checkpoint is written as IDA* starts (the second search resumes from the first's)
+        let started = std::time::Instant::now();
+        while !checkpoint.exists() {
+            assert!(started.elapsed().as_secs() < 60, "no checkpoint saved in a minute");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        // SAFETY: kill(2) with the child's own pid, which has not been waited for
+        assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "the search ended before the signal? {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "{said}; the search's progress is saved in run.checkpoint: run the same command to go on"
+            )),
+            "{stderr}"
+        );
+        assert!(out.stdout.is_empty());
+        assert!(fs::read_to_string(&checkpoint).unwrap().contains("\ndone "));
+    }
+    table(dir.path()).args(args).assert().success().stdout(contains("moves        65"));
+    assert!(!checkpoint.exists());
+}
+
 #[test]
 fn missing_small_tables_are_built_and_large_ones_named() {
     let dir = tempfile::tempdir().unwrap();

@@ -2,8 +2,10 @@
 //! the iteration under way, how many of its frontier boards are searched (a prefix of its
 //! order), and the counts so far. A rerun with the same search redoes A* (deterministic: the
 //! same board, tables, pruning and budget give the same frontier, which the file's fingerprint
-//! checks), then goes on from the saved place. A board being searched when the search stopped
-//! is searched again from its start, so its nodes are counted once.
+//! checks), then goes on from the saved place. The progress is saved about once a minute, at
+//! each new bound, and when a limit or the search's watch (`table solve`'s Ctrl-C) stops it; a
+//! killed search loses what it did since its last save. A board being searched when the search
+//! stopped is searched again from its start, so its nodes are counted once.
 //!
 //! The file is text, one `key value` line each, rewritten whole (through a temporary file
 //! renamed over it) so that a crash leaves the last saved state:
@@ -35,7 +37,8 @@ pub struct Checkpointing {
     /// The checkpoint file: resumed from when it exists, removed when the search finds its
     /// solution.
     pub path: PathBuf,
-    /// The least time between two saves (a save is also made at each new bound).
+    /// The least time between two saves (a save is also made at each new bound, and when a
+    /// limit or the search's watch stops it).
     pub every: Duration,
 }
 

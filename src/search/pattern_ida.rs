@@ -1499,7 +1499,8 @@ fn astar_ida_known(
         } else {
             vec![work(s.clone())]
         };
-        if let Some(e) = progress.and_then(|p| p.into_inner().unwrap_or_else(|e| e.into_inner()).error) {
+        let mut progress = progress.map(|p| p.into_inner().unwrap_or_else(|e| e.into_inner()));
+        if let Some(e) = progress.as_mut().and_then(|p| p.error.take()) {
             return Err(e);
         }
         let mut next_bound = frontier.iter().map(|e| e.0).filter(|&f| f > bound).min().unwrap_or(u32::MAX);
@@ -1511,6 +1512,11 @@ fn astar_ida_known(
         // it are not counted (a search on one thread stops there), the ones before it all ran
         // to their end
         let first = done.iter().position(|d| d.4.is_some());
+        // stopped by a limit or the watch (Ctrl-C) before a solution: the boards done so far are
+        // kept, so that the same command goes on from here rather than from the last timed save
+        if let (None, true, Some(p)) = (first, limit_hit, &progress) {
+            save(p)?;
+        }
         for d in &done[..first.map_or(done.len(), |f| f + 1)] {
             stats.generated += d.1;
             stats.expanded += d.2;

@@ -573,8 +573,8 @@ fn build_pruner(args: &BuildArgs, len: usize) -> Result<ExitCode> {
 /// out-of-core one keeping its levels for the same command to resume.
 static INTERRUPTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
-/// Makes the first Ctrl-C set [`INTERRUPTED`] instead of ending the process; the handler is
-/// reset as it runs, so a second Ctrl-C ends it as before.
+/// Makes the first Ctrl-C set [`INTERRUPTED`] instead of ending the process; a second one ends
+/// it as before.
 fn stop_on_ctrl_c() {
     #[cfg(unix)]
     {
@@ -582,15 +582,7 @@ fn stop_on_ctrl_c() {
             // an atomic store is async-signal-safe
             INTERRUPTED.store(true, std::sync::atomic::Ordering::Relaxed);
         }
-        // SAFETY: the action is zeroed and then filled as sigaction(2) requires; the handler
-        // only stores to an atomic, which a signal handler may do.
-        unsafe {
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t;
-            action.sa_flags = libc::SA_RESETHAND;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
-        }
+        super::catch_signals(&[libc::SIGINT], on_interrupt);
     }
 }
 

@@ -502,3 +502,22 @@ pub fn thousands(n: impl Into<u128>) -> String {
     }
     out
 }
+
+/// Makes the first of `signals` call `handler` instead of ending the process (a long job then
+/// stops at its next check and keeps what it did); each handler is reset as it runs, so a second
+/// signal ends the process as before. `handler` may only do what a signal handler may: store to
+/// an atomic.
+#[cfg(unix)]
+fn catch_signals(signals: &[libc::c_int], handler: extern "C" fn(libc::c_int)) {
+    for &signal in signals {
+        // SAFETY: the action is zeroed and then filled as sigaction(2) requires; the handler is
+        // async-signal-safe by this function's contract.
+        unsafe {
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = handler as libc::sighandler_t;
+            action.sa_flags = libc::SA_RESETHAND;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}

@@ -4,16 +4,18 @@
 use std::io::{self, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicI32, Ordering::Relaxed};
+use std::sync::{Arc, OnceLock};
 
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 use slidetable::puzzle::board::{moves_letters, moves_to_string};
 use slidetable::search::{
-    effective_branching_factor, Algorithm, Checkpointing, ChildOrder, Found, Options, ASTAR_IDA_BYTES,
+    effective_branching_factor, Algorithm, Checkpointing, ChildOrder, Found, Options, Watch, ASTAR_IDA_BYTES,
 };
 use slidetable::solver::{default_max_memory, HeuristicKind, Notice, Solver, SolverConfig};
-use slidetable::{Board, Dir, Goal, Shape};
+use slidetable::{Board, Dir, Error, Goal, Shape};
 
 use super::input::{preset_list, BoardInput};
 use super::{open_file, print_notice, thousands, BoardArgs, BoardJson, UsageError, EXIT_NO};
@@ -274,12 +276,13 @@ pub struct SolveArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub(super) max_memory: Option<u64>,
     /// With --algorithm astar-ida: keep the search's progress in FILE (rewritten whole about
-    /// once a minute and at each new bound) and resume from it when FILE exists, so a search of
-    /// hours can be stopped and run again. Resuming takes the same board, tables, --prune,
-    /// --order and --max-memory (the file's fingerprint is checked): A* is redone, then the
-    /// search goes on from the saved place, the frontier boards under way searched again.
-    /// The file is removed when the solution is found; the time reported includes the earlier
-    /// runs' up to their last save.
+    /// once a minute, at each new bound, and when Ctrl-C or a TERM signal stops the search) and
+    /// resume from it when FILE exists, so a search of hours can be stopped and run again (a
+    /// killed one loses what it did since its last save). Resuming takes the same board,
+    /// tables, --prune, --order and --max-memory (the file's fingerprint is checked): A* is
+    /// redone, then the search goes on from the saved place, the frontier boards under way
+    /// searched again. The file is removed when the solution is found; the time reported
+    /// includes the earlier runs' up to their last save.
     #[arg(long, value_name = "FILE", conflicts_with = "batch")]
     checkpoint: Option<PathBuf>,
 }
@@ -516,7 +519,8 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         })),
         order: args.order(),
         threads: args.threads(),
-        watch: None,
+        // with a checkpoint, the first Ctrl-C or TERM stops the search with its progress saved
+        watch: args.checkpoint.as_ref().and_then(|_| stop_on_signal()),
         prune: solver.pruner(),
         checkpoint: args.checkpoint.clone().map(Checkpointing::new),
         time_limit,
@@ -547,7 +551,10 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         stopped: None,
         stats: None,
     };
-    let found = solver.solve(&board, &options)?;
+    let found = match solver.solve(&board, &options) {
+        Err(Error::Cancelled { .. }) if STOPPED_BY.load(Relaxed) != 0 => return Ok(stopped(&args)),
+        found => found?,
+    };
     let mut out = io::stdout().lock();
     let Some(mut found) = found else {
         report.head.solvable = false;
@@ -794,6 +801,47 @@ fn bytes(n: u64) -> String {
         1_048_576..1_073_741_824 => format!("{:.1} MiB", n as f64 / 1_048_576.0),
         _ => format!("{:.2} GiB", n as f64 / 1_073_741_824.0),
     }
+}
+
+/// The watch of a checkpointed search, for the signal handler to stop.
+static WATCH: OnceLock<Arc<Watch>> = OnceLock::new();
+/// The signal that stopped the search (0: none).
+static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
+
+/// A watch that the first Ctrl-C (SIGINT) or TERM stops: the search stops at its next check with
+/// its progress saved in its checkpoint, rather than losing what it did since its last save (a
+/// second signal ends the process at once). `None` where signals are not caught.
+fn stop_on_signal() -> Option<Arc<Watch>> {
+    #[cfg(unix)]
+    {
+        extern "C" fn on_signal(signal: libc::c_int) {
+            // atomic stores only, which a signal handler may do
+            STOPPED_BY.store(signal, Relaxed);
+            if let Some(watch) = WATCH.get() {
+                watch.cancel();
+            }
+        }
+        let watch = Arc::clone(WATCH.get_or_init(|| Arc::new(Watch::new())));
+        super::catch_signals(&[libc::SIGINT, libc::SIGTERM], on_signal);
+        Some(watch)
+    }
+    #[cfg(not(unix))]
+    None
+}
+
+/// Says that a signal stopped the checkpointed search and how to go on; the exit status is the
+/// shell's for a process ended by that signal (130 for Ctrl-C, 143 for TERM).
+fn stopped(args: &SolveArgs) -> ExitCode {
+    let signal = STOPPED_BY.load(Relaxed);
+    let by = if signal == 2 { "Ctrl-C".to_string() } else { format!("signal {signal}") };
+    match &args.checkpoint {
+        Some(path) if path.exists() => eprintln!(
+            "table: stopped by {by}; the search's progress is saved in {}: run the same command to go on",
+            path.display()
+        ),
+        _ => eprintln!("table: stopped by {by} before its first save: the same command starts the search again"),
+    }
+    ExitCode::from(128u8.saturating_add(signal.clamp(0, 127) as u8))
 }
 
 #[cfg(test)]
