@@ -138,11 +138,14 @@ def run_section(optimal, best):
     if n == 0:
         return lines + ["", "No instance finished yet.", ""]
     left = sorted(set(optimal) - {int(r[0]) for r in rows(RUN)})
+    geo = math.exp(sum(math.log(float(r[5]) / float(best[int(r[0])][5])) for r in rows(RUN)) / n)
+    slower = sum(float(r[5]) > float(best[int(r[0])][5]) for r in rows(RUN))
     lines += [
         "",
-        f"{n} of {len(optimal)} finished, {n - wrong} at the published optimal length, in {secs_sum:,.0f} s of search",
-        f"({secs_sum / 3600:.2f} h; the same instances before: {secs_before:,.0f} s, {secs_sum / secs_before:.2f} of it);",
-        f"{sci(exp_sum / n)} expanded nodes on average (before: {sci(exp_before / n)}, {exp_sum / exp_before:.2f} of it).",
+        f"{n} of {len(optimal)} finished, {n - wrong} at the published optimal length.",
+        f"Expanded nodes: {sci(exp_sum / n)} on average, {exp_sum / exp_before:.2f} of the same instances' before ({sci(exp_before / n)}).",
+        f"Search: {secs_sum:,.0f} s ({secs_sum / 3600:.2f} h), against {secs_before:,.0f} s before on the faster machine:",
+        f"{secs_sum / secs_before:.2f} of it in sum, {geo:.2f} in geometric mean per instance, {slower} of {n} instances slower.",
         ("Not finished yet: " + ", ".join(map(str, left)) + "." if left else "All 50 finished."),
         "",
     ]
