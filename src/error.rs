@@ -401,8 +401,9 @@ fn limit_instead(algorithm: &str) -> &'static str {
     match algorithm {
         "idastar" => "or search with a stronger heuristic (`-H pdb`, a larger `--pattern`)",
         "astar-ida" => {
-            "or search with a stronger heuristic (a larger `--pattern`); with `--checkpoint`, running \
-             the same search again goes on from its last save"
+            "or search with a stronger heuristic (a larger `--pattern`); with `--checkpoint`, the same \
+             search run again goes on from where it stopped (a node limit counts the earlier runs' nodes \
+             too: raise `--max-nodes`)"
         }
         "bwas" => "or try a larger batch size or weight, or a stronger heuristic",
         "within" => "or allow a larger factor (`--within`), or search with a stronger heuristic (`-H pdb`)",

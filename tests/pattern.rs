@@ -786,12 +786,24 @@ fn astar_ida_resumes_from_its_checkpoint() {
     std::fs::write(&path, &saved[..saved.len() / 2]).unwrap();
     let err = solve(&start, &goal4, Guide::Patterns(&pdb4), &resume).unwrap_err();
     assert!(matches!(err, Error::Checkpoint { .. }) && err.to_string().contains("damaged"), "{err}");
-    std::fs::write(&path, saved.replace("\ndone ", "\ndone 9999999")).unwrap();
+    // an edit is refused by the file's checksum; signed again (FNV-1a of the lines before the
+    // check line, as the format says), by the search's own checks
+    let edited = saved.replace("\ndone ", "\ndone 9999999");
+    std::fs::write(&path, &edited).unwrap();
     let err = solve(&start, &goal4, Guide::Patterns(&pdb4), &resume).unwrap_err();
-    assert!(matches!(err, Error::Checkpoint { .. }) && err.to_string().contains("damaged"), "{err}");
+    assert!(matches!(err, Error::Checkpoint { .. }) && err.to_string().contains("checksum does not match"), "{err}");
+    let resign = |text: &str| {
+        let body = &text[..text.find("check ").expect("a check line")];
+        let sum =
+            body.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3));
+        format!("{body}check {sum:016x}\n")
+    };
+    std::fs::write(&path, resign(&edited)).unwrap();
+    let err = solve(&start, &goal4, Guide::Patterns(&pdb4), &resume).unwrap_err();
+    assert!(matches!(err, Error::Checkpoint { .. }) && err.to_string().contains("boards done, but the bound"), "{err}");
     // the time reported counts the earlier runs' (as saved) with this one's
     let seconds = saved.lines().find_map(|l| l.strip_prefix("seconds ")).expect("a seconds line");
-    std::fs::write(&path, saved.replace(&format!("\nseconds {seconds}\n"), "\nseconds 5000.000\n")).unwrap();
+    std::fs::write(&path, resign(&saved.replace(&format!("\nseconds {seconds}\n"), "\nseconds 5000.000\n"))).unwrap();
     let two = Options { threads: 2, ..resume.clone() };
     let found = solve(&start, &goal4, Guide::Patterns(&pdb4), &two).unwrap().unwrap();
     assert_eq!(found.moves.len(), whole.moves.len(), "{start}");

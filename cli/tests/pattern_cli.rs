@@ -161,6 +161,29 @@ fn solve_with_pattern_databases_is_optimal_and_checked() {
         .stderr(one_line_error());
 }
 
+/// --time-limit stops IDA* and A*+IDA* with pattern tables (they ran on to the solution
+/// regardless): exit 4, the limit named.
+#[test]
+fn a_time_limit_stops_the_pattern_searches() {
+    let dir = tempfile::tempdir().unwrap();
+    let groups = "1,2,3,4/5,6,7,8/9,10,11,12/13,14,15";
+    table(dir.path())
+        .args(["build", "--board", "4x4", "--goal", "blank-first", "--pattern", groups])
+        .assert()
+        .success();
+    table(dir.path()).args(["build", "--board", "4x4", "--prune", "12"]).assert().success();
+    // Korf's instance 88 (65 moves): seconds of search with 4-tile groups
+    for algorithm in ["idastar", "astar-ida"] {
+        table(dir.path())
+            .args(["solve", "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4", "--goal", "blank-first", "-H", "pdb"])
+            .args(["--pattern", groups, "-a", algorithm, "--threads", "1", "--time-limit", "0.3"])
+            .assert()
+            .code(4)
+            .stderr(contains("the time limit of 0.3 s"))
+            .stderr(one_line_error());
+    }
+}
+
 /// Ctrl-C or a TERM stops a checkpointed astar-ida search with its progress saved, says how to go
 /// on, exits as a shell expects (130, 143), and the same command goes on to the optimum.
 #[cfg(unix)]

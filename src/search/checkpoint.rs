@@ -8,11 +8,13 @@
 //! stopped is searched again from its start, so its nodes are counted once.
 //!
 //! The file is text, one `key value` line each, rewritten whole (through a temporary file
-//! renamed over it) so that a crash leaves the last saved state:
+//! renamed over it) so that a crash leaves the last saved state, and ends with a checksum of the
+//! lines before it, so that an edited file is refused rather than trusted (a bound changed by
+//! hand would make a longer solution pass for optimal):
 //!
 //! ```text
 //! # slidetable A*+IDA* checkpoint: rerun the same search to resume; delete it to start over
-//! version 1
+//! version 2
 //! search board=... goal=... tables=... prune=16 order=estimate frontier=13421772:9f3c...
 //! bound 95
 //! done 120345
@@ -21,15 +23,25 @@
 //! next 97
 //! iterations 3
 //! seconds 392.021
+//! check 5d0c2a0e9b7f3d11
 //! ```
+//!
+//! Version 1 files, without the check line, are still read.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use crate::error::Error;
 
-/// The format version this build reads and writes.
-const VERSION: u32 = 1;
+/// The format version this build writes (and the one before it, which it also reads).
+const VERSION: u32 = 2;
+
+/// The largest file read as a checkpoint (one is a few hundred bytes): a device or a large file
+/// named by mistake is refused rather than read.
+const MAX_BYTES: u64 = 1 << 16;
+
+/// The largest `seconds` a checkpoint may hold (about 31 years).
+const MAX_SECONDS: f64 = 1e9;
 
 /// Where and how often A*+IDA* keeps its progress.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -71,7 +83,7 @@ pub(super) struct Saved {
 impl Saved {
     /// The file's text.
     fn text(&self) -> String {
-        format!(
+        let body = format!(
             "# slidetable A*+IDA* checkpoint: rerun the same search to resume; delete it to start over\n\
              version {VERSION}\nsearch {}\nbound {}\ndone {}\ngenerated {}\nexpanded {}\nnext {}\n\
              iterations {}\nseconds {:.3}\n",
@@ -83,7 +95,8 @@ impl Saved {
             self.next,
             self.iterations,
             self.seconds
-        )
+        );
+        format!("{body}check {:016x}\n", fnv(body.bytes(), FNV_START))
     }
 
     /// Writes the state to `path` whole, or leaves the file as it was.
@@ -100,15 +113,29 @@ impl Saved {
     /// [`Error::Checkpoint`] for a file that is not a checkpoint of this version or is damaged;
     /// [`Error::Io`] when it cannot be read.
     pub fn load(path: &Path) -> Result<Option<Saved>, Error> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
+        let refuse = |detail: &str| Error::Checkpoint { path: path.to_path_buf(), detail: detail.into() };
+        // what the path is, before it is opened: a pipe would block the open, a device never end
+        match std::fs::metadata(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(Error::io("reading the checkpoint", path, e)),
-        };
+            Ok(m) if !m.is_file() => return Err(refuse("it is not a regular file: name a file for the checkpoint")),
+            Ok(m) if m.len() > MAX_BYTES => {
+                return Err(refuse("it is far too large to be a checkpoint: name another file, or delete this one"))
+            }
+            Ok(_) => {}
+        }
+        let mut bytes = Vec::new();
+        std::fs::File::open(path)
+            .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_BYTES + 1), &mut bytes))
+            .map_err(|e| Error::io("reading the checkpoint", path, e))?;
         let bad = |why: String| Error::Checkpoint {
             path: path.to_path_buf(),
             detail: format!("{why}: the file is damaged; delete it to start the search over"),
         };
+        if bytes.len() as u64 > MAX_BYTES {
+            return Err(bad("it grew past a checkpoint's size as it was read".into()));
+        }
+        let text = String::from_utf8_lossy(&bytes);
         let mut fields = std::collections::HashMap::new();
         for (n, line) in text.lines().enumerate() {
             if line.starts_with('#') || line.trim().is_empty() {
@@ -126,8 +153,16 @@ impl Saved {
             value.parse().map_err(|_| bad(format!("`{key}` is not a number: {value}")))
         }
         let version: u32 = number(&bad, "version", field("version")?)?;
-        if version != VERSION {
-            return Err(bad(format!("version {version}, but this build reads version {VERSION}")));
+        if version != VERSION && version != VERSION - 1 {
+            return Err(bad(format!("version {version}, but this build reads versions {} and {VERSION}", VERSION - 1)));
+        }
+        // the checksum of the text before the check line (version 1 had none)
+        if version == VERSION {
+            let at = text.rfind("\ncheck ").ok_or_else(|| bad("no `check` line".into()))?;
+            let sum = format!("{:016x}", fnv(text[..at + 1].bytes(), FNV_START));
+            if text[at + 1..].trim_end() != format!("check {sum}") {
+                return Err(bad("its checksum does not match: it was changed after it was saved".into()));
+            }
         }
         let saved = Saved {
             fingerprint: field("search")?.to_string(),
@@ -139,7 +174,11 @@ impl Saved {
             iterations: number(&bad, "iterations", field("iterations")?)?,
             seconds: number(&bad, "seconds", field("seconds")?)?,
         };
-        if !saved.seconds.is_finite() || saved.seconds < 0.0 || saved.expanded > saved.generated {
+        if !(0.0..=MAX_SECONDS).contains(&saved.seconds)
+            || saved.expanded > saved.generated
+            || saved.generated > u64::MAX / 4
+            || saved.iterations > u32::MAX as u64
+        {
             return Err(bad("its counts are inconsistent".into()));
         }
         Ok(Some(saved))
@@ -204,6 +243,36 @@ mod tests {
         let other = read.check(&path, "board=3,2,1 frontier=10:ab").unwrap_err();
         assert!(matches!(other, Error::Checkpoint { .. }), "{other}");
         assert!(other.to_string().contains("another search"), "{other}");
+        // a version 1 file (no check line) is still read
+        let text = saved.text();
+        let v1 = text[..text.find("check ").unwrap()].replace("version 2", "version 1");
+        std::fs::write(&path, v1).unwrap();
+        assert_eq!(Saved::load(&path).unwrap(), Some(saved));
+    }
+
+    #[test]
+    fn a_path_that_is_not_a_small_regular_file_is_refused_unread() {
+        let dir = tempfile::tempdir().unwrap();
+        // a directory
+        let err = Saved::load(dir.path()).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+        // a large file
+        let big = dir.path().join("big");
+        std::fs::write(&big, vec![b'#'; MAX_BYTES as usize + 1]).unwrap();
+        let err = Saved::load(&big).unwrap_err();
+        assert!(err.to_string().contains("far too large"), "{err}");
+        // a pipe, which would block the open (and a device, which would never end)
+        #[cfg(unix)]
+        {
+            let fifo = dir.path().join("fifo");
+            let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+            // SAFETY: a valid NUL-terminated path
+            assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+            let err = Saved::load(&fifo).unwrap_err();
+            assert!(err.to_string().contains("not a regular file"), "{err}");
+            let err = Saved::load(Path::new("/dev/zero")).unwrap_err();
+            assert!(err.to_string().contains("not a regular file"), "{err}");
+        }
     }
 
     #[test]
@@ -211,15 +280,26 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("run.checkpoint");
         let good = sample().text();
+        // the text before the check line, and that text signed again after an edit, so that
+        // each check below is met on its own
+        let body = &good[..good.find("check ").unwrap()];
+        let sign = |body: String| format!("{body}check {:016x}\n", fnv(body.bytes(), FNV_START));
         let cases = [
-            (good.replace("done 12\n", ""), "no `done` line"),
-            (good.replace("done 12", "done twelve"), "not a number"),
-            (good.replace("version 1", "version 9"), "version 9"),
-            (good.replace("expanded 400", "expanded 4000"), "inconsistent"),
-            (good.replace("seconds 12.500", "seconds NaN"), "inconsistent"),
+            (sign(body.replace("done 12\n", "")), "no `done` line"),
+            (sign(body.replace("done 12", "done twelve")), "not a number"),
+            (sign(body.replace("version 2", "version 9")), "version 9"),
+            (sign(body.replace("expanded 400", "expanded 4000")), "inconsistent"),
+            (sign(body.replace("seconds 12.500", "seconds NaN")), "inconsistent"),
+            (sign(body.replace("seconds 12.500", "seconds 1e20")), "inconsistent"),
+            (sign(body.replace("generated 1000", "generated 18446744073709551615")), "inconsistent"),
             (format!("{good}bound 3\n"), "given twice"),
             (good.replace("bound 95", "bound95"), "not `key value`"),
             ("\u{0}\u{1}garbage".to_string(), "not `key value`"),
+            // an edit that leaves every number plausible (a lower bound would make a longer
+            // solution pass for optimal)
+            (good.replace("bound 95", "bound 70"), "checksum does not match"),
+            (good.replace("done 12", "done 13"), "checksum does not match"),
+            (body.to_string(), "no `check` line"),
         ];
         for (text, why) in cases {
             std::fs::write(&path, &text).unwrap();

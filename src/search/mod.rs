@@ -282,9 +282,8 @@ pub struct Options {
     /// A*+IDA*: keep the search's progress in a file and resume from it ([`Checkpointing`]).
     pub checkpoint: Option<Checkpointing>,
     /// Stop after this long: [`Error::SearchLimit`], or for [`Algorithm::Within`] the best
-    /// solution found so far with its bound ([`Found::stopped`]) once there is one. Used by the A*
-    /// family and IDA* on classic estimates; IDA* with pattern databases is stopped through
-    /// [`Options::watch`].
+    /// solution found so far with its bound ([`Found::stopped`]) once there is one. Looked at
+    /// every few thousand nodes (every 65,536 by each thread of IDA\* with pattern databases).
     pub time_limit: Option<Duration>,
     /// With [`Algorithm::Within`]: once the bound is proven, go on improving the solution and
     /// the proof (the smallest `g + h` rising) until the optimum is proven or a limit is reached

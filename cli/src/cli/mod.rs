@@ -505,19 +505,42 @@ pub fn thousands(n: impl Into<u128>) -> String {
 
 /// Makes the first of `signals` call `handler` instead of ending the process (a long job then
 /// stops at its next check and keeps what it did); each handler is reset as it runs, so a second
-/// signal ends the process as before. `handler` may only do what a signal handler may: store to
-/// an atomic.
+/// signal ends the process as before (`handler` resets the others with [`default_signals`]). A
+/// signal the process was started ignoring (a background job of a script ignores Ctrl-C) stays
+/// ignored. `handler` may only do what a signal handler may: store to an atomic, reset handlers.
 #[cfg(unix)]
 fn catch_signals(signals: &[libc::c_int], handler: extern "C" fn(libc::c_int)) {
     for &signal in signals {
-        // SAFETY: the action is zeroed and then filled as sigaction(2) requires; the handler is
-        // async-signal-safe by this function's contract.
+        // SAFETY: the actions are zeroed and then filled as sigaction(2) requires; the handler
+        // is async-signal-safe by this function's contract.
         unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(signal, std::ptr::null(), &mut old);
+            if old.sa_sigaction == libc::SIG_IGN {
+                continue;
+            }
             let mut action: libc::sigaction = std::mem::zeroed();
             action.sa_sigaction = handler as libc::sighandler_t;
             action.sa_flags = libc::SA_RESETHAND;
             libc::sigemptyset(&mut action.sa_mask);
             libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
+    }
+}
+
+/// Puts back the default action of `signals` whose handler is `handler` (from a handler: so that
+/// a second signal of another kind also ends the process at once).
+#[cfg(unix)]
+fn default_signals(signals: &[libc::c_int], handler: extern "C" fn(libc::c_int)) {
+    for &signal in signals {
+        // SAFETY: sigaction(2) is async-signal-safe; the action is zeroed (SIG_DFL, no flags)
+        unsafe {
+            let mut old: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(signal, std::ptr::null(), &mut old);
+            if old.sa_sigaction == handler as libc::sighandler_t {
+                let action: libc::sigaction = std::mem::zeroed();
+                libc::sigaction(signal, &action, std::ptr::null_mut());
+            }
         }
     }
 }

@@ -814,15 +814,18 @@ static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
 fn stop_on_signal() -> Option<Arc<Watch>> {
     #[cfg(unix)]
     {
+        const SIGNALS: [libc::c_int; 2] = [libc::SIGINT, libc::SIGTERM];
         extern "C" fn on_signal(signal: libc::c_int) {
-            // atomic stores only, which a signal handler may do
-            STOPPED_BY.store(signal, Relaxed);
+            // atomic stores and sigaction only, which a signal handler may do; the first signal
+            // is the one said, and the next of either kind ends the process
+            let _ = STOPPED_BY.compare_exchange(0, signal, Relaxed, Relaxed);
+            super::default_signals(&SIGNALS, on_signal);
             if let Some(watch) = WATCH.get() {
                 watch.cancel();
             }
         }
         let watch = Arc::clone(WATCH.get_or_init(|| Arc::new(Watch::new())));
-        super::catch_signals(&[libc::SIGINT, libc::SIGTERM], on_signal);
+        super::catch_signals(&SIGNALS, on_signal);
         Some(watch)
     }
     #[cfg(not(unix))]
