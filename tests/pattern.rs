@@ -709,29 +709,34 @@ fn astar_ida_is_optimal_and_reproducible() {
     ));
 }
 
+/// The checkpoint tests' search: 4x4 to the blank-first goal with zero-aware 5-5-5 tables (and
+/// their reflection), strings of 10 moves pruned, A*+IDA* on one thread with an A* of 100 kB.
+fn astar_ida_4x4() -> (Board, PatternSet, Options) {
+    use slidetable::search::prune::MovePruner;
+    let goal4 = goal(shape(4, 4), "blank-first");
+    let pdb4 = zset(&goal4, "5-5-5", true, true);
+    let plain = Options {
+        algorithm: Algorithm::AStarIda,
+        max_bytes: Some(100_000),
+        threads: 1,
+        prune: Some(std::sync::Arc::new(MovePruner::generate(shape(4, 4), 10).unwrap())),
+        ..Options::default()
+    };
+    (goal4, pdb4, plain)
+}
+
 /// A*+IDA* stopped (here at node limits) and run again with the same checkpoint goes on where it
 /// was: on one thread, the same solution and the same counts as a search never stopped, over
 /// several stops; the file is gone at the end; a checkpoint of another board, or a damaged one,
 /// is refused, and so is a checkpoint with another algorithm.
 #[test]
 fn astar_ida_resumes_from_its_checkpoint() {
-    use slidetable::search::prune::MovePruner;
     use slidetable::search::Checkpointing;
-    use std::sync::Arc;
     use std::time::Duration;
-    let goal4 = goal(shape(4, 4), "blank-first");
-    let pdb4 = zset(&goal4, "5-5-5", true, true);
-    let prune4 = Arc::new(MovePruner::generate(shape(4, 4), 10).unwrap());
+    let (goal4, pdb4, plain) = astar_ida_4x4();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("search.checkpoint");
     let every = Checkpointing { path: path.clone(), every: Duration::ZERO };
-    let plain = Options {
-        algorithm: Algorithm::AStarIda,
-        max_bytes: Some(100_000),
-        threads: 1,
-        prune: Some(Arc::clone(&prune4)),
-        ..Options::default()
-    };
     let mut rng = SplitMix64::new(40);
     let mut stops = 0;
     for _ in 0..3 {
@@ -819,23 +824,13 @@ fn astar_ida_resumes_from_its_checkpoint() {
 /// counts of a search never stopped.
 #[test]
 fn astar_ida_saves_its_progress_when_its_watch_stops_it() {
-    use slidetable::search::prune::MovePruner;
     use slidetable::search::{Checkpointing, Watch};
     use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
     use std::sync::Arc;
     use std::time::Duration;
-    let goal4 = goal(shape(4, 4), "blank-first");
-    let pdb4 = zset(&goal4, "5-5-5", true, true);
-    let prune4 = Arc::new(MovePruner::generate(shape(4, 4), 10).unwrap());
+    let (goal4, pdb4, plain) = astar_ida_4x4();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("search.checkpoint");
-    let plain = Options {
-        algorithm: Algorithm::AStarIda,
-        max_bytes: Some(100_000),
-        threads: 1,
-        prune: Some(Arc::clone(&prune4)),
-        ..Options::default()
-    };
     // Korf's instance 88, 65 moves
     let start = Board::parse(shape(4, 4), "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4").unwrap();
     let whole = solve(&start, &goal4, Guide::Patterns(&pdb4), &plain).unwrap().unwrap();

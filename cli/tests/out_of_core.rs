@@ -158,13 +158,7 @@ fn ctrl_c_stops_the_build_says_how_to_go_on_and_the_same_command_resumes() {
     let dir = tempfile::tempdir().unwrap();
     let work = dir.path().join("work");
     let args = ["build", "--board", "3x4", "--bits", "2", "--max-memory", "40M", "--work-dir", "work", "-o", "c.table"];
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("table"))
-        .current_dir(dir.path())
-        .args(args)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = common::spawn_table(dir.path(), &args);
     let started = std::time::Instant::now();
     while !work.join("front-00-0014").exists() && !work.join("front-01-0014").exists() {
         assert!(started.elapsed().as_secs() < 120, "no level 14 after two minutes");

@@ -218,13 +218,7 @@ fn a_signal_saves_a_checkpointed_search_and_the_same_command_goes_on() {
     let checkpoint = dir.path().join("run.checkpoint");
     for (signal, code, said) in [(libc::SIGTERM, 143, "stopped by signal 15"), (libc::SIGINT, 130, "stopped by Ctrl-C")]
     {
-        let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("table"))
-            .current_dir(dir.path())
-            .args(args)
-            .stdout(std::process::Stdio::piped())
-            .stderr(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+        let child = common::spawn_table(dir.path(), &args);
         // the checkpoint is written as IDA* starts (the second search resumes from the first's)
         let started = std::time::Instant::now();
         while !checkpoint.exists() {

@@ -36,8 +36,8 @@ use crate::error::Error;
 /// The format version this build writes (and the one before it, which it also reads).
 const VERSION: u32 = 2;
 
-/// The largest file read as a checkpoint (one is a few hundred bytes): a device or a large file
-/// named by mistake is refused rather than read.
+/// The largest file read as a checkpoint (one is a few hundred bytes): a large file named by
+/// mistake is refused, not read to its end (a device or a pipe is refused unread).
 const MAX_BYTES: u64 = 1 << 16;
 
 /// The largest `seconds` a checkpoint may hold (about 31 years).
@@ -119,22 +119,20 @@ impl Saved {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
             Err(e) => return Err(Error::io("reading the checkpoint", path, e)),
             Ok(m) if !m.is_file() => return Err(refuse("it is not a regular file: name a file for the checkpoint")),
-            Ok(m) if m.len() > MAX_BYTES => {
-                return Err(refuse("it is far too large to be a checkpoint: name another file, or delete this one"))
-            }
             Ok(_) => {}
         }
+        // read up to one byte past the largest checkpoint, to see that it is larger
         let mut bytes = Vec::new();
         std::fs::File::open(path)
             .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_BYTES + 1), &mut bytes))
             .map_err(|e| Error::io("reading the checkpoint", path, e))?;
+        if bytes.len() as u64 > MAX_BYTES {
+            return Err(refuse("it is far too large to be a checkpoint: name another file, or delete this one"));
+        }
         let bad = |why: String| Error::Checkpoint {
             path: path.to_path_buf(),
             detail: format!("{why}: the file is damaged; delete it to start the search over"),
         };
-        if bytes.len() as u64 > MAX_BYTES {
-            return Err(bad("it grew past a checkpoint's size as it was read".into()));
-        }
         let text = String::from_utf8_lossy(&bytes);
         let mut fields = std::collections::HashMap::new();
         for (n, line) in text.lines().enumerate() {

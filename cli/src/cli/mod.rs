@@ -510,15 +510,10 @@ pub fn thousands(n: impl Into<u128>) -> String {
 /// ignored. `handler` may only do what a signal handler may: store to an atomic, reset handlers.
 #[cfg(unix)]
 fn catch_signals(signals: &[libc::c_int], handler: extern "C" fn(libc::c_int)) {
-    for &signal in signals {
-        // SAFETY: the actions are zeroed and then filled as sigaction(2) requires; the handler
-        // is async-signal-safe by this function's contract.
+    for &signal in signals.iter().filter(|&&s| handler_of(s) != libc::SIG_IGN) {
+        // SAFETY: the action is zeroed and then filled as sigaction(2) requires; the handler is
+        // async-signal-safe by this function's contract.
         unsafe {
-            let mut old: libc::sigaction = std::mem::zeroed();
-            libc::sigaction(signal, std::ptr::null(), &mut old);
-            if old.sa_sigaction == libc::SIG_IGN {
-                continue;
-            }
             let mut action: libc::sigaction = std::mem::zeroed();
             action.sa_sigaction = handler as libc::sighandler_t;
             action.sa_flags = libc::SA_RESETHAND;
@@ -532,15 +527,22 @@ fn catch_signals(signals: &[libc::c_int], handler: extern "C" fn(libc::c_int)) {
 /// a second signal of another kind also ends the process at once).
 #[cfg(unix)]
 fn default_signals(signals: &[libc::c_int], handler: extern "C" fn(libc::c_int)) {
-    for &signal in signals {
+    for &signal in signals.iter().filter(|&&s| handler_of(s) == handler as libc::sighandler_t) {
         // SAFETY: sigaction(2) is async-signal-safe; the action is zeroed (SIG_DFL, no flags)
         unsafe {
-            let mut old: libc::sigaction = std::mem::zeroed();
-            libc::sigaction(signal, std::ptr::null(), &mut old);
-            if old.sa_sigaction == handler as libc::sighandler_t {
-                let action: libc::sigaction = std::mem::zeroed();
-                libc::sigaction(signal, &action, std::ptr::null_mut());
-            }
+            let action: libc::sigaction = std::mem::zeroed();
+            libc::sigaction(signal, &action, std::ptr::null_mut());
         }
+    }
+}
+
+/// The handler `signal` has now (`SIG_DFL`, `SIG_IGN` or a function); async-signal-safe.
+#[cfg(unix)]
+fn handler_of(signal: libc::c_int) -> libc::sighandler_t {
+    // SAFETY: sigaction(2) with no new action only reads the current one into a zeroed struct
+    unsafe {
+        let mut old: libc::sigaction = std::mem::zeroed();
+        libc::sigaction(signal, std::ptr::null(), &mut old);
+        old.sa_sigaction
     }
 }

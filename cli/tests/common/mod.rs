@@ -27,17 +27,23 @@ pub fn one_line_error() -> impl Predicate<str> {
     predicate::function(|s: &str| s.starts_with("table: ") && s.trim_end().lines().count() == 1)
 }
 
-/// Runs `table args` in `dir` with its standard output closed before it writes (a reader that
-/// stopped, as `| head` does) and asserts it exits 0 with nothing on stderr.
-pub fn assert_quiet_on_closed_pipe(dir: &Path, args: &[&str]) {
+/// `table args` started in `dir`, its standard output and error piped (for a test that signals
+/// it or closes its output while it runs).
+pub fn spawn_table(dir: &Path, args: &[&str]) -> std::process::Child {
     use std::process::Stdio;
-    let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("table"))
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("table"))
         .current_dir(dir)
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs `table args` in `dir` with its standard output closed before it writes (a reader that
+/// stopped, as `| head` does) and asserts it exits 0 with nothing on stderr.
+pub fn assert_quiet_on_closed_pipe(dir: &Path, args: &[&str]) {
+    let mut child = spawn_table(dir, args);
     drop(child.stdout.take());
     let out = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
