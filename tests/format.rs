@@ -931,4 +931,18 @@ fn a_device_is_never_replaced_and_a_link_is_written_through() {
     table.write(&link).unwrap();
     assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
     assert_eq!(std::fs::read(&real).unwrap(), table.as_bytes());
+    // a link made before its file (to another disk, say): the file is made where it points
+    let ahead = dir.path().join("ahead.table");
+    std::os::unix::fs::symlink("later.table", &ahead).unwrap();
+    table.write(&ahead).unwrap();
+    assert!(std::fs::symlink_metadata(&ahead).unwrap().file_type().is_symlink());
+    assert_eq!(std::fs::read(dir.path().join("later.table")).unwrap(), table.as_bytes());
+    // a link in a loop is refused, and stays a link
+    let looped = dir.path().join("loop.table");
+    std::os::unix::fs::symlink("loop.table", &looped).unwrap();
+    match table.write(&looped) {
+        Err(Error::Io { source, .. }) => assert!(source.to_string().contains("leads nowhere"), "{source}"),
+        other => panic!("a link in a loop: {other:?}"),
+    }
+    assert!(std::fs::symlink_metadata(&looped).unwrap().file_type().is_symlink());
 }

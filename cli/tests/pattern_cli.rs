@@ -151,6 +151,15 @@ fn solve_with_pattern_databases_is_optimal_and_checked() {
         .success()
         .stdout(contains("optimal      yes: the exact distance"));
     assert!(!dir.path().join("run.checkpoint").exists());
+    assert!(!dir.path().join("run.checkpoint.lock").exists(), "the lock goes with the search");
+    // a checkpoint in a directory that is not there: said before the search, exit 3
+    table(dir.path())
+        .args(astar_ida)
+        .args(["--max-memory", "2K", "--checkpoint", "nowhere/run.checkpoint"])
+        .assert()
+        .code(3)
+        .stderr(contains("nowhere/run.checkpoint: its directory nowhere is not there"))
+        .stderr(one_line_error());
     fs::write(dir.path().join("run.checkpoint"), "version 1\nbound 3\n").unwrap();
     table(dir.path())
         .args(astar_ida)
@@ -226,6 +235,13 @@ fn a_signal_saves_a_checkpointed_search_and_the_same_command_goes_on() {
             std::thread::sleep(std::time::Duration::from_millis(5));
         }
         std::thread::sleep(std::time::Duration::from_millis(300));
+        // a second search on the same checkpoint is refused while the first runs
+        table(dir.path())
+            .args(args)
+            .assert()
+            .code(3)
+            .stderr(contains("run.checkpoint: another search is using it now (it holds run.checkpoint.lock)"))
+            .stderr(one_line_error());
         // SAFETY: kill(2) with the child's own pid, which has not been waited for
         assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, signal) }, 0);
         let out = child.wait_with_output().unwrap();
@@ -242,6 +258,7 @@ fn a_signal_saves_a_checkpointed_search_and_the_same_command_goes_on() {
     }
     table(dir.path()).args(args).assert().success().stdout(contains("moves        65"));
     assert!(!checkpoint.exists());
+    assert!(!dir.path().join("run.checkpoint.lock").exists());
 }
 
 #[test]

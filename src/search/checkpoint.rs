@@ -61,6 +61,100 @@ impl Checkpointing {
     }
 }
 
+/// A checkpoint file taken by one search for as long as it runs: its name with a symbolic link
+/// followed (to a file not there yet too, which is then made there), and a lock beside it,
+/// `NAME.lock`, so that a second search given the same file is refused at once rather than each
+/// overwriting the other's progress. The lock is the operating system's (an advisory `flock`),
+/// let go when the process ends however it ends; the lock file is removed when the search ends
+/// (one left by a killed search is taken over by the next). Taking it also shows, before A*'s
+/// minutes, that the checkpoint's directory is there and writable.
+#[derive(Debug)]
+pub(super) struct Held {
+    /// The file the progress is written to.
+    pub path: PathBuf,
+    /// The lock file, and the lock (`None` on a file system without locks: then the search goes
+    /// on unlocked).
+    lock: PathBuf,
+    locked: Option<std::fs::File>,
+}
+
+impl Held {
+    /// Takes the checkpoint named `path`.
+    ///
+    /// # Errors
+    /// [`Error::Checkpoint`] when another search holds it or its directory is missing;
+    /// [`Error::Io`] when its lock file cannot be made.
+    pub fn take(path: &Path) -> Result<Held, Error> {
+        let refuse = |detail: String| Error::Checkpoint { path: path.to_path_buf(), detail };
+        let target =
+            crate::table::format::follow_link(path).map_err(|e| Error::io("reading the checkpoint", path, e))?;
+        let dir = crate::table::format::parent_dir(&target);
+        if !dir.is_dir() {
+            return Err(refuse(format!(
+                "its directory {} is not there: make it, or name a checkpoint in a directory that is",
+                dir.display()
+            )));
+        }
+        let mut name = target.clone().into_os_string();
+        name.push(".lock");
+        let lock = PathBuf::from(name);
+        loop {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&lock)
+                .map_err(|e| Error::io("making the checkpoint's lock file", &lock, e))?;
+            match file.try_lock() {
+                Ok(()) => {}
+                Err(std::fs::TryLockError::WouldBlock) => {
+                    return Err(refuse(format!(
+                        "another search is using it now (it holds {}): let that one finish, or give this one \
+                         another file",
+                        lock.display()
+                    )))
+                }
+                // a file system without locks: go on unlocked
+                Err(std::fs::TryLockError::Error(_)) => {
+                    let _ = std::fs::remove_file(&lock);
+                    return Ok(Held { path: target, lock, locked: None });
+                }
+            }
+            // the file locked must still be the one named: a search that ends removes its lock
+            // file, and one opened just before that is no lock at all
+            if same_file(&file, &lock) {
+                return Ok(Held { path: target, lock, locked: Some(file) });
+            }
+        }
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        // removed while still locked, so that no other search locks a file about to go
+        if self.locked.is_some() {
+            let _ = std::fs::remove_file(&self.lock);
+        }
+    }
+}
+
+/// Whether the open `file` is the file named `path`.
+fn same_file(file: &std::fs::File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), std::fs::metadata(path)) {
+            (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
+    }
+}
+
 /// The state of a search at a save.
 #[derive(Clone, Debug, PartialEq)]
 pub(super) struct Saved {
@@ -246,6 +340,61 @@ mod tests {
         let v1 = text[..text.find("check ").unwrap()].replace("version 2", "version 1");
         std::fs::write(&path, v1).unwrap();
         assert_eq!(Saved::load(&path).unwrap(), Some(saved));
+    }
+
+    #[test]
+    fn a_checkpoint_is_held_by_one_search_at_a_time() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.checkpoint");
+        let lock = dir.path().join("run.checkpoint.lock");
+        let first = Held::take(&path).unwrap();
+        assert_eq!(first.path, path);
+        assert!(lock.exists());
+        let err = Held::take(&path).unwrap_err();
+        assert!(matches!(err, Error::Checkpoint { .. }), "{err}");
+        assert!(err.to_string().contains("another search is using it"), "{err}");
+        assert!(!err.to_string().contains('\n'), "{err}");
+        // another file in the same directory is free
+        let other = Held::take(&dir.path().join("other.checkpoint")).unwrap();
+        drop(first);
+        assert!(!lock.exists(), "the lock file goes with the search");
+        let again = Held::take(&path).unwrap();
+        drop((again, other));
+        // a lock file left by a killed search (unlocked) is taken over
+        std::fs::write(&lock, b"").unwrap();
+        drop(Held::take(&path).unwrap());
+        assert!(!lock.exists());
+    }
+
+    #[test]
+    fn a_checkpoint_in_a_missing_directory_is_refused_before_the_search() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Held::take(&dir.path().join("nowhere/run.checkpoint")).unwrap_err();
+        assert!(matches!(err, Error::Checkpoint { .. }), "{err}");
+        assert!(err.to_string().contains("is not there"), "{err}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symbolic_link_names_the_file_written_even_before_it_is_there() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("elsewhere")).unwrap();
+        let link = dir.path().join("run.checkpoint");
+        std::os::unix::fs::symlink("elsewhere/real.checkpoint", &link).unwrap();
+        let held = Held::take(&link).unwrap();
+        assert_eq!(held.path, dir.path().join("elsewhere/real.checkpoint"));
+        assert!(dir.path().join("elsewhere/real.checkpoint.lock").exists());
+        // a second search through the link or at the file itself is refused
+        assert!(Held::take(&link).is_err());
+        assert!(Held::take(&held.path).is_err());
+        sample().save(&held.path).unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
+        assert_eq!(Saved::load(&link).unwrap(), Some(sample()));
+        // saved again through the link (as on a resume): still a link, to the new state
+        let later = Saved { done: 13, ..sample() };
+        later.save(&link).unwrap();
+        assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+        assert_eq!(Saved::load(&held.path).unwrap(), Some(later));
     }
 
     #[test]

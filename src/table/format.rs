@@ -627,21 +627,17 @@ impl PendingFile {
 }
 
 /// The file a table named `path` is to be written to: `path`, or the file its symbolic link
-/// names.
+/// names (made there when it is not there yet: the link is kept).
 ///
 /// # Errors
-/// [`Error::Io`] when `path` is a directory, a link to nothing, or not a regular file (a device
-/// such as `/dev/null`, a pipe, a socket: the table would be renamed over it).
+/// [`Error::Io`] when `path` is a directory, a link in a loop or to another link to nothing, or
+/// not a regular file (a device such as `/dev/null`, a pipe, a socket: the table would be
+/// renamed over it).
 pub fn final_name(path: &Path) -> Result<PathBuf, Error> {
     if path.is_dir() {
         return Err(Error::io("writing", path, std::io::Error::other("it is a directory")));
     }
-    let path = match std::fs::symlink_metadata(path) {
-        Ok(m) if m.file_type().is_symlink() => std::fs::canonicalize(path).map_err(|e| {
-            Error::io("writing", path, std::io::Error::other(format!("a symbolic link to nothing ({e})")))
-        })?,
-        _ => path.to_path_buf(),
-    };
+    let path = follow_link(path).map_err(|e| Error::io("writing", path, e))?;
     if let Ok(m) = std::fs::metadata(&path) {
         if !m.is_file() {
             let why = "not a regular file (a device, a pipe or a socket): a table is written beside its name and \
@@ -650,6 +646,28 @@ pub fn final_name(path: &Path) -> Result<PathBuf, Error> {
         }
     }
     Ok(path)
+}
+
+/// `path`, or the file its symbolic link names, which need not be there yet (a link to a file
+/// on another disk, say, made before the file: the file is written there).
+///
+/// # Errors
+/// When the link leads to a loop, or to another link to nothing.
+pub(crate) fn follow_link(path: &Path) -> std::io::Result<PathBuf> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => match std::fs::canonicalize(path) {
+            Ok(target) => Ok(target),
+            Err(e) => {
+                // a link to nothing: the file it names (a relative name is in the link's directory)
+                let target = parent_dir(path).join(std::fs::read_link(path)?);
+                match std::fs::symlink_metadata(&target) {
+                    Err(missing) if missing.kind() == std::io::ErrorKind::NotFound => Ok(target),
+                    _ => Err(std::io::Error::other(format!("a symbolic link that leads nowhere ({e})"))),
+                }
+            }
+        },
+        _ => Ok(path.to_path_buf()),
+    }
 }
 
 /// The page size that `O_DIRECT` writes align to ([`PendingFile::write_at`]).

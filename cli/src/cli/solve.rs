@@ -282,7 +282,8 @@ pub struct SolveArgs {
     /// tables, --prune, --order and --max-memory (the file's fingerprint is checked): A* is
     /// redone, then the search goes on from the saved place, the frontier boards under way
     /// searched again. The file is removed when the solution is found; the time reported
-    /// includes the earlier runs' up to their last save.
+    /// includes the earlier runs' up to their last save. While a search runs, FILE.lock beside
+    /// it keeps a second search off the same file (it is refused at once).
     #[arg(long, value_name = "FILE", conflicts_with = "batch")]
     checkpoint: Option<PathBuf>,
 }

@@ -756,7 +756,8 @@ class Solver:
             bound and about once a minute) and resumed from when it exists, as ``table solve
             --checkpoint``: after a stop (Ctrl-C, ``max_nodes``, a crash), the same call goes on
             from the last save. The file is removed when the solution is found; one of another
-            search (board, goal, tables, ``prune``, ``max_memory``) is refused.
+            search (board, goal, tables, ``prune``, ``max_memory``) is refused, and so is one
+            another search is using at the time (``FILE.lock`` beside it holds the lock).
         within : float, optional
             A solution proven at most ``within`` times the optimum (1 to 1000, at most three
             decimals; 1.1 is at most 10% longer), with its proof in ``Solution.lower_bound``
