@@ -70,8 +70,8 @@ impl Checkpointing {
 /// minutes, that the checkpoint's directory is there and writable.
 #[derive(Debug)]
 pub(super) struct Held {
-    /// The file the progress is written to.
-    pub path: PathBuf,
+    /// The checkpointing asked for, its path the file the progress is written to.
+    pub at: Checkpointing,
     /// The lock file, and the lock (`None` on a file system without locks: then the search goes
     /// on unlocked).
     lock: PathBuf,
@@ -79,12 +79,13 @@ pub(super) struct Held {
 }
 
 impl Held {
-    /// Takes the checkpoint named `path`.
+    /// Takes the checkpoint `asked.path`.
     ///
     /// # Errors
     /// [`Error::Checkpoint`] when another search holds it or its directory is missing;
     /// [`Error::Io`] when its lock file cannot be made.
-    pub fn take(path: &Path) -> Result<Held, Error> {
+    pub fn take(asked: &Checkpointing) -> Result<Held, Error> {
+        let path = asked.path.as_path();
         let refuse = |detail: String| Error::Checkpoint { path: path.to_path_buf(), detail };
         let target =
             crate::table::format::follow_link(path).map_err(|e| Error::io("reading the checkpoint", path, e))?;
@@ -98,6 +99,7 @@ impl Held {
         let mut name = target.clone().into_os_string();
         name.push(".lock");
         let lock = PathBuf::from(name);
+        let at = Checkpointing { path: target, ..asked.clone() };
         loop {
             let file = std::fs::OpenOptions::new()
                 .create(true)
@@ -117,13 +119,13 @@ impl Held {
                 // a file system without locks: go on unlocked
                 Err(std::fs::TryLockError::Error(_)) => {
                     let _ = std::fs::remove_file(&lock);
-                    return Ok(Held { path: target, lock, locked: None });
+                    return Ok(Held { at, lock, locked: None });
                 }
             }
             // the file locked must still be the one named: a search that ends removes its lock
             // file, and one opened just before that is no lock at all
             if same_file(&file, &lock) {
-                return Ok(Held { path: target, lock, locked: Some(file) });
+                return Ok(Held { at, lock, locked: Some(file) });
             }
         }
     }
@@ -342,34 +344,39 @@ mod tests {
         assert_eq!(Saved::load(&path).unwrap(), Some(saved));
     }
 
+    /// [`Held::take`] of `path`.
+    fn take(path: &Path) -> Result<Held, Error> {
+        Held::take(&Checkpointing::new(path))
+    }
+
     #[test]
     fn a_checkpoint_is_held_by_one_search_at_a_time() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("run.checkpoint");
         let lock = dir.path().join("run.checkpoint.lock");
-        let first = Held::take(&path).unwrap();
-        assert_eq!(first.path, path);
+        let first = take(&path).unwrap();
+        assert_eq!(first.at.path, path);
         assert!(lock.exists());
-        let err = Held::take(&path).unwrap_err();
+        let err = take(&path).unwrap_err();
         assert!(matches!(err, Error::Checkpoint { .. }), "{err}");
         assert!(err.to_string().contains("another search is using it"), "{err}");
         assert!(!err.to_string().contains('\n'), "{err}");
         // another file in the same directory is free
-        let other = Held::take(&dir.path().join("other.checkpoint")).unwrap();
+        let other = take(&dir.path().join("other.checkpoint")).unwrap();
         drop(first);
         assert!(!lock.exists(), "the lock file goes with the search");
-        let again = Held::take(&path).unwrap();
+        let again = take(&path).unwrap();
         drop((again, other));
         // a lock file left by a killed search (unlocked) is taken over
         std::fs::write(&lock, b"").unwrap();
-        drop(Held::take(&path).unwrap());
+        drop(take(&path).unwrap());
         assert!(!lock.exists());
     }
 
     #[test]
     fn a_checkpoint_in_a_missing_directory_is_refused_before_the_search() {
         let dir = tempfile::tempdir().unwrap();
-        let err = Held::take(&dir.path().join("nowhere/run.checkpoint")).unwrap_err();
+        let err = take(&dir.path().join("nowhere/run.checkpoint")).unwrap_err();
         assert!(matches!(err, Error::Checkpoint { .. }), "{err}");
         assert!(err.to_string().contains("is not there"), "{err}");
     }
@@ -381,20 +388,20 @@ mod tests {
         std::fs::create_dir(dir.path().join("elsewhere")).unwrap();
         let link = dir.path().join("run.checkpoint");
         std::os::unix::fs::symlink("elsewhere/real.checkpoint", &link).unwrap();
-        let held = Held::take(&link).unwrap();
-        assert_eq!(held.path, dir.path().join("elsewhere/real.checkpoint"));
+        let held = take(&link).unwrap();
+        assert_eq!(held.at.path, dir.path().join("elsewhere/real.checkpoint"));
         assert!(dir.path().join("elsewhere/real.checkpoint.lock").exists());
         // a second search through the link or at the file itself is refused
-        assert!(Held::take(&link).is_err());
-        assert!(Held::take(&held.path).is_err());
-        sample().save(&held.path).unwrap();
+        assert!(take(&link).is_err());
+        assert!(take(&held.at.path).is_err());
+        sample().save(&held.at.path).unwrap();
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink(), "the link stays a link");
         assert_eq!(Saved::load(&link).unwrap(), Some(sample()));
         // saved again through the link (as on a resume): still a link, to the new state
         let later = Saved { done: 13, ..sample() };
         later.save(&link).unwrap();
         assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
-        assert_eq!(Saved::load(&held.path).unwrap(), Some(later));
+        assert_eq!(Saved::load(&held.at.path).unwrap(), Some(later));
     }
 
     #[test]

@@ -42,7 +42,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use super::checkpoint::{fnv, Checkpointing, Held, Saved, FNV_START};
+use super::checkpoint::{fnv, Held, Saved, FNV_START};
 use super::{ChildOrder, Options, Stats, Watch};
 use crate::error::Error;
 use crate::heuristic::pdb::{GroupTable, PatternSet, MAX_PARTS};
@@ -1264,9 +1264,9 @@ fn astar_ida_known(
         .max(16) as usize;
     // a checkpoint is taken (locked, its directory seen to be there) and read first, so that a
     // busy, misplaced or damaged one is said before A*'s minutes; held to the search's end
-    let held = options.checkpoint.as_ref().map(|c| Held::take(&c.path)).transpose()?;
+    let held = options.checkpoint.as_ref().map(Held::take).transpose()?;
     let resumed = match &held {
-        Some(h) => Saved::load(&h.path)?,
+        Some(h) => Saved::load(&h.at.path)?,
         None => None,
     };
     let mut s = Searcher::new(&sh, start);
@@ -1380,9 +1380,7 @@ fn astar_ida_known(
     let mut carried_next = u32::MAX;
     let mut prior = 0.0;
     // (the file a symbolic link names, as taken)
-    let checkpoint = options.checkpoint.as_ref().zip(held.as_ref()).map(|(c, h)| {
-        (Checkpointing { path: h.path.clone(), every: c.every }, fingerprint(&sh, set, options, keys, &frontier))
-    });
+    let checkpoint = held.as_ref().map(|h| (&h.at, fingerprint(&sh, set, options, keys, &frontier)));
     if let Some((c, print)) = &checkpoint {
         match resumed {
             Some(saved) => {

@@ -523,17 +523,14 @@ fn finished_leftovers(dir: &Path) -> bool {
 /// a build that stops while another thread starts a program leaves its lock held for that
 /// moment, and a build started again at once would be refused for a lock nobody keeps.
 fn lock(dir: &Path) -> Result<File, Error> {
-    use std::os::unix::io::AsRawFd;
     let handle = File::open(dir).map_err(|e| Error::io("opening the work directory", dir, e))?;
     let start = Instant::now();
     loop {
-        // SAFETY: flock only reads its integer arguments; the descriptor is open and owned by `handle`.
-        if unsafe { libc::flock(handle.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-            return Ok(handle);
-        }
-        let e = std::io::Error::last_os_error();
-        if e.raw_os_error() != Some(libc::EWOULDBLOCK) {
-            return Err(Error::io("locking the work directory", dir, e));
+        // the system's advisory lock (flock), as a checkpointed search's
+        match handle.try_lock() {
+            Ok(()) => return Ok(handle),
+            Err(std::fs::TryLockError::Error(e)) => return Err(Error::io("locking the work directory", dir, e)),
+            Err(std::fs::TryLockError::WouldBlock) => {}
         }
         if start.elapsed() >= LOCK_PATIENCE {
             return Err(Error::Checkpoint {
