@@ -371,6 +371,22 @@ impl Solver {
         )))
     }
 
+    /// What guides a search beyond the heuristic's name, in words, for a report: with pattern
+    /// databases the partition, how many tables of which kind, the reflection and the move
+    /// pruning (`small-t: 11 zero-aware tables, with the reflection; move pruning to 16 moves`);
+    /// `None` for the other heuristics.
+    pub fn guide_details(&self) -> Option<GuideDetails> {
+        let set = self.patterns.as_ref()?;
+        let zero = set.tables().iter().filter(|t| t.zero().is_some()).count();
+        Some(GuideDetails {
+            pattern: set.partition().name.clone(),
+            tables: set.tables().len(),
+            zero_aware: zero,
+            reflect: set.reflection().is_some(),
+            prune: self.pruner.as_ref().map_or(2, |p| p.max_len()),
+        })
+    }
+
     /// The pattern databases, with [`HeuristicKind::Pdb`].
     pub fn patterns(&self) -> Option<&PatternSet> {
         self.patterns.as_ref()
@@ -455,6 +471,42 @@ impl Solver {
             return Err(Error::Internal("the solution does not end on the goal".into()));
         }
         Ok(Some(found))
+    }
+}
+
+/// The pattern databases a [`Solver`] searches with ([`Solver::guide_details`]), for a report.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GuideDetails {
+    /// The partition or catalogue (`small-t`, `7-8`, or its groups written out).
+    pub pattern: String,
+    /// The tables loaded.
+    pub tables: usize,
+    /// How many of them are zero-aware (the others are classic): `table solve` takes a group's
+    /// zero-aware table when its file is in the directory.
+    pub zero_aware: usize,
+    /// Whether the board reflected about the diagonal is looked up too.
+    pub reflect: bool,
+    /// Move pruning: strings of up to this many moves with an earlier equivalent are never made
+    /// (2: only the move straight back).
+    pub prune: usize,
+}
+
+impl std::fmt::Display for GuideDetails {
+    /// `small-t: 11 zero-aware tables, with the reflection; move pruning to 16 moves`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let n = self.tables;
+        let plural = if n == 1 { "" } else { "s" };
+        let kind = match (self.zero_aware, n - self.zero_aware) {
+            (0, _) => format!("{n} classic table{plural}"),
+            (_, 0) => format!("{n} zero-aware table{plural}"),
+            (z, c) => format!("{z} zero-aware and {c} classic tables"),
+        };
+        let reflect = if self.reflect { "with the reflection" } else { "no reflection" };
+        let prune = match self.prune {
+            0..=2 => "no move pruning but the move straight back".to_string(),
+            l => format!("move pruning to {l} moves"),
+        };
+        write!(f, "{}: {kind}, {reflect}; {prune}", self.pattern)
     }
 }
 
@@ -662,7 +714,7 @@ fn load_patterns_dyn(
     for tiles in own.iter().map(|&g| &partition.groups[g]) {
         // a zero-aware table, when there is one, knows at least as much
         let zero_path = dir.join(zero_pattern_file_name(shape, goal, tiles));
-        let path = if zero_path.exists() { zero_path } else { dir.join(pattern_file_name(shape, goal, tiles)) };
+        let path = if zero_path.exists() { zero_path.clone() } else { dir.join(pattern_file_name(shape, goal, tiles)) };
         let index = PatternIndex::new(shape, tiles)?;
         if path.exists() {
             let table = open_pattern(&path).map_err(|e| Error::in_file("opening", &path, e))?;
@@ -688,7 +740,8 @@ fn load_patterns_dyn(
             }
             tables.push(GroupTable::from_table(&table)?);
         } else {
-            missing.push(path);
+            // a catalogue meant to be zero-aware is built so: its files are the ones to name
+            missing.push(if partition.meant_zero_aware() { zero_path } else { path });
         }
     }
     if !missing.is_empty() {
@@ -729,7 +782,8 @@ impl Default for Load {
 /// `dir`: `table build --board 4x4 --goal blank-first --pattern 6-6-3 --dir tables`.
 pub fn pattern_build_command(shape: Shape, goal: &Goal, partition: &Partition, dir: &Path) -> String {
     let (goal, dir) = (goal_word(goal), dir_flag(dir));
-    format!("table build --board {shape} --goal {goal} --pattern {}{dir}", partition.name)
+    let zero = if partition.meant_zero_aware() { " --zero" } else { "" };
+    format!("table build --board {shape} --goal {goal} --pattern {}{zero}{dir}", partition.name)
 }
 
 /// The `table solve` that searches with the tables [`pattern_build_command`] makes: the same

@@ -784,6 +784,11 @@ fn astar_ida_resumes_from_its_checkpoint() {
     let resume = Options { checkpoint: Some(every.clone()), ..plain.clone() };
     let err = solve(&other, &goal4, Guide::Patterns(&pdb4), &resume).unwrap_err();
     assert!(matches!(err, Error::Checkpoint { .. }) && err.to_string().contains("another search"), "{err}");
+    // one that A* solves outright too: the checkpoint is compared before A* (but for A*'s
+    // frontier, which the budget decides)
+    let near = walk(&goal4, 1, &mut rng);
+    let err = solve(&near, &goal4, Guide::Patterns(&pdb4), &resume).unwrap_err();
+    assert!(matches!(err, Error::Checkpoint { .. }) && err.to_string().contains("another search"), "{err}");
     let budget = Options { max_bytes: Some(50_000), ..resume.clone() };
     assert!(matches!(solve(&start, &goal4, Guide::Patterns(&pdb4), &budget), Err(Error::Checkpoint { .. })));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), saved, "a refused checkpoint was changed");

@@ -7,6 +7,7 @@ use crate::fuzz_targets;
 use std::fs;
 
 use common::{one_line_error, table};
+use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
 /// The two tables of the 3x3 `4-4` partition for the blank-first goal, built in `dir`.
@@ -44,7 +45,23 @@ fn zero_aware_tables_and_move_pruning_through_the_binary() {
         .assert()
         .success()
         .stdout(contains("\"moves\":31"))
+        .stdout(contains("\"pattern_tables\":{\"pattern\":\"4-4\",\"tables\":2,\"zero_aware\":2"))
         .stderr(contains("3x3-moves-12.fsm was missing; made it"));
+    // the report says which tables: zero-aware ones are taken where their files are; A* reads
+    // 1-bit ones a board at a time, and is told so
+    table(dir.path())
+        .args(["solve", "--goal", "blank-first", "-H", "pdb", "--pattern", "4-4", "8 7 6 0 4 1 2 5 3"])
+        .assert()
+        .success()
+        .stdout(contains("tables       4-4: 2 zero-aware tables, with the reflection; move pruning to 12 moves"))
+        .stderr(contains("hint").not());
+    table(dir.path())
+        .args(["solve", "--goal", "blank-first", "-H", "pdb", "--pattern", "4-4", "--algorithm", "astar"])
+        .args(["8 7 6 0 4 1 2 5 3"])
+        .assert()
+        .success()
+        .stdout(contains("moves        31"))
+        .stderr(contains("astar reads 1-bit zero-aware tables a board at a time"));
     table(dir.path()).args(["build", "--board", "3x3", "--prune", "8"]).assert().success().stdout(contains("wrote"));
     table(dir.path()).args(["verify", "--table", "3x3-moves-8.fsm"]).assert().success().stdout(contains("ok: "));
     // a machine too long to make on the spot is named with its command; a damaged one is refused
@@ -264,6 +281,17 @@ fn a_signal_saves_a_checkpointed_search_and_the_same_command_goes_on() {
 #[test]
 fn missing_small_tables_are_built_and_large_ones_named() {
     let dir = tempfile::tempdir().unwrap();
+    // a board that cannot reach the goal is said by the parity rule at once: no table is built
+    // or asked for first
+    for pattern in ["5-5-5", "7-8"] {
+        table(dir.path())
+            .args(["solve", "--goal", "blank-first", "-H", "pdb", "--pattern", pattern])
+            .args(["0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15"])
+            .assert()
+            .code(1)
+            .stdout(contains("unsolvable: this board cannot reach the goal"));
+    }
+    assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 0, "nothing built for an unsolvable board");
     // 5-5-5 is small: built on the spot, saved, said on stderr
     table(dir.path())
         .args(["solve", "--goal", "blank-first", "-H", "pdb", "--pattern", "5-5-5", "--threads", "2"])
@@ -271,6 +299,7 @@ fn missing_small_tables_are_built_and_large_ones_named() {
         .assert()
         .success()
         .stdout(contains("moves        42"))
+        .stdout(contains("tables       5-5-5: 3 classic tables, with the reflection; move pruning to 12 moves"))
         .stderr(contains("was missing; built it"));
     assert!(dir.path().join("4x4-blank-first-tiles-1-2-4-5-8.table").exists());
     // 7-8 is not: the error names the command
@@ -288,6 +317,15 @@ fn missing_small_tables_are_built_and_large_ones_named() {
         .assert()
         .code(3)
         .stderr(contains("table build --board 4x4 --goal blank-first --pattern 7-8"))
+        .stderr(one_line_error());
+    // a catalogue meant to be zero-aware names its zero-aware files and the build with --zero
+    table(dir.path())
+        .args(["solve", "--goal", "blank-first", "-H", "pdb", "--pattern", "double-7-8"])
+        .args(["0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15"])
+        .assert()
+        .code(3)
+        .stderr(contains("table build --board 4x4 --goal blank-first --pattern double-7-8 --zero"))
+        .stderr(contains("4x4-blank-first-zero-tiles-1-2-3-4-5-6-7.table"))
         .stderr(one_line_error());
     // with no -H past 12 cells: the tables found are used
     table(dir.path())
@@ -314,7 +352,9 @@ fn batch_solves_every_line_in_order_with_totals() {
         .stdout(contains("3\t1\t"))
         .stdout(contains("4\terror"))
         .stdout(contains("5\tunsolvable"))
-        .stdout(contains("# total: 4 boards, 2 solved, 1 unsolvable, 1 errors"))
+        .stdout(contains("# total: 4 boards, 2 solved, 1 unsolvable, 0 gave up, 1 errors"))
+        // what every line was searched with comes first
+        .stdout(contains("# idastar with pdb (5-5-5: 3 classic tables, with the reflection; move pruning to 12 moves)"))
         .stderr(contains("line 4:"));
     table(dir.path())
         .args(["solve", "--batch", "--goal", "blank-first", "-H", "pdb", "--pattern", "5-5-5", "--json"])
@@ -323,7 +363,30 @@ fn batch_solves_every_line_in_order_with_totals() {
         .success()
         .stdout(contains("{\"line\":1,\"unsolvable\":true}"))
         .stdout(contains("{\"line\":2,\"moves\":1,\"solution\":\"U\""))
-        .stdout(contains("\"totals\""));
+        .stdout(contains("\"totals\""))
+        .stdout(contains(
+            "\"pattern_tables\":{\"pattern\":\"5-5-5\",\"prune\":12,\"reflect\":true,\"tables\":3,\"zero_aware\":0}",
+        ));
+    // a search stopped by a limit is not a malformed line: `gave up`, exit 4 (2 is kept for a
+    // malformed line, whatever else happened)
+    let korf79 = "0 1 9 7 11 13 5 3 14 12 4 2 8 6 10 15\n";
+    table(dir.path())
+        .args(["solve", "--batch", "--goal", "blank-first", "-H", "pdb", "--pattern", "5-5-5", "--max-nodes", "1000"])
+        .write_stdin(korf79)
+        .assert()
+        .code(4)
+        .stdout(contains("1\tgave up\t"))
+        .stdout(contains("0 solved, 0 unsolvable, 1 gave up, 0 errors"))
+        .stderr(contains("line 1: idastar gave up at"));
+    table(dir.path())
+        .args(["solve", "--batch", "--goal", "blank-first", "-H", "pdb", "--pattern", "5-5-5", "--max-nodes", "1000"])
+        .args(["--json"])
+        .write_stdin(format!("{korf79}1 2 3\n"))
+        .assert()
+        .code(2)
+        .stdout(contains("{\"line\":1,\"generated\":"))
+        .stdout(contains("\"gave_up\":\"idastar gave up at"))
+        .stdout(contains("{\"line\":2,\"error\":"));
 }
 
 #[test]

@@ -460,6 +460,7 @@ fn a_batch_within_gives_each_lines_proof_and_a_stopped_factor_of_one_is_not_opti
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
+    assert_eq!(lines.next(), Some("# within with manhattan"));
     assert_eq!(lines.next(), Some("# line\tmoves\tlower_bound\twithin\tstopped\tgenerated\tseconds\tsolution"));
     let first: Vec<&str> = lines.next().unwrap().split('\t').collect();
     let (moves, lb): (f64, f64) = (first[1].parse().unwrap(), first[2].parse().unwrap());

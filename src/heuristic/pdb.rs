@@ -86,6 +86,8 @@ struct Catalogue {
     cols: usize,
     name: &'static str,
     about: &'static str,
+    /// Meant to be built zero-aware (`--zero`): its classic tables are larger to build and weaker.
+    zero: bool,
     parts: &'static [&'static [&'static [u8]]],
 }
 
@@ -106,6 +108,7 @@ const CATALOGUES: &[Catalogue] = &[
         cols: 4,
         name: "6-6-3+5-5-5",
         about: "the largest of 6-6-3's and 5-5-5's sums (each with the reflection): small tables, built on the spot in about 2 s",
+        zero: false,
         parts: &[
             &[&[1, 4, 5, 8, 9, 12], &[2, 3, 6, 7, 10, 11], &[13, 14, 15]],
             &[&[1, 2, 4, 5, 8], &[3, 6, 7, 10, 11], &[9, 12, 13, 14, 15]],
@@ -116,6 +119,7 @@ const CATALOGUES: &[Catalogue] = &[
         cols: 4,
         name: "double-7-8",
         about: "the largest of two 7-8 partitions' sums (each with the reflection): Korf & Felner's top seven and bottom eight, and the top row, left column and tile 5 against the bottom-right eight; zero-aware, 373 MiB, about 4 min to build",
+        zero: true,
         parts: &[&[&[1, 2, 3, 4, 5, 6, 7], &[8, 9, 10, 11, 12, 13, 14, 15]], &[&[1, 2, 3, 4, 5, 8, 12], &[6, 7, 9, 10, 11, 13, 14, 15]]],
     },
     Catalogue {
@@ -123,6 +127,7 @@ const CATALOGUES: &[Catalogue] = &[
         cols: 5,
         name: "small-t",
         about: "Clausecker & Reinefeld's catalogue: 7 partitions of four groups of six, 14 distinct groups (with the reflected lookup, the 28 of the paper) in 11 tables; zero-aware, about 6.5 min to build",
+        zero: true,
         parts: &SMALL_T,
     },
     Catalogue {
@@ -130,6 +135,7 @@ const CATALOGUES: &[Catalogue] = &[
         cols: 5,
         name: "improved-t",
         about: "Clausecker & Reinefeld's larger catalogue: small-t's 7 partitions and 7 more, 20 distinct groups in 15 tables (4 more than small-t's); zero-aware",
+        zero: true,
         parts: &[
             SMALL_T[0],
             SMALL_T[1],
@@ -490,6 +496,14 @@ impl Partition {
         let parts = vec![(0..groups.len()).collect()];
         let sources = own_sources(shape, &groups);
         Ok(Partition { shape, name, groups, parts, sources })
+    }
+
+    /// Whether this is a catalogue meant to be built zero-aware (`double-7-8`, `small-t`,
+    /// `improved-t`): the command that builds its missing tables says `--zero`.
+    pub fn meant_zero_aware(&self) -> bool {
+        CATALOGUES
+            .iter()
+            .any(|c| c.zero && c.name == self.name && c.rows == self.shape.rows() && c.cols == self.shape.cols())
     }
 
     /// The names of the partitions and catalogues of `shape` (besides `auto`).

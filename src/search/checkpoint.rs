@@ -230,6 +230,15 @@ impl Saved {
             detail: format!("{why}: the file is damaged; delete it to start the search over"),
         };
         let text = String::from_utf8_lossy(&bytes);
+        // a file of the user's own, named by mistake, is not called damaged: it is left as it is
+        if !text.trim().is_empty()
+            && !text.starts_with("# slidetable")
+            && !text.lines().any(|l| l.starts_with("version "))
+        {
+            return Err(refuse(
+                "it is not a slidetable checkpoint (no `version` line), and it is left as it is: name another file for the checkpoint",
+            ));
+        }
         let mut fields = std::collections::HashMap::new();
         for (n, line) in text.lines().enumerate() {
             if line.starts_with('#') || line.trim().is_empty() {
@@ -247,6 +256,12 @@ impl Saved {
             value.parse().map_err(|_| bad(format!("`{key}` is not a number: {value}")))
         }
         let version: u32 = number(&bad, "version", field("version")?)?;
+        if version > VERSION {
+            return Err(refuse(&format!(
+                "it is a checkpoint of version {version}, from a newer slidetable (this one reads versions {} and {VERSION}): resume it with that one, or name another file",
+                VERSION - 1
+            )));
+        }
         if version != VERSION && version != VERSION - 1 {
             return Err(bad(format!("version {version}, but this build reads versions {} and {VERSION}", VERSION - 1)));
         }
@@ -441,14 +456,19 @@ mod tests {
         let cases = [
             (sign(body.replace("done 12\n", "")), "no `done` line"),
             (sign(body.replace("done 12", "done twelve")), "not a number"),
-            (sign(body.replace("version 2", "version 9")), "version 9"),
+            (sign(body.replace("version 2", "version 9")), "checkpoint of version 9, from a newer slidetable"),
+            (sign(body.replace("version 2", "version 0")), "version 0, but this build reads"),
             (sign(body.replace("expanded 400", "expanded 4000")), "inconsistent"),
             (sign(body.replace("seconds 12.500", "seconds NaN")), "inconsistent"),
             (sign(body.replace("seconds 12.500", "seconds 1e20")), "inconsistent"),
             (sign(body.replace("generated 1000", "generated 18446744073709551615")), "inconsistent"),
             (format!("{good}bound 3\n"), "given twice"),
             (good.replace("bound 95", "bound95"), "not `key value`"),
-            ("\u{0}\u{1}garbage".to_string(), "not `key value`"),
+            // a file of the user's, named by mistake: not called damaged, not to be deleted
+            ("\u{0}\u{1}garbage".to_string(), "not a slidetable checkpoint"),
+            ("1 2 3\n4 5 6\n".to_string(), "left as it is"),
+            // with no header but a version line: a checkpoint's text, damaged
+            ("version 2\nbound\n".to_string(), "not `key value`"),
             // an edit that leaves every number plausible (a lower bound would make a longer
             // solution pass for optimal)
             (good.replace("bound 95", "bound 70"), "checksum does not match"),

@@ -1270,6 +1270,14 @@ fn astar_ida_known(
         None => None,
     };
     let mut s = Searcher::new(&sh, start);
+    // a checkpoint of another board, goal, tables, pruning or order is said before A* too (its
+    // frontier, which --max-memory decides, is compared after it)
+    if let (Some(h), Some(saved)) = (&held, &resumed) {
+        let head = fingerprint_head(&sh, set, options, pack(&s.cells[..n]));
+        if !saved.fingerprint.starts_with(&format!("{head} ")) {
+            saved.check(&h.at.path, &head)?;
+        }
+    }
     let mut stats = Stats { generated: 1, iterations: 1, ..Stats::default() };
     // the arenas: board i's packed cells at i, its entries at i * views
     let key = pack(&s.cells[..n]);
@@ -1611,26 +1619,29 @@ fn fingerprint(
     keys: &[u128],
     frontier: &[(u32, u32, u32)],
 ) -> String {
-    let mut tables = format!("{:?}", set.partition());
-    for t in &sh.tables {
-        tables.push(if t.zero().is_some() { 'z' } else { 'c' });
-    }
     let mut hash = FNV_START;
     for &(f, h, i) in frontier {
         let bytes = keys[i as usize].to_le_bytes().into_iter().chain(f.to_le_bytes()).chain(h.to_le_bytes());
         hash = fnv(bytes, hash);
     }
+    format!("{} frontier={}:{:016x}", fingerprint_head(sh, set, options, keys[0]), frontier.len(), hash)
+}
+
+/// The part of [`fingerprint`] known before A*: all but the frontier.
+fn fingerprint_head(sh: &Shared<'_>, set: &PatternSet, options: &Options, start: u128) -> String {
+    let mut tables = format!("{:?}", set.partition());
+    for t in &sh.tables {
+        tables.push(if t.zero().is_some() { 'z' } else { 'c' });
+    }
     format!(
-        "start={:x} goal={:x} tables={:016x}/{} prune={} order={:?} known={} frontier={}:{:016x}",
-        keys[0],
+        "start={:x} goal={:x} tables={:016x}/{} prune={} order={:?} known={}",
+        start,
         pack(&sh.goal[..sh.n]),
         fnv(tables.bytes(), FNV_START),
         sh.views,
         sh.fsm.max_len(),
         options.order,
         sh.known_depth,
-        frontier.len(),
-        hash
     )
 }
 

@@ -59,8 +59,9 @@ it again); a damaged one is built again.
 
 --zero builds zero-aware tables instead (RxC-GOAL-zero-tiles-....table): an entry per placement
 and region of the blank, at least the classic entry and often more, one bit each by default.
-4x4 7-8: 140 M + 1,425 M entries, 186 MiB, about 190 s, 1.5 GiB peak memory; 19,157 nodes a
-Korf instance on average against 36,189 for the classic tables (with the reflection). The search
+4x4 7-8: 140 M + 1,425 M entries, 186 MiB, about 190 s, 1.5 GiB peak memory; 18,130 nodes a
+Korf instance on average against 36,189 for the classic tables (with the reflection and
+--prune 2; 13,560 with --prune 16). The search
 keeps a byte per entry, so groups of 7 tiles on 5x5 build too: 4,067 M entries, 485 MiB each,
 about 13 min and 4.3 GiB each.
 

@@ -14,7 +14,7 @@ use slidetable::puzzle::board::{moves_letters, moves_to_string};
 use slidetable::search::{
     effective_branching_factor, Algorithm, Checkpointing, ChildOrder, Found, Options, Watch, ASTAR_IDA_BYTES,
 };
-use slidetable::solver::{default_max_memory, HeuristicKind, Notice, Solver, SolverConfig};
+use slidetable::solver::{default_max_memory, GuideDetails, HeuristicKind, Notice, Solver, SolverConfig};
 use slidetable::{Board, Dir, Error, Goal, Shape};
 
 use super::input::{preset_list, BoardInput};
@@ -66,9 +66,11 @@ Without --algorithm, the method depends on the board's size:
                                      --time-limit)
 --within W, --anytime and --time-limit ask for another bound or time on any size.
 
---batch solves one board per line (of --file, or standard input), boards in parallel: one line
-each (line, moves, nodes generated, seconds, solution; with --within or past 64 cells, the lower
-bound and the factor proven, and why a board's search stopped early), then a `# total` line.
+--batch solves one board per line (of --file, or standard input), boards in parallel: a comment
+line naming the search and its tables, one line each (line, moves, nodes generated, seconds,
+solution; with --within or past 64 cells, the lower bound and the factor proven, and why a
+board's search stopped early; `gave up` and its nodes for a search a limit stopped before any
+solution, its reason on stderr), then a `# total` line.
 
 Statistics: nodes expanded and generated (a node is generated when a successor is made; the move
 straight back is never made; the start counts), the largest open list, time, the search's peak
@@ -78,8 +80,13 @@ Output: a readable report (default); `--format cos226` prints exactly what the C
 client prints (`Minimum number of moves = N`, then every board of the solution, or `No solution
 possible`); `--json` for scripts.
 
+The report names the pattern tables searched with (the partition, how many tables are zero-aware
+or classic: a group's zero-aware table is taken when its file is in --dir; keep classic tables in
+a --dir of their own to search with them) and the move pruning.
+
 Exit status: 0 solved; 1 the board cannot reach the goal; 2 malformed board or arguments;
-3 table file problem; 4 the search gave up at --max-nodes, --max-memory or --time-limit.
+3 table file problem; 4 the search gave up at --max-nodes, --max-memory or --time-limit. With
+--batch: 2 (or 3) when a line could not be solved for that reason, else 4 when a search gave up.
 
 Examples:
   table solve 8 6 7 2 5 4 3 0 1
@@ -283,7 +290,9 @@ pub struct SolveArgs {
     /// redone, then the search goes on from the saved place, the frontier boards under way
     /// searched again. The file is removed when the solution is found; the time reported
     /// includes the earlier runs' up to their last save. While a search runs, FILE.lock beside
-    /// it keeps a second search off the same file (it is refused at once).
+    /// it keeps a second search off the same file (it is refused at once). From a script, stop
+    /// a search run in the background with TERM (`kill PID`): the shell starts background
+    /// commands with Ctrl-C's signal ignored.
     #[arg(long, value_name = "FILE", conflicts_with = "batch")]
     checkpoint: Option<PathBuf>,
 }
@@ -423,6 +432,9 @@ struct Report {
     anytime: bool,
     heuristic: &'static str,
     admissible: bool,
+    /// With pattern databases: which tables, of which kind, and the move pruning.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pattern_tables: Option<PatternTablesJson>,
     #[serde(skip_serializing_if = "Option::is_none")]
     moves: Option<usize>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -447,6 +459,28 @@ struct Report {
     stopped: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stats: Option<StatsReport>,
+}
+
+/// The pattern databases of a search, as JSON reports give them.
+#[derive(Serialize)]
+pub(super) struct PatternTablesJson {
+    pattern: String,
+    tables: usize,
+    zero_aware: usize,
+    reflect: bool,
+    prune: usize,
+}
+
+impl From<GuideDetails> for PatternTablesJson {
+    fn from(d: GuideDetails) -> PatternTablesJson {
+        PatternTablesJson {
+            pattern: d.pattern,
+            tables: d.tables,
+            zero_aware: d.zero_aware,
+            reflect: d.reflect,
+            prune: d.prune,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -493,24 +527,50 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         bail!(UsageError("--checkpoint goes with --algorithm astar-ida".into()));
     }
     let config = args.config();
-    // A hint on searching faster cannot help a board that cannot reach the goal: the report
-    // below names the goal it can reach instead.
-    let reachable = board.is_solvable_to(&goal);
-    let notice = |n: Notice| {
-        if reachable || !matches!(n, Notice::Hint(_)) {
-            print_notice(n)
-        }
+    let mut report = Report {
+        preset: given.preset.as_ref().map(|p| p.name.clone()),
+        head: BoardJson::new(&board, &goal, true),
+        reason: None,
+        solvable_toward: Vec::new(),
+        algorithm: algorithm.map_or("none", |a| a.name()),
+        weight: if let Some(Algorithm::Weighted(w)) = algorithm { Some(w) } else { None },
+        beam_width: if let Some(Algorithm::Beam(w)) = algorithm { Some(w) } else { None },
+        within_asked: if let Some(Algorithm::Within(w)) = algorithm { Some(w) } else { None },
+        anytime: args.anytime,
+        heuristic: "none",
+        admissible: true,
+        pattern_tables: None,
+        moves: None,
+        solution: None,
+        tiles: None,
+        exact: None,
+        optimal: None,
+        lower_bound: None,
+        within: None,
+        stopped: None,
+        stats: None,
     };
+    // The parity rule decides at once, before any table is looked for or built: no search is
+    // made (the report's heuristic is `none`), and the report names the goals the board can
+    // reach instead.
+    if !board.is_solvable_to(&goal) {
+        return unsolvable(report, &board, &goal, format);
+    }
     let solver = match named {
-        Some((table, p)) => {
-            Solver::with_table(&given.goal, board.shape(), &config, Some((table, p.display().to_string())), notice)?
-        }
-        None => Solver::new(&given.goal, board.shape(), &config, notice)?,
+        Some((table, p)) => Solver::with_table(
+            &given.goal,
+            board.shape(),
+            &config,
+            Some((table, p.display().to_string())),
+            print_notice,
+        )?,
+        None => Solver::new(&given.goal, board.shape(), &config, print_notice)?,
     };
     // the default's time limit goes with the default only
     let time_limit = args.time_limit().or(if algorithm.is_none() { solver.default_time_limit() } else { None });
     let algorithm = algorithm.unwrap_or_else(|| solver.default_algorithm());
     let guide = solver.guide()?;
+    hint_bit_tables(&solver, algorithm);
     let options = Options {
         algorithm,
         max_nodes: args.max_nodes,
@@ -528,58 +588,27 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         anytime: args.anytime,
     };
     let exact = solver.exact(&board)?;
-
-    let mut report = Report {
-        preset: given.preset.as_ref().map(|p| p.name.clone()),
-        head: BoardJson::new(&board, &goal, true),
-        reason: None,
-        solvable_toward: Vec::new(),
-        algorithm: algorithm.name(),
-        weight: if let Algorithm::Weighted(w) = algorithm { Some(w) } else { None },
-        beam_width: if let Algorithm::Beam(w) = algorithm { Some(w) } else { None },
-        within_asked: if let Algorithm::Within(w) = algorithm { Some(w) } else { None },
-        anytime: args.anytime,
-        // breadth-first search uses no estimate, whatever -H says
-        heuristic: if algorithm == Algorithm::Bfs { "none" } else { guide.name() },
-        admissible: algorithm == Algorithm::Bfs || guide.is_admissible(),
-        moves: None,
-        solution: None,
-        tiles: None,
-        exact,
-        optimal: None,
-        lower_bound: None,
-        within: None,
-        stopped: None,
-        stats: None,
-    };
+    report.algorithm = algorithm.name();
+    report.weight = if let Algorithm::Weighted(w) = algorithm { Some(w) } else { None };
+    report.beam_width = if let Algorithm::Beam(w) = algorithm { Some(w) } else { None };
+    report.within_asked = if let Algorithm::Within(w) = algorithm { Some(w) } else { None };
+    // breadth-first search uses no estimate, whatever -H says
+    if algorithm != Algorithm::Bfs {
+        report.heuristic = guide.name();
+        report.admissible = guide.is_admissible();
+        report.pattern_tables = solver.guide_details().map(PatternTablesJson::from);
+    }
+    report.exact = exact;
+    let details = solver.guide_details().filter(|_| algorithm != Algorithm::Bfs);
     let found = match solver.solve(&board, &options) {
         Err(Error::Cancelled { .. }) if STOPPED_BY.load(Relaxed) != 0 => return Ok(stopped(&args)),
         found => found?,
     };
-    let mut out = io::stdout().lock();
     let Some(mut found) = found else {
-        report.head.solvable = false;
-        report.reason = Some(board.parity_to(&goal).explain());
-        report.solvable_toward = Goal::reachable_instead(&board, &goal).iter().map(Goal::to_string).collect();
-        match format {
-            Format::Cos226 => writeln!(out, "No solution possible")?,
-            Format::Json => {
-                serde_json::to_writer(&mut out, &report)?;
-                writeln!(out)?;
-            }
-            Format::Human => {
-                if board.shape().cells() <= 400 {
-                    write!(out, "{}", board.grid())?;
-                }
-                writeln!(out, "unsolvable: this board cannot reach the goal {}", super::short(&goal))?;
-                writeln!(out, "why: {}", report.reason.as_deref().unwrap_or_default())?;
-                if let Some(hint) = super::other_goal_hint(&report.solvable_toward) {
-                    writeln!(out, "{hint}")?;
-                }
-            }
-        }
-        return Ok(ExitCode::from(EXIT_NO));
+        // the parity rule above has said so for every board that cannot reach the goal
+        return unsolvable(report, &board, &goal, format);
     };
+    let mut out = io::stdout().lock();
     let d = found.moves.len();
     let guaranteed = guide.is_admissible() && algorithm.is_optimal_with_admissible_guide();
     report.optimal = match exact {
@@ -648,10 +677,51 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
                 Steps::None
             };
             let from = solver.table().map(|(_, from)| from);
-            human(&mut out, &board, &goal, &given.goal, &report, &found, from, steps)?
+            human(&mut out, &board, &goal, &given.goal, &report, &found, from, details.as_ref(), steps)?
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Said of a search that reads 1-bit zero-aware tables a board at a time (all but IDA* and
+/// A*+IDA*, which read them against the parent's value): each entry is then a walk toward the
+/// goal, and the search far slower than IDA* with the same tables.
+pub(super) fn hint_bit_tables(solver: &Solver, algorithm: Algorithm) {
+    let bits = solver.patterns().is_some_and(|s| s.tables().iter().any(|t| t.zero().is_some_and(|(_, bits)| bits)));
+    if bits && !matches!(algorithm, Algorithm::IdaStar | Algorithm::AStarIda | Algorithm::Bfs | Algorithm::Reduce) {
+        let name = algorithm.name();
+        print_notice(Notice::Hint(format!(
+            "{name} reads 1-bit zero-aware tables a board at a time, each entry a walk toward the goal, far slower than \
+             IDA* (no --algorithm) and astar-ida, which read them against the parent's value; for {name} itself, \
+             classic tables in a --dir of their own are faster"
+        )));
+    }
+}
+
+/// The report of a board that cannot reach the goal: exit 1.
+fn unsolvable(mut report: Report, board: &Board, goal: &Board, format: Format) -> Result<ExitCode> {
+    let mut out = io::stdout().lock();
+    report.head.solvable = false;
+    report.reason = Some(board.parity_to(goal).explain());
+    report.solvable_toward = Goal::reachable_instead(board, goal).iter().map(Goal::to_string).collect();
+    match format {
+        Format::Cos226 => writeln!(out, "No solution possible")?,
+        Format::Json => {
+            serde_json::to_writer(&mut out, &report)?;
+            writeln!(out)?;
+        }
+        Format::Human => {
+            if board.shape().cells() <= 400 {
+                write!(out, "{}", board.grid())?;
+            }
+            writeln!(out, "unsolvable: this board cannot reach the goal {}", super::short(goal))?;
+            writeln!(out, "why: {}", report.reason.as_deref().unwrap_or_default())?;
+            if let Some(hint) = super::other_goal_hint(&report.solvable_toward) {
+                writeln!(out, "{hint}")?;
+            }
+        }
+    }
+    Ok(ExitCode::from(EXIT_NO))
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -663,6 +733,7 @@ fn human(
     report: &Report,
     found: &Found,
     table_from: Option<&str>,
+    details: Option<&GuideDetails>,
     steps: Steps,
 ) -> Result<()> {
     let d = found.moves.len();
@@ -704,6 +775,9 @@ fn human(
         writeln!(out, "search       {} (uniform cost: no heuristic)", report.algorithm)?;
     } else {
         writeln!(out, "search       {}{weight} with {}", report.algorithm, report.heuristic)?;
+    }
+    if let Some(d) = details {
+        writeln!(out, "tables       {d}")?;
     }
     if !report.admissible {
         writeln!(

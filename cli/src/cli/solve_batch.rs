@@ -10,10 +10,10 @@ use serde::Serialize;
 use slidetable::puzzle::board::moves_letters;
 use slidetable::search::{Algorithm, Found, Options};
 use slidetable::solver::{default_max_memory, Solver};
-use slidetable::{Board, Goal};
+use slidetable::{Board, Error, Goal};
 
-use super::solve::SolveArgs;
-use super::{print_notice, thousands, UsageError, EXIT_USAGE};
+use super::solve::{PatternTablesJson, SolveArgs};
+use super::{exit_code, print_notice, thousands, UsageError, EXIT_GAVE_UP};
 
 #[derive(Serialize)]
 struct Line {
@@ -39,6 +39,10 @@ struct Line {
     seconds: Option<f64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     unsolvable: Option<bool>,
+    /// A search stopped by a limit (--max-nodes, --max-memory, --time-limit) before any
+    /// solution: why, with what to do.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    gave_up: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
 }
@@ -48,11 +52,16 @@ struct Totals {
     boards: usize,
     solved: usize,
     unsolvable: usize,
+    gave_up: usize,
     errors: usize,
     generated: u64,
     expanded: u64,
     search_seconds: f64,
     wall_seconds: f64,
+    algorithm: &'static str,
+    heuristic: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pattern_tables: Option<PatternTablesJson>,
 }
 
 pub fn run(args: &SolveArgs) -> Result<ExitCode> {
@@ -105,6 +114,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let algorithm = algorithm.unwrap_or_else(|| solver.default_algorithm());
     // -H table without a table is one error, not one per line
     solver.guide()?;
+    super::solve::hint_bit_tables(&solver, algorithm);
     let options = Options {
         algorithm,
         max_nodes: args.max_nodes,
@@ -121,20 +131,29 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     // a bounded search's lines give its proof: the lower bound, beside the length
     let bounded = matches!(algorithm, Algorithm::Within(_) | Algorithm::Reduce | Algorithm::Beam(_));
     let started = Instant::now();
-    let solve_one = |&(line, text): &(usize, &str)| -> (usize, Result<Option<Found>, String>) {
+    let solve_one = |&(line, text): &(usize, &str)| -> (usize, Result<Option<Found>, Error>) {
         let board = match Board::parse(shape, text) {
             Ok(b) => b,
-            Err(e) => return (line, Err(e.to_string())),
+            Err(e) => return (line, Err(e)),
         };
         // the solution is checked before it is reported
-        (line, solver.solve(&board, &options).map_err(|e| e.to_string()))
+        (line, solver.solve(&board, &options))
     };
-    let results: Vec<(usize, Result<Option<Found>, String>)> =
-        lines.par_iter().with_max_len(1).map(solve_one).collect();
+    let results: Vec<(usize, Result<Option<Found>, Error>)> = lines.par_iter().with_max_len(1).map(solve_one).collect();
     let wall = started.elapsed().as_secs_f64();
 
     let mut out = io::stdout().lock();
+    let guide = solver.guide()?;
+    let (heuristic, details) = match algorithm {
+        Algorithm::Bfs => ("none", None),
+        _ => (guide.name(), solver.guide_details()),
+    };
     if !args.json {
+        // what every line was searched with: the heuristic and its tables
+        match &details {
+            Some(d) => writeln!(out, "# {} with {heuristic} ({d})", algorithm.name())?,
+            None => writeln!(out, "# {} with {heuristic}", algorithm.name())?,
+        }
         if bounded {
             writeln!(out, "# line\tmoves\tlower_bound\twithin\tstopped\tgenerated\tseconds\tsolution")?;
         } else {
@@ -145,12 +164,18 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         boards: results.len(),
         solved: 0,
         unsolvable: 0,
+        gave_up: 0,
         errors: 0,
         generated: 0,
         expanded: 0,
         search_seconds: 0.0,
         wall_seconds: wall,
+        algorithm: algorithm.name(),
+        heuristic,
+        pattern_tables: details.map(PatternTablesJson::from),
     };
+    // the exit status: the first error's (2 for a malformed line), else 4 when a search gave up
+    let mut status = None;
     for (line, result) in results {
         let mut l = Line {
             line,
@@ -163,6 +188,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             expanded: None,
             seconds: None,
             unsolvable: None,
+            gave_up: None,
             error: None,
         };
         match result {
@@ -184,10 +210,19 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
                 t.unsolvable += 1;
                 l.unsolvable = Some(true);
             }
+            Err(e @ (Error::SearchLimit { .. } | Error::DeadEnds { .. })) => {
+                t.gave_up += 1;
+                if let Error::SearchLimit { generated, .. } | Error::DeadEnds { generated, .. } = &e {
+                    l.generated = Some(*generated);
+                }
+                eprintln!("table: line {line}: {e}");
+                l.gave_up = Some(e.to_string());
+            }
             Err(e) => {
                 t.errors += 1;
                 eprintln!("table: line {line}: {e}");
-                l.error = Some(e);
+                l.error = Some(e.to_string());
+                status = status.or(Some(exit_code(&anyhow::Error::from(e))));
             }
         }
         if args.json {
@@ -215,6 +250,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             )?;
         } else if l.unsolvable.is_some() {
             writeln!(out, "{line}\tunsolvable")?;
+        } else if l.gave_up.is_some() {
+            // the nodes it generated before the limit (the reason is on standard error)
+            writeln!(out, "{line}\tgave up\t{}", l.generated.unwrap_or(0))?;
         } else {
             writeln!(out, "{line}\terror")?;
         }
@@ -227,10 +265,11 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         let mean = if t.solved > 0 { (t.generated + t.solved as u64 / 2) / t.solved as u64 } else { 0 };
         writeln!(
             out,
-            "# total: {} boards, {} solved, {} unsolvable, {} errors; {} nodes generated (mean {}); search {:.3} s summed, wall {:.3} s; {:.1} M nodes/s",
+            "# total: {} boards, {} solved, {} unsolvable, {} gave up, {} errors; {} nodes generated by the solved (mean {}); search {:.3} s summed, wall {:.3} s; {:.1} M nodes/s",
             t.boards,
             t.solved,
             t.unsolvable,
+            t.gave_up,
             t.errors,
             thousands(t.generated),
             thousands(mean),
@@ -239,5 +278,9 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
             t.generated as f64 / t.wall_seconds.max(1e-9) / 1e6
         )?;
     }
-    Ok(if t.errors > 0 { ExitCode::from(EXIT_USAGE) } else { ExitCode::SUCCESS })
+    Ok(match status {
+        Some(code) => ExitCode::from(code),
+        None if t.gave_up > 0 => ExitCode::from(EXIT_GAVE_UP),
+        None => ExitCode::SUCCESS,
+    })
 }
