@@ -221,12 +221,20 @@ def test_a_checkpoint_of_another_search_or_a_damaged_one_is_refused(small_dir, t
     with pytest.raises(st.SearchLimitError):
         s.solve(b[0], algorithm="astar-ida", max_memory=1 << 16, threads=1, max_nodes=20_000, checkpoint=ck)
     assert ck.exists()
+    saved = ck.read_text()
     with pytest.raises(ValueError, match="another search") as other:
         s.solve(b[1], algorithm="astar-ida", max_memory=1 << 16, threads=1, checkpoint=ck)
     assert "prune= or max_memory=" in str(other.value) and "--" not in str(other.value)
-    ck.write_text("garbage")
+    # a checkpoint cut short is damaged; a file of the user's, named by mistake, is not a
+    # checkpoint, and is not to be deleted
+    ck.write_text(saved[: len(saved) // 2])
     with pytest.raises(ValueError, match="damaged"):
         s.solve(b[0], algorithm="astar-ida", checkpoint=ck)
+    ck.write_text("garbage")
+    with pytest.raises(ValueError, match="not a slidetable checkpoint") as mine:
+        s.solve(b[0], algorithm="astar-ida", checkpoint=ck)
+    assert "delete" not in str(mine.value)
+    assert ck.read_text() == "garbage"
 
 
 def test_astar_ida_and_checkpoints_are_refused_where_they_do_not_apply(small_dir, tmp_path):
