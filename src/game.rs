@@ -270,7 +270,7 @@ impl Oracle for BoundedOracle {
             None => "linear conflict".to_string(),
         };
         match self.algorithm {
-            Algorithm::Within(w) => format!("a search within {w} of optimal with {guide}"),
+            Algorithm::Within(w) => format!("a search within a factor {w} of optimal with {guide}"),
             other => format!("{} (lower bound by {guide})", other.name()),
         }
     }

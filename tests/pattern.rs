@@ -736,7 +736,7 @@ fn astar_ida_resumes_from_its_checkpoint() {
     let (goal4, pdb4, plain) = astar_ida_4x4();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("search.checkpoint");
-    let every = Checkpointing { path: path.clone(), every: Duration::ZERO };
+    let every = Checkpointing { every: Duration::ZERO, ..Checkpointing::new(path.clone()) };
     let mut rng = SplitMix64::new(40);
     let mut stops = 0;
     for _ in 0..3 {
@@ -842,7 +842,7 @@ fn astar_ida_saves_its_progress_when_its_watch_stops_it() {
     // the watch is looked at every 65,536 nodes
     assert!(whole.stats.generated > 1 << 20, "{} nodes: too few to stop halfway", whole.stats.generated);
     let watch = Arc::new(Watch::new());
-    let hourly = Checkpointing { path: path.clone(), every: Duration::from_secs(3600) };
+    let hourly = Checkpointing { every: Duration::from_secs(3600), ..Checkpointing::new(path.clone()) };
     let stop = Options { watch: Some(Arc::clone(&watch)), checkpoint: Some(hourly.clone()), ..plain.clone() };
     let finished = AtomicBool::new(false);
     let stopped = std::thread::scope(|scope| {

@@ -116,7 +116,7 @@ fn past_16_cells_without_tables_the_bounded_search_with_a_hint_that_says_so() {
         other => panic!("one hint expected: {other:?}"),
     }
     let game = game_oracle(&Goal::BlankLast, three_six, dir.path(), 1).unwrap();
-    assert_eq!(game.describe(), "a search within 1 of optimal with linear conflict");
+    assert_eq!(game.describe(), "a search within a factor 1 of optimal with linear conflict");
     // a named estimate other than pattern tables is the same; with pattern tables, IDA*
     let config = SolverConfig { heuristic: Some(HeuristicKind::Manhattan), ..config_in(dir.path()) };
     let manhattan = Solver::new(&Goal::BlankLast, three_six, &config, |_| {}).unwrap();

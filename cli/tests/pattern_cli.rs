@@ -273,7 +273,12 @@ fn a_signal_saves_a_checkpointed_search_and_the_same_command_goes_on() {
         assert!(out.stdout.is_empty());
         assert!(fs::read_to_string(&checkpoint).unwrap().contains("\ndone "));
     }
-    table(dir.path()).args(args).assert().success().stdout(contains("moves        65"));
+    table(dir.path())
+        .args(args)
+        .assert()
+        .success()
+        .stdout(contains("moves        65"))
+        .stderr(contains("table: going on from run.checkpoint: bound "));
     assert!(!checkpoint.exists());
     assert!(!dir.path().join("run.checkpoint.lock").exists());
 }
@@ -408,6 +413,7 @@ fn bad_patterns_are_one_line_and_exit_2_before_any_work() {
             vec!["solve", "-H", "pdb", "-a", "idastar", "--checkpoint", "c", "1 2 3 4 5 6 7 8 0"],
             "--checkpoint goes with --algorithm astar-ida",
         ),
+        (vec!["solve", "-H", "pdb", "--threads", "0", "1 2 3 4 5 6 7 8 0"], "invalid value '0' for '--threads <N>'"),
     ] {
         table(dir.path()).args(&args).assert().code(2).stderr(contains(says)).stderr(one_line_error());
     }

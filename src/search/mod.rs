@@ -59,7 +59,7 @@ mod store;
 pub mod trace;
 
 pub use batch::{batch_astar, BatchEstimate, BatchFound, BatchOptions, BatchOrder, BatchStats, GuideEstimate};
-pub use checkpoint::Checkpointing;
+pub use checkpoint::{Checkpointing, Resumed};
 pub use pattern_ida::ASTAR_IDA_BYTES;
 
 use space::Space;

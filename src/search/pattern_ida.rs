@@ -1408,6 +1408,9 @@ fn astar_ida_known(
                 stats.expanded = saved.expanded;
                 stats.iterations = saved.iterations;
                 prior = saved.seconds;
+                if let Some(said) = c.on_resume {
+                    said(&c.path, saved.resumed());
+                }
             }
             None => iteration_start(print, bound, &stats, began.elapsed().as_secs_f64()).save(&c.path)?,
         }

@@ -12,7 +12,7 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 use slidetable::puzzle::board::{moves_letters, moves_to_string};
 use slidetable::search::{
-    effective_branching_factor, Algorithm, Checkpointing, ChildOrder, Found, Options, Watch, ASTAR_IDA_BYTES,
+    effective_branching_factor, Algorithm, Checkpointing, ChildOrder, Found, Options, Resumed, Watch, ASTAR_IDA_BYTES,
 };
 use slidetable::solver::{default_max_memory, GuideDetails, HeuristicKind, Notice, Solver, SolverConfig};
 use slidetable::{Board, Dir, Error, Goal, Shape};
@@ -198,7 +198,7 @@ pub struct SolveArgs {
     /// Threads for one search (IDA* with pattern databases splits its subtrees among them; the
     /// nodes counted and the solution are those of the search on one thread, whatever N);
     /// with --batch, boards are solved in parallel instead, one thread each. [default: all cores]
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
     threads: Option<usize>,
     /// With -H pdb: the order IDA* tries a node's children in: `estimate` (lowest first; and a
     /// long iteration's subtrees below a frontier of 8,192 nodes taken those nearest the goal
@@ -583,7 +583,10 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         // with a checkpoint, the first Ctrl-C or TERM stops the search with its progress saved
         watch: args.checkpoint.as_ref().and_then(|_| stop_on_signal()),
         prune: solver.pruner(),
-        checkpoint: args.checkpoint.clone().map(Checkpointing::new),
+        checkpoint: args
+            .checkpoint
+            .clone()
+            .map(|path| Checkpointing { on_resume: Some(say_resumed), ..Checkpointing::new(path) }),
         time_limit,
         anytime: args.anytime,
     };
@@ -698,6 +701,17 @@ pub(super) fn hint_bit_tables(solver: &Solver, algorithm: Algorithm) {
     }
 }
 
+/// Said when a search goes on from its checkpoint (once A* has shown the file is its own).
+fn say_resumed(path: &std::path::Path, r: Resumed) {
+    eprintln!(
+        "table: going on from {}: bound {}, {} nodes generated and {:.1} s in the earlier runs (counted in the report)",
+        path.display(),
+        r.bound,
+        thousands(r.generated),
+        r.seconds
+    );
+}
+
 /// The report of a board that cannot reach the goal: exit 1.
 fn unsolvable(mut report: Report, board: &Board, goal: &Board, format: Format) -> Result<ExitCode> {
     let mut out = io::stdout().lock();
@@ -752,9 +766,9 @@ fn human(
     let weight = match (report.weight, report.within_asked) {
         (Some(w), _) => format!(" (w = {w})"),
         (_, Some(w)) if report.anytime => {
-            format!(" {w} of optimal, then anytime (improved until the optimum is proven or a limit)")
+            format!(" a factor {w} of optimal, then anytime (improved until the optimum is proven or a limit)")
         }
-        (_, Some(w)) => format!(" {w} of optimal (optimistic search)"),
+        (_, Some(w)) => format!(" a factor {w} of optimal (optimistic search)"),
         _ => match report.beam_width {
             Some(w) => format!(
                 " of {} board{} a depth (fast, not optimal)",
@@ -788,7 +802,7 @@ fn human(
     }
     match (report.lower_bound, report.within) {
         (Some(lb), Some(r)) if lb as usize != d => {
-            writeln!(out, "moves        {d} (within {} of optimal: at least {lb} moves are needed)", ratio_up(r))?
+            writeln!(out, "moves        {d} (at most {} times optimal: at least {lb} moves are needed)", ratio_up(r))?
         }
         _ => writeln!(out, "moves        {d}")?,
     }
