@@ -499,7 +499,7 @@ impl std::fmt::Display for GuideDetails {
         let kind = match (self.zero_aware, n - self.zero_aware) {
             (0, _) => format!("{n} classic table{plural}"),
             (_, 0) => format!("{n} zero-aware table{plural}"),
-            (z, c) => format!("{z} zero-aware and {c} classic tables"),
+            (z, c) => format!("{z} zero-aware and {c} classic table{}", if c == 1 { "" } else { "s" }),
         };
         let reflect = if self.reflect { "with the reflection" } else { "no reflection" };
         let prune = match self.prune {

@@ -414,6 +414,12 @@ fn bad_patterns_are_one_line_and_exit_2_before_any_work() {
             "--checkpoint goes with --algorithm astar-ida",
         ),
         (vec!["solve", "-H", "pdb", "--threads", "0", "1 2 3 4 5 6 7 8 0"], "invalid value '0' for '--threads <N>'"),
+        (vec!["solve", "-H", "pdb", "--threads", "100000", "1 2 3 4 5 6 7 8 0"], "100000 is not in 1..=1024"),
+        // a malformed --pattern is said whatever the board, an unsolvable one too
+        (
+            vec!["solve", "--goal", "blank-first", "--pattern", "1,2,3/1,4", "0 2 1 3 4 5 6 7 8 9 10 11 12 13 14 15"],
+            "tile 1 is in two groups",
+        ),
     ] {
         table(dir.path()).args(&args).assert().code(2).stderr(contains(says)).stderr(one_line_error());
     }

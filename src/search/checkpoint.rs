@@ -40,6 +40,9 @@ const VERSION: u32 = 2;
 /// mistake is refused, not read to its end (a device or a pipe is refused unread).
 const MAX_BYTES: u64 = 1 << 16;
 
+/// How a checkpoint's text begins.
+const HEADER: &str = "# slidetable A*+IDA* checkpoint";
+
 /// The largest `seconds` a checkpoint may hold (about 31 years).
 const MAX_SECONDS: f64 = 1e9;
 
@@ -249,6 +252,9 @@ impl Saved {
         // what the path is, before it is opened: a pipe would block the open, a device never end
         match std::fs::metadata(path) {
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+            // an empty file (as `mktemp` makes) holds nothing to resume: the search starts over
+            // and saves into it
+            Ok(m) if m.is_file() && m.len() == 0 => return Ok(None),
             Err(e) => return Err(Error::io("reading the checkpoint", path, e)),
             Ok(m) if !m.is_file() => return Err(refuse("it is not a regular file: name a file for the checkpoint")),
             Ok(_) => {}
@@ -259,7 +265,10 @@ impl Saved {
             .and_then(|f| std::io::Read::read_to_end(&mut std::io::Read::take(f, MAX_BYTES + 1), &mut bytes))
             .map_err(|e| Error::io("reading the checkpoint", path, e))?;
         if bytes.len() as u64 > MAX_BYTES {
-            return Err(refuse("it is far too large to be a checkpoint: name another file, or delete this one"));
+            return Err(refuse(
+                "it is far too large to be a checkpoint (over 64 KiB), and it is left as it is: name another file for \
+                 the checkpoint",
+            ));
         }
         let bad = |why: String| Error::Checkpoint {
             path: path.to_path_buf(),
@@ -267,10 +276,7 @@ impl Saved {
         };
         let text = String::from_utf8_lossy(&bytes);
         // a file of the user's own, named by mistake, is not called damaged: it is left as it is
-        if !text.trim().is_empty()
-            && !text.starts_with("# slidetable")
-            && !text.lines().any(|l| l.starts_with("version "))
-        {
+        if !text.starts_with(HEADER) && !text.lines().any(|l| l.starts_with("version ")) {
             return Err(refuse(
                 "it is not a slidetable checkpoint (no `version` line), and it is left as it is: name another file for the checkpoint",
             ));
@@ -394,6 +400,10 @@ mod tests {
         let resumed = Resumed { bound: 95, generated: 1000, expanded: 400, seconds: 12.5 };
         assert_eq!(Checkpointing::new(&path).resumes().unwrap(), Some(resumed));
         assert_eq!(Checkpointing::new(dir.path().join("none")).resumes().unwrap(), None);
+        // an empty file (as mktemp makes) is a checkpoint not yet written
+        let empty = dir.path().join("empty");
+        std::fs::write(&empty, "").unwrap();
+        assert_eq!(Saved::load(&empty).unwrap(), None);
         let other = read.check(&path, "board=3,2,1 frontier=10:ab").unwrap_err();
         assert!(matches!(other, Error::Checkpoint { .. }), "{other}");
         assert!(other.to_string().contains("another search"), "{other}");
@@ -512,6 +522,7 @@ mod tests {
             // a file of the user's, named by mistake: not called damaged, not to be deleted
             ("\u{0}\u{1}garbage".to_string(), "not a slidetable checkpoint"),
             ("1 2 3\n4 5 6\n".to_string(), "left as it is"),
+            ("# slidetable notes\nrun 88 tomorrow\n".to_string(), "not a slidetable checkpoint"),
             // with no header but a version line: a checkpoint's text, damaged
             ("version 2\nbound\n".to_string(), "not `key value`"),
             // an edit that leaves every number plausible (a lower bound would make a longer

@@ -10,6 +10,7 @@ use std::sync::{Arc, OnceLock};
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
+use slidetable::heuristic::pdb::Partition;
 use slidetable::puzzle::board::{moves_letters, moves_to_string};
 use slidetable::search::{
     effective_branching_factor, Algorithm, Checkpointing, ChildOrder, Found, Options, Resumed, Watch, ASTAR_IDA_BYTES,
@@ -198,7 +199,7 @@ pub struct SolveArgs {
     /// Threads for one search (IDA* with pattern databases splits its subtrees among them; the
     /// nodes counted and the solution are those of the search on one thread, whatever N);
     /// with --batch, boards are solved in parallel instead, one thread each. [default: all cores]
-    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..))]
+    #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS))]
     threads: Option<usize>,
     /// With -H pdb: the order IDA* tries a node's children in: `estimate` (lowest first; and a
     /// long iteration's subtrees below a frontier of 8,192 nodes taken those nearest the goal
@@ -550,6 +551,14 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         stopped: None,
         stats: None,
     };
+    // a --pattern that does not parse (or goes with another heuristic) is a usage mistake,
+    // whatever the board
+    if let Some(text) = &config.partition {
+        if config.heuristic.is_some_and(|h| h != HeuristicKind::Pdb) {
+            bail!(UsageError("--pattern goes with --heuristic pdb".into()));
+        }
+        Partition::parse(&goal, text)?;
+    }
     // The parity rule decides at once, before any table is looked for or built: no search is
     // made (the report's heuristic is `none`), and the report names the goals the board can
     // reach instead.
@@ -686,6 +695,10 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The most threads `--threads` takes: more than any machine's cores, fewer than a process may
+/// start (100,000 ran out of threads and aborted).
+const MAX_THREADS: u64 = 1024;
+
 /// Said of a search that reads 1-bit zero-aware tables a board at a time (all but IDA* and
 /// A*+IDA*, which read them against the parent's value): each entry is then a walk toward the
 /// goal, and the search far slower than IDA* with the same tables.
@@ -695,7 +708,7 @@ pub(super) fn hint_bit_tables(solver: &Solver, algorithm: Algorithm) {
         let name = algorithm.name();
         print_notice(Notice::Hint(format!(
             "{name} reads 1-bit zero-aware tables a board at a time, each entry a walk toward the goal, far slower than \
-             IDA* (no --algorithm) and astar-ida, which read them against the parent's value; for {name} itself, \
+             IDA* (no --algorithm) and astar-ida, which read them against the parent's value; for this search, \
              classic tables in a --dir of their own are faster"
         )));
     }
@@ -853,7 +866,11 @@ fn human(
     writeln!(out, "memory       {} (the search's own data, at its peak)", bytes(s.peak_bytes))?;
     match effective_branching_factor(s.generated as f64, d as u32) {
         Some(b) => writeln!(out, "b*           {b:.3}   (effective branching factor)")?,
-        None => writeln!(out, "b*           -   (needs at least one move)")?,
+        None if d == 0 => writeln!(out, "b*           -   (needs at least one move)")?,
+        // a solution found by construction, or by a search of fewer nodes than moves
+        None => {
+            writeln!(out, "b*           -   (fewer nodes generated than moves: the solution was not all searched)")?
+        }
     }
     write_steps(out, board, &found.moves, steps)
 }
