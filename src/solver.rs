@@ -510,6 +510,19 @@ impl std::fmt::Display for GuideDetails {
     }
 }
 
+/// Whether `config`'s partition, if any, goes with its heuristic and parses for `goal`: a usage
+/// mistake said before any file is looked at (a front end may say it before the parity rule).
+///
+/// # Errors
+/// [`Error::BadOption`] for a partition with another heuristic, or one that does not parse.
+pub fn check_partition(goal: &Board, config: &SolverConfig) -> Result<(), Error> {
+    let Some(text) = &config.partition else { return Ok(()) };
+    if config.heuristic.is_some_and(|h| h != HeuristicKind::Pdb) {
+        return Err(Error::BadOption("--pattern goes with --heuristic pdb".into()));
+    }
+    Partition::parse(goal, text).map(|_| ())
+}
+
 /// The heuristic `config` asks for, or the default rule's.
 fn choose_heuristic(
     goal: &Goal,
@@ -517,10 +530,8 @@ fn choose_heuristic(
     config: &SolverConfig,
     notice: &mut dyn FnMut(Notice),
 ) -> Result<HeuristicKind, Error> {
+    check_partition(goal_board, config)?;
     if let Some(h) = config.heuristic {
-        if config.partition.is_some() && h != HeuristicKind::Pdb {
-            return Err(Error::BadOption("--pattern goes with --heuristic pdb".into()));
-        }
         return Ok(h);
     }
     let shape = goal_board.shape();

@@ -10,12 +10,13 @@ use std::sync::{Arc, OnceLock};
 use anyhow::{bail, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
-use slidetable::heuristic::pdb::Partition;
 use slidetable::puzzle::board::{moves_letters, moves_to_string};
 use slidetable::search::{
     effective_branching_factor, Algorithm, Checkpointing, ChildOrder, Found, Options, Resumed, Watch, ASTAR_IDA_BYTES,
 };
-use slidetable::solver::{default_max_memory, GuideDetails, HeuristicKind, Notice, Solver, SolverConfig};
+use slidetable::solver::{
+    check_partition, default_max_memory, GuideDetails, HeuristicKind, Notice, Solver, SolverConfig,
+};
 use slidetable::{Board, Dir, Error, Goal, Shape};
 
 use super::input::{preset_list, BoardInput};
@@ -462,6 +463,16 @@ struct Report {
     stats: Option<StatsReport>,
 }
 
+impl Report {
+    /// The algorithm and its parameter.
+    fn asked(&mut self, algorithm: Algorithm) {
+        self.algorithm = algorithm.name();
+        self.weight = if let Algorithm::Weighted(w) = algorithm { Some(w) } else { None };
+        self.beam_width = if let Algorithm::Beam(w) = algorithm { Some(w) } else { None };
+        self.within_asked = if let Algorithm::Within(w) = algorithm { Some(w) } else { None };
+    }
+}
+
 /// The pattern databases of a search, as JSON reports give them.
 #[derive(Serialize)]
 pub(super) struct PatternTablesJson {
@@ -533,10 +544,11 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         head: BoardJson::new(&board, &goal, true),
         reason: None,
         solvable_toward: Vec::new(),
-        algorithm: algorithm.map_or("none", |a| a.name()),
-        weight: if let Some(Algorithm::Weighted(w)) = algorithm { Some(w) } else { None },
-        beam_width: if let Some(Algorithm::Beam(w)) = algorithm { Some(w) } else { None },
-        within_asked: if let Some(Algorithm::Within(w)) = algorithm { Some(w) } else { None },
+        // the one asked for, until the default is decided below
+        algorithm: "none",
+        weight: None,
+        beam_width: None,
+        within_asked: None,
         anytime: args.anytime,
         heuristic: "none",
         admissible: true,
@@ -553,11 +565,9 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     };
     // a --pattern that does not parse (or goes with another heuristic) is a usage mistake,
     // whatever the board
-    if let Some(text) = &config.partition {
-        if config.heuristic.is_some_and(|h| h != HeuristicKind::Pdb) {
-            bail!(UsageError("--pattern goes with --heuristic pdb".into()));
-        }
-        Partition::parse(&goal, text)?;
+    check_partition(&goal, &config)?;
+    if let Some(a) = algorithm {
+        report.asked(a);
     }
     // The parity rule decides at once, before any table is looked for or built: no search is
     // made (the report's heuristic is `none`), and the report names the goals the board can
@@ -600,18 +610,15 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         anytime: args.anytime,
     };
     let exact = solver.exact(&board)?;
-    report.algorithm = algorithm.name();
-    report.weight = if let Algorithm::Weighted(w) = algorithm { Some(w) } else { None };
-    report.beam_width = if let Algorithm::Beam(w) = algorithm { Some(w) } else { None };
-    report.within_asked = if let Algorithm::Within(w) = algorithm { Some(w) } else { None };
+    report.asked(algorithm);
     // breadth-first search uses no estimate, whatever -H says
+    let details = solver.guide_details().filter(|_| algorithm != Algorithm::Bfs);
     if algorithm != Algorithm::Bfs {
         report.heuristic = guide.name();
         report.admissible = guide.is_admissible();
-        report.pattern_tables = solver.guide_details().map(PatternTablesJson::from);
+        report.pattern_tables = details.clone().map(PatternTablesJson::from);
     }
     report.exact = exact;
-    let details = solver.guide_details().filter(|_| algorithm != Algorithm::Bfs);
     let found = match solver.solve(&board, &options) {
         Err(Error::Cancelled { .. }) if STOPPED_BY.load(Relaxed) != 0 => return Ok(stopped(&args)),
         found => found?,
