@@ -187,7 +187,7 @@ pub enum Error {
         detail: String,
     },
     /// A search stopped at a limit before finding a solution.
-    #[error("{algorithm} gave up at {what} ({generated} nodes generated, {} MiB held) without a solution: raise the limit, {}", bytes / (1 << 20), limit_instead(algorithm))]
+    #[error("{}", limit_message(algorithm, what, *generated, *bytes, Advice::default()))]
     SearchLimit {
         /// Which limit.
         what: String,
@@ -355,6 +355,19 @@ pub enum BoardError {
 }
 
 impl Error {
+    /// A search stopped at a limit ([`Error::SearchLimit`]), said with advice that fits the
+    /// search: `pattern_tables` when its guide is pattern tables already (so `-H pdb` is not
+    /// offered again), `resumable` when a checkpoint could take it on (not in a batch, which
+    /// takes none). `None` for any other error. The error's own message assumes neither.
+    pub fn limit_message(&self, pattern_tables: bool, resumable: bool) -> Option<String> {
+        match self {
+            Error::SearchLimit { what, generated, bytes, algorithm } => {
+                Some(limit_message(algorithm, what, *generated, *bytes, Advice { pattern_tables, resumable }))
+            }
+            _ => None,
+        }
+    }
+
     /// Wraps an I/O error with what was being done to which file.
     pub fn io(action: &'static str, path: impl Into<PathBuf>, source: io::Error) -> Error {
         Error::Io { action, path: path.into(), source }
@@ -395,18 +408,46 @@ fn gib(bytes: u64) -> String {
     format!("{:.1} GiB", bytes as f64 / (1u64 << 30) as f64)
 }
 
-/// What else to try when `algorithm` stops at a limit, in the command line's words: another
-/// algorithm only when it is not the one that gave up (as the Python package's message).
-fn limit_instead(algorithm: &str) -> &'static str {
-    match algorithm {
-        "idastar" => "or search with a stronger heuristic (`-H pdb`, a larger `--pattern`)",
-        "astar-ida" => {
+/// What the advice of a search stopped at a limit may assume: see [`Error::limit_message`].
+#[derive(Clone, Copy)]
+struct Advice {
+    /// The guide is pattern tables already.
+    pattern_tables: bool,
+    /// A checkpoint could take the search on.
+    resumable: bool,
+}
+
+impl Default for Advice {
+    /// Nothing known of the search: `-H pdb` offered, and a checkpoint.
+    fn default() -> Advice {
+        Advice { pattern_tables: false, resumable: true }
+    }
+}
+
+/// The message of [`Error::SearchLimit`]: what stopped the search, and what else to try, in the
+/// command line's words (another algorithm only when it is not the one that gave up, as the Python
+/// package's message).
+fn limit_message(algorithm: &str, what: &str, generated: u64, bytes: u64, advice: Advice) -> String {
+    let stronger = if advice.pattern_tables {
+        "a stronger heuristic (a larger `--pattern`)"
+    } else {
+        "a stronger heuristic (`-H pdb`, a larger `--pattern`)"
+    };
+    let instead = match algorithm {
+        "idastar" => format!("or search with {stronger}"),
+        "astar-ida" if advice.resumable => {
             "or search with a stronger heuristic (a larger `--pattern`); with `--checkpoint`, the same \
              search run again goes on from where it stopped (a node limit counts the earlier runs' nodes \
              too: raise `--max-nodes`)"
+                .to_string()
         }
-        "bwas" => "or try a larger batch size or weight, or a stronger heuristic",
-        "within" => "or allow a larger factor (`--within`), or search with a stronger heuristic (`-H pdb`)",
-        _ => "or try `--algorithm idastar` (memory linear in the solution) or a stronger heuristic",
-    }
+        "astar-ida" => "or search with a stronger heuristic (a larger `--pattern`)".to_string(),
+        "bwas" => "or try a larger batch size or weight, or a stronger heuristic".to_string(),
+        "within" => format!("or allow a larger factor (`--within`), or search with {stronger}"),
+        _ => "or try `--algorithm idastar` (memory linear in the solution) or a stronger heuristic".to_string(),
+    };
+    format!(
+        "{algorithm} gave up at {what} ({generated} nodes generated, {} MiB held) without a solution: raise the limit, {instead}",
+        bytes / (1 << 20)
+    )
 }

@@ -789,6 +789,14 @@ fn astar_ida_resumes_from_its_checkpoint() {
     let near = walk(&goal4, 1, &mut rng);
     let err = solve(&near, &goal4, Guide::Patterns(&pdb4), &resume).unwrap_err();
     assert!(matches!(err, Error::Checkpoint { .. }) && err.to_string().contains("another search"), "{err}");
+    // a board A* solves outright leaves no checkpoint behind (here one not yet written: an empty
+    // file, as mktemp makes)
+    let fresh = dir.path().join("fresh.checkpoint");
+    std::fs::write(&fresh, "").unwrap();
+    let given = Options { checkpoint: Some(Checkpointing::new(fresh.clone())), ..plain.clone() };
+    let found = solve(&near, &goal4, Guide::Patterns(&pdb4), &given).unwrap().unwrap();
+    assert_eq!(found.moves.len(), 1, "{near}");
+    assert!(!fresh.exists(), "a checkpoint outlived the search A* ended");
     let budget = Options { max_bytes: Some(50_000), ..resume.clone() };
     assert!(matches!(solve(&start, &goal4, Guide::Patterns(&pdb4), &budget), Err(Error::Checkpoint { .. })));
     assert_eq!(std::fs::read_to_string(&path).unwrap(), saved, "a refused checkpoint was changed");

@@ -382,7 +382,28 @@ fn batch_solves_every_line_in_order_with_totals() {
         .code(4)
         .stdout(contains("1\tgave up\t"))
         .stdout(contains("0 solved, 0 unsolvable, 1 gave up, 0 errors"))
-        .stderr(contains("line 1: idastar gave up at"));
+        // its advice fits: the heuristic is pattern tables already
+        .stderr(
+            contains("line 1: idastar gave up at").and(contains("a larger `--pattern`")).and(contains("-H pdb").not()),
+        );
+    // nor is --checkpoint offered, which a batch takes no part in (Korf's instance 88, 65 moves:
+    // more nodes than A*+IDA* makes before it looks at its limit)
+    let korf88 = "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4";
+    table(dir.path())
+        .args(["solve", "--batch", "--goal", "blank-first", "-H", "pdb", "--pattern", "5-5-5", "--max-nodes", "1000"])
+        .args(["-a", "astar-ida"])
+        .write_stdin(format!("{korf88}\n"))
+        .assert()
+        .code(4)
+        .stderr(contains("line 1: astar-ida gave up at").and(contains("checkpoint").not()));
+    // a board on its own is offered both fitting ways on: a larger pattern, a checkpoint
+    table(dir.path())
+        .args(["solve", "--goal", "blank-first", "-H", "pdb", "--pattern", "5-5-5", "--max-nodes", "1000"])
+        .args(["-a", "astar-ida", korf88])
+        .assert()
+        .code(4)
+        .stderr(contains("astar-ida gave up at").and(contains("`--checkpoint`")).and(contains("-H pdb").not()))
+        .stderr(one_line_error());
     table(dir.path())
         .args(["solve", "--batch", "--goal", "blank-first", "-H", "pdb", "--pattern", "5-5-5", "--max-nodes", "1000"])
         .args(["--json"])

@@ -85,7 +85,12 @@ fn every_algorithm_and_heuristic_gives_a_valid_solution() {
                 assert_eq!(moves, 30, "{algorithm} {heuristic}");
             }
             assert_eq!(v["optimal"], moves == 30, "{algorithm} {heuristic}");
-            assert_eq!(v["admissible"], heuristic != "nilsson");
+            // breadth-first search uses no heuristic, so it says nothing of one
+            if algorithm == "bfs" {
+                assert_eq!((&v["heuristic"], &v["admissible"]), (&serde_json::json!("none"), &serde_json::Value::Null));
+            } else {
+                assert_eq!(v["admissible"], heuristic != "nilsson");
+            }
             // weighted A* with w = 2 and an admissible heuristic: at most twice the optimum
             if algorithm == "weighted" && heuristic != "nilsson" {
                 assert!(moves <= 60, "{heuristic}: {moves}");
@@ -170,6 +175,18 @@ fn limits_give_up_with_exit_4() {
         .assert()
         .code(4)
         .stderr(contains("memory limit"));
+    // a batch's boards share --max-memory, --threads of them at once: one alone has it all, two
+    // side by side half each
+    for (threads, boards, each) in [("1", 2, 65_536), ("2", 2, 32_768), ("2", 1, 65_536)] {
+        let board = fs::read_to_string(data("puzzle3x3-31.txt")).unwrap();
+        let line: Vec<&str> = board.split_whitespace().skip(1).collect();
+        table(dir.path())
+            .args(["solve", "--batch", "--max-memory", "64K", "-a", "astar", "-H", "hamming", "--threads", threads])
+            .write_stdin(format!("{}\n", line.join(" ")).repeat(boards))
+            .assert()
+            .code(4)
+            .stderr(contains(format!("the memory limit of {each} bytes")));
+    }
 }
 
 /// A 4x4 search without pattern tables hints at them with both commands, each naming the goal,
@@ -336,6 +353,8 @@ fn an_unsolvable_board_names_the_goal_it_can_reach_instead() {
     let out = table(dir.path()).args(["solve", "--json", korf1]).output().unwrap();
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["solvable_toward"], serde_json::json!(["blank-first"]));
+    // no search was made, so no heuristic is named or called admissible
+    assert_eq!((&v["heuristic"], &v["admissible"]), (&serde_json::json!("none"), &serde_json::Value::Null));
     // toward the goal it names, it is solved
     table(dir.path()).args(["solve", "--goal", "blank-first", "-H", "linear-conflict", korf1]).assert().success();
     // on 3x3 the spiral goal is of the other parity than blank-last and blank-first (its tiles,

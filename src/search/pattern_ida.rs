@@ -1315,6 +1315,11 @@ fn astar_ida_known(
         }
         let cells = unpack(keys[i], n);
         if h == 0 && cells[..n] == sh.goal[..n] {
+            // the search is over: a checkpoint given has nothing left to resume (one not yet
+            // written, or one whose A* stopped sooner, under a smaller budget)
+            if let Some(held) = &held {
+                let _ = std::fs::remove_file(&held.at.path);
+            }
             return finish(path_to(&stored, i), stats, stored.len() as u64);
         }
         if stored.len() + 4 > room {

@@ -374,6 +374,9 @@ pub fn exit_code(err: &anyhow::Error) -> u8 {
         if cause.downcast_ref::<UsageError>().is_some() {
             return EXIT_USAGE;
         }
+        if cause.downcast_ref::<GaveUp>().is_some() {
+            return EXIT_GAVE_UP;
+        }
     }
     EXIT_FILE
 }
@@ -399,6 +402,22 @@ pub fn clap_one_line(text: &str) -> String {
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct UsageError(pub String);
+
+/// A search stopped at a limit, said with advice that fits the command (exit 4): see
+/// [`Error::limit_message`].
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct GaveUp(pub String);
+
+/// `err` as the command says it: a search stopped at a limit gets advice that fits the search
+/// (`pattern_tables`: its guide is pattern tables already; `resumable`: a checkpoint could take it
+/// on); any other error is left as it is.
+pub fn said_for(err: Error, pattern_tables: bool, resumable: bool) -> anyhow::Error {
+    match err.limit_message(pattern_tables, resumable) {
+        Some(message) => anyhow!(GaveUp(message)),
+        None => err.into(),
+    }
+}
 
 /// Whether the error is a write to a closed pipe (`table stats | head`), which is not an error.
 ///

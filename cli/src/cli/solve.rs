@@ -199,7 +199,8 @@ pub struct SolveArgs {
     no_reflect: bool,
     /// Threads for one search (IDA* with pattern databases splits its subtrees among them; the
     /// nodes counted and the solution are those of the search on one thread, whatever N);
-    /// with --batch, boards are solved in parallel instead, one thread each. [default: all cores]
+    /// with --batch, N boards are solved at once instead, one thread each (and --max-memory
+    /// shared among them). [default: all cores]
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS))]
     threads: Option<usize>,
     /// With -H pdb: the order IDA* tries a node's children in: `estimate` (lowest first; and a
@@ -433,7 +434,10 @@ struct Report {
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     anytime: bool,
     heuristic: &'static str,
-    admissible: bool,
+    /// Whether the heuristic never overestimates; absent when no heuristic guided a search
+    /// (breadth-first, or a board the parity rule answered).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    admissible: Option<bool>,
     /// With pattern databases: which tables, of which kind, and the move pruning.
     #[serde(skip_serializing_if = "Option::is_none")]
     pattern_tables: Option<PatternTablesJson>,
@@ -551,7 +555,7 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
         within_asked: None,
         anytime: args.anytime,
         heuristic: "none",
-        admissible: true,
+        admissible: None,
         pattern_tables: None,
         moves: None,
         solution: None,
@@ -615,18 +619,27 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     let details = solver.guide_details().filter(|_| algorithm != Algorithm::Bfs);
     if algorithm != Algorithm::Bfs {
         report.heuristic = guide.name();
-        report.admissible = guide.is_admissible();
+        report.admissible = Some(guide.is_admissible());
         report.pattern_tables = details.clone().map(PatternTablesJson::from);
     }
     report.exact = exact;
     let found = match solver.solve(&board, &options) {
         Err(Error::Cancelled { .. }) if STOPPED_BY.load(Relaxed) != 0 => return Ok(stopped(&args)),
-        found => found?,
+        Err(e) => return Err(super::said_for(e, details.is_some(), true)),
+        Ok(found) => found,
     };
     let Some(mut found) = found else {
         // the parity rule above has said so for every board that cannot reach the goal
         return unsolvable(report, &board, &goal, format);
     };
+    // the search is over, so its checkpoint was removed: one that would not go is said (a rerun
+    // would only resume to this same solution, but the file is the user's to clear)
+    if let Some(path) = args.checkpoint.as_ref().filter(|p| p.exists()) {
+        eprintln!(
+            "table: the search is over, but its checkpoint {} could not be removed: remove it by hand (run again, it would only give this same solution)",
+            path.display()
+        );
+    }
     let mut out = io::stdout().lock();
     let d = found.moves.len();
     let guaranteed = guide.is_admissible() && algorithm.is_optimal_with_admissible_guide();
@@ -813,7 +826,7 @@ fn human(
     if let Some(d) = details {
         writeln!(out, "tables       {d}")?;
     }
-    if !report.admissible {
+    if report.admissible == Some(false) {
         writeln!(
             out,
             "note         {} is not admissible: it can overestimate, so the solution may not be optimal",

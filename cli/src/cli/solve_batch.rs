@@ -115,11 +115,17 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     // -H table without a table is one error, not one per line
     solver.guide()?;
     super::solve::hint_bit_tables(&solver, algorithm);
+    // --threads boards side by side (no more than there are), each on one thread
+    let side_by_side = args.threads().min(lines.len());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(side_by_side)
+        .build()
+        .with_context(|| format!("starting {side_by_side} threads for the batch"))?;
     let options = Options {
         algorithm,
         max_nodes: args.max_nodes,
         // the boards run side by side: each gets its share of the memory limit
-        max_bytes: Some(args.max_memory.unwrap_or_else(default_max_memory) / rayon::current_num_threads() as u64),
+        max_bytes: Some(args.max_memory.unwrap_or_else(default_max_memory) / side_by_side as u64),
         order: args.order(),
         threads: 1,
         watch: None,
@@ -139,7 +145,8 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         // the solution is checked before it is reported
         (line, solver.solve(&board, &options))
     };
-    let results: Vec<(usize, Result<Option<Found>, Error>)> = lines.par_iter().with_max_len(1).map(solve_one).collect();
+    let results: Vec<(usize, Result<Option<Found>, Error>)> =
+        pool.install(|| lines.par_iter().with_max_len(1).map(solve_one).collect());
     let wall = started.elapsed().as_secs_f64();
 
     let mut out = io::stdout().lock();
@@ -172,7 +179,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         wall_seconds: wall,
         algorithm: algorithm.name(),
         heuristic,
-        pattern_tables: details.map(PatternTablesJson::from),
+        pattern_tables: details.clone().map(PatternTablesJson::from),
     };
     // the exit status: the first error's (2 for a malformed line), else 4 when a search gave up
     let mut status = None;
@@ -215,8 +222,10 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
                 if let Error::SearchLimit { generated, .. } | Error::DeadEnds { generated, .. } = &e {
                     l.generated = Some(*generated);
                 }
-                eprintln!("table: line {line}: {e}");
-                l.gave_up = Some(e.to_string());
+                // a batch takes no checkpoint, so none is offered
+                let said = e.limit_message(details.is_some(), false).unwrap_or_else(|| e.to_string());
+                eprintln!("table: line {line}: {said}");
+                l.gave_up = Some(said);
             }
             Err(e) => {
                 t.errors += 1;
