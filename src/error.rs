@@ -428,6 +428,16 @@ impl Default for Advice {
 /// command line's words (another algorithm only when it is not the one that gave up, as the Python
 /// package's message).
 fn limit_message(algorithm: &str, what: &str, generated: u64, bytes: u64, advice: Advice) -> String {
+    // the limit met, by its option
+    let raise = if what.contains("memory") {
+        "raise `--max-memory`"
+    } else if what.contains("time limit") {
+        "raise `--time-limit`"
+    } else if what.contains("node") {
+        "raise `--max-nodes`"
+    } else {
+        "raise the limit"
+    };
     let stronger = if advice.pattern_tables {
         "a stronger heuristic (a larger `--pattern`)"
     } else {
@@ -435,19 +445,17 @@ fn limit_message(algorithm: &str, what: &str, generated: u64, bytes: u64, advice
     };
     let instead = match algorithm {
         "idastar" => format!("or search with {stronger}"),
-        "astar-ida" if advice.resumable => {
-            "or search with a stronger heuristic (a larger `--pattern`); with `--checkpoint`, the same \
-             search run again goes on from where it stopped (a node limit counts the earlier runs' nodes \
-             too: raise `--max-nodes`)"
-                .to_string()
-        }
+        "astar-ida" if advice.resumable => "or search with a stronger heuristic (a larger `--pattern`); with \
+             `--checkpoint`, a search stopped in its IDA* part goes on from where it stopped when run again \
+             (its `--max-nodes` counts the earlier runs' nodes too)"
+            .to_string(),
         "astar-ida" => "or search with a stronger heuristic (a larger `--pattern`)".to_string(),
         "bwas" => "or try a larger batch size or weight, or a stronger heuristic".to_string(),
         "within" => format!("or allow a larger factor (`--within`), or search with {stronger}"),
         _ => "or try `--algorithm idastar` (memory linear in the solution) or a stronger heuristic".to_string(),
     };
     format!(
-        "{algorithm} gave up at {what} ({generated} nodes generated, {} MiB held) without a solution: raise the limit, {instead}",
+        "{algorithm} gave up at {what} ({generated} nodes generated, {} MiB held) without a solution: {raise}, {instead}",
         bytes / (1 << 20)
     )
 }

@@ -404,6 +404,34 @@ fn batch_solves_every_line_in_order_with_totals() {
         .code(4)
         .stderr(contains("astar-ida gave up at").and(contains("`--checkpoint`")).and(contains("-H pdb").not()))
         .stderr(one_line_error());
+    // A*+IDA*'s A* budget decides its search: in a batch each board has the whole of it, so the
+    // counts are a board's own on any number of threads (the budget was split among them)
+    let alone = table(dir.path())
+        .args(["solve", "--goal", "blank-first", "-H", "pdb", "--pattern", "5-5-5", "-a", "astar-ida"])
+        .args(["--max-memory", "1M", "--json", korf88])
+        .output()
+        .unwrap();
+    let alone: serde_json::Value = serde_json::from_slice(&alone.stdout).unwrap();
+    let lines: Vec<Vec<String>> = ["1", "2"]
+        .iter()
+        .map(|threads| {
+            let out = table(dir.path())
+                .args(["solve", "--batch", "--goal", "blank-first", "-H", "pdb", "--pattern", "5-5-5"])
+                .args(["-a", "astar-ida", "--max-memory", "1M", "--threads", threads])
+                .write_stdin(format!("{korf88}\n{korf79}"))
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+            // line, moves, generated (the seconds differ)
+            let text = String::from_utf8(out.stdout).unwrap();
+            text.lines()
+                .filter(|l| !l.starts_with('#'))
+                .map(|l| l.split('\t').take(3).collect::<Vec<_>>().join("\t"))
+                .collect()
+        })
+        .collect();
+    assert_eq!(lines[0], lines[1]);
+    assert_eq!(lines[0][0], format!("1\t65\t{}", alone["stats"]["generated"]));
     table(dir.path())
         .args(["solve", "--batch", "--goal", "blank-first", "-H", "pdb", "--pattern", "5-5-5", "--max-nodes", "1000"])
         .args(["--json"])

@@ -177,15 +177,21 @@ fn limits_give_up_with_exit_4() {
         .stderr(contains("memory limit"));
     // a batch's boards share --max-memory, --threads of them at once: one alone has it all, two
     // side by side half each
-    for (threads, boards, each) in [("1", 2, 65_536), ("2", 2, 32_768), ("2", 1, 65_536)] {
-        let board = fs::read_to_string(data("puzzle3x3-31.txt")).unwrap();
-        let line: Vec<&str> = board.split_whitespace().skip(1).collect();
-        table(dir.path())
+    // side by side half each (and told so); an unsolvable or malformed line takes no share
+    let board = fs::read_to_string(data("puzzle3x3-31.txt")).unwrap();
+    let line = board.split_whitespace().skip(1).collect::<Vec<&str>>().join(" ") + "\n";
+    let unsolvable = "2 1 3 4 5 6 7 8 0\n1 2 x\n";
+    for (threads, boards, others, each) in
+        [("1", 2, "", 65_536), ("2", 2, "", 32_768), ("2", 1, "", 65_536), ("7", 1, unsolvable, 65_536)]
+    {
+        let out = table(dir.path())
             .args(["solve", "--batch", "--max-memory", "64K", "-a", "astar", "-H", "hamming", "--threads", threads])
-            .write_stdin(format!("{}\n", line.join(" ")).repeat(boards))
-            .assert()
-            .code(4)
-            .stderr(contains(format!("the memory limit of {each} bytes")));
+            .write_stdin(line.repeat(boards) + others)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && stderr.contains(&format!("the memory limit of {each} bytes")), "{stderr}");
+        assert_eq!(stderr.contains("that share of the memory"), each < 65_536, "{stderr}");
     }
 }
 

@@ -140,9 +140,9 @@ fn search_limit(what: &str, generated: u64, bytes: u64, algorithm: &str) -> Stri
     let instead = match algorithm {
         "idastar" => "or search with a stronger heuristic (heuristic=\"pdb\", a larger partition=)",
         "astar-ida" => {
-            "or search with a stronger heuristic (a larger partition=); with checkpoint=, the same search \
-             run again goes on from where it stopped (a node limit counts the earlier runs' nodes too: \
-             raise max_nodes=)"
+            "or search with a stronger heuristic (a larger partition=); with checkpoint=, a search \
+             stopped in its IDA* part goes on from where it stopped when run again (its max_nodes= counts \
+             the earlier runs' nodes too)"
         }
         "bwas" => "or try a larger batch_size= or weight=, or a stronger heuristic",
         "within" => "or allow a larger within=, or search with a stronger heuristic (heuristic=\"pdb\")",

@@ -619,7 +619,7 @@ impl PendingFile {
             #[cfg(target_os = "linux")]
             Pending::Unnamed { file, dir } => name_unnamed(&file, &dir, &path)?,
             Pending::Named(tmp) => {
-                tmp.persist(&path).map_err(|e| Error::io("renaming the new table to", &path, e.error))?;
+                tmp.persist(&path).map_err(|e| Error::io("renaming the new file to", &path, e.error))?;
             }
         }
         map.make_read_only().map_err(|e| Error::io("memory-mapping", &path, e))
@@ -714,7 +714,7 @@ fn name_unnamed(file: &File, dir: &Path, path: &Path) -> Result<(), Error> {
     loop {
         let name = dir.join(format!(".slidetable-{}-{nanos:x}-{attempt}.tmp", std::process::id()));
         let target = CString::new(name.as_os_str().as_bytes())
-            .map_err(|_| Error::io("naming the new table", path, std::io::Error::other("the path holds a NUL byte")))?;
+            .map_err(|_| Error::io("naming the new file", path, std::io::Error::other("the path holds a NUL byte")))?;
         // SAFETY: both paths are valid NUL-terminated strings that outlive the call; linkat only
         // reads them.
         let linked = unsafe {
@@ -726,11 +726,11 @@ fn name_unnamed(file: &File, dir: &Path, path: &Path) -> Result<(), Error> {
                 attempt += 1;
                 continue;
             }
-            return Err(Error::io("naming the new table", &name, e));
+            return Err(Error::io("naming the new file", &name, e));
         }
         return std::fs::rename(&name, path).map_err(|e| {
             let _ = std::fs::remove_file(&name);
-            Error::io("renaming the new table to", path, e)
+            Error::io("renaming the new file to", path, e)
         });
     }
 }

@@ -199,8 +199,8 @@ pub struct SolveArgs {
     no_reflect: bool,
     /// Threads for one search (IDA* with pattern databases splits its subtrees among them; the
     /// nodes counted and the solution are those of the search on one thread, whatever N);
-    /// with --batch, N boards are solved at once instead, one thread each (and --max-memory
-    /// shared among them). [default: all cores]
+    /// with --batch, N boards are solved at once instead, one thread each (sharing --max-memory,
+    /// but for astar-ida, whose A* budget each board has whole). 1 to 1,024. [default: all cores]
     #[arg(long, value_name = "N", value_parser = clap::builder::RangedU64ValueParser::<usize>::new().range(1..=MAX_THREADS))]
     threads: Option<usize>,
     /// With -H pdb: the order IDA* tries a node's children in: `estimate` (lowest first; and a
@@ -281,8 +281,8 @@ pub struct SolveArgs {
     #[arg(long, value_name = "N")]
     pub(super) max_nodes: Option<u64>,
     /// Give up when the search's data would exceed this size (like 512M, 8G; not used by IDA*);
-    /// for astar-ida, the budget of its A* part. [default: three quarters of the available
-    /// memory, at most 16G; astar-ida: 1G]
+    /// for astar-ida, the budget of its A* part (in a --batch, each board's). [default: three
+    /// quarters of the available memory, at most 16G; astar-ida: 1G]
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub(super) max_memory: Option<u64>,
     /// With --algorithm astar-ida: keep the search's progress in FILE (rewritten whole about
@@ -635,10 +635,14 @@ pub fn run(args: SolveArgs) -> Result<ExitCode> {
     // the search is over, so its checkpoint was removed: one that would not go is said (a rerun
     // would only resume to this same solution, but the file is the user's to clear)
     if let Some(path) = args.checkpoint.as_ref().filter(|p| p.exists()) {
-        eprintln!(
-            "table: the search is over, but its checkpoint {} could not be removed: remove it by hand (run again, it would only give this same solution)",
-            path.display()
-        );
+        // tried once more, for the reason (the file a symbolic link names, as the search took it)
+        let file = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+        if let Err(e) = std::fs::remove_file(&file) {
+            eprintln!(
+                "table: the search is over, but the checkpoint file {} could not be removed ({e}): remove it by hand (run again, it would only give this same solution)",
+                file.display()
+            );
+        }
     }
     let mut out = io::stdout().lock();
     let d = found.moves.len();

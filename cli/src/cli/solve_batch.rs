@@ -8,7 +8,7 @@ use anyhow::{bail, Context, Result};
 use rayon::prelude::*;
 use serde::Serialize;
 use slidetable::puzzle::board::moves_letters;
-use slidetable::search::{Algorithm, Found, Options};
+use slidetable::search::{Algorithm, Found, Options, ASTAR_IDA_BYTES};
 use slidetable::solver::{default_max_memory, Solver};
 use slidetable::{Board, Error, Goal};
 
@@ -115,8 +115,13 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     // -H table without a table is one error, not one per line
     solver.guide()?;
     super::solve::hint_bit_tables(&solver, algorithm);
-    // --threads boards side by side (no more than there are), each on one thread
-    let side_by_side = args.threads().min(lines.len());
+    // --threads boards side by side, each on one thread: no more than there are boards that search
+    // (a malformed or unsolvable line takes no memory)
+    let searching = lines
+        .iter()
+        .filter(|(_, text)| Board::parse(shape, text).is_ok_and(|b| b.is_solvable_to(solver.goal_board())))
+        .count();
+    let (side_by_side, each) = memory_shares(algorithm, args.threads(), searching, args.max_memory);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(side_by_side)
         .build()
@@ -124,8 +129,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
     let options = Options {
         algorithm,
         max_nodes: args.max_nodes,
-        // the boards run side by side: each gets its share of the memory limit
-        max_bytes: Some(args.max_memory.unwrap_or_else(default_max_memory) / side_by_side as u64),
+        max_bytes: Some(each),
         order: args.order(),
         threads: 1,
         watch: None,
@@ -159,6 +163,8 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         // what every line was searched with: the heuristic and its tables
         match &details {
             Some(d) => writeln!(out, "# {} with {heuristic} ({d})", algorithm.name())?,
+            // breadth-first search: no heuristic
+            None if heuristic == "none" => writeln!(out, "# {} (no heuristic)", algorithm.name())?,
             None => writeln!(out, "# {} with {heuristic}", algorithm.name())?,
         }
         if bounded {
@@ -223,7 +229,13 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
                     l.generated = Some(*generated);
                 }
                 // a batch takes no checkpoint, so none is offered
-                let said = e.limit_message(details.is_some(), false).unwrap_or_else(|| e.to_string());
+                let mut said = e.limit_message(details.is_some(), false).unwrap_or_else(|| e.to_string());
+                if side_by_side > 1 && algorithm != Algorithm::AStarIda && said.contains("memory limit") {
+                    said += &format!(
+                        " (each of the {side_by_side} boards searched at once has that share of the memory; \
+                         fewer `--threads` give each more)"
+                    );
+                }
                 eprintln!("table: line {line}: {said}");
                 l.gave_up = Some(said);
             }
@@ -292,4 +304,21 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         None if t.gave_up > 0 => ExitCode::from(EXIT_GAVE_UP),
         None => ExitCode::SUCCESS,
     })
+}
+
+/// How many boards a batch searches at once, and the memory each may take, for `threads` asked,
+/// `searching` boards that search and the `--max-memory` given. Most searches share the limit
+/// (three quarters of the available memory by default) among the boards at once, each at least a
+/// byte. A\*+IDA\*'s is its A\* part's budget, which decides the search and its node counts: each
+/// board gets the whole of it, as on its own, and no more boards run at once than their budgets
+/// fit in the default limit.
+fn memory_shares(algorithm: Algorithm, threads: usize, searching: usize, given: Option<u64>) -> (usize, u64) {
+    let at_once = threads.min(searching).max(1);
+    if algorithm == Algorithm::AStarIda {
+        let budget = given.unwrap_or(ASTAR_IDA_BYTES).max(1);
+        let fit = usize::try_from(default_max_memory() / budget).unwrap_or(usize::MAX).max(1);
+        return (at_once.min(fit), budget);
+    }
+    let total = given.unwrap_or_else(default_max_memory);
+    (at_once, (total / at_once as u64).max(1))
 }
