@@ -356,13 +356,15 @@ pub enum BoardError {
 
 impl Error {
     /// A search stopped at a limit ([`Error::SearchLimit`]), said with advice that fits the
-    /// search: `pattern_tables` when its guide is pattern tables already (so `-H pdb` is not
-    /// offered again), `resumable` when a checkpoint could take it on (not in a batch, which
-    /// takes none). `None` for any other error. The error's own message assumes neither.
-    pub fn limit_message(&self, pattern_tables: bool, resumable: bool) -> Option<String> {
+    /// search: `heuristic` is its guide's command-line name ([`Guide::name`](crate::search::Guide::name):
+    /// `pdb` is not offered pattern tables again, nor `table`, the exact distance, a stronger
+    /// heuristic; `none` for breadth-first search), `resumable` when a checkpoint could take it on
+    /// (not in a batch, which takes none). `None` for any other error. The error's own message
+    /// assumes a classic heuristic and a checkpoint.
+    pub fn limit_message(&self, heuristic: &str, resumable: bool) -> Option<String> {
         match self {
             Error::SearchLimit { what, generated, bytes, algorithm } => {
-                Some(limit_message(algorithm, what, *generated, *bytes, Advice { pattern_tables, resumable }))
+                Some(limit_message(algorithm, what, *generated, *bytes, Advice { heuristic, resumable }))
             }
             _ => None,
         }
@@ -410,17 +412,17 @@ fn gib(bytes: u64) -> String {
 
 /// What the advice of a search stopped at a limit may assume: see [`Error::limit_message`].
 #[derive(Clone, Copy)]
-struct Advice {
-    /// The guide is pattern tables already.
-    pattern_tables: bool,
+struct Advice<'a> {
+    /// The guide's command-line name.
+    heuristic: &'a str,
     /// A checkpoint could take the search on.
     resumable: bool,
 }
 
-impl Default for Advice {
-    /// Nothing known of the search: `-H pdb` offered, and a checkpoint.
-    fn default() -> Advice {
-        Advice { pattern_tables: false, resumable: true }
+impl Default for Advice<'_> {
+    /// Nothing known of the search: a classic heuristic, and a checkpoint.
+    fn default() -> Self {
+        Advice { heuristic: "manhattan", resumable: true }
     }
 }
 
@@ -429,33 +431,49 @@ impl Default for Advice {
 /// package's message).
 fn limit_message(algorithm: &str, what: &str, generated: u64, bytes: u64, advice: Advice) -> String {
     // the limit met, by its option
-    let raise = if what.contains("memory") {
-        "raise `--max-memory`"
+    let (raise, nodes) = if what.contains("memory") {
+        ("raise `--max-memory`", false)
     } else if what.contains("time limit") {
-        "raise `--time-limit`"
+        ("raise `--time-limit`", false)
     } else if what.contains("node") {
-        "raise `--max-nodes`"
+        ("raise `--max-nodes`", true)
     } else {
-        "raise the limit"
+        ("raise the limit", false)
     };
-    let stronger = if advice.pattern_tables {
-        "a stronger heuristic (a larger `--pattern`)"
-    } else {
-        "a stronger heuristic (`-H pdb`, a larger `--pattern`)"
+    // a stronger heuristic, where there is one
+    let stronger = match advice.heuristic {
+        "table" => None,
+        "pdb" => Some("a stronger heuristic (a larger `--pattern`)"),
+        _ => Some("a stronger heuristic (`-H pdb`, a larger `--pattern`)"),
     };
-    let instead = match algorithm {
-        "idastar" => format!("or search with {stronger}"),
-        "astar-ida" if advice.resumable => "or search with a stronger heuristic (a larger `--pattern`); with \
-             `--checkpoint`, a search stopped in its IDA* part goes on from where it stopped when run again \
-             (its `--max-nodes` counts the earlier runs' nodes too)"
-            .to_string(),
-        "astar-ida" => "or search with a stronger heuristic (a larger `--pattern`)".to_string(),
-        "bwas" => "or try a larger batch size or weight, or a stronger heuristic".to_string(),
-        "within" => format!("or allow a larger factor (`--within`), or search with {stronger}"),
-        _ => "or try `--algorithm idastar` (memory linear in the solution) or a stronger heuristic".to_string(),
+    let mut instead = match (algorithm, stronger) {
+        ("bfs", _) => "or search with a heuristic (`--algorithm idastar`, memory linear in the solution)".to_string(),
+        ("idastar", Some(h)) => format!("or search with {h}"),
+        ("astar-ida", Some(_)) => "or search with a stronger heuristic (a larger `--pattern`)".to_string(),
+        ("bwas", Some(_)) => "or try a larger batch size or weight, or a stronger heuristic".to_string(),
+        ("bwas", None) => "or try a larger batch size or weight".to_string(),
+        ("within", Some(h)) => format!("or allow a larger factor (`--within`), or search with {h}"),
+        ("within", None) => "or allow a larger factor (`--within`)".to_string(),
+        ("idastar" | "astar-ida", None) => String::new(),
+        (_, Some(_)) => {
+            "or try `--algorithm idastar` (memory linear in the solution) or a stronger heuristic".to_string()
+        }
+        (_, None) => "or try `--algorithm idastar` (memory linear in the solution)".to_string(),
     };
+    if algorithm == "astar-ida" && advice.resumable {
+        if !instead.is_empty() {
+            instead.push_str("; ");
+        }
+        instead.push_str(
+            "with `--checkpoint`, a search stopped in its IDA* part goes on from where it stopped when run again",
+        );
+        if nodes {
+            instead.push_str(" (its `--max-nodes` counts the earlier runs' nodes too)");
+        }
+    }
+    let instead = if instead.is_empty() { String::new() } else { format!(", {instead}") };
     format!(
-        "{algorithm} gave up at {what} ({generated} nodes generated, {} MiB held) without a solution: {raise}, {instead}",
+        "{algorithm} gave up at {what} ({generated} nodes generated, {} MiB held) without a solution: {raise}{instead}",
         bytes / (1 << 20)
     )
 }

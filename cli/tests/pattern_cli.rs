@@ -357,7 +357,7 @@ fn batch_solves_every_line_in_order_with_totals() {
         .stdout(contains("3\t1\t"))
         .stdout(contains("4\terror"))
         .stdout(contains("5\tunsolvable"))
-        .stdout(contains("# total: 4 boards, 2 solved, 1 unsolvable, 0 gave up, 1 errors"))
+        .stdout(contains("# total: 4 boards, 2 solved, 1 unsolvable, 0 gave up, 1 error;"))
         // what every line was searched with comes first
         .stdout(contains("# idastar with pdb (5-5-5: 3 classic tables, with the reflection; move pruning to 12 moves)"))
         .stderr(contains("line 4:"));

@@ -175,6 +175,26 @@ fn limits_give_up_with_exit_4() {
         .assert()
         .code(4)
         .stderr(contains("memory limit"));
+    // the advice fits the search: breadth-first search is offered a heuristic, a search on the
+    // exact distances no stronger one; the option to raise is named
+    let hard = ["8", "6", "7", "2", "5", "4", "3", "0", "1"];
+    for (args, says, never) in [
+        (&["-a", "bfs"][..], "raise `--max-nodes`, or search with a heuristic", "stronger"),
+        (&["-a", "idastar", "-H", "table"][..], "raise `--max-nodes`", "stronger"),
+        (&["-a", "idastar", "-H", "manhattan"][..], "or search with a stronger heuristic (`-H pdb`", "--checkpoint"),
+    ] {
+        let out = table(dir.path()).args(["solve", "--max-nodes", "10"]).args(args).args(hard).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(4), "{args:?}: {stderr}");
+        assert!(stderr.contains(says) && !stderr.contains(never), "{args:?}: {stderr}");
+    }
+    // with --json, a search that gave up still prints its report, the reason and nodes in it
+    let out =
+        table(dir.path()).args(["solve", "--json", "--max-nodes", "10", "-a", "astar"]).args(hard).output().unwrap();
+    assert_eq!(out.status.code(), Some(4));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["gave_up"].as_str().unwrap().starts_with("astar gave up at the limit of 10 nodes"), "{v}");
+    assert!(v["generated"].as_u64().unwrap() >= 10 && v["moves"].is_null(), "{v}");
     // a batch's boards share --max-memory, --threads of them at once: one alone has it all, two
     // side by side half each
     // side by side half each (and told so); an unsolvable or malformed line takes no share
@@ -485,7 +505,7 @@ fn a_batch_within_gives_each_lines_proof_and_a_stopped_factor_of_one_is_not_opti
         .unwrap();
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
-    assert_eq!(lines.next(), Some("# within with manhattan"));
+    assert_eq!(lines.next(), Some("# within a factor 1.5 of optimal with manhattan"));
     assert_eq!(lines.next(), Some("# line\tmoves\tlower_bound\twithin\tstopped\tgenerated\tseconds\tsolution"));
     let first: Vec<&str> = lines.next().unwrap().split('\t').collect();
     let (moves, lb): (f64, f64) = (first[1].parse().unwrap(), first[2].parse().unwrap());

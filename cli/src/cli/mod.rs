@@ -410,10 +410,10 @@ pub struct UsageError(pub String);
 pub struct GaveUp(pub String);
 
 /// `err` as the command says it: a search stopped at a limit gets advice that fits the search
-/// (`pattern_tables`: its guide is pattern tables already; `resumable`: a checkpoint could take it
-/// on); any other error is left as it is.
-pub fn said_for(err: Error, pattern_tables: bool, resumable: bool) -> anyhow::Error {
-    match err.limit_message(pattern_tables, resumable) {
+/// (`heuristic`: its guide's name, `none` for breadth-first search; `resumable`: a checkpoint
+/// could take it on); any other error is left as it is.
+pub fn said_for(err: Error, heuristic: &str, resumable: bool) -> anyhow::Error {
+    match err.limit_message(heuristic, resumable) {
         Some(message) => anyhow!(GaveUp(message)),
         None => err.into(),
     }
