@@ -122,6 +122,8 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
         .filter(|(_, text)| Board::parse(shape, text).is_ok_and(|b| b.is_solvable_to(solver.goal_board())))
         .count();
     let (side_by_side, each) = memory_shares(algorithm, args.threads(), searching, args.max_memory);
+    // a share smaller than the whole (one of a byte can be all of it; A*+IDA*'s budget is never shared)
+    let shared = algorithm != Algorithm::AStarIda && each < args.max_memory.unwrap_or_else(default_max_memory);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(side_by_side)
         .build()
@@ -237,9 +239,7 @@ pub fn run(args: &SolveArgs) -> Result<ExitCode> {
                 }
                 // a batch takes no checkpoint, so none is offered
                 let mut said = e.limit_message(heuristic, false).unwrap_or_else(|| e.to_string());
-                // (a share smaller than the whole: one of a byte can be all of it)
-                let whole = args.max_memory.unwrap_or_else(default_max_memory);
-                if each < whole && algorithm != Algorithm::AStarIda && said.contains("memory limit") {
+                if shared && said.contains("memory limit") {
                     said += &format!(
                         " (each of the {side_by_side} boards searched at once has that share of the memory; \
                          fewer `--threads` give each more)"
