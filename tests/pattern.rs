@@ -650,8 +650,22 @@ fn a_node_limit_stops_the_pattern_search() {
     let pdb = set(&g44, "5-5-5", false);
     // Korf's instance 88, 65 moves: far more than 1,000 nodes
     let start = Board::parse(shape(4, 4), "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4").unwrap();
-    let options = Options { max_nodes: Some(1000), ..Options::new(Algorithm::IdaStar) };
-    assert!(matches!(solve(&start, &g44, Guide::Patterns(&pdb), &options), Err(Error::SearchLimit { .. })));
+    // just past the limit (it was looked at every 4,096 A* expansions and 65,536 IDA* nodes:
+    // A*+IDA* stopped at about 8,300 for 1,000, IDA* at 36,042 for 30,000)
+    for limit in [1, 1000, 30_000] {
+        for algorithm in [Algorithm::IdaStar, Algorithm::AStarIda] {
+            for threads in [1, 2] {
+                let options = Options { max_nodes: Some(limit), threads, ..Options::new(algorithm) };
+                match solve(&start, &g44, Guide::Patterns(&pdb), &options) {
+                    Err(Error::SearchLimit { generated, .. }) => assert!(
+                        generated > limit && generated <= limit + 8,
+                        "{algorithm:?} on {threads} threads stopped at {generated} nodes for a limit of {limit}"
+                    ),
+                    other => panic!("{algorithm:?}: {other:?}"),
+                }
+            }
+        }
+    }
 }
 
 /// A*+IDA*: optimal at every 3x3 depth whatever the budget (A* alone, a few boards, none), on

@@ -28,6 +28,7 @@
 //!
 //! Version 1 files, without the check line, are still read.
 
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -100,6 +101,9 @@ pub struct Resumed {
     pub seconds: f64,
 }
 
+/// What a checkpoint's lock file says.
+const LOCK_TEXT: &str = "the lock of a slidetable search's checkpoint: removed when the search ends\n";
+
 /// A checkpoint file taken by one search for as long as it runs: its name with a symbolic link
 /// followed (to a file not there yet too, which is then made there), and a lock beside it,
 /// `NAME.lock`, so that a second search given the same file is refused at once rather than each
@@ -139,6 +143,15 @@ impl Held {
         name.push(".lock");
         let lock = PathBuf::from(name);
         let at = Checkpointing { path: target, ..asked.clone() };
+        // a file of the user's by that name is neither taken for a lock nor removed at the end
+        // (a lock holds LOCK_TEXT, or less of it while it is being written, or nothing when an
+        // earlier version made it)
+        if std::fs::read(&lock).is_ok_and(|text| !LOCK_TEXT.as_bytes().starts_with(&text)) {
+            return Err(refuse(format!(
+                "{} is there and is not a checkpoint's lock: move it, or name the checkpoint otherwise",
+                lock.display()
+            )));
+        }
         loop {
             let file = std::fs::OpenOptions::new()
                 .create(true)
@@ -164,6 +177,8 @@ impl Held {
             // the file locked must still be the one named: a search that ends removes its lock
             // file, and one opened just before that is no lock at all
             if same_file(&file, &lock) {
+                // what the lock is, for whoever finds it (a lock unwritten is a lock still)
+                let _ = file.set_len(0).and_then(|()| (&file).write_all(LOCK_TEXT.as_bytes()));
                 return Ok(Held { at, lock, locked: Some(file) });
             }
         }
@@ -437,10 +452,29 @@ mod tests {
         assert!(!lock.exists(), "the lock file goes with the search");
         let again = take(&path).unwrap();
         drop((again, other));
-        // a lock file left by a killed search (unlocked) is taken over
-        std::fs::write(&lock, b"").unwrap();
-        drop(take(&path).unwrap());
-        assert!(!lock.exists());
+        // a lock file left by a killed search (unlocked) is taken over, as is an earlier
+        // version's (empty)
+        let held = take(&path).unwrap();
+        let left = std::fs::read(&lock).unwrap();
+        assert_eq!(left, LOCK_TEXT.as_bytes(), "the lock says what it is");
+        drop(held);
+        for left in [left, Vec::new()] {
+            std::fs::write(&lock, left).unwrap();
+            drop(take(&path).unwrap());
+            assert!(!lock.exists());
+        }
+    }
+
+    #[test]
+    fn a_file_of_the_users_by_the_lock_s_name_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("run.checkpoint");
+        let lock = dir.path().join("run.checkpoint.lock");
+        std::fs::write(&lock, b"my notes\n").unwrap();
+        let err = take(&path).unwrap_err();
+        assert!(matches!(err, Error::Checkpoint { .. }), "{err}");
+        assert!(err.to_string().contains("is not a checkpoint's lock"), "{err}");
+        assert_eq!(std::fs::read(&lock).unwrap(), b"my notes\n");
     }
 
     #[test]

@@ -213,6 +213,15 @@ impl Shared<'_> {
     fn map(&self, v: usize, cell: u8) -> u8 {
         self.maps[v][cell as usize]
     }
+
+    /// The nodes a worker may generate before it next looks at the limits: [`CHECK_EVERY`], or a
+    /// quarter of what the node limit leaves, so that even a few workers together stop near it.
+    fn check_every(&self) -> u64 {
+        match self.max_nodes {
+            Some(m) => CHECK_EVERY.min(m.saturating_sub(self.generated.load(Relaxed)) / 4 + 1),
+            None => CHECK_EVERY,
+        }
+    }
 }
 
 /// A child's new entries in the views of the tile it moves, and its sums as far as they are read.
@@ -256,6 +265,9 @@ struct Searcher<'s, 'a> {
     generated: u64,
     expanded: u64,
     unchecked: u64,
+    /// The nodes between two looks at the limits: [`CHECK_EVERY`], fewer as a node limit nears
+    /// (so that a search stops within a few nodes of it).
+    check_every: u64,
     bound: u32,
     next_bound: u32,
     limit_hit: bool,
@@ -314,6 +326,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
             generated: 0,
             expanded: 0,
             unchecked: 0,
+            check_every: sh.check_every(),
             bound: 0,
             next_bound: u32::MAX,
             limit_hit: false,
@@ -568,8 +581,8 @@ impl<'s, 'a> Searcher<'s, 'a> {
             children[count] = self.child(dir, to, next);
             count += 1;
         }
-        self.unchecked += count as u64;
-        if self.unchecked >= CHECK_EVERY && self.check_limits() {
+        // (the nodes examined so far: a search stopped at the node limit has generated just past it)
+        if self.unchecked >= self.check_every && self.check_limits() {
             return false;
         }
         // the children's estimates, each stage for all children before the next so that their
@@ -616,6 +629,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
         for &(key, i) in &order[..count] {
             // counted as examined, so siblings after a solution are not (Korf's rule)
             self.generated += 1;
+            self.unchecked += 1;
             let f = g + 1 + (key >> 8);
             if f > self.bound {
                 self.next_bound = self.next_bound.min(f);
@@ -651,6 +665,7 @@ impl<'s, 'a> Searcher<'s, 'a> {
                 self.limit_hit = true;
             }
         }
+        self.check_every = self.sh.check_every();
         if self.sh.stop.load(Relaxed)
             || self.order > self.sh.first_found.load(Relaxed)
             || self.sh.max_nodes.is_some_and(|m| total > m)
@@ -848,6 +863,8 @@ fn idastar_cut(
         last = generated;
         stats.generated += generated;
         stats.expanded += expanded;
+        // (the nodes a worker had not yet added to it counted too)
+        sh.generated.store(stats.generated, Relaxed);
         watched(options, stats.generated)?;
         if let Some(path) = found {
             stats.peak_open = path.len() as u64;
@@ -914,6 +931,7 @@ fn iterate(root: &Searcher<'_, '_>, bound: u32) -> Iteration {
     let mut s = root.clone();
     s.bound = bound;
     s.next_bound = u32::MAX;
+    s.check_every = root.sh.check_every();
     let found = s.dfs(0, root.sh.fsm.root(root.blank as usize));
     (found.then(|| s.path.clone()), s.generated, s.expanded, s.next_bound, s.limit_hit)
 }
@@ -989,6 +1007,7 @@ fn iterate_frontier(root: &Searcher<'_, '_>, bound: u32, threads: usize, depth: 
         // the nodes not yet added to the shared count run on across subtrees, so that the node
         // limit and the watch are looked at every CHECK_EVERY nodes however small the subtrees
         s.unchecked = 0;
+        s.check_every = sh.check_every();
         loop {
             let at = next.fetch_add(1, Relaxed);
             if at >= order.len() || sh.first_found.load(Relaxed) < at || sh.stop.load(Relaxed) {
@@ -1365,7 +1384,7 @@ fn astar_ida_known(
             }
         }
         stats.peak_open = stats.peak_open.max(open.len as u64);
-        if stats.expanded.is_multiple_of(4096) {
+        if stats.expanded.is_multiple_of(4096) || options.max_nodes.is_some_and(|m| stats.generated > m) {
             watched(options, stats.generated)?;
             within_limit(options, sh.deadline, stats.generated, false, bytes(stored.len() as u64), "astar-ida")?;
         }
@@ -1434,8 +1453,9 @@ fn astar_ida_known(
             })
         })
     };
-    sh.generated.store(stats.generated, Relaxed);
     loop {
+        // the nodes so far, for the node limit (with those a worker had not yet added to it)
+        sh.generated.store(stats.generated, Relaxed);
         stats.iterations += 1;
         let order: Vec<usize> = (0..frontier.len()).filter(|&k| frontier[k].0 <= bound).collect();
         let within = order.len();
@@ -1479,6 +1499,7 @@ fn astar_ida_known(
         // bound, the solution below it)
         type Done = (usize, u64, u64, u32, Option<Vec<u8>>);
         let work = |mut s: Searcher| {
+            s.check_every = sh.check_every();
             let mut done: Vec<Done> = Vec::new();
             loop {
                 let at = next.fetch_add(1, Relaxed);

@@ -88,8 +88,9 @@ or classic: a group's zero-aware table is taken when its file is in --dir; keep 
 a --dir of their own to search with them) and the move pruning.
 
 Exit status: 0 solved; 1 the board cannot reach the goal; 2 malformed board or arguments;
-3 table file problem; 4 the search gave up at --max-nodes, --max-memory or --time-limit. With
---batch: 2 (or 3) when a line could not be solved for that reason, else 4 when a search gave up.
+3 table or checkpoint file problem; 4 the search gave up at --max-nodes, --max-memory or
+--time-limit. With --batch: 2 (or 3) when a line could not be solved for that reason, else 4 when
+a search gave up.
 
 Examples:
   table solve 8 6 7 2 5 4 3 0 1
