@@ -28,7 +28,7 @@
 //!
 //! Version 1 files, without the check line, are still read.
 
-use std::io::Write as _;
+use std::io::{Read as _, Seek as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -143,19 +143,26 @@ impl Held {
         name.push(".lock");
         let lock = PathBuf::from(name);
         let at = Checkpointing { path: target, ..asked.clone() };
-        // a file of the user's by that name is neither taken for a lock nor removed at the end
-        // (a lock holds LOCK_TEXT, or less of it while it is being written, or nothing when an
-        // earlier version made it)
-        if std::fs::read(&lock).is_ok_and(|text| !LOCK_TEXT.as_bytes().starts_with(&text)) {
-            return Err(refuse(format!(
+        let not_a_lock = || {
+            refuse(format!(
                 "{} is there and is not a checkpoint's lock: move it, or name the checkpoint otherwise",
                 lock.display()
-            )));
-        }
+            ))
+        };
         loop {
-            let file = std::fs::OpenOptions::new()
+            // a file of the user's by that name is neither taken for a lock nor removed at the
+            // end: a lock is a regular file (not a link) no longer than LOCK_TEXT, its content
+            // read once the lock is taken
+            match std::fs::symlink_metadata(&lock) {
+                Ok(m) if !m.is_file() || m.len() > LOCK_TEXT.len() as u64 => return Err(not_a_lock()),
+                Ok(_) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(Error::io("reading the checkpoint's lock file", &lock, e)),
+            }
+            let mut file = std::fs::OpenOptions::new()
                 .create(true)
                 .truncate(false)
+                .read(true)
                 .write(true)
                 .open(&lock)
                 .map_err(|e| Error::io("making the checkpoint's lock file", &lock, e))?;
@@ -170,6 +177,9 @@ impl Held {
                 }
                 // a file system without locks: go on unlocked
                 Err(std::fs::TryLockError::Error(_)) => {
+                    if !holds_a_lock(&mut file) {
+                        return Err(not_a_lock());
+                    }
                     let _ = std::fs::remove_file(&lock);
                     return Ok(Held { at, lock, locked: None });
                 }
@@ -177,12 +187,27 @@ impl Held {
             // the file locked must still be the one named: a search that ends removes its lock
             // file, and one opened just before that is no lock at all
             if same_file(&file, &lock) {
+                if !holds_a_lock(&mut file) {
+                    return Err(not_a_lock());
+                }
                 // what the lock is, for whoever finds it (a lock unwritten is a lock still)
-                let _ = file.set_len(0).and_then(|()| (&file).write_all(LOCK_TEXT.as_bytes()));
+                let _ = file
+                    .set_len(0)
+                    .and_then(|()| file.seek(std::io::SeekFrom::Start(0)))
+                    .and_then(|_| file.write_all(LOCK_TEXT.as_bytes()));
                 return Ok(Held { at, lock, locked: Some(file) });
             }
         }
     }
+}
+
+/// Whether `file` holds what a lock holds: LOCK_TEXT, less of it while it is being written, or
+/// nothing (an earlier version's lock); a file that cannot be read is not taken for one.
+fn holds_a_lock(file: &mut std::fs::File) -> bool {
+    let mut text = Vec::new();
+    file.seek(std::io::SeekFrom::Start(0)).is_ok()
+        && std::io::Read::take(&mut *file, LOCK_TEXT.len() as u64 + 1).read_to_end(&mut text).is_ok()
+        && LOCK_TEXT.as_bytes().starts_with(&text)
 }
 
 impl Drop for Held {
@@ -199,7 +224,8 @@ fn same_file(file: &std::fs::File, path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        match (file.metadata(), std::fs::metadata(path)) {
+        // (not through a link: a lock is never one)
+        match (file.metadata(), std::fs::symlink_metadata(path)) {
             (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
             _ => false,
         }
@@ -470,11 +496,40 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("run.checkpoint");
         let lock = dir.path().join("run.checkpoint.lock");
-        std::fs::write(&lock, b"my notes\n").unwrap();
-        let err = take(&path).unwrap_err();
-        assert!(matches!(err, Error::Checkpoint { .. }), "{err}");
-        assert!(err.to_string().contains("is not a checkpoint's lock"), "{err}");
-        assert_eq!(std::fs::read(&lock).unwrap(), b"my notes\n");
+        let refused = || {
+            let err = take(&path).unwrap_err();
+            assert!(matches!(err, Error::Checkpoint { .. }), "{err}");
+            assert!(err.to_string().contains("is not a checkpoint's lock"), "{err}");
+        };
+        // short, or as long as a lock
+        for text in ["my notes\n".to_string(), "x".repeat(LOCK_TEXT.len())] {
+            std::fs::write(&lock, &text).unwrap();
+            refused();
+            assert_eq!(std::fs::read_to_string(&lock).unwrap(), text);
+        }
+        std::fs::remove_file(&lock).unwrap();
+        // a directory
+        std::fs::create_dir(&lock).unwrap();
+        refused();
+        assert!(lock.is_dir());
+        std::fs::remove_dir(&lock).unwrap();
+        // a link, to an empty file of the user's or to none
+        #[cfg(unix)]
+        for target in ["empty", "nothing"] {
+            let theirs = dir.path().join(target);
+            if target == "empty" {
+                std::fs::write(&theirs, b"").unwrap();
+            }
+            std::os::unix::fs::symlink(&theirs, &lock).unwrap();
+            refused();
+            assert!(std::fs::symlink_metadata(&lock).unwrap().file_type().is_symlink());
+            assert_eq!(theirs.exists(), target == "empty");
+            assert!(!theirs.exists() || std::fs::read(&theirs).unwrap().is_empty());
+            std::fs::remove_file(&lock).unwrap();
+        }
+        // and the checkpoint is free again once the file is gone
+        drop(take(&path).unwrap());
+        assert!(!lock.exists());
     }
 
     #[test]

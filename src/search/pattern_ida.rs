@@ -215,10 +215,10 @@ impl Shared<'_> {
     }
 
     /// The nodes a worker may generate before it next looks at the limits: [`CHECK_EVERY`], or a
-    /// quarter of what the node limit leaves, so that even a few workers together stop near it.
+    /// sixteenth of what the node limit leaves, so that a few workers together stop near it.
     fn check_every(&self) -> u64 {
         match self.max_nodes {
-            Some(m) => CHECK_EVERY.min(m.saturating_sub(self.generated.load(Relaxed)) / 4 + 1),
+            Some(m) => CHECK_EVERY.min(m.saturating_sub(self.generated.load(Relaxed)) / 16 + 1),
             None => CHECK_EVERY,
         }
     }
@@ -953,11 +953,18 @@ fn iterate_frontier(root: &Searcher<'_, '_>, bound: u32, threads: usize, depth: 
     let sh = root.sh;
     sh.stop.store(false, Relaxed);
     sh.first_found.store(usize::MAX, Relaxed);
+    // the nodes before this iteration, for the node limit: each depth tried, and a search made
+    // again, counts from there (only the one kept is counted). A depth tried looks at the
+    // limits every CHECK_EVERY nodes whatever the node limit leaves: the depths dropped are not
+    // counted, so a search whose own count is the limit is not stopped in one of them.
+    let before = sh.generated.load(Relaxed);
     let collect = |d: u32| {
+        sh.generated.store(before, Relaxed);
         let mut top = root.clone();
         top.bound = bound;
         top.next_bound = u32::MAX;
         top.collect_at = d;
+        top.check_every = CHECK_EVERY;
         let found = top.dfs(0, sh.fsm.root(root.blank as usize));
         (top, found)
     };
@@ -980,12 +987,14 @@ fn iterate_frontier(root: &Searcher<'_, '_>, bound: u32, threads: usize, depth: 
     }
     *depth = d;
     if found_above && !sh.sort {
+        sh.generated.store(before, Relaxed);
         return iterate(root, bound);
     }
     if top.limit_hit || found_above {
         let solution = found_above.then(|| top.path.clone());
         return (solution, top.generated, top.expanded, top.next_bound, top.limit_hit);
     }
+    sh.generated.store(before + top.generated, Relaxed);
     let frontier = std::mem::take(&mut top.leaves);
     let stride = sh.n + sh.views + d as usize;
     let mut order: Vec<usize> = (0..frontier.leaves.len()).collect();
