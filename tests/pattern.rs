@@ -650,8 +650,11 @@ fn a_node_limit_stops_the_pattern_search() {
     let pdb = set(&g44, "5-5-5", false);
     // Korf's instance 88, 65 moves: far more than 1,000 nodes
     let start = Board::parse(shape(4, 4), "15 2 12 11 14 13 9 5 1 3 8 7 0 10 6 4").unwrap();
-    // just past the limit, by a few nodes (it was looked at every 4,096 A* expansions and 65,536
-    // IDA* nodes: A*+IDA* stopped at about 8,300 for 1,000, IDA* at 36,042 for 30,000)
+    // just past the limit (it was looked at every 4,096 A* expansions and 65,536 IDA* nodes:
+    // A*+IDA* stopped at about 8,300 for 1,000, IDA* at 36,042 for 30,000). A few nodes past it
+    // as a rule; on two threads, one worker may be held up while the other stops, and it then
+    // goes on for up to a sixteenth of what was left at its last look (822 past 30,000 seen in
+    // a CI run, with the other tests beside it), so at most about an eighth in all.
     // (300,000: past an iteration of 131,072 nodes, the threads share the iteration's subtrees;
     // A*+IDA*'s A* holds at most a few hundred boards, so that its IDA* goes on from them)
     for limit in [1, 1000, 30_000, 300_000] {
@@ -661,7 +664,7 @@ fn a_node_limit_stops_the_pattern_search() {
                     Options { max_nodes: Some(limit), threads, max_bytes: Some(20_000), ..Options::new(algorithm) };
                 match solve(&start, &g44, Guide::Patterns(&pdb), &options) {
                     Err(Error::SearchLimit { generated, .. }) => assert!(
-                        generated > limit && generated <= limit + 64,
+                        generated > limit && generated <= limit + limit / 8 + 64,
                         "{algorithm:?} on {threads} threads stopped at {generated} nodes for a limit of {limit}"
                     ),
                     other => panic!("{algorithm:?}: {other:?}"),
@@ -761,6 +764,7 @@ fn astar_ida_resumes_from_its_checkpoint() {
         let whole = solve(&start, &goal4, Guide::Patterns(&pdb4), &plain).unwrap().unwrap();
         let total = whole.stats.generated;
         // stopped at a quarter, a half and three quarters of the nodes, then let finish
+        let mut saved = false;
         for quarter in 1..=4u64 {
             let options = Options {
                 max_nodes: (quarter < 4).then_some(total * quarter / 4),
@@ -768,9 +772,12 @@ fn astar_ida_resumes_from_its_checkpoint() {
                 ..plain.clone()
             };
             match solve(&start, &goal4, Guide::Patterns(&pdb4), &options) {
+                // (a stop in A* saves nothing: A* is made again; once a stop is past A*, the
+                // later ones, at larger limits, are too)
                 Err(Error::SearchLimit { .. }) if quarter < 4 => {
-                    assert!(path.exists(), "{start}: no checkpoint after a stop");
-                    stops += 1;
+                    assert!(path.exists() || !saved, "{start}: no checkpoint after a stop, quarter {quarter}");
+                    saved = path.exists();
+                    stops += saved as usize;
                 }
                 // (a search may end before its limit: the limit is looked at now and then)
                 Ok(Some(found)) => {
