@@ -1014,7 +1014,7 @@ fn iterate_frontier(root: &Searcher<'_, '_>, bound: u32, threads: usize, depth: 
         let mut s = root.clone();
         s.collect_at = u32::MAX;
         // the nodes not yet added to the shared count run on across subtrees, so that the node
-        // limit and the watch are looked at every CHECK_EVERY nodes however small the subtrees
+        // limit and the watch are looked at every check_every nodes however small the subtrees
         s.unchecked = 0;
         s.check_every = sh.check_every();
         loop {
